@@ -30,8 +30,43 @@ export const MAY_IMPORT = {
   policy: ['model', 'manifests', 'plan-file', 'github', 'render', ...BASE],
   // Docs health: the broken links of the managed spaces, read beside a plan.
   health: ['model', 'kinds', ...BASE],
-  daemon: ['model', 'engine', 'api', 'manifests', 'render', 'scopes', 'audit', 'kinds', 'github', 'plan-file', 'safety', 'policy', 'health', ...BASE],
-  cli: ['model', 'engine', 'api', 'manifests', 'render', 'scopes', 'audit', 'kinds', 'github', 'connect', 'plan-file', 'safety', 'export', 'undo', 'init', 'policy', 'health', 'daemon', ...BASE],
+  daemon: [
+    'model',
+    'engine',
+    'api',
+    'manifests',
+    'render',
+    'scopes',
+    'audit',
+    'kinds',
+    'github',
+    'plan-file',
+    'safety',
+    'policy',
+    'health',
+    ...BASE,
+  ],
+  cli: [
+    'model',
+    'engine',
+    'api',
+    'manifests',
+    'render',
+    'scopes',
+    'audit',
+    'kinds',
+    'github',
+    'connect',
+    'plan-file',
+    'safety',
+    'export',
+    'undo',
+    'init',
+    'policy',
+    'health',
+    'daemon',
+    ...BASE,
+  ],
 };
 
 const zones = Object.entries(MAY_IMPORT).map(([place, allowed]) => ({
@@ -48,7 +83,10 @@ const zones = Object.entries(MAY_IMPORT).map(([place, allowed]) => ({
  * `d` folders below the package climbs at most `d` (the deepest folder allowed is MAX_DEPTH).
  */
 const MAX_DEPTH = 6;
-const PACKAGE_ENTRIES = { '@docops/sandbox': ['cli', 'generated-org', 'seed-generated', 'spec-build'], '@docops/api-shared': [] };
+const PACKAGE_ENTRIES = {
+  '@docops/sandbox': ['cli', 'generated-org', 'seed-generated', 'spec-build'],
+  '@docops/api-shared': [],
+};
 const deepImport = Object.entries(PACKAGE_ENTRIES).map(([name, entries]) => ({
   regex: `^${name}/(?!(${entries.join('|') || '$^'})$)`,
   message: `${name}: import it by its entries (its package.json exports), not its files`,
@@ -67,7 +105,18 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly', Buffer: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        URL: 'readonly',
+        Buffer: 'readonly',
+      },
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
@@ -82,7 +131,9 @@ export default tseslint.config(
     settings: {
       'import-x/extensions': ['.ts', '.js'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } })],
+      'import-x/resolver-next': [
+        createNodeResolver({ extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } }),
+      ],
     },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
@@ -91,7 +142,8 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: 'TSAsExpression[expression.type="TSAsExpression"][expression.typeAnnotation.type="TSUnknownKeyword"]',
+          selector:
+            'TSAsExpression[expression.type="TSAsExpression"][expression.typeAnnotation.type="TSUnknownKeyword"]',
           message: '`as unknown as` silences the type checker: read the value with a check, or type what produces it.',
         },
       ],
@@ -102,12 +154,27 @@ export default tseslint.config(
     files: ['src/kinds/generated/**'],
     rules: { '@typescript-eslint/no-empty-object-type': 'off' },
   },
-  ...bordersOf('packages/sandbox', 'the sandbox imports nothing outside its package but other packages, by their entries', [noDocops, ...deepImport]),
+  ...bordersOf(
+    'packages/sandbox',
+    'the sandbox imports nothing outside its package but other packages, by their entries',
+    [noDocops, ...deepImport],
+  ),
   ...bordersOf('packages/api-shared', 'api-shared imports nothing outside its package', [noDocops, ...deepImport]),
   {
     files: ['src/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^(\\.\\./)+(packages|tools)/', message: 'src/ takes a workspace package by its name and entries, and nothing of tools/' }, ...deepImport] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(packages|tools)/',
+              message: 'src/ takes a workspace package by its name and entries, and nothing of tools/',
+            },
+            ...deepImport,
+          ],
+        },
+      ],
     },
   },
 );

@@ -12,7 +12,9 @@ runAction(process.env, { stdout: process.stdout, stderr: process.stderr }).then(
   },
   (err: unknown) => {
     // Not reached by docops's own errors (run() turns them into exit codes): a defect of the action itself.
-    process.stdout.write(`::error::docops action failed: ${escapeData(redactText(err instanceof Error ? (err.stack ?? err.message) : String(err)))}\n`);
+    process.stdout.write(
+      `::error::docops action failed: ${escapeData(redactText(err instanceof Error ? (err.stack ?? err.message) : String(err)))}\n`,
+    );
     process.exitCode = 1;
   },
 );

@@ -40,7 +40,12 @@ const WORKFLOW_COMMAND = /^::[A-Za-z-]+(?: [^\n]*)?::/;
 /** Run the action's command; returns its exit code (the step fails unless 0). */
 export async function runAction(env: Env, streams: ActionStreams): Promise<number> {
   const inputs = actionInputs(env);
-  const io = (stdout: OutputStream = streams.stdout): CliIO => ({ stdout, stderr: streams.stderr, env: docopsEnv(env, inputs), isTTY: false });
+  const io = (stdout: OutputStream = streams.stdout): CliIO => ({
+    stdout,
+    stderr: streams.stderr,
+    env: docopsEnv(env, inputs),
+    isTTY: false,
+  });
   const { manifests, planFile, args } = inputs;
   let code: number;
   switch (inputs.command) {
@@ -53,10 +58,16 @@ export async function runAction(env: Env, streams: ActionStreams): Promise<numbe
     case 'plan': {
       let printed = '';
       const tee: OutputStream = { write: (chunk: string) => ((printed += chunk), streams.stdout.write(chunk)) };
-      code = await run(['plan', '-m', manifests, '--format', 'markdown', '--detailed-exitcode', '--out', planFile, ...args], io(tee));
+      code = await run(
+        ['plan', '-m', manifests, '--format', 'markdown', '--detailed-exitcode', '--out', planFile, ...args],
+        io(tee),
+      );
       setOutputs(env, { changes: String(code === EXIT.changesPending), 'plan-file': planFile });
       // Also when the plan failed with a plan to show (blocked objects), so the reviewer sees why.
-      const body = printed.split('\n').filter((line) => !WORKFLOW_COMMAND.test(line)).join('\n');
+      const body = printed
+        .split('\n')
+        .filter((line) => !WORKFLOW_COMMAND.test(line))
+        .join('\n');
       if (inputs.comment && env.GITHUB_EVENT_NAME === 'pull_request' && body.trim() !== '') {
         if ((await comment(body, inputs, env, io())) !== EXIT.ok) code = EXIT.error;
       }
@@ -67,7 +78,9 @@ export async function runAction(env: Env, streams: ActionStreams): Promise<numbe
       break;
     }
     default:
-      streams.stdout.write(`::error::docops action: input 'command' must be ${COMMANDS.slice(0, -1).join(', ')} or ${COMMANDS.at(-1)} (got '${escapeData(inputs.command)}')\n`);
+      streams.stdout.write(
+        `::error::docops action: input 'command' must be ${COMMANDS.slice(0, -1).join(', ')} or ${COMMANDS.at(-1)} (got '${escapeData(inputs.command)}')\n`,
+      );
       code = EXIT.error;
   }
   setOutputs(env, { 'exit-code': String(code) });

@@ -25,7 +25,9 @@ export function isLogFormat(value: string): value is LogFormat {
  */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   let out = text;
-  const values = secrets.filter((s): s is string => typeof s === 'string' && s.length >= 4).sort((a, b) => b.length - a.length);
+  const values = secrets
+    .filter((s): s is string => typeof s === 'string' && s.length >= 4)
+    .sort((a, b) => b.length - a.length);
   for (const s of values) out = out.split(s).join(REDACTED);
   return redactText(out);
 }

@@ -15,7 +15,16 @@ import type { LogFormat, LogLevel } from './log-options.js';
 import { REDACTED, redactText } from './secrets.js';
 
 export type { Logger } from 'pino';
-export { LOG_FORMATS, LOG_LEVELS, REDACTED, isLogFormat, isLogLevel, redactSecrets, type LogFormat, type LogLevel } from './log-options.js';
+export {
+  LOG_FORMATS,
+  LOG_LEVELS,
+  REDACTED,
+  isLogFormat,
+  isLogLevel,
+  redactSecrets,
+  type LogFormat,
+  type LogLevel,
+} from './log-options.js';
 
 export const REDACT_PATHS = [
   'token',
@@ -60,12 +69,16 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 
   // prettyFactory formats one line at a time, so output is synchronous and ordered with our other stderr writes
   // (pino-pretty's stream form pipes through a Transform and can lag behind or be lost at exit).
-  const colorize = (stream.isTTY === true && !env.NO_COLOR) || (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0');
+  const colorize =
+    (stream.isTTY === true && !env.NO_COLOR) || (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0');
   const { prettyFactory } = load('pino-pretty') as typeof PinoPretty;
   // One line per entry (a step applied, a retry): fields follow the message as inline JSON. JSON lines are unchanged.
   const pretty = prettyFactory({ colorize, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true });
-  const width = (): number | undefined => (stream.isTTY === true && typeof stream.columns === 'number' && stream.columns > 20 ? stream.columns : undefined);
-  return pino(base, { write: (line: string) => void stream.write(fitWidth(redactText(pretty(forPeople(line))), width())) });
+  const width = (): number | undefined =>
+    stream.isTTY === true && typeof stream.columns === 'number' && stream.columns > 20 ? stream.columns : undefined;
+  return pino(base, {
+    write: (line: string) => void stream.write(fitWidth(redactText(pretty(forPeople(line))), width())),
+  });
 }
 
 /** The fields a step's line carries for machines; a person reads its `change` after the message instead. */
@@ -101,7 +114,8 @@ export function fitWidth(text: string, columns: number | undefined): string {
       visible += chars.length;
       continue;
     }
-    out += chars.slice(0, Math.max(0, columns - 1 - visible)).join('') + '…' + (body.includes('\u001b[') ? '\u001b[0m' : '');
+    out +=
+      chars.slice(0, Math.max(0, columns - 1 - visible)).join('') + '…' + (body.includes('\u001b[') ? '\u001b[0m' : '');
     return out + end;
   }
   return text;

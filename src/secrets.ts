@@ -91,7 +91,8 @@ function redactor(kinds: 'all' | 'credentials'): Redactor {
   const forms = new Set<string>();
   for (const [v, kind] of values) {
     if (kinds === 'credentials' && kind !== 'credential') continue;
-    for (const f of [v, encodeURIComponent(v), JSON.stringify(v).slice(1, -1)]) if (f.length >= MIN_SECRET) forms.add(f);
+    for (const f of [v, encodeURIComponent(v), JSON.stringify(v).slice(1, -1)])
+      if (f.length >= MIN_SECRET) forms.add(f);
   }
   const r: Redactor = { whole: [], small: [], grams: new Map(), empty: forms.size === 0 };
   for (const form of [...forms].sort((a, b) => b.length - a.length)) {
@@ -181,7 +182,12 @@ function extend(text: string, p: number, form: string, k: number, ranges: [numbe
   let left = 0;
   while (k - left > 0 && p - left > 0 && text.charCodeAt(p - left - 1) === form.charCodeAt(k - left - 1)) left++;
   let right = 0;
-  while (k + GRAM + right < form.length && p + GRAM + right < text.length && text.charCodeAt(p + GRAM + right) === form.charCodeAt(k + GRAM + right)) right++;
+  while (
+    k + GRAM + right < form.length &&
+    p + GRAM + right < text.length &&
+    text.charCodeAt(p + GRAM + right) === form.charCodeAt(k + GRAM + right)
+  )
+    right++;
   if (left + GRAM + right >= FRAGMENT) ranges.push([p - left, p + GRAM + right]);
 }
 

@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import type { ValidateFunction } from 'ajv';
 import { createAjv } from '../src/manifests/schema.js';
 
-export const PLAN_SCHEMA = JSON.parse(readFileSync(new URL('../schemas/plan.schema.json', import.meta.url), 'utf8')) as object;
+export const PLAN_SCHEMA = JSON.parse(
+  readFileSync(new URL('../schemas/plan.schema.json', import.meta.url), 'utf8'),
+) as object;
 
 let validate: ValidateFunction | undefined;
 
@@ -11,5 +13,8 @@ export function planSchemaProblems(text: string): string[] {
   validate ??= createAjv(PLAN_SCHEMA).compile(PLAN_SCHEMA);
   const doc = JSON.parse(text) as unknown;
   if (validate(doc)) return [];
-  return (validate.errors ?? []).map((e) => `${e.instancePath || '/'}: ${e.message ?? 'invalid'}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`);
+  return (validate.errors ?? []).map(
+    (e) =>
+      `${e.instancePath || '/'}: ${e.message ?? 'invalid'}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`,
+  );
 }

@@ -9,7 +9,11 @@ import { execFileSync } from 'node:child_process';
 const KEPT = [/^node_modules\//, /^dist\//];
 
 export function untrackedFiles(cwd = process.cwd()): Set<string> {
-  const out = execFileSync('git', ['ls-files', '--others', '--exclude-standard', '--ignored', '-z', '--directory', '--no-empty-directory'], { cwd, encoding: 'utf8' });
+  const out = execFileSync(
+    'git',
+    ['ls-files', '--others', '--exclude-standard', '--ignored', '-z', '--directory', '--no-empty-directory'],
+    { cwd, encoding: 'utf8' },
+  );
   const others = execFileSync('git', ['ls-files', '--others', '--exclude-standard', '-z'], { cwd, encoding: 'utf8' });
   const paths = [...out.split('\0'), ...others.split('\0')].filter((p) => p !== '' && !KEPT.some((re) => re.test(p)));
   return new Set(paths);
@@ -22,6 +26,8 @@ export default function setup(): () => void {
     if (added.length === 0) return;
     // Vitest reports an error thrown here but still exits 0: set the exit code too.
     process.exitCode = 1;
-    throw new Error(`the test run left files in the working tree (tests must write under os.tmpdir()): ${added.join(', ')}`);
+    throw new Error(
+      `the test run left files in the working tree (tests must write under os.tmpdir()): ${added.join(', ')}`,
+    );
   };
 }

@@ -14,8 +14,27 @@ import { sharedPacer, type Answer } from './pacer.js';
 import { createPriorityGate } from './priority-gate.js';
 import { readResetAt } from './rate-limit-headers.js';
 import { requestTarget } from './request-target.js';
-import { REDIRECT_REFUSED, errorMessageOf, flattenHeaders, hasNoBody, headerValue, isRedirect, networkMessage, parseJsonBody, redact, sanitizedCause } from './response.js';
-import { DEFAULT_RETRY, attemptEffect, isRateLimit, isRetryable, networkErrorCode, nextDelay, worseEffect } from './retry.js';
+import {
+  REDIRECT_REFUSED,
+  errorMessageOf,
+  flattenHeaders,
+  hasNoBody,
+  headerValue,
+  isRedirect,
+  networkMessage,
+  parseJsonBody,
+  redact,
+  sanitizedCause,
+} from './response.js';
+import {
+  DEFAULT_RETRY,
+  attemptEffect,
+  isRateLimit,
+  isRetryable,
+  networkErrorCode,
+  nextDelay,
+  worseEffect,
+} from './retry.js';
 import type { AttemptFailure, RetryOptions } from './retry.js';
 import { DEFAULT_API_URL } from './settings.js';
 import type { ApiClient, ApiResponse, RequestOptions } from '../model/api-client.js';
@@ -106,16 +125,32 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
    * `urgent`: a later page of a list being read (see priority-gate.ts); `background`: a request of the view
    * `background()` returns, which yields to every other (priority-gate.ts, pacer.ts).
    */
-  async function send<T = unknown>(method: HttpMethod, path: string, options: RequestOptions, urgent: boolean, background = false): Promise<ApiResponse<T>> {
+  async function send<T = unknown>(
+    method: HttpMethod,
+    path: string,
+    options: RequestOptions,
+    urgent: boolean,
+    background = false,
+  ): Promise<ApiResponse<T>> {
     const { route, target } = requestTarget(basePath, method, path, options.query);
     const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
     const signal = options.signal;
     // Over all attempts: the most the server may have done, and whether any attempt got an HTTP answer.
     let effect: RequestEffect = 'none';
     let answered = false;
-    const fail = (status: number | undefined, message: string, attempts: number, cause?: unknown, unreachable = false): ApiError => {
+    const fail = (
+      status: number | undefined,
+      message: string,
+      attempts: number,
+      cause?: unknown,
+      unreachable = false,
+    ): ApiError => {
       const suffix = attempts > 1 ? ` (after ${attempts} attempts)` : '';
-      return new ApiError(method, route, status, redact(message, token) + suffix, { ...(cause === undefined ? {} : { cause }), effect, unreachable });
+      return new ApiError(method, route, status, redact(message, token) + suffix, {
+        ...(cause === undefined ? {} : { cause }),
+        effect,
+        unreachable,
+      });
     };
     // A request marked non-idempotent is retried by the POST rules whatever its method; one marked idempotent, like a PUT.
     const retryAs = options.idempotent === false ? 'POST' : options.idempotent === true ? 'PUT' : method;
@@ -145,7 +180,11 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
           ...(raw.status === 429 ? { rateLimitResetMs: resetInMs(raw.headers) } : {}),
         };
         effect = worseEffect(effect, attemptEffect(failure));
-        lastError = fail(raw.status, isRedirect(raw.status) ? REDIRECT_REFUSED : errorMessageOf(raw.status, body, raw.statusText), attempt);
+        lastError = fail(
+          raw.status,
+          isRedirect(raw.status) ? REDIRECT_REFUSED : errorMessageOf(raw.status, body, raw.statusText),
+          attempt,
+        );
       } catch (err) {
         if (err instanceof ApiError) throw err;
         report({ method, route, status: undefined, durationMs: performance.now() - started, attempt });
@@ -194,12 +233,18 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
 
   /** The client's surface; `background`: every request of it yields to the others. */
   function view(background: boolean): ApiClient {
-    const request = <T = unknown>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> => send<T>(method, path, options, false, background);
-    const get = async <T = unknown>(path: string, query?: RequestOptions['query']): Promise<T> => (await request<T>('GET', path, query === undefined ? {} : { query })).body as T;
+    const request = <T = unknown>(
+      method: HttpMethod,
+      path: string,
+      options: RequestOptions = {},
+    ): Promise<ApiResponse<T>> => send<T>(method, path, options, false, background);
+    const get = async <T = unknown>(path: string, query?: RequestOptions['query']): Promise<T> =>
+      (await request<T>('GET', path, query === undefined ? {} : { query })).body as T;
     /** A list's pages: every page after the first is urgent (it continues a chain already started). */
     const getPage = async (path: string, query: RequestOptions['query']): Promise<unknown> =>
       (await send('GET', path, query === undefined ? {} : { query }, query?.['page'] !== undefined, background)).body;
-    const paginate = <T = unknown>(path: string, query?: RequestOptions['query']): AsyncIterable<T> => paginatePages<T>(getPage, path, query);
+    const paginate = <T = unknown>(path: string, query?: RequestOptions['query']): AsyncIterable<T> =>
+      paginatePages<T>(getPage, path, query);
     const listAll = async <T = unknown>(path: string, query?: RequestOptions['query']): Promise<T[]> => {
       const items: T[] = [];
       for await (const item of paginate<T>(path, query)) items.push(item);
@@ -214,7 +259,13 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
       background: () => (backgroundView ??= view(true)),
       rateLimit: () => {
         const b = pacer.state().budget;
-        return b === undefined ? undefined : { limit: b.limit, remaining: b.remaining, ...(b.resetAt !== undefined ? { resetInMs: Math.max(0, b.resetAt - Date.now()) } : {}) };
+        return b === undefined
+          ? undefined
+          : {
+              limit: b.limit,
+              remaining: b.remaining,
+              ...(b.resetAt !== undefined ? { resetInMs: Math.max(0, b.resetAt - Date.now()) } : {}),
+            };
       },
       // The background view shares the pool: closing it closes nothing.
       close: background

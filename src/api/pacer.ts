@@ -203,7 +203,11 @@ export function createPacer(opts: PacerOptions = {}): Pacer {
           if (at > toldUntil && (at - now >= LONG_WAIT_MS || now - toldAt >= WAIT_NOTICE_INTERVAL_MS)) {
             toldUntil = at;
             toldAt = now;
-            const wait: PacerWait = { waitMs: at - now, budget: budget === undefined ? undefined : { ...budget }, refused: now < blockedUntil };
+            const wait: PacerWait = {
+              waitMs: at - now,
+              budget: budget === undefined ? undefined : { ...budget },
+              refused: now < blockedUntil,
+            };
             for (const l of listeners) l(wait);
           }
           cancelTimer = clock.setTimer(() => {
@@ -268,7 +272,12 @@ export function createPacer(opts: PacerOptions = {}): Pacer {
           reject(signal?.reason);
           pump();
         };
-        const waiter: Waiter = { resolve, reject, done: false, cleanup: () => signal?.removeEventListener('abort', onAbort) };
+        const waiter: Waiter = {
+          resolve,
+          reject,
+          done: false,
+          cleanup: () => signal?.removeEventListener('abort', onAbort),
+        };
         signal?.addEventListener('abort', onAbort, { once: true });
         queues[background ? 1 : 0].items.push(waiter);
         pump();
@@ -305,7 +314,9 @@ const shared = new Map<string, { pacer: Pacer; users: number }>();
  */
 export function sharedPacer(baseUrl: string, token: string | undefined): { pacer: Pacer; release(): void } {
   // A digest, so the map never holds the token itself.
-  const key = `${baseUrl}\n${createHash('sha256').update(token ?? '').digest('hex')}`;
+  const key = `${baseUrl}\n${createHash('sha256')
+    .update(token ?? '')
+    .digest('hex')}`;
   let entry = shared.get(key);
   if (entry === undefined) {
     entry = { pacer: createPacer(), users: 0 };

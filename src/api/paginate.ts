@@ -24,7 +24,8 @@ export async function* paginatePages<T>(
     page = envelope.next?.page;
     if (page !== undefined) {
       // A cursor that comes back again would loop forever.
-      if (seen.has(page)) throw new ApiError('GET', path, undefined, 'pagination cursor repeated; list is inconsistent');
+      if (seen.has(page))
+        throw new ApiError('GET', path, undefined, 'pagination cursor repeated; list is inconsistent');
       seen.add(page);
     }
   } while (page !== undefined);

@@ -41,7 +41,10 @@ export function createPriorityGate(limit: number): PriorityGate {
 
   /** The finished task's slot goes straight to the next waiter, so `running` never over- or undercounts. */
   const release = (): void => {
-    const wake = take(queues[0]!) ?? take(queues[1]!) ?? (running - 1 < backgroundMax ? (take(queues[2]!) ?? take(queues[3]!)) : undefined);
+    const wake =
+      take(queues[0]!) ??
+      take(queues[1]!) ??
+      (running - 1 < backgroundMax ? (take(queues[2]!) ?? take(queues[3]!)) : undefined);
     if (wake) wake();
     else running--;
   };

@@ -5,7 +5,12 @@
 import { DocopsError } from '../model/errors.js';
 import type { RequestOptions } from '../model/api-client.js';
 
-export function requestTarget(basePath: string, method: string, path: string, query: RequestOptions['query']): { route: string; target: string } {
+export function requestTarget(
+  basePath: string,
+  method: string,
+  path: string,
+  query: RequestOptions['query'],
+): { route: string; target: string } {
   if (!path.startsWith('/')) throw new TypeError(`API path must start with "/": ${path}`);
   const route = routeOf(path);
   // The last line of defence for ids in paths (kinds encode and check each one): a request never leaves the

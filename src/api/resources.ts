@@ -30,7 +30,9 @@ export type User = Plain<Api.User>;
 export type Organization = Plain<Relax<Api.Organization, 'mergeRules' | 'auditLogs'>>;
 export type OrganizationMember = Plain<Relax<Api.OrganizationMember, 'sites'>>;
 export type OrganizationTeam = Plain<Api.OrganizationTeam>;
-export type OrganizationTeamMember = Plain<Omit<Api.OrganizationTeamMember, 'organization'>> & { organization: OrganizationMember };
+export type OrganizationTeamMember = Plain<Omit<Api.OrganizationTeamMember, 'organization'>> & {
+  organization: OrganizationMember;
+};
 export type Collection = Plain<Api.Collection>;
 export type Space = Plain<Relax<Api.Space, 'mergeRules'>>;
 

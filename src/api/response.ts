@@ -44,7 +44,8 @@ export function isRedirect(status: number): boolean {
  * Why a 3xx fails the request: the client never follows one (docs/reliability.md, "Redirects"), so the token,
  * a body and the trust in the answer never move to wherever the Location header points.
  */
-export const REDIRECT_REFUSED = 'answered a redirect, which docops does not follow: it sends requests only to the configured API URL';
+export const REDIRECT_REFUSED =
+  'answered a redirect, which docops does not follow: it sends requests only to the configured API URL';
 
 /** The API's `{error: {code, message}}` message, else the status text, else a generic one. */
 export function errorMessageOf(status: number, body: unknown, statusText: string | undefined): string {

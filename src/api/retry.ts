@@ -108,7 +108,8 @@ export function isRetryable(method: string, failure: AttemptFailure): boolean {
 export function attemptEffect(failure: AttemptFailure | { kind: 'aborted' }): RequestEffect {
   if (failure.kind === 'aborted') return 'pending';
   // A 3xx is no refusal: a 303 after a POST even says it was processed (the client follows no redirect).
-  if (failure.kind === 'status') return failure.status >= 500 || (failure.status >= 300 && failure.status < 400) ? 'maybe' : 'none';
+  if (failure.kind === 'status')
+    return failure.status >= 500 || (failure.status >= 300 && failure.status < 400) ? 'maybe' : 'none';
   if (neverReachedServer(failure.code)) return 'none';
   return failure.code !== undefined && STILL_RUNNING.has(failure.code) ? 'pending' : 'maybe';
 }
@@ -157,7 +158,10 @@ export function nextDelay(
 ): number | undefined {
   const budget = isRateLimit(failure) ? opts.maxRateLimitRetries : opts.maxRetries;
   if (retriesDone >= budget || !isRetryable(method, failure)) return undefined;
-  const requested = failure.kind === 'status' ? (parseRetryAfter(failure.retryAfter, now) ?? (isRateLimit(failure) ? failure.rateLimitResetMs : undefined)) : undefined;
+  const requested =
+    failure.kind === 'status'
+      ? (parseRetryAfter(failure.retryAfter, now) ?? (isRateLimit(failure) ? failure.rateLimitResetMs : undefined))
+      : undefined;
   if (requested !== undefined) return Math.min(requested, opts.maxRetryAfterMs);
   return backoffDelay(retriesDone, opts, random);
 }

@@ -35,7 +35,10 @@ export function resolveApiSettings(input: ApiSettingsInput): ApiSettings {
  * read or printed (a manifest or a config error could quote it). A token file that cannot be read is skipped
  * here; the command that needs it reports that.
  */
-export function registerCredentialSecrets(input: { tokenFile?: string | undefined; env: Readonly<Record<string, string | undefined>> }): void {
+export function registerCredentialSecrets(input: {
+  tokenFile?: string | undefined;
+  env: Readonly<Record<string, string | undefined>>;
+}): void {
   registerSecret(input.env.DOCOPS_TOKEN);
   if (nonEmpty(input.tokenFile) === undefined) return;
   try {

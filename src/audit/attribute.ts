@@ -25,7 +25,12 @@ interface Page {
   next?: { page: string };
 }
 
-export async function attributeDrift(client: ApiClient, plan: Plan, kinds: readonly KindDefinition[], options: AttributeOptions = {}): Promise<Plan> {
+export async function attributeDrift(
+  client: ApiClient,
+  plan: Plan,
+  kinds: readonly KindDefinition[],
+  options: AttributeOptions = {},
+): Promise<Plan> {
   // A step a manifest edit asked for has no live author to find (Plan.manifestChanges).
   const drift = plan.steps.filter((s) => originOf(plan, s) !== 'manifests');
   if (drift.length === 0) return plan;
@@ -39,7 +44,11 @@ export async function attributeDrift(client: ApiClient, plan: Plan, kinds: reado
     try {
       let page: string | undefined;
       for (let n = 0; n < (options.maxPages ?? MAX_PAGES); n++) {
-        const body = await client.get<Page>(`/orgs/${encodeURIComponent(org)}/audit-events`, { limit: AUDIT_PAGE_SIZE, from, ...(page !== undefined ? { page } : {}) });
+        const body = await client.get<Page>(`/orgs/${encodeURIComponent(org)}/audit-events`, {
+          limit: AUDIT_PAGE_SIZE,
+          from,
+          ...(page !== undefined ? { page } : {}),
+        });
         events.push(...(Array.isArray(body?.items) ? body.items.filter(isEvent) : []));
         page = body?.next?.page;
         // Stop once every step has its newest event: the list is newest first.
@@ -50,13 +59,17 @@ export async function attributeDrift(client: ApiClient, plan: Plan, kinds: reado
     }
     changes.push(...matchEvents(steps, events, kinds));
   }
-  const unavailable = problems.length > 0 ? `audit events could not be read (${problems.join('; ')}); the plan does not say who changed what` : undefined;
+  const unavailable =
+    problems.length > 0
+      ? `audit events could not be read (${problems.join('; ')}); the plan does not say who changed what`
+      : undefined;
   return { ...plan, attribution: { changes, ...(unavailable !== undefined ? { unavailable } : {}) } };
 }
 
 function whyUnreadable(err: unknown): string {
   if (err instanceof ApiError && err.status !== undefined) {
-    if (err.status === 403 || err.status === 401) return `HTTP ${err.status}: the token may not read them (organization admins only, on a plan with audit logs)`;
+    if (err.status === 403 || err.status === 401)
+      return `HTTP ${err.status}: the token may not read them (organization admins only, on a plan with audit logs)`;
     if (err.status === 404) return 'HTTP 404: the API does not serve them for this organization';
     return `HTTP ${err.status}`;
   }
@@ -66,6 +79,10 @@ function whyUnreadable(err: unknown): string {
 function isEvent(v: unknown): v is AuditEvent {
   if (v === null || typeof v !== 'object') return false;
   const e = v as Record<string, unknown>;
-  const part = (x: unknown): boolean => x !== null && typeof x === 'object' && typeof (x as Record<string, unknown>).type === 'string' && typeof (x as Record<string, unknown>).id === 'string';
+  const part = (x: unknown): boolean =>
+    x !== null &&
+    typeof x === 'object' &&
+    typeof (x as Record<string, unknown>).type === 'string' &&
+    typeof (x as Record<string, unknown>).id === 'string';
   return typeof e.occurredAt === 'string' && typeof e.action === 'string' && part(e.actor) && part(e.target);
 }

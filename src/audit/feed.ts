@@ -56,7 +56,11 @@ interface Page {
 const eventsPath = (org: string): string => `/orgs/${encodeURIComponent(org)}/audit-events`;
 
 /** The cursor to follow the log from now on: its newest events (one request). */
-export async function latestCursor(client: ApiClient, org: string, options: FeedOptions): Promise<{ type: 'cursor'; cursor: FeedCursor } | { type: 'unavailable'; status: number }> {
+export async function latestCursor(
+  client: ApiClient,
+  org: string,
+  options: FeedOptions,
+): Promise<{ type: 'cursor'; cursor: FeedCursor } | { type: 'unavailable'; status: number }> {
   try {
     const res = await client.request<Page>('GET', eventsPath(org), { query: { limit: FEED_PAGE_SIZE } });
     const items = eventsOf(res.body);
@@ -71,7 +75,12 @@ export async function latestCursor(client: ApiClient, org: string, options: Feed
 }
 
 /** The events since `cursor` (see the file comment). */
-export async function poll(client: ApiClient, org: string, cursor: FeedCursor, options: FeedOptions): Promise<PollResult> {
+export async function poll(
+  client: ApiClient,
+  org: string,
+  cursor: FeedCursor,
+  options: FeedOptions,
+): Promise<PollResult> {
   const from = cursor.at === undefined ? undefined : new Date(cursor.at - options.overlapMs).toISOString();
   const items: FeedEvent[] = [];
   let requests = 0;
@@ -79,7 +88,11 @@ export async function poll(client: ApiClient, org: string, cursor: FeedCursor, o
   try {
     do {
       if (requests >= options.maxPages) return { type: 'gap', reason: 'too-many', requests };
-      const body = await client.get<Page>(eventsPath(org), { limit: FEED_PAGE_SIZE, ...(from !== undefined ? { from } : {}), ...(page !== undefined ? { page } : {}) });
+      const body = await client.get<Page>(eventsPath(org), {
+        limit: FEED_PAGE_SIZE,
+        ...(from !== undefined ? { from } : {}),
+        ...(page !== undefined ? { page } : {}),
+      });
       requests++;
       items.push(...eventsOf(body));
       page = body?.next?.page;
@@ -89,8 +102,12 @@ export async function poll(client: ApiClient, org: string, cursor: FeedCursor, o
     if (status === undefined) throw err;
     return { type: 'unavailable', status, requests: requests + 1 };
   }
-  for (let i = 1; i < items.length; i++) if (time(items[i]!) > time(items[i - 1]!)) return { type: 'gap', reason: 'out-of-order', requests };
-  const anchored = cursor.anchor !== undefined ? items.some((e) => e.id === cursor.anchor) : cursor.at !== undefined || items.length === 0;
+  for (let i = 1; i < items.length; i++)
+    if (time(items[i]!) > time(items[i - 1]!)) return { type: 'gap', reason: 'out-of-order', requests };
+  const anchored =
+    cursor.anchor !== undefined
+      ? items.some((e) => e.id === cursor.anchor)
+      : cursor.at !== undefined || items.length === 0;
   if (!anchored) return { type: 'gap', reason: 'expired', requests };
   const seen = new Set(cursor.seen);
   const fresh = items.filter((e) => !seen.has(e.id)).reverse();
@@ -117,12 +134,25 @@ function eventsOf(page: Page | undefined): FeedEvent[] {
 }
 
 function unavailableStatus(err: unknown): number | undefined {
-  return err instanceof ApiError && err.status !== undefined && [401, 403, 404].includes(err.status) ? err.status : undefined;
+  return err instanceof ApiError && err.status !== undefined && [401, 403, 404].includes(err.status)
+    ? err.status
+    : undefined;
 }
 
 function isEvent(v: unknown): v is FeedEvent {
   if (v === null || typeof v !== 'object') return false;
   const e = v as Record<string, unknown>;
-  const part = (x: unknown): boolean => x !== null && typeof x === 'object' && typeof (x as Record<string, unknown>).type === 'string' && typeof (x as Record<string, unknown>).id === 'string';
-  return typeof e.id === 'string' && typeof e.occurredAt === 'string' && !Number.isNaN(Date.parse(e.occurredAt)) && typeof e.action === 'string' && part(e.actor) && part(e.target);
+  const part = (x: unknown): boolean =>
+    x !== null &&
+    typeof x === 'object' &&
+    typeof (x as Record<string, unknown>).type === 'string' &&
+    typeof (x as Record<string, unknown>).id === 'string';
+  return (
+    typeof e.id === 'string' &&
+    typeof e.occurredAt === 'string' &&
+    !Number.isNaN(Date.parse(e.occurredAt)) &&
+    typeof e.action === 'string' &&
+    part(e.actor) &&
+    part(e.target)
+  );
 }

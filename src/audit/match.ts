@@ -45,10 +45,16 @@ export function defaultTargets(step: Step): TargetMatcher[] {
 function matches(e: AuditEvent, m: TargetMatcher): boolean {
   if (e.target.type !== m.type) return false;
   if (m.id !== undefined) return e.target.id === m.id;
-  return m.label !== undefined && e.action.endsWith('.deleted') && e.target.label?.toLowerCase() === m.label.toLowerCase();
+  return (
+    m.label !== undefined && e.action.endsWith('.deleted') && e.target.label?.toLowerCase() === m.label.toLowerCase()
+  );
 }
 
-export function matchEvents(steps: readonly Step[], events: readonly AuditEvent[], kinds: readonly KindDefinition[]): AttributedChange[] {
+export function matchEvents(
+  steps: readonly Step[],
+  events: readonly AuditEvent[],
+  kinds: readonly KindDefinition[],
+): AttributedChange[] {
   const byKind = new Map(kinds.map((k) => [k.kind, k]));
   const out: AttributedChange[] = [];
   for (const step of steps) {
@@ -56,7 +62,13 @@ export function matchEvents(steps: readonly Step[], events: readonly AuditEvent[
     const targets = kind?.auditTargets ? kind.auditTargets(step) : defaultTargets(step);
     if (targets.length === 0) continue;
     const event = events.find((e) => targets.some((t) => matches(e, t)));
-    if (event) out.push({ step: step.id, actor: event.actor.label ?? event.actor.id, at: event.occurredAt, action: event.action });
+    if (event)
+      out.push({
+        step: step.id,
+        actor: event.actor.label ?? event.actor.id,
+        at: event.occurredAt,
+        action: event.action,
+      });
   }
   return out;
 }

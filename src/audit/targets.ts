@@ -46,7 +46,11 @@ function decode(s: string): string {
 
 /** The organization prefix is dropped unless the path is the organization itself. */
 export function pathTarget(path: string): PathTarget | undefined {
-  const segs = path.split('?')[0]!.split('/').filter((s) => s !== '').map(decode);
+  const segs = path
+    .split('?')[0]!
+    .split('/')
+    .filter((s) => s !== '')
+    .map(decode);
   if (segs[0] === 'v1') segs.shift();
   if (segs.length === 0) return undefined;
   const top = segs[0] === 'orgs' && segs.length > 2 ? segs.slice(2) : segs;

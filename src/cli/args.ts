@@ -19,15 +19,39 @@ export interface FlagSpec {
 export type FlagSpecs = Record<string, FlagSpec>;
 
 export const GLOBAL_FLAGS = {
-  'api-url': { type: 'string', value: 'URL', description: 'Management API base URL (default: DOCOPS_API_URL or the public API)' },
-  'token-file': { type: 'string', value: 'FILE', description: 'Read the API token from FILE (otherwise from DOCOPS_TOKEN)' },
-  sandbox: { type: 'boolean', description: 'Run against an in-process sandbox API seeded with demo data (no token needed)' },
+  'api-url': {
+    type: 'string',
+    value: 'URL',
+    description: 'Management API base URL (default: DOCOPS_API_URL or the public API)',
+  },
+  'token-file': {
+    type: 'string',
+    value: 'FILE',
+    description: 'Read the API token from FILE (otherwise from DOCOPS_TOKEN)',
+  },
+  sandbox: {
+    type: 'boolean',
+    description: 'Run against an in-process sandbox API seeded with demo data (no token needed)',
+  },
   'sandbox-state': { type: 'string', value: 'FILE', description: 'Like --sandbox, keeping the sandbox state in FILE' },
-  concurrency: { type: 'string', value: 'N', description: 'Maximum concurrent API requests and apply steps (default 8)' },
-  prune: { type: 'string', multiple: true, value: 'KIND', description: 'Delete live objects of KIND that no manifest mentions (repeatable)' },
+  concurrency: {
+    type: 'string',
+    value: 'N',
+    description: 'Maximum concurrent API requests and apply steps (default 8)',
+  },
+  prune: {
+    type: 'string',
+    multiple: true,
+    value: 'KIND',
+    description: 'Delete live objects of KIND that no manifest mentions (repeatable)',
+  },
   invite: { type: 'boolean', description: 'Invite organization members missing from the org by e-mail' },
   'log-level': { type: 'string', value: 'LEVEL', description: `Log level: ${LOG_LEVELS.join('|')} (default info)` },
-  'log-format': { type: 'string', value: 'FORMAT', description: `Log format on stderr: ${LOG_FORMATS.join('|')} (default: pretty on a terminal, else json)` },
+  'log-format': {
+    type: 'string',
+    value: 'FORMAT',
+    description: `Log format on stderr: ${LOG_FORMATS.join('|')} (default: pretty on a terminal, else json)`,
+  },
   help: { type: 'boolean', short: 'h', description: 'Show this help' },
 } as const satisfies FlagSpecs;
 
@@ -42,7 +66,11 @@ const ALWAYS: readonly GlobalFlagName[] = ['log-level', 'log-format', 'help'];
  */
 export function globalFlagsFor(uses?: readonly GlobalFlagName[]): FlagSpecs {
   if (uses === undefined) return GLOBAL_FLAGS;
-  return Object.fromEntries(Object.entries(GLOBAL_FLAGS).filter(([name]) => uses.includes(name as GlobalFlagName) || ALWAYS.includes(name as GlobalFlagName)));
+  return Object.fromEntries(
+    Object.entries(GLOBAL_FLAGS).filter(
+      ([name]) => uses.includes(name as GlobalFlagName) || ALWAYS.includes(name as GlobalFlagName),
+    ),
+  );
 }
 
 export interface GlobalOptions {
@@ -97,22 +125,42 @@ export interface ParsedArgs {
  * Parse argv against a command's flags; unknown flags and stray arguments are UsageErrors. `argument` names the
  * one positional argument the command takes (e.g. `DIR`), if any: a second one is a stray argument.
  */
-export function parseCommandArgs(command: string, argv: readonly string[], flags: FlagSpecs, argument?: string): ParsedArgs {
+export function parseCommandArgs(
+  command: string,
+  argv: readonly string[],
+  flags: FlagSpecs,
+  argument?: string,
+): ParsedArgs {
   const options = Object.fromEntries(
-    Object.entries(flags).map(([name, f]) => [name, { type: f.type, ...(f.short ? { short: f.short } : {}), ...(f.multiple ? { multiple: true } : {}) }]),
+    Object.entries(flags).map(([name, f]) => [
+      name,
+      { type: f.type, ...(f.short ? { short: f.short } : {}), ...(f.multiple ? { multiple: true } : {}) },
+    ]),
   );
   const help = `Run \`docops ${command} --help\` for the flags.`;
   try {
-    const { values, positionals } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: argument !== undefined });
-    if (positionals.length > 1) throw new UsageError(`unexpected argument ${positionals[1]} for \`docops ${command}\` (it takes one ${argument}). ${help}`);
+    const { values, positionals } = parseArgs({
+      args: [...argv],
+      options,
+      strict: true,
+      allowPositionals: argument !== undefined,
+    });
+    if (positionals.length > 1)
+      throw new UsageError(
+        `unexpected argument ${positionals[1]} for \`docops ${command}\` (it takes one ${argument}). ${help}`,
+      );
     const [first] = positionals;
-    return first === undefined ? { values: values as ParsedValues } : { values: values as ParsedValues, argument: first };
+    return first === undefined
+      ? { values: values as ParsedValues }
+      : { values: values as ParsedValues, argument: first };
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       const flag = /'([^']+)'/.exec((err as Error).message)?.[1] ?? '';
       const near = closestFlag(flag, Object.keys(flags));
-      throw new UsageError(`unknown flag ${flag} for \`docops ${command}\`.${near ? ` Did you mean --${near}?` : ''} ${help}`);
+      throw new UsageError(
+        `unknown flag ${flag} for \`docops ${command}\`.${near ? ` Did you mean --${near}?` : ''} ${help}`,
+      );
     }
     if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
       const arg = /'([^']+)'/.exec((err as Error).message)?.[1];
@@ -125,7 +173,8 @@ export function parseCommandArgs(command: string, argv: readonly string[], flags
 
 function positiveInt(flag: string, raw: string): number {
   const n = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`--${flag} must be a positive integer, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < 1)
+    throw new UsageError(`--${flag} must be a positive integer, got "${raw}"`);
   return n;
 }
 
@@ -135,7 +184,8 @@ export function globalOptions(values: ParsedValues, env: Readonly<Record<string,
   const level = str('log-level') ?? env.DOCOPS_LOG_LEVEL ?? 'info';
   if (!isLogLevel(level)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${level}"`);
   const format = str('log-format');
-  if (format !== undefined && !isLogFormat(format)) throw new UsageError(`--log-format must be one of ${LOG_FORMATS.join(', ')}, got "${format}"`);
+  if (format !== undefined && !isLogFormat(format))
+    throw new UsageError(`--log-format must be one of ${LOG_FORMATS.join(', ')}, got "${format}"`);
   const concurrency = str('concurrency');
   const opts: GlobalOptions = {
     sandbox: values.sandbox === true || str('sandbox-state') !== undefined,
@@ -149,6 +199,7 @@ export function globalOptions(values: ParsedValues, env: Readonly<Record<string,
   if (str('token-file') !== undefined) opts.tokenFile = str('token-file');
   if (str('sandbox-state') !== undefined) opts.sandboxState = str('sandbox-state');
   if (format !== undefined) opts.logFormat = format;
-  if (opts.sandbox && opts.apiUrl !== undefined) throw new UsageError('--sandbox starts its own API: drop --api-url (or drop --sandbox)');
+  if (opts.sandbox && opts.apiUrl !== undefined)
+    throw new UsageError('--sandbox starts its own API: drop --api-url (or drop --sandbox)');
   return opts;
 }

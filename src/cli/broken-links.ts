@@ -8,7 +8,17 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { DocopsError, UsageError } from '../model/errors.js';
-import { baselineOf, describeLink, managedSpaces, newBrokenLinks, parseBaseline, readBrokenLinks, type Baseline, type BrokenLink, type SpaceLinks } from '../health/broken-links.js';
+import {
+  baselineOf,
+  describeLink,
+  managedSpaces,
+  newBrokenLinks,
+  parseBaseline,
+  readBrokenLinks,
+  type Baseline,
+  type BrokenLink,
+  type SpaceLinks,
+} from '../health/broken-links.js';
 import type { FlagSpec } from './args.js';
 import type { CommandContext } from './command.js';
 import type { PlannedRun } from './plan-run.js';
@@ -16,9 +26,22 @@ import type { PlannedRun } from './plan-run.js';
 export const FAIL_ON_CHECKS = ['broken-links'] as const;
 
 export const BROKEN_LINKS_FLAGS: Record<string, FlagSpec> = {
-  'fail-on': { type: 'string', value: 'CHECK', description: 'Fail (exit 1) when a check of the docs finds a problem: broken-links — a managed space has a broken link not in the baseline' },
-  'broken-links-baseline': { type: 'string', value: 'FILE', description: 'The broken links known already (written by --broken-links-out); only others count as new' },
-  'broken-links-out': { type: 'string', value: 'FILE', description: 'Write the broken links of the managed spaces to FILE, as a baseline for --fail-on broken-links' },
+  'fail-on': {
+    type: 'string',
+    value: 'CHECK',
+    description:
+      'Fail (exit 1) when a check of the docs finds a problem: broken-links — a managed space has a broken link not in the baseline',
+  },
+  'broken-links-baseline': {
+    type: 'string',
+    value: 'FILE',
+    description: 'The broken links known already (written by --broken-links-out); only others count as new',
+  },
+  'broken-links-out': {
+    type: 'string',
+    value: 'FILE',
+    description: 'Write the broken links of the managed spaces to FILE, as a baseline for --fail-on broken-links',
+  },
 };
 
 /** The most new links listed per space (the count says how many there are). */
@@ -27,7 +50,8 @@ const SHOWN = 20;
 function failOn(ctx: CommandContext): boolean {
   const v = ctx.values['fail-on'];
   if (v === undefined) return false;
-  if (typeof v !== 'string' || !(FAIL_ON_CHECKS as readonly string[]).includes(v)) throw new UsageError(`--fail-on must be one of ${FAIL_ON_CHECKS.join(', ')}, got "${String(v)}"`);
+  if (typeof v !== 'string' || !(FAIL_ON_CHECKS as readonly string[]).includes(v))
+    throw new UsageError(`--fail-on must be one of ${FAIL_ON_CHECKS.join(', ')}, got "${String(v)}"`);
   return true;
 }
 
@@ -37,14 +61,21 @@ async function baseline(file: unknown): Promise<Baseline | undefined> {
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`--broken-links-baseline: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      `--broken-links-baseline: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   const parsed = parseBaseline(text);
   if (typeof parsed === 'string') throw new UsageError(`--broken-links-baseline: ${file} is ${parsed}`);
   return parsed;
 }
 
-function report(found: readonly SpaceLinks[], fresh: ReadonlyMap<string, BrokenLink[]>, markdown: boolean, compared: boolean): string {
+function report(
+  found: readonly SpaceLinks[],
+  fresh: ReadonlyMap<string, BrokenLink[]>,
+  markdown: boolean,
+  compared: boolean,
+): string {
   const total = found.reduce((n, s) => n + s.broken, 0);
   const head = `Broken links in ${found.length} managed space(s): ${total}${compared ? `, ${[...fresh.values()].reduce((n, l) => n + l.length, 0)} new` : ''}`;
   const lines = [markdown ? `### ${head}` : head];
@@ -52,7 +83,9 @@ function report(found: readonly SpaceLinks[], fresh: ReadonlyMap<string, BrokenL
     if (s.broken === 0) continue;
     const mine = fresh.get(s.id) ?? [];
     const cr = s.inChangeRequests > 0 ? `, ${s.inChangeRequests} in change requests` : '';
-    lines.push(`${markdown ? '- **' : '  '}${s.org}/${s.title}${markdown ? '**' : ''}: ${s.broken} broken${cr}${compared ? `, ${mine.length} new` : ''}`);
+    lines.push(
+      `${markdown ? '- **' : '  '}${s.org}/${s.title}${markdown ? '**' : ''}: ${s.broken} broken${cr}${compared ? `, ${mine.length} new` : ''}`,
+    );
     for (const l of mine.slice(0, SHOWN)) lines.push(`${markdown ? '  - ' : '    - '}new: ${describeLink(l)}`);
     if (mine.length > SHOWN) lines.push(`${markdown ? '  - ' : '    - '}… and ${mine.length - SHOWN} more`);
   }
@@ -61,7 +94,8 @@ function report(found: readonly SpaceLinks[], fresh: ReadonlyMap<string, BrokenL
 
 /** The flags' values, checked before anything is read (a typo is a usage error, not a failed check after the plan). */
 export function checkBrokenLinksFlags(ctx: CommandContext): void {
-  if (!failOn(ctx) && ctx.values['broken-links-baseline'] !== undefined) throw new UsageError('--broken-links-baseline needs --fail-on broken-links');
+  if (!failOn(ctx) && ctx.values['broken-links-baseline'] !== undefined)
+    throw new UsageError('--broken-links-baseline needs --fail-on broken-links');
 }
 
 /** After the plan is printed: read, print, write the baseline, and fail on new broken links when asked. */
@@ -78,6 +112,8 @@ export async function brokenLinksCheck(ctx: CommandContext, run: PlannedRun, for
   if (fail && fresh.size > 0) {
     const n = [...fresh.values()].reduce((a, l) => a + l.length, 0);
     const where = [...fresh.keys()].map((id) => found.find((s) => s.id === id)!).map((s) => `${s.org}/${s.title}`);
-    throw new DocopsError(`--fail-on broken-links: ${n} new broken link(s) in ${where.join(', ')}${known ? ' (not in the baseline)' : ' (no baseline given: every broken link counts)'}`);
+    throw new DocopsError(
+      `--fail-on broken-links: ${n} new broken link(s) in ${where.join(', ')}${known ? ' (not in the baseline)' : ' (no baseline given: every broken link counts)'}`,
+    );
   }
 }

@@ -31,7 +31,14 @@ export function standInLogger(level: LogLevel, kept: KeptLine[]): CommandLogger 
     (...args: unknown[]) => {
       if (shows(level, m)) kept.push({ level: m, args });
     };
-  return { trace: method('trace'), debug: method('debug'), info: method('info'), warn: method('warn'), error: method('error'), fatal: method('fatal') };
+  return {
+    trace: method('trace'),
+    debug: method('debug'),
+    info: method('info'),
+    warn: method('warn'),
+    error: method('error'),
+    fatal: method('fatal'),
+  };
 }
 
 /** Write kept lines through a real logger, in order. */

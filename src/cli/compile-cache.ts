@@ -56,7 +56,8 @@ export function enableCompileCache(options: CompileCacheOptions = {}): CompileCa
 function ownPrivateDirectory(dir: string): boolean {
   try {
     // lstat first: much cheaper than mkdir of an existing directory in a crowded temp
-    const st = lstatSync(dir, { throwIfNoEntry: false }) ?? (mkdirSync(dir, { recursive: true, mode: 0o700 }), lstatSync(dir));
+    const st =
+      lstatSync(dir, { throwIfNoEntry: false }) ?? (mkdirSync(dir, { recursive: true, mode: 0o700 }), lstatSync(dir));
     if (!st.isDirectory()) return false;
     if (process.platform === 'win32') return true;
     return (typeof process.getuid !== 'function' || st.uid === process.getuid()) && (st.mode & 0o077) === 0;

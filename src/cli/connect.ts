@@ -41,7 +41,11 @@ export function rateLimitNotices(logger: CommandContext['logger']): (w: PacerWai
   return (w) => {
     const b = w.budget;
     const until = b?.resetAt !== undefined ? ` until ${new Date(b.resetAt).toISOString().slice(11, 19)} UTC` : '';
-    const why = w.refused ? 'the API answered 429 (another client may share the token)' : b ? `${Math.max(0, b.remaining)} of ${b.limit} left${until}` : 'no budget left';
+    const why = w.refused
+      ? 'the API answered 429 (another client may share the token)'
+      : b
+        ? `${Math.max(0, b.remaining)} of ${b.limit} left${until}`
+        : 'no budget left';
     logger.warn(`waiting ${(w.waitMs / 1000).toFixed(1)} s for the API's rate limit (${why})`);
   };
 }
@@ -51,7 +55,8 @@ export async function connect(ctx: CommandContext): Promise<ApiClient> {
   requireCredentials(ctx);
   let settings: { baseUrl: string; token: string | undefined };
   if (global.sandbox) {
-    if (global.tokenFile !== undefined) logger.warn('--token-file is ignored with --sandbox (the sandbox has its own token)');
+    if (global.tokenFile !== undefined)
+      logger.warn('--token-file is ignored with --sandbox (the sandbox has its own token)');
     const { startSandbox } = await import('@docops/sandbox');
     const sandbox = await startSandbox({
       host: '127.0.0.1',

@@ -54,13 +54,16 @@ export function annotateError(err: unknown, io: CliIO): void {
     err instanceof ValidationError
       ? err.issues
       : err instanceof BlockedError || err instanceof ApplyError
-        ? err.blocked.flatMap((b) => (b.source ? [{ ...b.source, message: `${b.kind} ${b.org}/${b.key} is blocked: ${b.message}` }] : []))
+        ? err.blocked.flatMap((b) =>
+            b.source ? [{ ...b.source, message: `${b.kind} ${b.org}/${b.key} is blocked: ${b.message}` }] : [],
+          )
         : [];
   for (const issue of issues) io.stdout.write(errorAnnotation(issue, io.env) + '\n');
 }
 
 /** Whether appendStepSummary writes: in GitHub Actions, with $GITHUB_STEP_SUMMARY naming a file. */
-export const willAppendStepSummary = (io: CliIO): boolean => inGitHubActions(io.env) && Boolean(io.env.GITHUB_STEP_SUMMARY);
+export const willAppendStepSummary = (io: CliIO): boolean =>
+  inGitHubActions(io.env) && Boolean(io.env.GITHUB_STEP_SUMMARY);
 
 /** Append markdown to $GITHUB_STEP_SUMMARY when running in GitHub Actions and the variable names a file. */
 export async function appendStepSummary(io: CliIO, markdown: string): Promise<boolean> {

@@ -16,7 +16,14 @@ function flagLines(flags: FlagSpecs): string[] {
   return rows.map((r) => `  ${r.left.padEnd(width)}${r.right}`);
 }
 
-export function commandHelp(spec: { name: string; usage: string; description: string; flags: FlagSpecs; globals?: readonly GlobalFlagName[]; examples: string[] }): string {
+export function commandHelp(spec: {
+  name: string;
+  usage: string;
+  description: string;
+  flags: FlagSpecs;
+  globals?: readonly GlobalFlagName[];
+  examples: string[];
+}): string {
   const lines = [`Usage: ${spec.usage}`, '', spec.description, ''];
   if (Object.keys(spec.flags).length > 0) lines.push('Flags:', ...flagLines(spec.flags), '');
   lines.push('Global flags:', ...flagLines(globalFlagsFor(spec.globals)), '');
@@ -27,7 +34,7 @@ export function commandHelp(spec: { name: string; usage: string; description: st
 export function mainHelp(commands: readonly HelpEntry[]): string {
   const width = Math.max(...commands.map((c) => c.name.length)) + 2;
   return [
-    "docops: GitOps for a GitBook organization. Keep its settings, members, teams, spaces, collections and sites",
+    'docops: GitOps for a GitBook organization. Keep its settings, members, teams, spaces, collections and sites',
     "as YAML in git; docops validates them, plans the changes against GitBook's organization management API",
     '(https://api.gitbook.com/v1) and applies them.',
     '',

@@ -22,7 +22,13 @@ export interface CliIO {
 
 export function processIO(): CliIO {
   const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, isTTY: process.stdout.isTTY === true, ...(interactive ? { ask: askOnTerminal } : {}) };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    isTTY: process.stdout.isTTY === true,
+    ...(interactive ? { ask: askOnTerminal } : {}),
+  };
 }
 
 /** One line read from the terminal after writing `question` to stderr (the plan stays alone on stdout). */

@@ -12,15 +12,28 @@ import type { CommandContext } from './command.js';
 import { reportError } from './report-error.js';
 
 /** The organizations of `--config`, when it names some (the config's loader is imported only with --config). */
-export async function configOrganizations(ctx: CommandContext): Promise<{ config: DaemonConfig; orgs: OrgConfig[] } | undefined> {
+export async function configOrganizations(
+  ctx: CommandContext,
+): Promise<{ config: DaemonConfig; orgs: OrgConfig[] } | undefined> {
   const file = ctx.values.config;
   if (typeof file !== 'string') return undefined;
   const { loadDaemonConfig } = await import('../daemon/config.js');
-  const config = await loadDaemonConfig(file, { env: { ...ctx.io.env, DOCOPS_MANIFESTS: typeof ctx.values.manifests === 'string' ? ctx.values.manifests : '.' } });
+  const config = await loadDaemonConfig(file, {
+    env: { ...ctx.io.env, DOCOPS_MANIFESTS: typeof ctx.values.manifests === 'string' ? ctx.values.manifests : '.' },
+  });
   if (!config.organizations) return undefined;
-  if (typeof ctx.values.manifests === 'string') throw new UsageError('-m and the organizations: of --config: each organization names its own manifests directory (drop -m)');
-  if (ctx.global.sandbox) throw new UsageError('--sandbox runs the one demo organization; it does not go with the organizations: of --config');
-  if (typeof ctx.values.out === 'string' || typeof ctx.values.plan === 'string') throw new UsageError('--out and --plan save or apply one organization\'s plan: use -m DIR and --token-file (or DOCOPS_TOKEN) for it');
+  if (typeof ctx.values.manifests === 'string')
+    throw new UsageError(
+      '-m and the organizations: of --config: each organization names its own manifests directory (drop -m)',
+    );
+  if (ctx.global.sandbox)
+    throw new UsageError(
+      '--sandbox runs the one demo organization; it does not go with the organizations: of --config',
+    );
+  if (typeof ctx.values.out === 'string' || typeof ctx.values.plan === 'string')
+    throw new UsageError(
+      "--out and --plan save or apply one organization's plan: use -m DIR and --token-file (or DOCOPS_TOKEN) for it",
+    );
   return { config, orgs: config.organizations };
 }
 
@@ -31,19 +44,30 @@ export async function configOrganizations(ctx: CommandContext): Promise<{ config
 export function orgContext(ctx: CommandContext, config: DaemonConfig, org: OrgConfig): CommandContext {
   const env = withoutTokens(ctx.io.env, config.organizations ?? []);
   const token = org.tokenEnv !== undefined ? ctx.io.env[org.tokenEnv] : undefined;
-  if (org.tokenEnv !== undefined && (token === undefined || token === '')) throw new UsageError(`organizations: ${org.id}: the variable ${org.tokenEnv} (its tokenEnv) is not set`);
-  const prune = Object.entries(org.prune ?? config.prune).filter(([, on]) => on).map(([k]) => k);
+  if (org.tokenEnv !== undefined && (token === undefined || token === ''))
+    throw new UsageError(`organizations: ${org.id}: the variable ${org.tokenEnv} (its tokenEnv) is not set`);
+  const prune = Object.entries(org.prune ?? config.prune)
+    .filter(([, on]) => on)
+    .map(([k]) => k);
   const apiUrl = ctx.global.apiUrl ?? config.apiUrl;
   return {
     ...ctx,
     io: { ...ctx.io, env: token !== undefined ? { ...env, DOCOPS_TOKEN: token } : env },
-    global: { ...ctx.global, prune: [...new Set([...ctx.global.prune, ...prune])], ...(org.tokenFile !== undefined ? { tokenFile: org.tokenFile } : { tokenFile: undefined }), ...(apiUrl !== undefined ? { apiUrl } : {}) },
+    global: {
+      ...ctx.global,
+      prune: [...new Set([...ctx.global.prune, ...prune])],
+      ...(org.tokenFile !== undefined ? { tokenFile: org.tokenFile } : { tokenFile: undefined }),
+      ...(apiUrl !== undefined ? { apiUrl } : {}),
+    },
     values: { ...ctx.values, manifests: org.manifestsDir, config: undefined },
   };
 }
 
 /** The environment without DOCOPS_TOKEN and without any organization's token variable. */
-export function withoutTokens(env: Readonly<Record<string, string | undefined>>, orgs: readonly OrgConfig[]): Record<string, string | undefined> {
+export function withoutTokens(
+  env: Readonly<Record<string, string | undefined>>,
+  orgs: readonly OrgConfig[],
+): Record<string, string | undefined> {
   const names = new Set(['DOCOPS_TOKEN', ...orgs.flatMap((o) => (o.tokenEnv !== undefined ? [o.tokenEnv] : []))]);
   return Object.fromEntries(Object.entries(env).filter(([k]) => !names.has(k)));
 }
@@ -52,7 +76,12 @@ export function withoutTokens(env: Readonly<Record<string, string | undefined>>,
 export function foreignDocuments(org: OrgConfig, documents: readonly ManifestDocument[] | undefined): void {
   const foreign = (documents ?? []).filter((d) => d.metadata.organization !== org.id);
   if (foreign.length === 0) return;
-  throw new ValidationError(foreign.map((d) => ({ ...d.pos(['metadata', 'organization']), message: `metadata.organization: ${d.metadata.organization} is not the organization of this directory (${org.id})` })));
+  throw new ValidationError(
+    foreign.map((d) => ({
+      ...d.pos(['metadata', 'organization']),
+      message: `metadata.organization: ${d.metadata.organization} is not the organization of this directory (${org.id})`,
+    })),
+  );
 }
 
 /** The heading of an organization's section. */
@@ -65,7 +94,13 @@ export function orgHeading(org: string, format: string): string {
  * Runs `one` for every organization in turn, each its section; a failure is reported in its section and the
  * others go on. Returns the worst exit code (1 error > 3 refused > 2 changes > 0).
  */
-export async function eachOrganization(ctx: CommandContext, config: DaemonConfig, orgs: OrgConfig[], format: string, one: (orgCtx: CommandContext, org: OrgConfig) => Promise<number>): Promise<number> {
+export async function eachOrganization(
+  ctx: CommandContext,
+  config: DaemonConfig,
+  orgs: OrgConfig[],
+  format: string,
+  one: (orgCtx: CommandContext, org: OrgConfig) => Promise<number>,
+): Promise<number> {
   const codes: number[] = [];
   // JSON: one document, {organizations: [{organization, exitCode, output}]}, each output the command's own JSON.
   const json: { organization: string; exitCode: number; output: unknown }[] = [];
@@ -75,13 +110,28 @@ export async function eachOrganization(ctx: CommandContext, config: DaemonConfig
     let code: number;
     try {
       const orgCtx = orgContext(ctx, config, org);
-      code = await one(format === 'json' ? { ...orgCtx, io: { ...orgCtx.io, stdout: { write: (chunk: string) => (captured += chunk) } } } : orgCtx, org);
+      code = await one(
+        format === 'json'
+          ? { ...orgCtx, io: { ...orgCtx.io, stdout: { write: (chunk: string) => (captured += chunk) } } }
+          : orgCtx,
+        org,
+      );
     } catch (err) {
       code = reportError(err, ctx.io, { logger: ctx.logger });
-      if (format !== 'json') ctx.io.stdout.write(format === 'markdown' ? `**Failed** (exit ${code}): see the job's log.\n` : `failed (exit ${code}): see above\n`);
+      if (format !== 'json')
+        ctx.io.stdout.write(
+          format === 'markdown'
+            ? `**Failed** (exit ${code}): see the job's log.\n`
+            : `failed (exit ${code}): see above\n`,
+        );
     }
     codes.push(code);
-    if (format === 'json') json.push({ organization: org.id, exitCode: code, output: captured.trim() === '' ? null : (JSON.parse(captured) as unknown) });
+    if (format === 'json')
+      json.push({
+        organization: org.id,
+        exitCode: code,
+        output: captured.trim() === '' ? null : (JSON.parse(captured) as unknown),
+      });
   }
   if (format === 'json') ctx.io.stdout.write(JSON.stringify({ organizations: json }, null, 2) + '\n');
   const rank = (c: number): number => [0, 2, 3, 1].indexOf(c);

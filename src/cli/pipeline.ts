@@ -20,7 +20,8 @@ export const ALLOW_ENV_FLAG = {
   type: 'string',
   multiple: true,
   value: 'NAME[,NAME…]',
-  description: 'Environment variables manifests may read as ${NAME}: names, or prefixes ending in * (repeatable; default DOCOPS_ALLOW_ENV; never DOCOPS_*)',
+  description:
+    'Environment variables manifests may read as ${NAME}: names, or prefixes ending in * (repeatable; default DOCOPS_ALLOW_ENV; never DOCOPS_*)',
 } as const satisfies FlagSpec;
 
 /** What `${VAR}` in manifests may read: --allow-env, else DOCOPS_ALLOW_ENV; nothing by default. */
@@ -30,7 +31,9 @@ export function allowedEnv(ctx: CommandContext): string[] {
   const { entries, invalid } = parseAllowList(fromFlag ? flag : [ctx.io.env.DOCOPS_ALLOW_ENV ?? '']);
   if (invalid.length > 0) {
     const source = fromFlag ? '--allow-env' : 'DOCOPS_ALLOW_ENV';
-    throw new UsageError(`${source}: ${invalid.map((v) => JSON.stringify(v)).join(', ')} is not a variable name or a prefix ending in * (e.g. TEAM_TITLE or TEAM_*)`);
+    throw new UsageError(
+      `${source}: ${invalid.map((v) => JSON.stringify(v)).join(', ')} is not a variable name or a prefix ending in * (e.g. TEAM_TITLE or TEAM_*)`,
+    );
   }
   return entries;
 }
@@ -57,7 +60,11 @@ export function manifestDir(ctx: CommandContext): string {
 export async function loadDesired(ctx: CommandContext) {
   const dir = manifestDir(ctx);
   const kinds = KINDS;
-  const { documents, desired, warnings } = await loadManifests(dir, kinds, { env: ctx.io.env, allowEnv: allowedEnv(ctx), secrets: tokenValues(ctx) });
+  const { documents, desired, warnings } = await loadManifests(dir, kinds, {
+    env: ctx.io.env,
+    allowEnv: allowedEnv(ctx),
+    secrets: tokenValues(ctx),
+  });
   ctx.logger.debug({ dir, documents: documents.length }, 'manifests loaded');
   return { kinds, documents, desired, warnings };
 }

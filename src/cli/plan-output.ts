@@ -25,7 +25,8 @@ export function planCost(ctx: CommandContext, plan: Plan, client?: ApiClient): P
   let latencyMs = DEFAULT_LATENCY_MS;
   if (typeof raw === 'string') {
     latencyMs = Number(raw);
-    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(latencyMs)) throw new UsageError(`--latency-ms must be a whole number of milliseconds, got "${raw}"`);
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(latencyMs))
+      throw new UsageError(`--latency-ms must be a whole number of milliseconds, got "${raw}"`);
   }
   return estimateCost(plan, { concurrency: ctx.global.concurrency, latencyMs, rateLimit: client?.rateLimit?.() });
 }
@@ -36,12 +37,24 @@ export function planCost(ctx: CommandContext, plan: Plan, client?: ApiClient): P
  */
 export const PR_MARKDOWN_MAX_LENGTH = MARKDOWN_MAX_LENGTH - 1024;
 
-export function markdownPlan(plan: Plan, cost: PlanCost | undefined, scopes?: PlanScopes, policy?: PolicyReport): string {
+export function markdownPlan(
+  plan: Plan,
+  cost: PlanCost | undefined,
+  scopes?: PlanScopes,
+  policy?: PolicyReport,
+): string {
   // Cost and token scopes matter only when there is something to apply (JSON always carries the scopes).
-  const notes = plan.steps.length === 0 ? [] : [...(cost ? [costLine(cost)] : []), ...(scopes ? scopeLines(scopes).map((l) => l.replace(/_/g, '\\_')) : [])];
+  const notes =
+    plan.steps.length === 0
+      ? []
+      : [...(cost ? [costLine(cost)] : []), ...(scopes ? scopeLines(scopes).map((l) => l.replace(/_/g, '\\_')) : [])];
   // The rules a policy fired are never cut: a reviewer must see them (and who may approve).
   const sections = policy ? [renderPolicyMarkdown(policy, escapeMarkdown)] : [];
-  return renderMarkdown(plan, { maxLength: PR_MARKDOWN_MAX_LENGTH, ...(notes.length > 0 ? { notes } : {}), ...(sections.length > 0 ? { sections } : {}) });
+  return renderMarkdown(plan, {
+    maxLength: PR_MARKDOWN_MAX_LENGTH,
+    ...(notes.length > 0 ? { notes } : {}),
+    ...(sections.length > 0 ? { sections } : {}),
+  });
 }
 
 export interface PlanOutputOptions {
@@ -54,11 +67,18 @@ export interface PlanOutputOptions {
 }
 
 export function renderPlanOutput(plan: Plan, format: PlanFormat, options: PlanOutputOptions): string {
-  if (format === 'json') return renderJson(plan, { ...(options.scopes ? { scopes: options.scopes } : {}), ...(options.policy ? { policy: policyData(options.policy) } : {}) });
+  if (format === 'json')
+    return renderJson(plan, {
+      ...(options.scopes ? { scopes: options.scopes } : {}),
+      ...(options.policy ? { policy: policyData(options.policy) } : {}),
+    });
   if (format === 'markdown') return markdownPlan(plan, options.cost, options.scopes, options.policy);
   const text = renderText(plan, { color: options.color }) + (options.policy ? renderPolicyText(options.policy) : '');
   if (plan.steps.length === 0) return text;
-  const lines = [...(options.cost ? [costLine(options.cost)] : []), ...(options.scopes ? scopeLines(options.scopes) : [])];
+  const lines = [
+    ...(options.cost ? [costLine(options.cost)] : []),
+    ...(options.scopes ? scopeLines(options.scopes) : []),
+  ];
   if (lines.length === 0) return text;
   // The cost and scope lines go right below the "Plan: …" summary line.
   const at = text.indexOf(summaryLine(textTotals(plan.steps)));
@@ -74,5 +94,6 @@ export function renderPlanOutput(plan: Plan, format: PlanFormat, options: PlanOu
  */
 export async function stepSummary(ctx: CommandContext, markdown: () => string): Promise<void> {
   if (!willAppendStepSummary(ctx.io)) return;
-  if (await appendStepSummary(ctx.io, markdown())) ctx.logger.debug({ file: ctx.io.env.GITHUB_STEP_SUMMARY }, 'plan appended to the step summary');
+  if (await appendStepSummary(ctx.io, markdown()))
+    ctx.logger.debug({ file: ctx.io.env.GITHUB_STEP_SUMMARY }, 'plan appended to the step summary');
 }

@@ -12,15 +12,26 @@ import { connect, requireCredentials } from './connect.js';
 import { loadDesired } from './pipeline.js';
 import { countingClient, createProgress } from './progress.js';
 
-function pruneOptions(kinds: readonly KindDefinition[], prune: readonly string[], modes: Record<string, OwnershipMode>): Record<string, boolean> {
+function pruneOptions(
+  kinds: readonly KindDefinition[],
+  prune: readonly string[],
+  modes: Record<string, OwnershipMode>,
+): Record<string, boolean> {
   const names = kinds.map((k) => k.kind);
   const unknown = prune.filter((p) => !names.includes(p));
-  if (unknown.length > 0) throw new UsageError(`--prune: unknown kind ${unknown.join(', ')} (known: ${names.join(', ')})`);
+  if (unknown.length > 0)
+    throw new UsageError(`--prune: unknown kind ${unknown.join(', ')} (known: ${names.join(', ')})`);
   const never = kinds.filter((k) => k.prunable === false && prune.includes(k.kind)).map((k) => k.kind);
-  if (never.length > 0) throw new UsageError(`--prune ${never.join(', ')}: docops never deletes these objects, so pruning them means nothing`);
+  if (never.length > 0)
+    throw new UsageError(
+      `--prune ${never.join(', ')}: docops never deletes these objects, so pruning them means nothing`,
+    );
   // Additive and observe never delete what no manifest writes: pruning such a kind would silently do nothing.
   const owned = prune.filter((p) => modes[p] === 'additive' || modes[p] === 'observe');
-  if (owned.length > 0) throw new UsageError(`--prune ${owned.join(', ')}: the config's mode for ${owned.map((k) => `${k} is ${modes[k]!}`).join(', ')}, which never deletes what no manifest writes`);
+  if (owned.length > 0)
+    throw new UsageError(
+      `--prune ${owned.join(', ')}: the config's mode for ${owned.map((k) => `${k} is ${modes[k]!}`).join(', ')}, which never deletes what no manifest writes`,
+    );
   return Object.fromEntries(prune.map((p) => [p, true]));
 }
 
@@ -38,7 +49,10 @@ export interface PlannedRun {
 }
 
 /** `check` judges the loaded manifests before anything is read (an organization's: src/cli/organizations.ts). */
-export async function planFromManifests(ctx: CommandContext, check?: (desired: DesiredState) => void): Promise<PlannedRun> {
+export async function planFromManifests(
+  ctx: CommandContext,
+  check?: (desired: DesiredState) => void,
+): Promise<PlannedRun> {
   requireCredentials(ctx);
   // Manifests first: invalid manifests never reach the API, not even a read (test/reliability/bad-input.test.ts).
   const { kinds, desired } = await loadDesired(ctx);
@@ -58,7 +72,13 @@ export async function planFromManifests(ctx: CommandContext, check?: (desired: D
   }
   const live = computed.live;
   // Who made the drift: a separate read after the diff, only when there is drift (src/audit).
-  const plan = computed.plan.steps.length > 0 ? await (await import('../audit/attribute.js')).attributeDrift(reading, computed.plan, kinds) : computed.plan;
-  ctx.logger.info({ steps: plan.steps.length, unmanaged: plan.unmanaged.length, warnings: plan.warnings.length }, 'plan computed');
+  const plan =
+    computed.plan.steps.length > 0
+      ? await (await import('../audit/attribute.js')).attributeDrift(reading, computed.plan, kinds)
+      : computed.plan;
+  ctx.logger.info(
+    { steps: plan.steps.length, unmanaged: plan.unmanaged.length, warnings: plan.warnings.length },
+    'plan computed',
+  );
   return { plan, live, desired, client, kinds, reads, modes };
 }

@@ -27,7 +27,10 @@ export async function cliPolicy(ctx: CommandContext, fromConfig?: LoadedPolicy):
 }
 
 /** Digest of the manifests when a policy is configured (an approval binds them): taken before they are read for the plan. */
-export async function policyDigest(policy: LoadedPolicy | undefined, dir: string): Promise<ManifestsDigest | undefined> {
+export async function policyDigest(
+  policy: LoadedPolicy | undefined,
+  dir: string,
+): Promise<ManifestsDigest | undefined> {
   return policy ? manifestsDigest(dir) : undefined;
 }
 
@@ -44,5 +47,8 @@ export async function policyReport(policy: LoadedPolicy, input: PolicyInput): Pr
   const { evaluatePolicy, approvalChecksum } = await import('../policy/index.js');
   const report = evaluatePolicy(policy, input.plan, { kinds: input.kinds.map((k) => k.kind) });
   if (report.decision !== 'require-approval') return report;
-  return { ...report, approval: { checksum: approvalChecksum(input), ...(policy.approvers ? { approvers: policy.approvers } : {}) } };
+  return {
+    ...report,
+    approval: { checksum: approvalChecksum(input), ...(policy.approvers ? { approvers: policy.approvers } : {}) },
+  };
 }

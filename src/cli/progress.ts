@@ -48,7 +48,8 @@ export function countingClient(client: ApiClient, onRead: () => void): ApiClient
     get baseUrl() {
       return client.baseUrl;
     },
-    request: (method, path, options) => (method === 'GET' ? after(client.request(method, path, options)) : client.request(method, path, options)),
+    request: (method, path, options) =>
+      method === 'GET' ? after(client.request(method, path, options)) : client.request(method, path, options),
     get: (path, query) => after(client.get(path, query)),
     paginate: (path, query) => client.paginate(path, query),
     listAll: (path, query) => after(client.listAll(path, query)),

@@ -23,7 +23,11 @@ function messageOf(err: unknown): string {
   return String(err);
 }
 
-export function reportError(err: unknown, io: CliIO, options: { logger?: CommandLogger; secrets?: readonly string[] } = {}): number {
+export function reportError(
+  err: unknown,
+  io: CliIO,
+  options: { logger?: CommandLogger; secrets?: readonly string[] } = {},
+): number {
   const c = createColors(shouldColor(io.stderr, io.env));
   const message = redactSecrets(messageOf(err), options.secrets ?? []);
   io.stderr.write(`${c.red(c.bold('Error:'))} ${message}\n`);

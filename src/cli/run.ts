@@ -41,14 +41,21 @@ async function dispatch(argv: readonly string[], io: CliIO, state: RunState): Pr
   if (name === 'help') return dispatch([rest[0]!, '--help'], io, state);
   const entry = COMMANDS.find((c) => c.name === name);
   if (!entry) {
-    const near = closestFlag(name, COMMANDS.map((c) => c.name));
+    const near = closestFlag(
+      name,
+      COMMANDS.map((c) => c.name),
+    );
     const hint = near ? ` Did you mean \`docops ${near}\`?` : '';
     throw new UsageError(`unknown command "${name}".${hint} Commands: ${COMMANDS.map((c) => c.name).join(', ')}.`);
   }
   if (!entry.printsOwnToken) registerSecret(io.env.DOCOPS_TOKEN);
   const command = await entry.load();
   if ('run' in command) {
-    return command.run(rest, io, { onCleanup: (fn) => void state.cleanups.push(fn), addSecret: (s) => registerSecret(s), setLogger: (l) => void (state.logger = l) });
+    return command.run(rest, io, {
+      onCleanup: (fn) => void state.cleanups.push(fn),
+      addSecret: (s) => registerSecret(s),
+      setLogger: (l) => void (state.logger = l),
+    });
   }
   const spec = command.spec;
 
@@ -62,7 +69,12 @@ async function dispatch(argv: readonly string[], io: CliIO, state: RunState): Pr
   registerCredentialSecrets({ tokenFile: global.tokenFile, env: io.env });
   state.makeLogger = async () => {
     const { createLogger } = await import('../log.js');
-    return createLogger({ level: global.logLevel, ...(global.logFormat ? { format: global.logFormat } : {}), stream: io.stderr, env: io.env });
+    return createLogger({
+      level: global.logLevel,
+      ...(global.logFormat ? { format: global.logFormat } : {}),
+      stream: io.stderr,
+      env: io.env,
+    });
   };
   const quiet = spec.logsAtMost !== undefined && !shows(global.logLevel, spec.logsAtMost);
   const logger = quiet ? standInLogger(global.logLevel, state.kept) : await state.makeLogger();

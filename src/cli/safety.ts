@@ -11,7 +11,14 @@ import type { ApplyReport } from '../model/apply-report.js';
 import type { KindDefinition } from '../model/kind.js';
 import type { Plan } from '../model/plan.js';
 import type { DesiredState, LiveState } from '../model/state.js';
-import { countDesired, createJournal, fetchWhoami, resolveSafetyConfig, safetyGate, type SafetyConfig } from '../safety/index.js';
+import {
+  countDesired,
+  createJournal,
+  fetchWhoami,
+  resolveSafetyConfig,
+  safetyGate,
+  type SafetyConfig,
+} from '../safety/index.js';
 import type { FlagSpecs } from './args.js';
 import type { CommandContext } from './command.js';
 import type { ApplyEvent } from '../engine/apply.js';
@@ -21,9 +28,21 @@ import type { LoadedPolicy } from '../policy/evaluate.js';
 export const DEFAULT_JOURNAL_DIR = '.docops/journal';
 
 export const SAFETY_FLAGS = {
-  force: { type: 'boolean', description: 'Apply even when the plan exceeds the delete/update thresholds (never lifts guards or the prune-everything rules)' },
-  config: { ...CONFIG_FLAG, description: "Read the `safety:` limits, `journalDir`, `policy:` and the kinds' ownership modes (`kinds:`) from this docops.yaml (default: built-in limits, every kind authoritative); with organizations: apply each one (its manifests, its token) in a section of its own" },
-  'journal-dir': { type: 'string', value: 'DIR', description: `Where delete journals are written (default ${DEFAULT_JOURNAL_DIR})` },
+  force: {
+    type: 'boolean',
+    description:
+      'Apply even when the plan exceeds the delete/update thresholds (never lifts guards or the prune-everything rules)',
+  },
+  config: {
+    ...CONFIG_FLAG,
+    description:
+      "Read the `safety:` limits, `journalDir`, `policy:` and the kinds' ownership modes (`kinds:`) from this docops.yaml (default: built-in limits, every kind authoritative); with organizations: apply each one (its manifests, its token) in a section of its own",
+  },
+  'journal-dir': {
+    type: 'string',
+    value: 'DIR',
+    description: `Where delete journals are written (default ${DEFAULT_JOURNAL_DIR})`,
+  },
 } as const satisfies FlagSpecs;
 
 export interface SafetySettings {
@@ -35,12 +54,16 @@ export interface SafetySettings {
 }
 
 export async function safetySettings(ctx: CommandContext): Promise<SafetySettings> {
-  const fromFile: { safety?: Record<string, unknown>; journalDir?: string; policy?: LoadedPolicy } = (await configFromFlag(ctx)) ?? {};
+  const fromFile: { safety?: Record<string, unknown>; journalDir?: string; policy?: LoadedPolicy } =
+    (await configFromFlag(ctx)) ?? {};
   return settingsFrom(ctx, fromFile);
 }
 
 /** The settings from a config's `safety:`, `journalDir` and `policy:` (an organization's: its own safety, its own journal directory). */
-export function settingsFrom(ctx: CommandContext, fromFile: { safety?: Record<string, unknown>; journalDir?: string; policy?: LoadedPolicy }): SafetySettings {
+export function settingsFrom(
+  ctx: CommandContext,
+  fromFile: { safety?: Record<string, unknown>; journalDir?: string; policy?: LoadedPolicy },
+): SafetySettings {
   const flagDir = ctx.values['journal-dir'];
   return {
     config: resolveSafetyConfig(fromFile.safety ?? {}),
@@ -67,7 +90,11 @@ export interface GuardedApplyResult {
 }
 
 /** Gate (throws SafetyError, exit 3), then apply with every delete journaled first. */
-export async function guardedApply(ctx: CommandContext, settings: SafetySettings, input: GuardedApplyInput): Promise<GuardedApplyResult> {
+export async function guardedApply(
+  ctx: CommandContext,
+  settings: SafetySettings,
+  input: GuardedApplyInput,
+): Promise<GuardedApplyResult> {
   const gate = safetyGate(input.kinds, {
     config: settings.config,
     force: settings.force,
@@ -75,7 +102,8 @@ export async function guardedApply(ctx: CommandContext, settings: SafetySettings
     desired: input.desired,
     whoami: () => fetchWhoami(input.client),
     onOverridden: (violations) => {
-      for (const v of violations) ctx.logger.warn({ rule: v.rule, kind: v.kind, org: v.org }, `--force overrides: ${v.message}`);
+      for (const v of violations)
+        ctx.logger.warn({ rule: v.rule, kind: v.kind, org: v.org }, `--force overrides: ${v.message}`);
     },
   });
   await gate(input.plan, input.live);

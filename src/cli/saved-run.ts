@@ -14,12 +14,17 @@ import { connect, requireCredentials } from './connect.js';
 import { loadDesired, manifestDir } from './pipeline.js';
 import type { PlannedRun } from './plan-run.js';
 
-export async function plannedFromSavedPlan(ctx: CommandContext, file: string): Promise<PlannedRun & { saved: SavedPlan }> {
+export async function plannedFromSavedPlan(
+  ctx: CommandContext,
+  file: string,
+): Promise<PlannedRun & { saved: SavedPlan }> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read plan file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      `cannot read plan file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   const saved = parseSavedPlan(text, file);
   checkSameOptions(ctx, saved);
@@ -32,9 +37,16 @@ export async function plannedFromSavedPlan(ctx: CommandContext, file: string): P
   const client = await connect(ctx);
   const prune = Object.fromEntries(saved.options.prune.map((k) => [k, true]));
   const reads: ApiCall[] = [];
-  const live = await fetchLive(recordingClient(client, reads), kinds, desired, { prune, invite: saved.options.invite, modes });
+  const live = await fetchLive(recordingClient(client, reads), kinds, desired, {
+    prune,
+    invite: saved.options.invite,
+    modes,
+  });
   verifyLive(saved, live);
-  ctx.logger.info({ file, steps: saved.plan.steps.length, createdAt: saved.createdAt }, 'saved plan still matches manifests and live state');
+  ctx.logger.info(
+    { file, steps: saved.plan.steps.length, createdAt: saved.createdAt },
+    'saved plan still matches manifests and live state',
+  );
   return { plan: saved.plan, live, desired, client, kinds, reads, modes, saved };
 }
 
@@ -42,17 +54,28 @@ export async function plannedFromSavedPlan(ctx: CommandContext, file: string): P
 async function checkSameModes(ctx: CommandContext, saved: Record<string, OwnershipMode>): Promise<void> {
   if (typeof ctx.values.config !== 'string') return;
   const given = await configuredModes(ctx);
-  const show = (m: Record<string, OwnershipMode>): string => Object.keys(m).sort().map((k) => `${k}: ${m[k]!}`).join(', ') || '(every kind authoritative)';
-  if (show(given) !== show(saved)) throw new UsageError(`the kinds' modes are fixed when the plan is made (this plan: ${show(saved)}; --config says ${show(given)}); make a new plan`);
+  const show = (m: Record<string, OwnershipMode>): string =>
+    Object.keys(m)
+      .sort()
+      .map((k) => `${k}: ${m[k]!}`)
+      .join(', ') || '(every kind authoritative)';
+  if (show(given) !== show(saved))
+    throw new UsageError(
+      `the kinds' modes are fixed when the plan is made (this plan: ${show(saved)}; --config says ${show(given)}); make a new plan`,
+    );
 }
 
 /** --prune/--invite are fixed when the plan is made; repeating them is fine, changing them is not. */
 function checkSameOptions(ctx: CommandContext, saved: SavedPlan): void {
   const given = ctx.global;
   if (given.prune.length === 0 && !given.invite) return;
-  const same = [...new Set(given.prune)].sort().join(',') === saved.options.prune.join(',') && given.invite === saved.options.invite;
+  const same =
+    [...new Set(given.prune)].sort().join(',') === saved.options.prune.join(',') &&
+    given.invite === saved.options.invite;
   if (!same) {
     const was = `--prune ${saved.options.prune.join(' ') || '(none)'}, --invite ${saved.options.invite ? 'on' : 'off'}`;
-    throw new UsageError(`--prune and --invite are fixed when the plan is made (this plan: ${was}); drop them, or make a new plan`);
+    throw new UsageError(
+      `--prune and --invite are fixed when the plan is made (this plan: ${was}); drop them, or make a new plan`,
+    );
   }
 }

@@ -18,7 +18,8 @@ export interface VisibleOrg {
 export async function listOrgs(client: ApiClient): Promise<VisibleOrg[]> {
   const out: VisibleOrg[] = [];
   for await (const item of client.paginate<unknown>('/orgs')) {
-    if (!isRecord(item) || typeof item.id !== 'string' || item.id === '') throw new ApiError('GET', '/orgs', undefined, 'an organization in the list has no id');
+    if (!isRecord(item) || typeof item.id !== 'string' || item.id === '')
+      throw new ApiError('GET', '/orgs', undefined, 'an organization in the list has no id');
     const permissions = isRecord(item.permissions) ? item.permissions : {};
     out.push({
       id: item.id,

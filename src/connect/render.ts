@@ -4,7 +4,12 @@ import { tokenAccess, type OrgAccess, type TokenReport } from './token.js';
 
 function columns(rows: readonly (readonly string[])[]): string[] {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => r[i]!.length))) ?? [];
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd());
+  return rows.map((r) =>
+    r
+      .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 export function renderOrgs(orgs: readonly VisibleOrg[]): string {
@@ -24,7 +29,8 @@ function mayText(o: OrgAccess): string {
 
 const ACCESS_LINE = {
   write: 'May: write (its user is an admin of an organization above) — if the token carries write scopes, see below.',
-  'read-only': 'May: read only — its user is an admin of none of these organizations: plan, export and whoami work; apply is refused (403).',
+  'read-only':
+    'May: read only — its user is an admin of none of these organizations: plan, export and whoami work; apply is refused (403).',
   unknown: 'May: not known — the API did not say whether its user is an admin.',
 } as const;
 
@@ -47,11 +53,14 @@ export function renderTokenReport(r: TokenReport): string {
   lines.push(
     'Scopes: the API does not say which OAuth scopes a token carries. A personal access token carries none and',
     'may do what its user may; an OAuth token without write scopes is refused every write (403) even for an',
-    "admin, which only a write shows. `docops plan` names the scopes a plan and its apply need (\"Token scopes:\").",
+    'admin, which only a write shows. `docops plan` names the scopes a plan and its apply need ("Token scopes:").',
   );
   if (r.refused.length > 0) {
     lines.push('', 'Refused (403) — the token lacks these scopes, or its user may not read this:');
-    for (const f of r.refused) lines.push(`  ${f.request}: needs ${f.scopes.length > 0 ? f.scopes.join(', ') : 'a personal token (no OAuth scope)'} — ${f.message}`);
+    for (const f of r.refused)
+      lines.push(
+        `  ${f.request}: needs ${f.scopes.length > 0 ? f.scopes.join(', ') : 'a personal token (no OAuth scope)'} — ${f.message}`,
+      );
   }
   return `${lines.join('\n')}\n`;
 }

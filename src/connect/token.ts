@@ -44,7 +44,12 @@ export interface TokenReport {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The value of `read`, or the refusal when the API answered 403 (any other failure propagates). */
-async function orRefused<T>(method: string, path: string, read: () => Promise<T>, refused: Refusal[]): Promise<T | undefined> {
+async function orRefused<T>(
+  method: string,
+  path: string,
+  read: () => Promise<T>,
+  refused: Refusal[],
+): Promise<T | undefined> {
   try {
     return await read();
   } catch (err) {
@@ -57,7 +62,8 @@ async function orRefused<T>(method: string, path: string, read: () => Promise<T>
 
 function userOf(body: unknown): TokenUser {
   const rec = isRecord(body) ? body : {};
-  if (typeof rec.id !== 'string' || rec.id === '') throw new ApiError('GET', '/user', undefined, 'the answer names no user id');
+  if (typeof rec.id !== 'string' || rec.id === '')
+    throw new ApiError('GET', '/user', undefined, 'the answer names no user id');
   return {
     id: rec.id,
     ...(typeof rec.displayName === 'string' && rec.displayName !== '' ? { displayName: rec.displayName } : {}),
@@ -76,7 +82,13 @@ export async function inspectToken(client: ApiClient, options: InspectOptions = 
   let orgs = await orRefused('GET', '/orgs', () => listOrgs(client), refused);
   if (orgs && options.org !== undefined) {
     orgs = orgs.filter((o) => o.id === options.org);
-    if (orgs.length === 0) throw new ApiError('GET', '/orgs', undefined, `the token does not see organization "${options.org}" (\`docops orgs\` lists those it sees)`);
+    if (orgs.length === 0)
+      throw new ApiError(
+        'GET',
+        '/orgs',
+        undefined,
+        `the token does not see organization "${options.org}" (\`docops orgs\` lists those it sees)`,
+      );
   }
   const report: TokenReport = { apiUrl: client.baseUrl, refused, ...(user ? { user } : {}) };
   if (!orgs) return report;

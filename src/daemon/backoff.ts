@@ -39,7 +39,12 @@ export interface Retrier {
   readonly attempt: number;
 }
 
-export function createRetrier(policy: BackoffPolicy, retry: () => void, clock: Clock = systemClock, random: () => number = Math.random): Retrier {
+export function createRetrier(
+  policy: BackoffPolicy,
+  retry: () => void,
+  clock: Clock = systemClock,
+  random: () => number = Math.random,
+): Retrier {
   let attempt = 0;
   let handle: unknown;
   const cancel = (): void => {

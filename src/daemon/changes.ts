@@ -33,8 +33,9 @@ export const scopeNames = (keys: readonly string[]): string[] => keys.map(scopeN
 export const isFullReason = (r: TriggerReason): boolean => r !== 'watch';
 
 /** What else decides a plan besides the documents, as ScopeTracker's `config`: a different value makes the next run full. */
-export const planConfigOf = (c: Pick<DaemonConfig, 'manifestsDir' | 'prune' | 'invite' | 'allowEnv' | 'kinds'>): string =>
-  JSON.stringify([c.manifestsDir, c.prune, c.invite, c.allowEnv ?? [], c.kinds ?? {}]);
+export const planConfigOf = (
+  c: Pick<DaemonConfig, 'manifestsDir' | 'prune' | 'invite' | 'allowEnv' | 'kinds'>,
+): string => JSON.stringify([c.manifestsDir, c.prune, c.invite, c.allowEnv ?? [], c.kinds ?? {}]);
 
 interface Baseline {
   fingerprints: Map<string, string>;

@@ -32,9 +32,13 @@ export function semanticIssues(raw: Record<string, unknown>, at: At, atKey: At):
     const problem = cronProblem(raw.schedule);
     if (problem) issues.push({ ...at(['schedule']), message: `schedule: ${problem}` });
   }
-  if (typeof raw.listen === 'string' && PORT_TOO_BIG.test(raw.listen)) issues.push({ ...at(['listen']), message: 'listen: the port must be 0..65535' });
+  if (typeof raw.listen === 'string' && PORT_TOO_BIG.test(raw.listen))
+    issues.push({ ...at(['listen']), message: 'listen: the port must be 0..65535' });
   if (raw.reconcileSecret !== undefined && raw.reconcileSecretFile !== undefined) {
-    issues.push({ ...atKey(['reconcileSecretFile']), message: 'reconcileSecretFile: give reconcileSecret or reconcileSecretFile, not both' });
+    issues.push({
+      ...atKey(['reconcileSecretFile']),
+      message: 'reconcileSecretFile: give reconcileSecret or reconcileSecretFile, not both',
+    });
   }
   issues.push(...haIssues(raw.ha, at), ...modeIssues(raw, at), ...driftIssues(raw, at));
   const retry = isObject(raw.retry) ? raw.retry : {};

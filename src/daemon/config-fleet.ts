@@ -44,26 +44,45 @@ export interface FleetConfigInput {
   cronProblem(expression: string): string | undefined;
 }
 
-export function fleetConfig(input: FleetConfigInput): { organizations?: OrgConfig[]; shard?: ShardConfig; issues: ValidationIssue[] } {
+export function fleetConfig(input: FleetConfigInput): {
+  organizations?: OrgConfig[];
+  shard?: ShardConfig;
+  issues: ValidationIssue[];
+} {
   const { raw, at, atKey } = input;
   const issues: ValidationIssue[] = [];
   const list = Array.isArray(raw.organizations) ? raw.organizations.filter(isObject) : undefined;
-  if (raw.shard !== undefined && list === undefined) issues.push({ ...atKey(['shard']), message: 'shard: only with organizations (shards spread organizations over daemons)' });
+  if (raw.shard !== undefined && list === undefined)
+    issues.push({
+      ...atKey(['shard']),
+      message: 'shard: only with organizations (shards spread organizations over daemons)',
+    });
   if (list === undefined) return { issues };
   // One organization's manifests and token are its own: the single-organization fields would say whose?
   for (const field of ['manifests', 'tokenFile'] as const) {
-    if (raw[field] !== undefined) issues.push({ ...atKey([field]), message: `${field}: not with organizations (each organization names its own ${field === 'manifests' ? 'manifests directory' : 'token file or variable'})` });
+    if (raw[field] !== undefined)
+      issues.push({
+        ...atKey([field]),
+        message: `${field}: not with organizations (each organization names its own ${field === 'manifests' ? 'manifests directory' : 'token file or variable'})`,
+      });
   }
   const organizations: OrgConfig[] = [];
   const seen = new Map<string, number>();
   list.forEach((o, i) => {
     const where = (...path: string[]): ReturnType<At> => at(['organizations', String(i), ...path]);
     const id = String(o.id ?? '');
-    if (seen.has(id)) issues.push({ ...where('id'), message: `organizations[${i}].id: ${id} is already organizations[${seen.get(id)}]` });
+    if (seen.has(id))
+      issues.push({
+        ...where('id'),
+        message: `organizations[${i}].id: ${id} is already organizations[${seen.get(id)}]`,
+      });
     seen.set(id, i);
     if ((o.tokenFile === undefined) === (o.tokenEnv === undefined)) {
       const both = o.tokenFile !== undefined;
-      issues.push({ ...(both ? atKey(['organizations', String(i), 'tokenEnv']) : where()), message: `organizations[${i}]: ${both ? 'give tokenFile or tokenEnv, not both' : 'give tokenFile or tokenEnv: where its token is read (never the token itself)'}` });
+      issues.push({
+        ...(both ? atKey(['organizations', String(i), 'tokenEnv']) : where()),
+        message: `organizations[${i}]: ${both ? 'give tokenFile or tokenEnv, not both' : 'give tokenFile or tokenEnv: where its token is read (never the token itself)'}`,
+      });
     }
     if (typeof o.schedule === 'string') {
       const problem = input.cronProblem(o.schedule);
@@ -90,7 +109,10 @@ export function fleetConfig(input: FleetConfigInput): { organizations?: OrgConfi
   organizations.forEach((a, i) =>
     organizations.forEach((b, j) => {
       if (j <= i || !(contains(a.manifestsDir, b.manifestsDir) || contains(b.manifestsDir, a.manifestsDir))) return;
-      issues.push({ ...at(['organizations', String(j), 'manifests']), message: `organizations[${j}].manifests: ${a.manifestsDir === b.manifestsDir ? 'the same directory as' : 'overlaps the directory of'} organizations[${i}] (${a.id}); each organization reads a directory of its own` });
+      issues.push({
+        ...at(['organizations', String(j), 'manifests']),
+        message: `organizations[${j}].manifests: ${a.manifestsDir === b.manifestsDir ? 'the same directory as' : 'overlaps the directory of'} organizations[${i}] (${a.id}); each organization reads a directory of its own`,
+      });
     }),
   );
   const shard = shardConfig(raw, at, atKey, issues);
@@ -103,16 +125,28 @@ function shardConfig(raw: Raw, at: At, atKey: At, issues: ValidationIssue[]): Sh
   const num = (k: string): number | undefined => (typeof s[k] === 'number' ? s[k] : undefined);
   const [index, count, leases] = [num('index'), num('count'), num('leases')];
   if (leases !== undefined) {
-    if (index !== undefined || count !== undefined) issues.push({ ...atKey(['shard', 'leases']), message: 'shard: either {index, count} (static shards) or {leases} (dynamic shards), not both' });
+    if (index !== undefined || count !== undefined)
+      issues.push({
+        ...atKey(['shard', 'leases']),
+        message: 'shard: either {index, count} (static shards) or {leases} (dynamic shards), not both',
+      });
     const ha = isObject(raw.ha) ? raw.ha : {};
-    if (ha.mode !== 'kubernetes') issues.push({ ...atKey(['shard', 'leases']), message: 'shard.leases: dynamic shards are held through Kubernetes Leases; set ha.mode: kubernetes' });
+    if (ha.mode !== 'kubernetes')
+      issues.push({
+        ...atKey(['shard', 'leases']),
+        message: 'shard.leases: dynamic shards are held through Kubernetes Leases; set ha.mode: kubernetes',
+      });
     return { mode: 'dynamic', leases };
   }
   if (index === undefined || count === undefined) {
-    issues.push({ ...atKey(['shard']), message: 'shard: give index and count (static shards) or leases (dynamic shards)' });
+    issues.push({
+      ...atKey(['shard']),
+      message: 'shard: give index and count (static shards) or leases (dynamic shards)',
+    });
     return undefined;
   }
-  if (index >= count) issues.push({ ...at(['shard', 'index']), message: `shard.index: must be below shard.count (${count})` });
+  if (index >= count)
+    issues.push({ ...at(['shard', 'index']), message: `shard.index: must be below shard.count (${count})` });
   return { mode: 'static', index, count };
 }
 

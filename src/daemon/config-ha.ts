@@ -15,7 +15,12 @@ export interface HaConfig {
 }
 
 /** client-go's leader-election defaults. */
-export const HA_DEFAULTS = { leaseName: 'docops', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 } as const;
+export const HA_DEFAULTS = {
+  leaseName: 'docops',
+  leaseDurationMs: 15_000,
+  renewDeadlineMs: 10_000,
+  retryPeriodMs: 2_000,
+} as const;
 
 type At = (path: string[]) => { file: string; line: number; column: number };
 
@@ -45,17 +50,25 @@ export function haConfig(raw: unknown): { ha?: HaConfig } {
 export function haIssues(raw: unknown, at: At): ValidationIssue[] {
   if (!isObject(raw)) return [];
   const d = HA_DEFAULTS;
-  const value = (k: 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs'): number | undefined => (raw[k] === undefined ? d[k] : typeof raw[k] === 'number' ? raw[k] : undefined);
+  const value = (k: 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs'): number | undefined =>
+    raw[k] === undefined ? d[k] : typeof raw[k] === 'number' ? raw[k] : undefined;
   const lease = value('leaseDurationMs');
   const renew = value('renewDeadlineMs');
   const retry = value('retryPeriodMs');
-  const where = (k: string): { file: string; line: number; column: number } => at(raw[k] !== undefined ? ['ha', k] : ['ha']);
+  const where = (k: string): { file: string; line: number; column: number } =>
+    at(raw[k] !== undefined ? ['ha', k] : ['ha']);
   const issues: ValidationIssue[] = [];
   if (lease !== undefined && renew !== undefined && renew >= lease) {
-    issues.push({ ...where('renewDeadlineMs'), message: `ha.renewDeadlineMs: must be below ha.leaseDurationMs (${lease}), so the leader stops writing before another replica may take over` });
+    issues.push({
+      ...where('renewDeadlineMs'),
+      message: `ha.renewDeadlineMs: must be below ha.leaseDurationMs (${lease}), so the leader stops writing before another replica may take over`,
+    });
   }
   if (renew !== undefined && retry !== undefined && renew <= 1.2 * retry) {
-    issues.push({ ...where('retryPeriodMs'), message: `ha.retryPeriodMs: 1.2 × it must be below ha.renewDeadlineMs (${renew}), so the leader tries to renew more than once before it gives up` });
+    issues.push({
+      ...where('retryPeriodMs'),
+      message: `ha.retryPeriodMs: 1.2 × it must be below ha.renewDeadlineMs (${renew}), so the leader tries to renew more than once before it gives up`,
+    });
   }
   return issues;
 }

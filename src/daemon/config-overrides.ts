@@ -38,7 +38,11 @@ export function envOverrides(env: Env): { values: Record<string, unknown>; probl
     if (text === undefined || text === '') continue;
     let value: unknown = text;
     if (field === 'concurrency') value = /^\d+$/.test(text) ? Number(text) : text;
-    if (field === 'allowEnv') value = text.split(',').map((v) => v.trim()).filter((v) => v !== '');
+    if (field === 'allowEnv')
+      value = text
+        .split(',')
+        .map((v) => v.trim())
+        .filter((v) => v !== '');
     const where = { file: name, line: 1, column: 1 };
     const fieldSchema = schema.properties[field]!;
     // Validating registers a secret value first; the schema's mark also says how the variable may be shown.
@@ -50,7 +54,8 @@ export function envOverrides(env: Env): { values: Record<string, unknown>; probl
       const problem = cronProblem(text);
       if (problem) problems.push(`${name}: ${problem}`);
     }
-    if (field === 'listen' && found.length === 0 && !parseListen(text)) problems.push(`${name}=${text}: the port must be 0..65535`);
+    if (field === 'listen' && found.length === 0 && !parseListen(text))
+      problems.push(`${name}=${text}: the port must be 0..65535`);
     values[field] = value;
   }
   return { values, problems };

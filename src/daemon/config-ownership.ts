@@ -40,8 +40,16 @@ export function driftIssues(raw: RawConfig, at: At): ValidationIssue[] {
   const github = isObject(raw.proposals) && isObject(raw.proposals.github);
   for (const [kind, c] of Object.entries(raw.kinds)) {
     if (!isObject(c) || c.drift === undefined || c.drift === 'revert') continue;
-    if (c.mode === 'observe') issues.push({ ...at(['kinds', kind, 'drift']), message: `kinds.${kind}.drift: observe never writes, so it reverts no drift to keep (remove drift or the mode)` });
-    else if (c.drift === 'propose' && !github) issues.push({ ...at(['kinds', kind, 'drift']), message: `kinds.${kind}.drift: propose needs proposals.github (the manifests' repository) to propose in` });
+    if (c.mode === 'observe')
+      issues.push({
+        ...at(['kinds', kind, 'drift']),
+        message: `kinds.${kind}.drift: observe never writes, so it reverts no drift to keep (remove drift or the mode)`,
+      });
+    else if (c.drift === 'propose' && !github)
+      issues.push({
+        ...at(['kinds', kind, 'drift']),
+        message: `kinds.${kind}.drift: propose needs proposals.github (the manifests' repository) to propose in`,
+      });
   }
   return issues;
 }
@@ -53,7 +61,10 @@ export function modeIssues(raw: RawConfig, at: At): ValidationIssue[] {
   for (const [kind, c] of Object.entries(raw.kinds)) {
     const mode = isObject(c) ? c.mode : undefined;
     if (raw.prune[kind] !== true || (mode !== 'additive' && mode !== 'observe')) continue;
-    issues.push({ ...at(['kinds', kind, 'mode']), message: `kinds.${kind}.mode: ${mode} never deletes what no manifest writes, so prune.${kind}: true contradicts it (remove one of them)` });
+    issues.push({
+      ...at(['kinds', kind, 'mode']),
+      message: `kinds.${kind}.mode: ${mode} never deletes what no manifest writes, so prune.${kind}: true contradicts it (remove one of them)`,
+    });
   }
   return issues;
 }

@@ -12,13 +12,19 @@ let cached: object | undefined;
 
 export function configSchema(): object {
   if (cached) return cached;
-  const root = readJson(new URL('../../schemas/config.schema.json', import.meta.url)) as { $id: string; definitions?: Record<string, unknown> };
+  const root = readJson(new URL('../../schemas/config.schema.json', import.meta.url)) as {
+    $id: string;
+    definitions?: Record<string, unknown>;
+  };
   const safetyUrl = new URL(`../../schemas/${SAFETY_REF}`, import.meta.url);
   const safety = existsSync(safetyUrl) ? (readJson(safetyUrl) as Record<string, unknown>) : { type: 'object' };
   // An embedded schema with its own $id is a separate resource: its internal `#/...` refs stay its own.
   const { $schema: _dialect, ...embedded } = safety;
   void _dialect;
-  cached = { ...root, definitions: { ...root.definitions, safetySchema: { ...embedded, $id: new URL(SAFETY_REF, root.$id).href } } };
+  cached = {
+    ...root,
+    definitions: { ...root.definitions, safetySchema: { ...embedded, $id: new URL(SAFETY_REF, root.$id).href } },
+  };
   return cached;
 }
 

@@ -110,13 +110,18 @@ export const CONFIG_DEFAULTS = {
 
 type RawConfig = Record<string, unknown>;
 
-export async function loadDaemonConfig(file: string, options: { env: Env; overrides?: ConfigOverrides; cwd?: string }): Promise<DaemonConfig> {
+export async function loadDaemonConfig(
+  file: string,
+  options: { env: Env; overrides?: ConfigOverrides; cwd?: string },
+): Promise<DaemonConfig> {
   const configFile = resolve(options.cwd ?? process.cwd(), file);
   let text: Buffer;
   try {
     text = await readFile(configFile);
   } catch (err) {
-    throw new UsageError(`cannot read config file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      `cannot read config file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   // The config is written by whoever runs docops, like its command line: every variable may be interpolated.
   // The values read are kept: one that a secret field's value holds is a secret too (schema.ts registers it).
@@ -157,19 +162,38 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
       issues.push(...fleet.issues);
       // Checked with the rest of the config (every problem at once), unless the schema found its shape wrong already.
       if (!schemaIssues.some((i) => i.path?.startsWith('/policy'))) {
-        policy = await configPolicy(raw.policy, { file, text: text.toString('utf8'), pos: doc.pos, keyPos: doc.keyPos, base: dirname(configFile) });
+        policy = await configPolicy(raw.policy, {
+          file,
+          text: text.toString('utf8'),
+          pos: doc.pos,
+          keyPos: doc.keyPos,
+          base: dirname(configFile),
+        });
         issues.push(...policy.issues);
       }
     }
   }
   const { values: fromEnv, problems } = envOverrides(options.env);
-  if (issues.length === 0 && raw.manifests === undefined && fromEnv.manifests === undefined && fleet.organizations === undefined) {
-    issues.push({ ...(doc ? doc.pos([]) : { file, line: 1, column: 1 }), message: 'manifests: required (the manifests directory; or set DOCOPS_MANIFESTS)' });
+  if (
+    issues.length === 0 &&
+    raw.manifests === undefined &&
+    fromEnv.manifests === undefined &&
+    fleet.organizations === undefined
+  ) {
+    issues.push({
+      ...(doc ? doc.pos([]) : { file, line: 1, column: 1 }),
+      message: 'manifests: required (the manifests directory; or set DOCOPS_MANIFESTS)',
+    });
   }
-  const cliProblems = options.overrides?.listen !== undefined && !parseListen(options.overrides.listen) ? [`--listen ${options.overrides.listen}: must be HOST:PORT`] : [];
+  const cliProblems =
+    options.overrides?.listen !== undefined && !parseListen(options.overrides.listen)
+      ? [`--listen ${options.overrides.listen}: must be HOST:PORT`]
+      : [];
   issues.sort((a, b) => a.line - b.line || a.column - b.column);
   if (problems.length > 0 || cliProblems.length > 0) {
-    throw new UsageError(['invalid configuration:', ...issues.map(formatIssue), ...problems, ...cliProblems].join('\n'));
+    throw new UsageError(
+      ['invalid configuration:', ...issues.map(formatIssue), ...problems, ...cliProblems].join('\n'),
+    );
   }
   if (issues.length > 0) throw new ValidationError(issues);
 
@@ -189,7 +213,11 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
     configFile,
     // A directory from the environment is relative to the working directory, one from the file to the file. With
     // organizations each has its own; this one is then the config's directory (nothing reads it as manifests).
-    manifestsDir: fleet.organizations ? base : fromEnv.manifests !== undefined ? resolve(cwd, fromEnv.manifests as string) : resolve(base, raw.manifests as string),
+    manifestsDir: fleet.organizations
+      ? base
+      : fromEnv.manifests !== undefined
+        ? resolve(cwd, fromEnv.manifests as string)
+        : resolve(base, raw.manifests as string),
     ...(allowEnv !== undefined ? { allowEnv } : {}),
     ...(apiUrl !== undefined ? { apiUrl } : {}),
     ...(tokenFile !== undefined ? { tokenFile: resolve(base, tokenFile) } : {}),
@@ -203,7 +231,10 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
     listen: parseListen(overrides.listen ?? str('listen') ?? CONFIG_DEFAULTS.listen)!,
     ...(secret !== undefined ? { reconcileSecret: secret } : {}),
     debounceMs: (raw.debounceMs as number | undefined) ?? CONFIG_DEFAULTS.debounceMs,
-    retry: { initialMs: retry.initialMs ?? CONFIG_DEFAULTS.retry.initialMs, maxMs: retry.maxMs ?? CONFIG_DEFAULTS.retry.maxMs },
+    retry: {
+      initialMs: retry.initialMs ?? CONFIG_DEFAULTS.retry.initialMs,
+      maxMs: retry.maxMs ?? CONFIG_DEFAULTS.retry.maxMs,
+    },
     shutdownGraceMs: (raw.shutdownGraceMs as number | undefined) ?? CONFIG_DEFAULTS.shutdownGraceMs,
     ...(raw.safety !== undefined ? { safety: raw.safety as Record<string, unknown> } : {}),
     // Like the CLI's default (.docops/journal in the working directory) unless the file names one.
@@ -224,8 +255,14 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
 function informerSettings(raw: unknown): InformerSettings {
   const d = CONFIG_DEFAULTS.informer;
   const r = isObject(raw) ? raw : {};
-  const num = (k: 'pollSeconds' | 'resyncMinutes' | 'overlapSeconds'): number => (typeof r[k] === 'number' ? r[k] : d[k]);
-  return { enabled: r.enabled !== false, pollMs: num('pollSeconds') * 1000, resyncMs: num('resyncMinutes') * 60_000, overlapMs: num('overlapSeconds') * 1000 };
+  const num = (k: 'pollSeconds' | 'resyncMinutes' | 'overlapSeconds'): number =>
+    typeof r[k] === 'number' ? r[k] : d[k];
+  return {
+    enabled: r.enabled !== false,
+    pollMs: num('pollSeconds') * 1000,
+    resyncMs: num('resyncMinutes') * 60_000,
+    overlapMs: num('overlapSeconds') * 1000,
+  };
 }
 
 /** `policy:` (src/policy, and the CEL library, loaded only when the config has one). */
@@ -245,9 +282,12 @@ async function readSecret(raw: RawConfig, base: string, fromEnv: string | undefi
   try {
     secret = (await readFile(path, 'utf8')).trim();
   } catch (err) {
-    throw new UsageError(`cannot read reconcileSecretFile ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      `cannot read reconcileSecretFile ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   registerSecret(secret);
-  if (secret.length < 16) throw new UsageError(`reconcileSecretFile ${path}: the secret must be at least 16 characters`);
+  if (secret.length < 16)
+    throw new UsageError(`reconcileSecretFile ${path}: the secret must be at least 16 characters`);
   return secret;
 }

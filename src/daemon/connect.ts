@@ -24,9 +24,19 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-export type SettingsResolver = (options: { apiUrl?: string; tokenFile?: string; env: Env }) => Promise<{ baseUrl: string; token: string | undefined }>;
+export type SettingsResolver = (options: {
+  apiUrl?: string;
+  tokenFile?: string;
+  env: Env;
+}) => Promise<{ baseUrl: string; token: string | undefined }>;
 
-export type ClientFactory = (options: { baseUrl: string; token: string; concurrency: number; onResponse: (info: ResponseInfo) => void; logger: Logger }) => Promise<ApiClient>;
+export type ClientFactory = (options: {
+  baseUrl: string;
+  token: string;
+  concurrency: number;
+  onResponse: (info: ResponseInfo) => void;
+  logger: Logger;
+}) => Promise<ApiClient>;
 
 const defaultFactory: ClientFactory = async (o) => createApiClient(o);
 const defaultSettings: SettingsResolver = async (o) => resolveApiSettings({ ...o, env: { ...o.env } });
@@ -55,9 +65,17 @@ export async function connectApi(
   const token = settings.token;
   registerSecret(token);
   if (token === undefined || token === '') {
-    throw new UsageError('no API token: set tokenFile in the config or DOCOPS_TOKEN, or pass --sandbox to try docops against a local sandbox');
+    throw new UsageError(
+      'no API token: set tokenFile in the config or DOCOPS_TOKEN, or pass --sandbox to try docops against a local sandbox',
+    );
   }
-  const client = await (factories.createClient ?? defaultFactory)({ baseUrl: settings.baseUrl, token, concurrency: config.concurrency, onResponse, logger: logger.child({ component: 'api' }) });
+  const client = await (factories.createClient ?? defaultFactory)({
+    baseUrl: settings.baseUrl,
+    token,
+    concurrency: config.concurrency,
+    onResponse,
+    logger: logger.child({ component: 'api' }),
+  });
   return {
     client,
     secrets: [token],

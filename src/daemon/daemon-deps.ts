@@ -47,4 +47,3 @@ export interface EmbeddedIn {
   /** Values no manifest variable may carry besides this organization's token (the other organizations' tokens). */
   secrets?: readonly string[];
 }
-

@@ -36,7 +36,9 @@ export function daemonEndpoints(d: ServedDaemon): EndpointHandlers {
         }
       : {}),
     ...(c.reconcileSecret !== undefined ? { reconcileSecret: c.reconcileSecret } : {}),
-    ...(d.approvals?.token !== undefined ? { approve: { token: d.approvals.token, handle: (body: unknown) => d.requestApproval(body) } } : {}),
+    ...(d.approvals?.token !== undefined
+      ? { approve: { token: d.approvals.token, handle: (body: unknown) => d.requestApproval(body) } }
+      : {}),
     logger: d.logger,
   };
 }

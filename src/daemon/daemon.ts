@@ -82,11 +82,18 @@ export class Daemon extends EventEmitter {
     this.leadership = deps.embedded?.leadership;
     this.runner = createCoalescingRunner((reasons) => this.reconciler.run(reasons));
     this.retrier = createRetrier(config.retry, () => this.fire('retry'), deps.clock ?? systemClock, deps.random);
-    this.book = new RunBook(config.manifestsDir, this.retrier, { metrics: this.metrics, logger: this.logger, retryScheduled: (next) => this.emit('retry-scheduled', next) });
+    this.book = new RunBook(config.manifestsDir, this.retrier, {
+      metrics: this.metrics,
+      logger: this.logger,
+      retryScheduled: (next) => this.emit('retry-scheduled', next),
+    });
     registerSecret(config.reconcileSecret);
     ({ status: this.status, notifier: this.notifier } = runObservers(config, deps, this.logger, {
       // `single` without leader election; with it the elector's role (a follower is a standby).
-      role: () => (!this.elects ? 'single' : ((r) => (r === 'follower' ? 'standby' : r))(this.leadership?.status().role ?? 'starting')),
+      role: () =>
+        !this.elects
+          ? 'single'
+          : ((r) => (r === 'follower' ? 'standby' : r))(this.leadership?.status().role ?? 'starting'),
       readiness: () => this.readiness(),
       approval: () => this.approvals?.view() ?? null,
       proposal: () => this.driftKeeper?.view ?? null,
@@ -119,11 +126,23 @@ export class Daemon extends EventEmitter {
   async start(): Promise<void> {
     const c = this.config;
     resolveSafetyConfig(c.safety ?? {}); // a bad safety section fails the start, not the first apply
-    if (c.policy) this.approvals = await startApprovals(c, c.policy, { env: this.env, logger: this.logger, kinds: this.kinds, fire: () => this.fire('approval') });
+    if (c.policy)
+      this.approvals = await startApprovals(c, c.policy, {
+        env: this.env,
+        logger: this.logger,
+        kinds: this.kinds,
+        fire: () => this.fire('approval'),
+      });
     if (Object.values(c.kinds ?? {}).some((k) => k.drift !== undefined && k.drift !== 'revert')) {
       this.driftKeeper = await (await import('./drift/start.js')).startDriftKeeper(c, this.kinds, this.env);
     }
-    this.connection = await connectApi(c, this.env, this.logger, (info) => this.metrics.apiResponse(info.method, info.status ?? 0), this.deps);
+    this.connection = await connectApi(
+      c,
+      this.env,
+      this.logger,
+      (info) => this.metrics.apiResponse(info.method, info.status ?? 0),
+      this.deps,
+    );
     if (this.deps.embedded === undefined) await this.serve();
     await this.watch();
     if (this.deps.embedded) {
@@ -133,7 +152,15 @@ export class Daemon extends EventEmitter {
       return;
     }
     this.logger.info(
-      { url: this.url, manifests: c.manifestsDir, mode: c.mode, schedule: c.schedule, reconcileEndpoint: c.reconcileSecret !== undefined, api: this.connection.client.baseUrl, ha: c.ha?.mode ?? 'off' },
+      {
+        url: this.url,
+        manifests: c.manifestsDir,
+        mode: c.mode,
+        schedule: c.schedule,
+        reconcileEndpoint: c.reconcileSecret !== undefined,
+        api: this.connection.client.baseUrl,
+        ha: c.ha?.mode ?? 'off',
+      },
       `docops daemon started; status page ${this.url}/`,
     );
     if (c.ha === undefined) {
@@ -188,7 +215,11 @@ export class Daemon extends EventEmitter {
       client: () => this.connection!.client,
       selfId: async () => (await this.reconciler.askWhoami()).id,
       fire: (reason) => this.fire(reason),
-      mayPoll: () => !this.reconciler.active && !this.runner.running && this.stopping === undefined && (!this.leadership || this.leadership.leading),
+      mayPoll: () =>
+        !this.reconciler.active &&
+        !this.runner.running &&
+        this.stopping === undefined &&
+        (!this.leadership || this.leadership.leading),
     });
   }
 
@@ -218,7 +249,11 @@ export class Daemon extends EventEmitter {
   }
 
   readiness(): Readiness {
-    const r = this.book.readiness({ stopping: this.stopping !== undefined, standby: this.elects && this.leadership?.leading !== true, ha: this.leadership?.status() });
+    const r = this.book.readiness({
+      stopping: this.stopping !== undefined,
+      standby: this.elects && this.leadership?.leading !== true,
+      ha: this.leadership?.status(),
+    });
     this.metrics.setReady(r.ready);
     return r;
   }
@@ -260,7 +295,18 @@ export class Daemon extends EventEmitter {
   /** POST /reconcile (the fleet's, for one of its organizations, too). */
   requestReconcile(wait: boolean, full: boolean): Promise<ReconcileAnswer> {
     const standby = this.leadership !== undefined && !this.leadership.leading;
-    return answerReconcile({ stopping: this.stopping !== undefined, standby, running: this.runner.running, trigger: (r) => this.trigger(r), logger: this.logger, manifestsDir: this.config.manifestsDir }, wait, full);
+    return answerReconcile(
+      {
+        stopping: this.stopping !== undefined,
+        standby,
+        running: this.runner.running,
+        trigger: (r) => this.trigger(r),
+        logger: this.logger,
+        manifestsDir: this.config.manifestsDir,
+      },
+      wait,
+      full,
+    );
   }
 
   /** POST /approve: only the leader holds the waiting plan (approvals are kept in memory). */

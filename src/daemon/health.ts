@@ -19,14 +19,28 @@ export interface SpaceHealth {
   inChangeRequests: number;
 }
 
-export async function readHealth(client: ApiClient, desired: DesiredState, live: LiveState, log: Logger): Promise<SpaceHealth[] | undefined> {
+export async function readHealth(
+  client: ApiClient,
+  desired: DesiredState,
+  live: LiveState,
+  log: Logger,
+): Promise<SpaceHealth[] | undefined> {
   const spaces = managedSpaces(desired, live);
   if (spaces.length === 0) return undefined;
   try {
     const found = await readBrokenLinks(client, spaces);
-    return found.map((s) => ({ org: s.org, id: s.id, space: s.title, broken: s.broken, inChangeRequests: s.inChangeRequests }));
+    return found.map((s) => ({
+      org: s.org,
+      id: s.id,
+      space: s.title,
+      broken: s.broken,
+      inChangeRequests: s.inChangeRequests,
+    }));
   } catch (err) {
-    log.warn({ error: err instanceof Error ? err.message : String(err) }, 'cannot read the broken links of the managed spaces');
+    log.warn(
+      { error: err instanceof Error ? err.message : String(err) },
+      'cannot read the broken links of the managed spaces',
+    );
     return undefined;
   }
 }

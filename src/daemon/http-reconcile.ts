@@ -9,10 +9,23 @@ import type { ReconcileAnswer } from './server.js';
 import { STANDBY } from './readiness.js';
 import { RunnerStoppedError, type TriggerReason } from './triggers.js';
 
-const HTTP_STATUS: Record<RunRecord['result'], number> = { success: 200, invalid_manifests: 422, refused: 409, failed: 502, interrupted: 503 };
+const HTTP_STATUS: Record<RunRecord['result'], number> = {
+  success: 200,
+  invalid_manifests: 422,
+  refused: 409,
+  failed: 502,
+  interrupted: 503,
+};
 
 export async function answerReconcile(
-  daemon: { stopping: boolean; standby: boolean; running: boolean; trigger(reason: TriggerReason): Promise<RunRecord>; logger: Logger; manifestsDir: string },
+  daemon: {
+    stopping: boolean;
+    standby: boolean;
+    running: boolean;
+    trigger(reason: TriggerReason): Promise<RunRecord>;
+    logger: Logger;
+    manifestsDir: string;
+  },
   wait: boolean,
   full: boolean,
 ): Promise<ReconcileAnswer> {

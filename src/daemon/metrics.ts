@@ -49,9 +49,24 @@ function families(registry: Registry, byOrg: boolean) {
       buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
       registers,
     }),
-    runs: new Counter({ name: 'docops_reconcile_runs_total', help: 'Reconcile runs by result.', labelNames: labels('result'), registers }),
-    applied: new Counter({ name: 'docops_changes_applied_total', help: 'Plan steps applied, by kind and action.', labelNames: labels('kind', 'action'), registers }),
-    failedSteps: new Counter({ name: 'docops_changes_failed_total', help: 'Plan steps that failed, by kind and action.', labelNames: labels('kind', 'action'), registers }),
+    runs: new Counter({
+      name: 'docops_reconcile_runs_total',
+      help: 'Reconcile runs by result.',
+      labelNames: labels('result'),
+      registers,
+    }),
+    applied: new Counter({
+      name: 'docops_changes_applied_total',
+      help: 'Plan steps applied, by kind and action.',
+      labelNames: labels('kind', 'action'),
+      registers,
+    }),
+    failedSteps: new Counter({
+      name: 'docops_changes_failed_total',
+      help: 'Plan steps that failed, by kind and action.',
+      labelNames: labels('kind', 'action'),
+      registers,
+    }),
     drift: new Gauge({
       name: 'docops_drift',
       help: 'Changes pending by kind in the last plan (in plan mode: drift left in place; in apply mode: before apply).',
@@ -64,21 +79,66 @@ function families(registry: Registry, byOrg: boolean) {
       labelNames: labels('scope', 'result'),
       registers,
     }),
-    lastSuccess: new Gauge({ name: 'docops_last_success_timestamp_seconds', help: 'Unix time of the last successful reconcile.', labelNames: labels(), registers }),
-    api: new Counter({ name: 'docops_api_requests_total', help: 'API responses by method and status (0 = no response).', labelNames: labels('method', 'status'), registers }),
-    loadErrors: new Gauge({ name: 'docops_manifest_load_errors', help: 'Problems found by the last manifest load (0 when it succeeded).', labelNames: labels(), registers }),
-    loadFailures: new Counter({ name: 'docops_manifest_load_failures_total', help: 'Manifest loads that failed validation.', labelNames: labels(), registers }),
-    ready: new Gauge({ name: 'docops_ready', help: '1 when the last manifest load and the last API contact succeeded.', labelNames: labels(), registers }),
-    backoff: new Gauge({ name: 'docops_retry_backoff_seconds', help: 'Delay before the scheduled retry of a failed reconcile (0 when none).', labelNames: labels(), registers }),
-    leader: new Gauge({ name: 'docops_leader', help: '1 while this replica holds the lease and reconciles (always 1 without ha), 0 while it stands by.', labelNames: labels(), registers }),
+    lastSuccess: new Gauge({
+      name: 'docops_last_success_timestamp_seconds',
+      help: 'Unix time of the last successful reconcile.',
+      labelNames: labels(),
+      registers,
+    }),
+    api: new Counter({
+      name: 'docops_api_requests_total',
+      help: 'API responses by method and status (0 = no response).',
+      labelNames: labels('method', 'status'),
+      registers,
+    }),
+    loadErrors: new Gauge({
+      name: 'docops_manifest_load_errors',
+      help: 'Problems found by the last manifest load (0 when it succeeded).',
+      labelNames: labels(),
+      registers,
+    }),
+    loadFailures: new Counter({
+      name: 'docops_manifest_load_failures_total',
+      help: 'Manifest loads that failed validation.',
+      labelNames: labels(),
+      registers,
+    }),
+    ready: new Gauge({
+      name: 'docops_ready',
+      help: '1 when the last manifest load and the last API contact succeeded.',
+      labelNames: labels(),
+      registers,
+    }),
+    backoff: new Gauge({
+      name: 'docops_retry_backoff_seconds',
+      help: 'Delay before the scheduled retry of a failed reconcile (0 when none).',
+      labelNames: labels(),
+      registers,
+    }),
+    leader: new Gauge({
+      name: 'docops_leader',
+      help: '1 while this replica holds the lease and reconciles (always 1 without ha), 0 while it stands by.',
+      labelNames: labels(),
+      registers,
+    }),
     informerReads: new Counter({
       name: 'docops_informer_reads_total',
       help: 'Live state reads per organization: informer (audit events since the last poll), full (reason: why), scoped (a file change, no informer).',
       labelNames: labels('read', 'reason'),
       registers,
     }),
-    informerEvents: new Counter({ name: 'docops_informer_events_total', help: "Audit events the informer followed (docops's own writes not counted).", labelNames: labels(), registers }),
-    informerOrgs: new Gauge({ name: 'docops_informer_organizations', help: 'Organizations by how their live state is read: informer (audit events) or fallback (a full read every run).', labelNames: labels('mode'), registers }),
+    informerEvents: new Counter({
+      name: 'docops_informer_events_total',
+      help: "Audit events the informer followed (docops's own writes not counted).",
+      labelNames: labels(),
+      registers,
+    }),
+    informerOrgs: new Gauge({
+      name: 'docops_informer_organizations',
+      help: 'Organizations by how their live state is read: informer (audit events) or fallback (a full read every run).',
+      labelNames: labels('mode'),
+      registers,
+    }),
     // Labelled by organization already (a space's).
     brokenLinks: new Gauge({
       name: 'docops_broken_links',
@@ -112,8 +172,27 @@ export function createDaemonMetrics(options: DaemonMetricsOptions = {}): DaemonM
     f = shared.get(registry) ?? families(registry, true);
     shared.set(registry, f);
   }
-  const L = <T extends Record<string, string>>(labels: T): T & { org?: string } => (org === undefined ? labels : { ...labels, org });
-  const { duration, runs, applied, failedSteps, drift, byScope, lastSuccess, api, loadErrors, loadFailures, ready, backoff, leader, informerReads, informerEvents, informerOrgs, brokenLinks } = f;
+  const L = <T extends Record<string, string>>(labels: T): T & { org?: string } =>
+    org === undefined ? labels : { ...labels, org };
+  const {
+    duration,
+    runs,
+    applied,
+    failedSteps,
+    drift,
+    byScope,
+    lastSuccess,
+    api,
+    loadErrors,
+    loadFailures,
+    ready,
+    backoff,
+    leader,
+    informerReads,
+    informerEvents,
+    informerOrgs,
+    brokenLinks,
+  } = f;
   for (const mode of ['informer', 'fallback']) informerOrgs.set(L({ mode }), 0);
   for (const r of RUN_RESULTS) runs.inc(L({ result: r }), 0);
   for (const scope of ['full', 'scoped'] as const) for (const r of RUN_RESULTS) byScope.inc(L({ scope, result: r }), 0);
@@ -151,7 +230,8 @@ export function createDaemonMetrics(options: DaemonMetricsOptions = {}): DaemonM
       if (events > 0) informerEvents.inc(L({}), events);
     },
     setInformerOrgs(orgs) {
-      for (const mode of ['informer', 'fallback'] as const) informerOrgs.set(L({ mode }), orgs.filter((o) => o.mode === mode).length);
+      for (const mode of ['informer', 'fallback'] as const)
+        informerOrgs.set(L({ mode }), orgs.filter((o) => o.mode === mode).length);
     },
     setBrokenLinks(spaces, only = false) {
       // A fleet's organization clears only the series it set itself: the others' are theirs.

@@ -14,19 +14,35 @@ import type { Logger } from '../log.js';
 const print = (s: Step): string => JSON.stringify([s.action, s.after]);
 
 /** The ids of `plan`'s steps the manifests changed since `baseline` was reached. Throws when the baseline cannot be diffed. */
-export function manifestChanges(kinds: readonly KindDefinition[], baseline: DesiredState, plan: Plan, live: LiveState, options: PlanOptions): string[] {
+export function manifestChanges(
+  kinds: readonly KindDefinition[],
+  baseline: DesiredState,
+  plan: Plan,
+  live: LiveState,
+  options: PlanOptions,
+): string[] {
   const driftOnly = new Map(diffAll(kinds, baseline, live, options).steps.map((s) => [s.id, print(s)]));
   return plan.steps.filter((s) => driftOnly.get(s.id) !== print(s)).map((s) => s.id);
 }
 
 /** The plan with the steps a manifest edit asked for named (Plan.manifestChanges), when the last successful run tells. */
-export function markManifestChanges(kinds: readonly KindDefinition[], reached: DesiredState | undefined, plan: Plan, live: LiveState, options: PlanOptions, log: Logger): Plan {
+export function markManifestChanges(
+  kinds: readonly KindDefinition[],
+  reached: DesiredState | undefined,
+  plan: Plan,
+  live: LiveState,
+  options: PlanOptions,
+  log: Logger,
+): Plan {
   if (!reached) return plan;
   try {
     return { ...plan, manifestChanges: manifestChanges(kinds, reached, plan, live, options) };
   } catch (err) {
     // The earlier manifests may name what this run's read did not fetch: then nobody can tell, and the plan says nothing.
-    log.debug({ err }, 'cannot tell manifest edits from drift: the last successful manifests do not diff against this live state');
+    log.debug(
+      { err },
+      'cannot tell manifest edits from drift: the last successful manifests do not diff against this live state',
+    );
     return plan;
   }
 }

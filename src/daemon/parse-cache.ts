@@ -8,14 +8,18 @@
  */
 import { parseYamlFile, type ParseOptions, type ParseResult } from '../manifests/index.js';
 
-export function createParseCache(): { parse(file: string, bytes: Uint8Array, opts: ParseOptions): ParseResult; readonly size: number } {
+export function createParseCache(): {
+  parse(file: string, bytes: Uint8Array, opts: ParseOptions): ParseResult;
+  readonly size: number;
+} {
   const kept = new Map<string, { bytes: Buffer; parsed: ParseResult }>();
   return {
     parse(file, bytes, opts) {
       const last = kept.get(file);
       if (last && last.bytes.equals(bytes)) return last.parsed;
       const parsed = parseYamlFile(file, bytes, opts);
-      if (parsed.issues.length === 0) kept.set(file, { bytes: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes), parsed });
+      if (parsed.issues.length === 0)
+        kept.set(file, { bytes: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes), parsed });
       else kept.delete(file);
       return parsed;
     },

@@ -32,10 +32,15 @@ export interface Preloader<T> {
   cancel(): void;
 }
 
-export function createPreloader<T>(load: () => Promise<T>, quietMs = PRELOAD_QUIET_MS, fingerprint?: () => Promise<string>): Preloader<T> {
+export function createPreloader<T>(
+  load: () => Promise<T>,
+  quietMs = PRELOAD_QUIET_MS,
+  fingerprint?: () => Promise<string>,
+): Preloader<T> {
   /** Bumped by every file event. */
   let generation = 0;
-  let current: { generation: number; result: Promise<T>; settled: boolean; print: Promise<string> | undefined } | undefined;
+  let current:
+    { generation: number; result: Promise<T>; settled: boolean; print: Promise<string> | undefined } | undefined;
   let started = 0;
   let timer: NodeJS.Timeout | undefined;
 

@@ -49,9 +49,17 @@ export function leaderReadiness(f: LeaderFacts): Readiness {
   const reasons: string[] = [];
   const m = f.manifests;
   if (!m) reasons.push('the manifests have not been loaded yet');
-  else if (!m.ok) reasons.push(m.problems !== undefined ? `the last manifest load failed: ${m.problems} problem(s) (positions below, messages in the log)` : 'the last manifest load failed: the manifests could not be read (see the log)');
+  else if (!m.ok)
+    reasons.push(
+      m.problems !== undefined
+        ? `the last manifest load failed: ${m.problems} problem(s) (positions below, messages in the log)`
+        : 'the last manifest load failed: the manifests could not be read (see the log)',
+    );
   if (!f.api) reasons.push('the API has not been contacted yet');
-  else if (!f.api.ok) reasons.push(`the last API contact failed: ${f.api.status !== undefined ? `HTTP ${f.api.status}` : 'no answer'} (see the log)`);
+  else if (!f.api.ok)
+    reasons.push(
+      `the last API contact failed: ${f.api.status !== undefined ? `HTTP ${f.api.status}` : 'no answer'} (see the log)`,
+    );
   return answer(f, reasons, (ready, reason) => ({
     ready,
     ...reason,
@@ -69,11 +77,22 @@ export function standbyReadiness(f: CommonFacts & { ha: Partial<ElectionStatus> 
   const reasons: string[] = [];
   if (f.ha.leaseReachable === undefined) reasons.push('the lease has not been read yet');
   else if (!f.ha.leaseReachable) reasons.push(`the lease cannot be read (${f.ha.lastError ?? 'see the log'})`);
-  return answer(f, reasons, (ready, reason) => ({ ready, standby: true, status: STANDBY, ...reason, ha: f.ha, lastRun: f.lastRun }));
+  return answer(f, reasons, (ready, reason) => ({
+    ready,
+    standby: true,
+    status: STANDBY,
+    ...reason,
+    ha: f.ha,
+    lastRun: f.lastRun,
+  }));
 }
 
 /** Ready when nothing is wrong and the daemon is not stopping (which is then one more reason). */
-function answer(f: CommonFacts, reasons: string[], body: (ready: boolean, reason: { reason?: string }) => Record<string, unknown>): Readiness {
+function answer(
+  f: CommonFacts,
+  reasons: string[],
+  body: (ready: boolean, reason: { reason?: string }) => Record<string, unknown>,
+): Readiness {
   const ready = reasons.length === 0 && !f.stopping;
   if (f.stopping) reasons.push('the daemon is stopping');
   return { ready, body: body(ready, reasons.length > 0 ? { reason: reasons.join('; ') } : {}) };

@@ -88,7 +88,9 @@ export class Reconciler {
         this.readAhead(loaded.desired);
         return loaded;
       });
-    return (this.preloader = createPreloader(load, PRELOAD_QUIET_MS, () => directoryFingerprint(this.p.config.manifestsDir)));
+    return (this.preloader = createPreloader(load, PRELOAD_QUIET_MS, () =>
+      directoryFingerprint(this.p.config.manifestsDir),
+    ));
   }
 
   stop(): void {
@@ -107,7 +109,10 @@ export class Reconciler {
     if (this.p.informer() || this.runActive || (leadership && !leadership.leading) || !connection) return;
     const decision = this.p.scoping.peek(['watch'], desired);
     if (decision.type !== 'scoped') return;
-    const live = fetchLive(connection.client, this.p.kinds, desired, { ...this.planOptions(), scope: new Set(decision.scopes) });
+    const live = fetchLive(connection.client, this.p.kinds, desired, {
+      ...this.planOptions(),
+      scope: new Set(decision.scopes),
+    });
     live.catch(() => {}); // the run reads again
     this.ahead = { desired, scopes: decision.scopes.join('\n'), epoch: this.runEpoch, live };
   }
@@ -132,7 +137,11 @@ export class Reconciler {
     }
   }
 
-  private async reconcileWith(reasons: TriggerReason[], writeGate: ReturnType<Leadership['writeGate']> | undefined, ahead: Reconciler['ahead']): Promise<RunRecord> {
+  private async reconcileWith(
+    reasons: TriggerReason[],
+    writeGate: ReturnType<Leadership['writeGate']> | undefined,
+    ahead: Reconciler['ahead'],
+  ): Promise<RunRecord> {
     const c = this.p.config;
     const client = this.p.connection()!.client;
     const approvals = this.p.approvals();
@@ -164,7 +173,8 @@ export class Reconciler {
         // The load a file event started, when it is still current; else a fresh one.
         loadManifests: () => (this.preloader ? this.preloader.take() : this.load()),
         scoping: this.p.scoping,
-        readAhead: (desired, scopes) => (ahead && ahead.desired === desired && ahead.scopes === scopes.join('\n') ? ahead.live : undefined),
+        readAhead: (desired, scopes) =>
+          ahead && ahead.desired === desired && ahead.scopes === scopes.join('\n') ? ahead.live : undefined,
         whoami: () => this.askWhoami(),
         ...(informer ? { liveSource: informer.source } : {}),
         ...(drift ? { drift } : {}),
@@ -187,7 +197,17 @@ export class Reconciler {
   /** A run queued before this replica lost the lease: not started (nothing read, nothing written, not recorded). */
   private standbyRun(reasons: TriggerReason[]): RunRecord {
     this.p.logger.info({ reasons }, 'standing by: the queued reconcile does not run (another replica holds the lease)');
-    return { id: ++this.runId, reasons, result: 'interrupted', interrupted: true, interruptedBy: 'lease', mode: this.p.config.mode, startedAt: new Date().toISOString(), durationMs: 0, error: STANDBY };
+    return {
+      id: ++this.runId,
+      reasons,
+      result: 'interrupted',
+      interrupted: true,
+      interruptedBy: 'lease',
+      mode: this.p.config.mode,
+      startedAt: new Date().toISOString(),
+      durationMs: 0,
+      error: STANDBY,
+    };
   }
 
   /** Manifests read only the variables the config allows, and never the token or the reconcile secret. */
@@ -196,7 +216,11 @@ export class Reconciler {
     const loaded = await (this.p.loadManifests ?? loadManifests)(c.manifestsDir, this.p.kinds, {
       env: this.p.env,
       allowEnv: c.allowEnv ?? [],
-      secrets: [...this.p.connection()!.secrets, ...(this.p.secrets ?? []), ...(c.reconcileSecret !== undefined ? [c.reconcileSecret] : [])],
+      secrets: [
+        ...this.p.connection()!.secrets,
+        ...(this.p.secrets ?? []),
+        ...(c.reconcileSecret !== undefined ? [c.reconcileSecret] : []),
+      ],
       parseManifest: (file, bytes, o) => this.parseCache.parse(file, bytes, o),
       // Its own config is never data, even inside the manifests directory (it may hold secrets).
       ...(c.configFile !== '' ? { reserved: new Map([[c.configFile, "the daemon's config file"]]) } : {}),

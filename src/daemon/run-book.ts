@@ -23,7 +23,11 @@ export class RunBook {
   constructor(
     private readonly manifestsDir: string,
     private readonly retrier: Retrier,
-    private readonly tell: { metrics: DaemonMetrics; logger: Logger; retryScheduled(next: { attempt: number; delayMs: number }): void },
+    private readonly tell: {
+      metrics: DaemonMetrics;
+      logger: Logger;
+      retryScheduled(next: { attempt: number; delayMs: number }): void;
+    },
   ) {}
 
   /** A finished run → the manifests' and the API's state, the retry schedule, the history. */
@@ -40,14 +44,22 @@ export class RunBook {
     if (r.apiOk !== undefined) {
       this.api = r.apiOk
         ? { ok: true, at }
-        : { ok: false, at, ...(r.apiStatus !== undefined ? { status: r.apiStatus } : {}), ...(r.errorType !== undefined ? { errorType: r.errorType } : {}) };
+        : {
+            ok: false,
+            at,
+            ...(r.apiStatus !== undefined ? { status: r.apiStatus } : {}),
+            ...(r.errorType !== undefined ? { errorType: r.errorType } : {}),
+          };
     }
 
     if (r.result === 'success') this.retrier.succeeded();
     else if (r.result === 'failed' && !stopping && !r.interrupted) {
       const next = this.retrier.failed();
       this.tell.metrics.setBackoff(next.delayMs);
-      this.tell.logger.warn({ attempt: next.attempt, delayMs: next.delayMs }, 'reconcile failed; retrying after backoff');
+      this.tell.logger.warn(
+        { attempt: next.attempt, delayMs: next.delayMs },
+        'reconcile failed; retrying after backoff',
+      );
       this.tell.retryScheduled(next);
     } else this.retrier.cancel();
     if (r.result !== 'failed') this.tell.metrics.setBackoff(0);
@@ -65,6 +77,13 @@ export class RunBook {
     const common = { stopping: f.stopping, lastRun: last ? publicRun(last, this.manifestsDir) : null };
     return f.standby
       ? standbyReadiness({ ...common, ha: f.ha ?? { role: 'starting' } })
-      : leaderReadiness({ ...common, manifests: this.manifests, api: this.api, lastGood: this.lastGood, retryAttempt: this.retrier.attempt, ha: f.ha });
+      : leaderReadiness({
+          ...common,
+          manifests: this.manifests,
+          api: this.api,
+          lastGood: this.lastGood,
+          retryAttempt: this.retrier.attempt,
+          ha: f.ha,
+        });
   }
 }

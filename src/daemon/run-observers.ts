@@ -23,7 +23,12 @@ export interface ObservedDaemon {
   statusUrl(): string | undefined;
 }
 
-export function runObservers(config: DaemonConfig, deps: Pick<DaemonDeps, 'role' | 'notifyRetry'>, logger: Logger, d: ObservedDaemon): { status: StatusTracker; notifier: Notifier | undefined } {
+export function runObservers(
+  config: DaemonConfig,
+  deps: Pick<DaemonDeps, 'role' | 'notifyRetry'>,
+  logger: Logger,
+  d: ObservedDaemon,
+): { status: StatusTracker; notifier: Notifier | undefined } {
   const status = new StatusTracker({
     mode: config.mode,
     manifestsDir: config.manifestsDir,
@@ -40,7 +45,11 @@ export function runObservers(config: DaemonConfig, deps: Pick<DaemonDeps, 'role'
   const targets = config.notify ?? [];
   const notifier =
     targets.length > 0
-      ? new Notifier(targets, { logger: logger.child({ component: 'notify' }), ...(deps.notifyRetry ? { retry: deps.notifyRetry } : {}), statusUrl: () => d.statusUrl() })
+      ? new Notifier(targets, {
+          logger: logger.child({ component: 'notify' }),
+          ...(deps.notifyRetry ? { retry: deps.notifyRetry } : {}),
+          statusUrl: () => d.statusUrl(),
+        })
       : undefined;
   return { status, notifier };
 }

@@ -31,28 +31,62 @@ export function outcomeFields(
   const counts = { documents: run.documents, planned: outcome.plan.steps.length };
   // Objects the plan cannot reach fail the run in either mode, however much else went well.
   const blocked = outcome.plan.blocked;
-  for (const b of blocked) log.error({ kind: b.kind, org: b.org, key: b.key, ...(b.source ? { source: b.source } : {}) }, `blocked: ${b.message}`);
-  const blockedError = blocked.length > 0 ? { error: `${blocked.length} manifest object(s) blocked: the plan cannot reach them` } : {};
+  for (const b of blocked)
+    log.error(
+      { kind: b.kind, org: b.org, key: b.key, ...(b.source ? { source: b.source } : {}) },
+      `blocked: ${b.message}`,
+    );
+  const blockedError =
+    blocked.length > 0 ? { error: `${blocked.length} manifest object(s) blocked: the plan cannot reach them` } : {};
   // Drift the ownership modes leave alone is said in either mode: it is never written (src/engine/modes.ts).
   for (const x of outcome.plan.reported ?? []) {
-    log.info({ step: x.id, kind: x.kind, org: x.org, key: x.key, action: x.action, ...(x.mode ? { mode: x.mode } : {}), ...(x.drift ? { drift: x.drift } : {}), before: x.before, after: x.after }, x.drift ? `drift kept (drift: ${x.drift}): not reverted` : 'drift reported (ownership mode: not written)');
+    log.info(
+      {
+        step: x.id,
+        kind: x.kind,
+        org: x.org,
+        key: x.key,
+        action: x.action,
+        ...(x.mode ? { mode: x.mode } : {}),
+        ...(x.drift ? { drift: x.drift } : {}),
+        before: x.before,
+        after: x.after,
+      },
+      x.drift ? `drift kept (drift: ${x.drift}): not reverted` : 'drift reported (ownership mode: not written)',
+    );
   }
   if (!outcome.report) {
     // Plan mode: say what drifted, not only how much (steps carry no secrets by design).
     for (const step of outcome.plan.steps) {
-      log.info({ step: step.id, kind: step.kind, org: step.org, key: step.key, action: step.action, before: step.before, after: step.after }, 'drift');
+      log.info(
+        {
+          step: step.id,
+          kind: step.kind,
+          org: step.org,
+          key: step.key,
+          action: step.action,
+          before: step.before,
+          after: step.after,
+        },
+        'drift',
+      );
     }
-    log.info({ ...counts, warnings: outcome.plan.warnings.length }, run.mode === 'plan' && counts.planned > 0 ? 'drift found (plan mode: nothing written)' : 'reconcile done');
+    log.info(
+      { ...counts, warnings: outcome.plan.warnings.length },
+      run.mode === 'plan' && counts.planned > 0 ? 'drift found (plan mode: nothing written)' : 'reconcile done',
+    );
     return { result: blocked.length > 0 ? 'failed' : 'success', ...counts, apiOk: true, ...blockedError };
   }
   const r = outcome.report;
   const tally = { ...counts, applied: r.applied.length, failed: r.failed.length, skipped: r.skipped.length };
   // The lost lease first: it may have stopped the apply during a shutdown too, and it is the stricter stop.
-  const interruptedBy = r.stopped !== undefined ? 'lease' : run.signal.aborted && r.skipped.length > 0 ? 'shutdown' : undefined;
+  const interruptedBy =
+    r.stopped !== undefined ? 'lease' : run.signal.aborted && r.skipped.length > 0 ? 'shutdown' : undefined;
   const interrupted = interruptedBy !== undefined;
   const ok = r.failed.length === 0 && !interrupted && blocked.length === 0;
   // Half-created objects are said in a sentence each, not only as step ids of failures.
-  for (const x of r.incomplete) log.error({ step: x.stepId, kind: x.kind, key: x.key, id: x.id }, `left behind: ${x.summary}`);
+  for (const x of r.incomplete)
+    log.error({ step: x.stepId, kind: x.kind, key: x.key, id: x.id }, `left behind: ${x.summary}`);
   const apiOk = run.api.ok && r.unreachable === undefined;
   const what =
     interruptedBy === 'lease'
@@ -83,13 +117,38 @@ export function errorFields(err: unknown, plan: Plan | undefined, documents: num
   const planned = plan ? { planned: plan.steps.length } : {};
   if (err instanceof SafetyError) {
     log.error({ violations: err.violations }, 'safety gate refused the plan; nothing written');
-    return { result: 'refused', documents, ...planned, apiOk: true, error: err.message, errorType: typeOf(err), violations: err.violations.map((v) => ({ rule: v.rule, message: v.message })) };
+    return {
+      result: 'refused',
+      documents,
+      ...planned,
+      apiOk: true,
+      error: err.message,
+      errorType: typeOf(err),
+      violations: err.violations.map((v) => ({ rule: v.rule, message: v.message })),
+    };
   }
   if (err instanceof PolicyError) {
     const waits = err.approvalChecksum !== undefined ? { approval: { checksum: err.approvalChecksum } } : {};
-    log.error({ rules: [...new Set(err.hits.map((h) => h.rule))], ...waits }, err.approvalChecksum !== undefined ? 'the plan waits for approval; nothing written' : 'policy refused the plan; nothing written');
-    const violations = err.hits.map((h) => ({ rule: `policy ${h.rule}`, message: `${h.object}: ${h.message}${h.error ? ` (${h.error})` : ''}` }));
-    return { result: 'refused', documents, ...planned, apiOk: true, error: err.message, errorType: typeOf(err), violations, ...waits };
+    log.error(
+      { rules: [...new Set(err.hits.map((h) => h.rule))], ...waits },
+      err.approvalChecksum !== undefined
+        ? 'the plan waits for approval; nothing written'
+        : 'policy refused the plan; nothing written',
+    );
+    const violations = err.hits.map((h) => ({
+      rule: `policy ${h.rule}`,
+      message: `${h.object}: ${h.message}${h.error ? ` (${h.error})` : ''}`,
+    }));
+    return {
+      result: 'refused',
+      documents,
+      ...planned,
+      apiOk: true,
+      error: err.message,
+      errorType: typeOf(err),
+      violations,
+      ...waits,
+    };
   }
   // Errors other than API failures (e.g. live state that cannot be matched) mean the API did answer.
   const apiFailure = err instanceof ApiError || !(err instanceof Error && 'exitCode' in err);
@@ -97,7 +156,15 @@ export function errorFields(err: unknown, plan: Plan | undefined, documents: num
   log.error({ error: message(err), errorType: typeOf(err) }, 'reconcile failed');
   log.debug({ err }, 'reconcile failed (stack)');
   const status = err instanceof ApiError && err.status !== undefined ? { apiStatus: err.status } : {};
-  return { result: 'failed', documents, ...planned, apiOk: !apiFailure, error: message(err), errorType: typeOf(err), ...status };
+  return {
+    result: 'failed',
+    documents,
+    ...planned,
+    apiOk: !apiFailure,
+    error: message(err),
+    errorType: typeOf(err),
+    ...status,
+  };
 }
 
 /** One log line per step, metrics per applied/failed step; notes in `api` whether a failure looks like the API's fault. */
@@ -105,7 +172,14 @@ export function stepLogger(log: Logger, metrics: DaemonMetrics, api: ApiTrouble)
   return (event: ApplyEvent): void => {
     const { step } = event;
     // `change` says what the step does in words (the pretty log shows it after the message instead of these fields).
-    const fields = { step: step.id, kind: step.kind, org: step.org, key: step.key, action: step.action, change: stepLine(step) };
+    const fields = {
+      step: step.id,
+      kind: step.kind,
+      org: step.org,
+      key: step.key,
+      action: step.action,
+      change: stepLine(step),
+    };
     if (event.type === 'done') {
       metrics.stepApplied(step.kind, step.action);
       log.info({ ...fields, durationMs: Math.round(event.durationMs) }, 'applied');
@@ -120,7 +194,10 @@ export function stepLogger(log: Logger, metrics: DaemonMetrics, api: ApiTrouble)
     } else if (event.type === 'skipped') {
       log.warn({ ...fields, reason: event.reason }, 'step skipped');
     } else if (event.type === 'recovered') {
-      log.warn({ ...fields, request: event.request, outcome: event.outcome }, 'create may have reached the server: looked it up');
+      log.warn(
+        { ...fields, request: event.request, outcome: event.outcome },
+        'create may have reached the server: looked it up',
+      );
     }
   };
 }

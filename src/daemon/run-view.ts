@@ -18,7 +18,14 @@ export function manifestRelative(manifestsDir: string, file: string): string {
  * them; a field added to RunRecord later is not shown here until it is listed.
  */
 export function publicRun(r: RunRecord, manifestsDir: string): Record<string, unknown> {
-  const out: Record<string, unknown> = { id: r.id, reasons: r.reasons, result: r.result, mode: r.mode, startedAt: r.startedAt, durationMs: r.durationMs };
+  const out: Record<string, unknown> = {
+    id: r.id,
+    reasons: r.reasons,
+    result: r.result,
+    mode: r.mode,
+    startedAt: r.startedAt,
+    durationMs: r.durationMs,
+  };
   const optional = {
     scope: r.scope,
     readAhead: r.readAhead,
@@ -36,7 +43,11 @@ export function publicRun(r: RunRecord, manifestsDir: string): Record<string, un
     // A checksum (sha256:hex): what an approval must name, safe to show anywhere.
     approval: r.approval,
     // How the live state was read: categories and counts, no organization names.
-    reads: r.reads?.map((x) => ({ read: x.read, ...(x.why !== undefined ? { why: x.why } : {}), ...(x.events !== undefined ? { events: x.events } : {}) })),
+    reads: r.reads?.map((x) => ({
+      read: x.read,
+      ...(x.why !== undefined ? { why: x.why } : {}),
+      ...(x.events !== undefined ? { events: x.events } : {}),
+    })),
   };
   for (const [k, v] of Object.entries(optional)) if (v !== undefined) out[k] = v;
   if (r.issues) {

@@ -26,7 +26,15 @@ import { markManifestChanges } from './origin.js';
 import type { DaemonMode } from './config.js';
 import { readHealth, type SpaceHealth } from './health.js';
 import type { DaemonMetrics } from './metrics.js';
-import { errorFields, message, outcomeFields, stepLogger, typeOf, type ApiTrouble, type RunFields } from './run-outcome.js';
+import {
+  errorFields,
+  message,
+  outcomeFields,
+  stepLogger,
+  typeOf,
+  type ApiTrouble,
+  type RunFields,
+} from './run-outcome.js';
 import type { RunRecord } from './run-record.js';
 import type { TriggerReason } from './triggers.js';
 
@@ -35,7 +43,13 @@ export type { RunRecord } from './run-record.js';
 export type LoadManifests = (
   dir: string,
   kinds: readonly KindDefinition[],
-  options: { env: Env; allowEnv?: readonly string[]; secrets?: readonly string[]; parseManifest?: LoadOptions['parseManifest']; reserved?: LoadOptions['reserved'] },
+  options: {
+    env: Env;
+    allowEnv?: readonly string[];
+    secrets?: readonly string[];
+    parseManifest?: LoadOptions['parseManifest'];
+    reserved?: LoadOptions['reserved'];
+  },
 ) => Promise<{ documents: unknown[]; desired: DesiredState }>;
 
 export interface RunContext {
@@ -63,7 +77,11 @@ export interface RunContext {
    * Decides full or scoped after the load (src/daemon/changes.ts); absent: every run is full. `reached` is the
    * desired state of the last successful run: the plan's steps it explains are drift, the others manifest edits.
    */
-  scoping?: { decide(runId: number, reasons: readonly TriggerReason[], desired: DesiredState): RunScope; reached?(): DesiredState | undefined; peek?(reasons: readonly TriggerReason[], desired: DesiredState): RunScope };
+  scoping?: {
+    decide(runId: number, reasons: readonly TriggerReason[], desired: DesiredState): RunScope;
+    reached?(): DesiredState | undefined;
+    peek?(reasons: readonly TriggerReason[], desired: DesiredState): RunScope;
+  };
   /** The token's user for the safety gate's guards (the daemon keeps it); default: asked for at each gate. */
   whoami?: () => Promise<Whoami>;
   /** The live state of a scoped run's scopes over this very load, read while the debounce waited (daemon.ts). */
@@ -85,7 +103,14 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
   let scopeFields: Pick<RunRecord, 'scope' | 'fullBecause' | 'scopes' | 'readAhead' | 'reads'> = {};
   let health: SpaceHealth[] | undefined;
   const finish = (record: RunFields): RunRecord => {
-    const full: RunRecord = { ...base, ...record, ...scopeFields, ...(health ? { health } : {}), timings, durationMs: Math.round(performance.now() - started) };
+    const full: RunRecord = {
+      ...base,
+      ...record,
+      ...scopeFields,
+      ...(health ? { health } : {}),
+      timings,
+      durationMs: Math.round(performance.now() - started),
+    };
     ctx.metrics.observeRun(full.result, full.durationMs, full.scope ?? 'full');
     ctx.observe?.(full, plan, report);
     return full;
@@ -102,24 +127,41 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
   } catch (err) {
     const issues = err instanceof ValidationError ? err.issues : undefined;
     ctx.metrics.manifestLoad(issues?.length ?? 1);
-    for (const issue of issues ?? []) log.error({ file: issue.file, line: issue.line, column: issue.column }, `invalid manifest: ${formatIssue(issue)}`);
+    for (const issue of issues ?? [])
+      log.error(
+        { file: issue.file, line: issue.line, column: issue.column },
+        `invalid manifest: ${formatIssue(issue)}`,
+      );
     if (!issues) log.error({ err }, 'cannot load manifests');
-    return finish({ result: 'invalid_manifests', ...(issues ? { issues } : {}), error: message(err), errorType: typeOf(err) });
+    return finish({
+      result: 'invalid_manifests',
+      ...(issues ? { issues } : {}),
+      error: message(err),
+      errorType: typeOf(err),
+    });
   }
   ctx.metrics.manifestLoad(0);
   const documents = loaded.documents.length;
-  const decided = ctx.scoping?.decide(id, reasons, loaded.desired) ?? { type: 'full', why: 'scoped reconciles are off' };
+  const decided = ctx.scoping?.decide(id, reasons, loaded.desired) ?? {
+    type: 'full',
+    why: 'scoped reconciles are off',
+  };
   // A run only the informer's poll started plans the organizations it found changed (and any manifest change).
   const pending = ctx.liveSource?.takePending();
-  const decision = pending && reasons.every((r) => r === 'poll') ? pollDecision(ctx.scoping, loaded.desired, pending) : decided;
+  const decision =
+    pending && reasons.every((r) => r === 'poll') ? pollDecision(ctx.scoping, loaded.desired, pending) : decided;
   scopeFields =
     decision.type === 'full'
       ? { scope: 'full', fullBecause: decision.why }
       : { scope: 'scoped', scopes: { changed: scopeNames(decision.changed), reconciled: scopeNames(decision.scopes) } };
   log.info(scopeFields, decision.type === 'full' ? 'full reconcile' : 'scoped reconcile');
-  const planOptions = decision.type === 'scoped' ? { ...ctx.planOptions, scope: new Set(decision.scopes) } : ctx.planOptions;
+  const planOptions =
+    decision.type === 'scoped' ? { ...ctx.planOptions, scope: new Set(decision.scopes) } : ctx.planOptions;
   // A scoped plan says nothing about the kinds it did not diff: their drift gauges keep their values.
-  const driftKinds = decision.type === 'scoped' ? [...new Set(decision.scopes.map((k) => k.slice(0, k.indexOf('\u0000'))))] : ctx.kinds.map((k) => k.kind);
+  const driftKinds =
+    decision.type === 'scoped'
+      ? [...new Set(decision.scopes.map((k) => k.slice(0, k.indexOf('\u0000'))))]
+      : ctx.kinds.map((k) => k.kind);
   const setDrift = (p: Plan): void => ctx.metrics.setDrift(driftKinds, p, decision.type === 'scoped');
 
   const api: ApiTrouble = { ok: true, status: undefined };
@@ -135,10 +177,14 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
       desired: loaded.desired,
       whoami: ctx.whoami ?? (() => fetchWhoami(ctx.client)),
     });
-    let ahead = decision.type === 'scoped' && !ctx.liveSource ? ctx.readAhead?.(loaded.desired, decision.scopes) : undefined;
+    let ahead =
+      decision.type === 'scoped' && !ctx.liveSource ? ctx.readAhead?.(loaded.desired, decision.scopes) : undefined;
     if (ctx.liveSource) {
       // The informer's read fails the run when it fails: never a silent full read instead.
-      const read = await ctx.liveSource.read(loaded.desired, ctx.planOptions, { ...(decision.type === 'scoped' ? { scope: new Set(decision.scopes) } : {}), ...(reasons.includes('full') ? { full: true } : {}) });
+      const read = await ctx.liveSource.read(loaded.desired, ctx.planOptions, {
+        ...(decision.type === 'scoped' ? { scope: new Set(decision.scopes) } : {}),
+        ...(reasons.includes('full') ? { full: true } : {}),
+      });
       ahead = Promise.resolve(read.live);
       scopeFields = { ...scopeFields, reads: read.orgs };
     }
@@ -156,7 +202,16 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
         const marked = markManifestChanges(ctx.kinds, reached, p, live, planOptions, log);
         const annotated = ctx.annotate ? await ctx.annotate(marked) : marked;
         settled = true;
-        return ctx.drift ? ctx.drift.settle({ plan: annotated, desired: loaded.desired, live, options: planOptions, writes: ctx.mode === 'apply', log }) : annotated;
+        return ctx.drift
+          ? ctx.drift.settle({
+              plan: annotated,
+              desired: loaded.desired,
+              live,
+              options: planOptions,
+              writes: ctx.mode === 'apply',
+              log,
+            })
+          : annotated;
       },
       gate: async (p: Plan, live: LiveState) => {
         plan = p;
@@ -179,11 +234,20 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     });
     plan = outcome.plan;
     // No step at all: no drift lasts, so a proposal still open is for drift that is gone.
-    if (!settled) await ctx.drift?.quiet({ plan: outcome.plan, desired: loaded.desired, live: outcome.live, options: planOptions, writes: ctx.mode === 'apply', log });
+    if (!settled)
+      await ctx.drift?.quiet({
+        plan: outcome.plan,
+        desired: loaded.desired,
+        live: outcome.live,
+        options: planOptions,
+        writes: ctx.mode === 'apply',
+        log,
+      });
     if (applyStarted !== undefined && outcome.report) timings.applyMs = since(applyStarted);
     report = outcome.report;
     // What the apply wrote is read again now: the next run plans from reads it can vouch for.
-    if (ctx.liveSource && outcome.report) await ctx.liveSource.wrote(outcome.plan, outcome.report, loaded.desired, ctx.planOptions);
+    if (ctx.liveSource && outcome.report)
+      await ctx.liveSource.wrote(outcome.plan, outcome.report, loaded.desired, ctx.planOptions);
     setDrift(outcome.plan);
     health = await readHealth(ctx.client, loaded.desired, outcome.live, log);
     if (health) ctx.metrics.setBrokenLinks(health, decision.type === 'scoped');

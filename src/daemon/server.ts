@@ -187,13 +187,25 @@ async function route(req: IncomingMessage, res: ServerResponse, h: EndpointHandl
     runAnswer(res, h.status, run[1]!);
     return;
   }
-  json(res, 404, { error: 'not found', endpoints: ['/healthz', '/readyz', '/metrics', 'POST /reconcile', ...(h.approve ? ['POST /approve'] : []), ...(h.status ? ['/', '/api/status', '/api/runs/{n}'] : []), ...(h.orgs && h.status ? ['/orgs/{id}/', '/api/orgs/{id}/status', '/api/orgs/{id}/runs/{n}'] : [])] });
+  json(res, 404, {
+    error: 'not found',
+    endpoints: [
+      '/healthz',
+      '/readyz',
+      '/metrics',
+      'POST /reconcile',
+      ...(h.approve ? ['POST /approve'] : []),
+      ...(h.status ? ['/', '/api/status', '/api/runs/{n}'] : []),
+      ...(h.orgs && h.status ? ['/orgs/{id}/', '/api/orgs/{id}/status', '/api/orgs/{id}/runs/{n}'] : []),
+    ],
+  });
 }
 
 function runAnswer(res: ServerResponse, status: StatusHandlers, n: string): void {
   const id = /^[1-9]\d{0,9}$/.test(n) ? Number(n) : undefined;
   const found = id !== undefined ? status.run(id) : undefined;
-  if (found === undefined) json(res, 404, { error: 'no such run (runs are numbered from 1; only the last ones are kept)' });
+  if (found === undefined)
+    json(res, 404, { error: 'no such run (runs are numbered from 1; only the last ones are kept)' });
   else json(res, 200, found);
 }
 
@@ -228,7 +240,8 @@ function html(res: ServerResponse, text: string): void {
   res.writeHead(200, {
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
-    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; form-action 'none'; base-uri 'none'",
+    'content-security-policy':
+      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; form-action 'none'; base-uri 'none'",
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'DENY',
     'referrer-policy': 'no-referrer',

@@ -42,7 +42,10 @@ export async function shutDown(d: StoppingDaemon): Promise<{ graceful: boolean }
   await d.parts().watcher?.close();
   d.reconciler.stop();
   let timer: NodeJS.Timeout | undefined;
-  const graceful = await Promise.race([drained.then(() => true), new Promise<boolean>((res) => (timer = setTimeout(() => res(false), d.graceMs)))]);
+  const graceful = await Promise.race([
+    drained.then(() => true),
+    new Promise<boolean>((res) => (timer = setTimeout(() => res(false), d.graceMs))),
+  ]);
   clearTimeout(timer);
   if (!graceful) d.logger.error({ graceMs: d.graceMs }, 'the running reconcile did not finish within the grace period');
   // After an ungraceful stop a write may still be in flight, so the lease is left to expire.

@@ -16,13 +16,19 @@ export async function startApprovals(
 ): Promise<DaemonApprovals> {
   const { DaemonApprovals } = await import('../policy/daemon-approvals.js');
   return DaemonApprovals.start(
-    { policy, manifestsDir: c.manifestsDir, ...(c.approvals ? { approvals: c.approvals } : {}), ...(c.reconcileSecret !== undefined ? { reconcileSecret: c.reconcileSecret } : {}) },
+    {
+      policy,
+      manifestsDir: c.manifestsDir,
+      ...(c.approvals ? { approvals: c.approvals } : {}),
+      ...(c.reconcileSecret !== undefined ? { reconcileSecret: c.reconcileSecret } : {}),
+    },
     {
       env: parts.env,
       logger: parts.logger.child({ component: 'policy' }),
       kinds: parts.kinds.map((k) => k.kind),
       trigger: parts.fire,
-      commit: async () => ((r) => (r?.source === 'git' ? r.commit : undefined))(await manifestsRevision(c.manifestsDir)),
+      commit: async () =>
+        ((r) => (r?.source === 'git' ? r.commit : undefined))(await manifestsRevision(c.manifestsDir)),
     },
   );
 }

@@ -153,7 +153,11 @@ export async function watchManifests(
   const watchTree = async (): Promise<FSWatcher> => {
     // followSymlinks (chokidar's default, spelled out): the loader follows links inside the manifests
     // directory (src/manifests/discover.ts), so a change below a symlinked subdirectory must trigger a run.
-    const w = watch(root, { ignoreInitial: true, followSymlinks: true, ignored: (p: string) => IGNORED.test(p.slice(root.length)) });
+    const w = watch(root, {
+      ignoreInitial: true,
+      followSymlinks: true,
+      ignored: (p: string) => IGNORED.test(p.slice(root.length)),
+    });
     w.on('all', (_event, path) => noteChange(path));
     w.on('error', (err) => onError(err instanceof Error ? err : new Error(String(err))));
     await new Promise<void>((res) => w.once('ready', () => res()));

@@ -32,7 +32,11 @@ export interface WatchParts {
   mayPoll: () => boolean;
 }
 
-export async function startWatching(c: DaemonConfig, deps: Pick<DaemonDeps, 'scheduler' | 'clock'>, p: WatchParts): Promise<Watching> {
+export async function startWatching(
+  c: DaemonConfig,
+  deps: Pick<DaemonDeps, 'scheduler' | 'clock'>,
+  p: WatchParts,
+): Promise<Watching> {
   const watcher = await watchManifests(
     c.manifestsDir,
     c.debounceMs,
@@ -43,10 +47,20 @@ export async function startWatching(c: DaemonConfig, deps: Pick<DaemonDeps, 'sch
     (err) => p.logger.error({ err }, 'watching the manifests failed'),
     () => p.preloader.changed(),
   );
-  const cron = c.schedule !== undefined ? (deps.scheduler ?? nodeCronScheduler).schedule(c.schedule, () => p.fire('schedule')) : undefined;
+  const cron =
+    c.schedule !== undefined
+      ? (deps.scheduler ?? nodeCronScheduler).schedule(c.schedule, () => p.fire('schedule'))
+      : undefined;
   let informer: InformerLink | undefined;
   if (c.informer) {
-    informer = createInformerLink(c.informer, { kinds: p.kinds, client: p.client(), metrics: p.metrics, logger: p.logger, clock: deps.clock ?? systemClock, selfId: p.selfId });
+    informer = createInformerLink(c.informer, {
+      kinds: p.kinds,
+      client: p.client(),
+      metrics: p.metrics,
+      logger: p.logger,
+      clock: deps.clock ?? systemClock,
+      selfId: p.selfId,
+    });
     informer?.start(p.mayPoll, () => p.fire('poll'));
   }
   return { watcher, cron, informer };

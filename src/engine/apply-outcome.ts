@@ -41,10 +41,19 @@ export function incompleteCreates(
       notSet: broken ? fieldsOf(s, broken.failedAt) : [],
       dependents: undone.map((d) => {
         const dep = byId.get(d)!;
-        return { stepId: d, kind: dep.kind, action: dep.action, outcome: failed.has(d) ? ('failed' as const) : ('not attempted' as const) };
+        return {
+          stepId: d,
+          kind: dep.kind,
+          action: dep.action,
+          outcome: failed.has(d) ? ('failed' as const) : ('not attempted' as const),
+        };
       }),
     };
-    const full: IncompleteCreate = { ...item, ...(broken ? { failedRequest: { request: broken.request, message: broken.message } } : {}), summary: '' };
+    const full: IncompleteCreate = {
+      ...item,
+      ...(broken ? { failedRequest: { request: broken.request, message: broken.message } } : {}),
+      summary: '',
+    };
     full.summary = describeIncomplete(full);
     out.push(full);
   }
@@ -67,7 +76,8 @@ function transitive(start: string, dependents: ReadonlyMap<string, string[]>): s
 function fieldsOf(step: Step, from: number): string[] {
   const keys = new Set<string>();
   for (const r of step.requests.slice(from)) {
-    if (r.body && typeof r.body === 'object' && !Array.isArray(r.body)) for (const k of Object.keys(r.body)) keys.add(k);
+    if (r.body && typeof r.body === 'object' && !Array.isArray(r.body))
+      for (const k of Object.keys(r.body)) keys.add(k);
   }
   return [...keys];
 }
@@ -82,7 +92,8 @@ export function describeIncomplete(x: Omit<IncompleteCreate, 'summary'>): string
   const deps = x.dependents.length > 0 ? countDependents(x.dependents) : undefined;
   let text: string;
   if (x.failedRequest) {
-    const left = x.notSet.length > 0 ? `the ${x.kind} without ${x.notSet.join(', ')} set` : `the ${x.kind} as first created`;
+    const left =
+      x.notSet.length > 0 ? `the ${x.kind} without ${x.notSet.join(', ')} set` : `the ${x.kind} as first created`;
     // "PATCH /x failed with 400: why" reads once, not as "its PATCH /x failed: PATCH /x failed with 400: why".
     const { request, message } = x.failedRequest;
     const how = message.startsWith(`${request} failed`) ? message.slice(`${request} failed`.length) : `: ${message}`;
@@ -100,5 +111,7 @@ function countDependents(ds: IncompleteCreate['dependents']): string {
     const label = `${d.kind} ${d.action} (${d.outcome})`;
     groups.set(label, [...(groups.get(label) ?? []), d]);
   }
-  return [...groups].map(([label, g]) => (g.length === 1 ? `${g[0]!.stepId} (${g[0]!.outcome})` : `${g.length} ${label}`)).join(', ');
+  return [...groups]
+    .map(([label, g]) => (g.length === 1 ? `${g[0]!.stepId} (${g[0]!.outcome})` : `${g.length} ${label}`))
+    .join(', ');
 }

@@ -83,7 +83,9 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
   /** The write gate's answer, kept once it said stop: no later check may reopen it within this apply. */
   const gateClosed = (): string | undefined => {
     if (report.stopped === undefined && options.writeGate) {
-      const why = options.writeGate.check() ?? (options.writeGate.signal?.aborted === true ? 'the write gate was closed' : undefined);
+      const why =
+        options.writeGate.check() ??
+        (options.writeGate.signal?.aborted === true ? 'the write gate was closed' : undefined);
       if (why !== undefined) report.stopped = why;
     }
     return report.stopped;
@@ -101,11 +103,15 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
     const blocker = step.dependsOn.find((d) => notOk.has(d));
     const kindRefused = refused.get(step.kind);
     const why =
-      report.unreachable !== undefined ? UNREACHABLE_REASON
-      : gateClosed() !== undefined ? `writing stopped: ${report.stopped}`
-      : blocker !== undefined ? `depends on ${blocker}, which did not succeed`
-      : options.signal?.aborted ? 'apply was stopped'
-      : kindRefused;
+      report.unreachable !== undefined
+        ? UNREACHABLE_REASON
+        : gateClosed() !== undefined
+          ? `writing stopped: ${report.stopped}`
+          : blocker !== undefined
+            ? `depends on ${blocker}, which did not succeed`
+            : options.signal?.aborted
+              ? 'apply was stopped'
+              : kindRefused;
     if (why === undefined) return false;
     skip(step, why);
     return true;
@@ -118,10 +124,20 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
   };
 
   /** A step failed at its request `at` (sent as `sent`), with the outputs it had kept. */
-  const failed = (step: Step, err: unknown, started: number, outputs: Record<string, string> = {}, at = 0, sent = ''): void => {
+  const failed = (
+    step: Step,
+    err: unknown,
+    started: number,
+    outputs: Record<string, string> = {},
+    at = 0,
+    sent = '',
+  ): void => {
     const error = explainForbidden(err instanceof Error ? err : new Error(String(err)), options.scopesOf);
     if (error instanceof ApiError && error.status === 403 && !refused.has(step.kind)) {
-      refused.set(step.kind, `the token may not write ${step.kind} (${error.method} ${error.path} was refused with 403${scopeHint(error, options.scopesOf)})`);
+      refused.set(
+        step.kind,
+        `the token may not write ${step.kind} (${error.method} ${error.path} was refused with 403${scopeHint(error, options.scopesOf)})`,
+      );
     }
     notOk.add(step.id);
     report.failed.push({ stepId: step.id, message: error.message });
@@ -158,15 +174,23 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
         sent = `${req.method} ${path}`;
         // A read-modify-write sends the object as the server holds it now, with the plan's values laid over it.
         const body = req.merge ? mergePatch(await client.get(path), planned, req.merge) : planned;
-        const answer = await send(client, step, req, path, body, emit, { gate: gateClosed, signal: options.writeGate?.signal });
+        const answer = await send(client, step, req, path, body, emit, {
+          gate: gateClosed,
+          signal: options.writeGate?.signal,
+        });
         const refused = refusal(req, answer);
         if (refused !== undefined) throw new Error(refused);
         for (const [name, where] of Object.entries(req.capture ?? {})) {
           const value = pick(answer, where);
-          if (value === undefined) throw new Error(`response of ${req.method} ${path} has no "${where}" to keep as ${name}`);
+          if (value === undefined)
+            throw new Error(`response of ${req.method} ${path} has no "${where}" to keep as ${name}`);
           outputs[name] = String(value);
         }
-        if (req.settle) await settle(client, req.settle, sent, { ...(options.sleep ? { sleep: options.sleep } : {}), ...(options.signal ? { signal: options.signal } : {}) });
+        if (req.settle)
+          await settle(client, req.settle, sent, {
+            ...(options.sleep ? { sleep: options.sleep } : {}),
+            ...(options.signal ? { signal: options.signal } : {}),
+          });
       }
       succeeded(step, outputs, started);
     } catch (err) {
@@ -205,9 +229,20 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
     try {
       const stop = gateClosed();
       if (stop !== undefined) throw new WritesStoppedError(stop);
-      const body = batchBody(req.batch, ready.map((r) => r.body));
-      const answer = await send(client, first.step, req, first.path, body, emit, { gate: gateClosed, signal: options.writeGate?.signal });
-      const outcomes = batchOutcomes(req.batch, ready.map((r) => elementCount(batchRequest(r.step)!)), answer, sent);
+      const body = batchBody(
+        req.batch,
+        ready.map((r) => r.body),
+      );
+      const answer = await send(client, first.step, req, first.path, body, emit, {
+        gate: gateClosed,
+        signal: options.writeGate?.signal,
+      });
+      const outcomes = batchOutcomes(
+        req.batch,
+        ready.map((r) => elementCount(batchRequest(r.step)!)),
+        answer,
+        sent,
+      );
       ready.forEach((r, i) => {
         const why = outcomes[i];
         if (why === undefined) succeeded(r.step, {}, r.started);
@@ -247,7 +282,11 @@ function explainForbidden(err: Error, scopesOf: ApplyOptions['scopesOf']): Error
   if (!(err instanceof ApiError) || err.status !== 403) return err;
   const needs = scopeHint(err, scopesOf);
   const hint = `the token may lack permission for this change${needs}; apply usually needs a token with admin rights`;
-  return new ApiError(err.method, err.path, err.status, `${err.apiMessage} (${hint})`, { cause: err, ...(err.effect ? { effect: err.effect } : {}), unreachable: err.unreachable });
+  return new ApiError(err.method, err.path, err.status, `${err.apiMessage} (${hint})`, {
+    cause: err,
+    ...(err.effect ? { effect: err.effect } : {}),
+    unreachable: err.unreachable,
+  });
 }
 
 async function runBounded<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {

@@ -9,7 +9,8 @@ import { pick } from './recover.js';
 export function batchRequest(step: Step): (RequestSpec & { batch: BatchSpec }) | undefined {
   const [only, ...more] = step.requests;
   if (!only?.batch || more.length > 0) return undefined;
-  if (only.capture !== undefined || only.recover !== undefined || only.merge !== undefined || only.settle !== undefined) return undefined;
+  if (only.capture !== undefined || only.recover !== undefined || only.merge !== undefined || only.settle !== undefined)
+    return undefined;
   return only as RequestSpec & { batch: BatchSpec };
 }
 
@@ -61,18 +62,27 @@ export function batchBody(batch: BatchSpec, bodies: readonly unknown[]): unknown
  * Each step's outcome from the answer: undefined when all its results succeeded, else why it failed. Throws when
  * the answer does not hold one result per element sent (then no step's outcome is known).
  */
-export function batchOutcomes(batch: BatchSpec, counts: readonly number[], answer: unknown, sent: string): (string | undefined)[] {
+export function batchOutcomes(
+  batch: BatchSpec,
+  counts: readonly number[],
+  answer: unknown,
+  sent: string,
+): (string | undefined)[] {
   const results = pick(answer, batch.results);
   const total = counts.reduce((a, b) => a + b, 0);
   if (!Array.isArray(results) || results.length !== total) {
-    throw new Error(`the answer of ${sent} holds ${Array.isArray(results) ? results.length : 'no'} results for ${total} elements sent: what it did is not known (the next plan will tell)`);
+    throw new Error(
+      `the answer of ${sent} holds ${Array.isArray(results) ? results.length : 'no'} results for ${total} elements sent: what it did is not known (the next plan will tell)`,
+    );
   }
   let at = 0;
   return counts.map((n) => {
     const mine = results.slice(at, (at += n));
     const failed = mine.filter((r) => String(pick(r, batch.failed.field)) === batch.failed.value);
     if (failed.length === 0) return undefined;
-    return failed.map((r) => String(pick(r, batch.failed.message) ?? `${batch.failed.field} ${batch.failed.value}`)).join('; ');
+    return failed
+      .map((r) => String(pick(r, batch.failed.message) ?? `${batch.failed.field} ${batch.failed.value}`))
+      .join('; ');
   });
 }
 

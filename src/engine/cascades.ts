@@ -8,7 +8,9 @@ import { pathSegments, type CascadeObject, type Step, type UnmanagedObject } fro
 
 /** Identity of a live object in a plan: by id when known, else by key (within kind and org). */
 export function objectIdentity(o: { kind: string; org: string; key: string; id?: string | undefined }): string {
-  return o.id !== undefined && o.id !== '' ? `${o.kind}\u0000${o.org}\u0000id:${o.id}` : `${o.kind}\u0000${o.org}\u0000key:${o.key}`;
+  return o.id !== undefined && o.id !== ''
+    ? `${o.kind}\u0000${o.org}\u0000id:${o.id}`
+    : `${o.kind}\u0000${o.org}\u0000key:${o.key}`;
 }
 
 /** Every cascade object of the plan's steps, in step order. */
@@ -58,7 +60,8 @@ export function dedupeCascades(steps: readonly Step[]): Step[] {
     const kept = s.cascades.filter((c) => {
       const identity = objectIdentity(c);
       const hasId = c.id !== undefined && c.id !== '';
-      if (own.has(identity) || (!hasId && own.has(objectIdentity({ kind: c.kind, org: c.org, key: c.key })))) return false;
+      if (own.has(identity) || (!hasId && own.has(objectIdentity({ kind: c.kind, org: c.org, key: c.key }))))
+        return false;
       if (listed.has(identity)) return false;
       listed.add(identity);
       return true;

@@ -20,8 +20,9 @@ export function createFetchContext(client: ApiClient, prune: (kind: string, org:
     client,
     prune,
     list: <T>(path: string, query?: Record<string, string | number | boolean>) =>
-      once(`L ${path}?${query ? new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString() : ''}`, () =>
-        client.listAll<T>(path, query),
+      once(
+        `L ${path}?${query ? new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString() : ''}`,
+        () => client.listAll<T>(path, query),
       ),
     get: <T>(path: string) => once(`G ${path}`, () => client.get<T>(path)),
   };

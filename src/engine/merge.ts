@@ -4,7 +4,8 @@
  */
 import type { MergeSpec } from '../model/plan.js';
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 const escapePointer = (k: string): string => k.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /**

@@ -21,7 +21,9 @@ import type { BlockedObject, OwnershipMode, Plan, ReportedChange, Step, Unmanage
 export const DEFAULT_MODE: OwnershipMode = 'authoritative';
 
 /** A config's `kinds:` section (kind → `{mode}`) → the mode per manifest kind, for PlanOptions.modes. */
-export function configModes(kinds: Readonly<Record<string, { mode?: OwnershipMode }>> = {}): Record<string, OwnershipMode> {
+export function configModes(
+  kinds: Readonly<Record<string, { mode?: OwnershipMode }>> = {},
+): Record<string, OwnershipMode> {
   const out: Record<string, OwnershipMode> = {};
   for (const [kind, c] of Object.entries(kinds)) if (c.mode !== undefined) out[kind] = c.mode;
   return out;
@@ -51,7 +53,9 @@ export class ModeResolver {
     private readonly config: Readonly<Record<string, OwnershipMode>> = {},
   ) {
     const docs = documentsOf(desired);
-    this.active = Object.values(config).some((m) => m !== DEFAULT_MODE) || docs.some((d) => d.mode !== undefined && d.mode !== DEFAULT_MODE);
+    this.active =
+      Object.values(config).some((m) => m !== DEFAULT_MODE) ||
+      docs.some((d) => d.mode !== undefined && d.mode !== DEFAULT_MODE);
     if (!this.active) return;
     for (const d of docs) {
       const k = key(d.kind, d.metadata.organization);
@@ -122,25 +126,37 @@ export function applyModes(result: DiffResult, kind: KindDefinition, org: string
   const out: ModedResult = { steps: [], reported: [], unmanaged: [], blocked: [], dropped: new Map() };
   if (!modes.active) return { ...out, steps: result.steps };
   const leave = (o: { kind: string; org: string; key: string; id?: string }): void => {
-    out.unmanaged.push({ kind: o.kind, org: o.org, key: o.key, ...(o.id !== undefined ? { id: o.id } : {}), mode: 'additive' });
+    out.unmanaged.push({
+      kind: o.kind,
+      org: o.org,
+      key: o.key,
+      ...(o.id !== undefined ? { id: o.id } : {}),
+      mode: 'additive',
+    });
   };
   for (const step of result.steps) {
     const mode = modes.ofStep(kind.kind, org, step);
-    if (mode !== 'authoritative') out.dropped.set(step.id, `${step.kind} "${step.key}", which ${mode} mode does not ${step.action}`);
+    if (mode !== 'authoritative')
+      out.dropped.set(step.id, `${step.kind} "${step.key}", which ${mode} mode does not ${step.action}`);
     if (mode === 'authoritative') out.steps.push(step);
     else if (mode === 'observe') out.reported.push(report(step, mode));
     else if (step.action === 'delete') leave(step);
     else if ((step.cascades ?? []).length === 0) {
       out.steps.push({ ...step, mode });
       out.dropped.delete(step.id);
-    }
-    else {
+    } else {
       // A create or update that deletes along: sent without its deletes when the kind can split it.
       const kept = kind.withoutDeletes ? kind.withoutDeletes(step) : undefined;
       if (kept === undefined) {
         const n = step.cascades!.length;
         out.reported.push(report(step, mode));
-        out.blocked.push({ kind: step.kind, org, key: step.key, message: `additive mode: this change also deletes ${n} object${n === 1 ? '' : 's'} no manifest writes and cannot be made without ${n === 1 ? 'it' : 'them'}; nothing of it is sent`, ...(step.source ? { source: step.source } : {}) });
+        out.blocked.push({
+          kind: step.kind,
+          org,
+          key: step.key,
+          message: `additive mode: this change also deletes ${n} object${n === 1 ? '' : 's'} no manifest writes and cannot be made without ${n === 1 ? 'it' : 'them'}; nothing of it is sent`,
+          ...(step.source ? { source: step.source } : {}),
+        });
         continue;
       }
       if (kept) {
@@ -165,11 +181,19 @@ export function blockWaitingOnDropped(plan: Plan, dropped: ReadonlyMap<string, s
     changed = false;
     for (const s of plan.steps) {
       if (gone.has(s.id)) continue;
-      const needs = [...s.dependsOn, ...s.requests.flatMap((r) => (r.refs ?? []).map((slot) => slot.step))].find((id) => gone.has(id));
+      const needs = [...s.dependsOn, ...s.requests.flatMap((r) => (r.refs ?? []).map((slot) => slot.step))].find((id) =>
+        gone.has(id),
+      );
       if (needs === undefined) continue;
       const why = gone.get(needs)!;
       gone.set(s.id, `${s.kind} "${s.key}", which needs ${why}`);
-      plan.blocked.push({ kind: s.kind, org: s.org, key: s.key, message: `needs ${why}: the plan cannot reach it`, ...(s.source ? { source: s.source } : {}) });
+      plan.blocked.push({
+        kind: s.kind,
+        org: s.org,
+        key: s.key,
+        message: `needs ${why}: the plan cannot reach it`,
+        ...(s.source ? { source: s.source } : {}),
+      });
       changed = true;
     }
   }

@@ -9,7 +9,8 @@ export function withNullMeanings(step: Step, meanings: Readonly<Record<string, s
   if (!meanings) return step;
   const nulls: Record<string, string> = {};
   for (const side of [step.before, step.after]) {
-    for (const [field, value] of Object.entries(side ?? {})) if (value === null && meanings[field] !== undefined) nulls[field] = meanings[field];
+    for (const [field, value] of Object.entries(side ?? {}))
+      if (value === null && meanings[field] !== undefined) nulls[field] = meanings[field];
   }
   return Object.keys(nulls).length > 0 ? { ...step, nulls } : step;
 }

@@ -8,12 +8,18 @@ import { DocopsError } from '../model/errors.js';
 import { PHASES, type Step } from '../model/plan.js';
 import { refsIn } from '../model/refs.js';
 
-const PHASE_RANK: Record<Step['phase'], number> = Object.fromEntries(PHASES.map((p, i) => [p, i])) as Record<Step['phase'], number>;
+const PHASE_RANK: Record<Step['phase'], number> = Object.fromEntries(PHASES.map((p, i) => [p, i])) as Record<
+  Step['phase'],
+  number
+>;
 
 /** Deletes and prunes go child-first: deeper waves first. */
 const descending = (phase: Step['phase']): boolean => phase === 'delete' || phase === 'prune';
 
-export function compareSteps(a: Pick<Step, 'phase' | 'wave' | 'kind' | 'org' | 'key' | 'id'>, b: Pick<Step, 'phase' | 'wave' | 'kind' | 'org' | 'key' | 'id'>): number {
+export function compareSteps(
+  a: Pick<Step, 'phase' | 'wave' | 'kind' | 'org' | 'key' | 'id'>,
+  b: Pick<Step, 'phase' | 'wave' | 'kind' | 'org' | 'key' | 'id'>,
+): number {
   const byPhase = PHASE_RANK[a.phase] - PHASE_RANK[b.phase];
   if (byPhase !== 0) return byPhase;
   const byWave = descending(a.phase) ? b.wave - a.wave : a.wave - b.wave;

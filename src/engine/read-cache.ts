@@ -113,7 +113,11 @@ export class ReadCache implements ReadsView {
     if (e.patches.size > 0) {
       const patches = [...e.patches.values()];
       e.patches.clear();
-      return this.keep(key, e, patched(client, e.value as Promise<unknown[]>, patches, () => client.listAll(path, query)));
+      return this.keep(
+        key,
+        e,
+        patched(client, e.value as Promise<unknown[]>, patches, () => client.listAll(path, query)),
+      );
     }
     return e.value;
   }
@@ -134,17 +138,28 @@ export class ReadCache implements ReadsView {
 }
 
 /** `before` with each patched item read alone; a new item (its place unknown) makes it a fresh read of the list. */
-async function patched(client: ApiClient, before: Promise<unknown[]>, patches: readonly ItemPatch[], relist: () => Promise<unknown[]>): Promise<unknown[]> {
+async function patched(
+  client: ApiClient,
+  before: Promise<unknown[]>,
+  patches: readonly ItemPatch[],
+  relist: () => Promise<unknown[]>,
+): Promise<unknown[]> {
   const [items, answers] = await Promise.all([
     before,
-    Promise.all(patches.map((p) => client.get(p.path).catch((err: unknown) => (isGone(err) ? undefined : Promise.reject(err))))),
+    Promise.all(
+      patches.map((p) => client.get(p.path).catch((err: unknown) => (isGone(err) ? undefined : Promise.reject(err)))),
+    ),
   ]);
   let out = [...items];
   for (const [i, p] of patches.entries()) {
     const key = p.key ?? 'id';
-    const isIt = (item: unknown): boolean => item !== null && typeof item === 'object' && (item as Record<string, unknown>)[key] === p.id;
+    const isIt = (item: unknown): boolean =>
+      item !== null && typeof item === 'object' && (item as Record<string, unknown>)[key] === p.id;
     const answer = answers[i];
-    const listed = answer !== null && typeof answer === 'object' && (p.hiddenIf === undefined || (answer as Record<string, unknown>)[p.hiddenIf] == null);
+    const listed =
+      answer !== null &&
+      typeof answer === 'object' &&
+      (p.hiddenIf === undefined || (answer as Record<string, unknown>)[p.hiddenIf] == null);
     if (!listed) {
       out = out.filter((item) => !isIt(item));
       continue;

@@ -4,7 +4,14 @@
  */
 import type { ApiClient } from '../model/api-client.js';
 import { liveKey, type DesiredState, type LiveState } from '../model/state.js';
-import type { DesiredEntry, DiffContext, DiffOptions, FetchContext, KindDefinition, LiveObject } from '../model/kind.js';
+import type {
+  DesiredEntry,
+  DiffContext,
+  DiffOptions,
+  FetchContext,
+  KindDefinition,
+  LiveObject,
+} from '../model/kind.js';
 import { DocopsError } from '../model/errors.js';
 import { createFetchContext } from './fetch-context.js';
 import { compareSteps, orderSteps } from './order.js';
@@ -35,7 +42,10 @@ export interface PlanResult {
 }
 
 /** The (kind, org) pairs to reconcile: a kind is managed in an org only where a document of it exists. */
-export function scopes(kinds: readonly KindDefinition[], desired: DesiredState): { kind: KindDefinition; org: string; entries: DesiredEntry[] }[] {
+export function scopes(
+  kinds: readonly KindDefinition[],
+  desired: DesiredState,
+): { kind: KindDefinition; org: string; entries: DesiredEntry[] }[] {
   const out: { kind: KindDefinition; org: string; entries: DesiredEntry[] }[] = [];
   // (kind, org)s of documents without entries: each is managed, with nothing desired in it.
   const emptyScopes = new Map<string, Set<string>>();
@@ -73,7 +83,8 @@ export function diffOrder(kinds: readonly KindDefinition[]): KindDefinition[] {
   while (pending.length > 0) {
     // The shallowest kind whose needs are all placed already.
     const i = pending.findIndex((k) => (k.needs ?? []).every((n) => placed.has(n) || !known.has(n)));
-    if (i < 0) throw new DocopsError(`internal: kinds need each other in a cycle: ${pending.map((k) => k.kind).join(', ')}`);
+    if (i < 0)
+      throw new DocopsError(`internal: kinds need each other in a cycle: ${pending.map((k) => k.kind).join(', ')}`);
     const [k] = pending.splice(i, 1);
     placed.add(k!.kind);
     out.push(k!);
@@ -85,7 +96,11 @@ export function diffOrder(kinds: readonly KindDefinition[]): KindDefinition[] {
  * Prune is on for (kind, org) when the config says so or any document of it says `prune: true`, and only while its
  * ownership mode is authoritative: additive and observe never delete what no manifest writes (src/engine/modes.ts).
  */
-export function pruneResolver(desired: DesiredState, options: Pick<PlanOptions, 'prune' | 'modes'> = {}, modes: ModeResolver = new ModeResolver(desired, options.modes)) {
+export function pruneResolver(
+  desired: DesiredState,
+  options: Pick<PlanOptions, 'prune' | 'modes'> = {},
+  modes: ModeResolver = new ModeResolver(desired, options.modes),
+) {
   const configPrune = options.prune ?? {};
   const docPrune = new Set<string>();
   if (desired.documents) {
@@ -96,7 +111,8 @@ export function pruneResolver(desired: DesiredState, options: Pick<PlanOptions, 
       for (const e of entries) if (e.doc.prune === true) docPrune.add(liveKey(kind, e.doc.metadata.organization));
     }
   }
-  return (kind: string, org: string): boolean => (docPrune.has(liveKey(kind, org)) || configPrune[kind] === true) && modes.ofScope(kind, org) === 'authoritative';
+  return (kind: string, org: string): boolean =>
+    (docPrune.has(liveKey(kind, org)) || configPrune[kind] === true) && modes.ofScope(kind, org) === 'authoritative';
 }
 
 /**
@@ -120,7 +136,12 @@ export async function fetchLive(
 }
 
 /** Pure: desired + live → ordered plan. Kinds are diffed parent-first so children can resolve new ids. */
-export function diffAll(kinds: readonly KindDefinition[], desired: DesiredState, live: LiveState, options: PlanOptions = {}): Plan {
+export function diffAll(
+  kinds: readonly KindDefinition[],
+  desired: DesiredState,
+  live: LiveState,
+  options: PlanOptions = {},
+): Plan {
   const modes = new ModeResolver(desired, options.modes);
   const prune = pruneResolver(desired, options, modes);
   const ids = new IdIndex(live);
@@ -244,7 +265,12 @@ class IdIndex {
   }
 }
 
-export async function computePlan(client: ApiClient, kinds: readonly KindDefinition[], desired: DesiredState, options: PlanOptions = {}): Promise<PlanResult> {
+export async function computePlan(
+  client: ApiClient,
+  kinds: readonly KindDefinition[],
+  desired: DesiredState,
+  options: PlanOptions = {},
+): Promise<PlanResult> {
   const live = await fetchLive(client, kinds, desired, options);
   return { plan: diffAll(kinds, desired, live, options), live };
 }

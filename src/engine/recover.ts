@@ -17,7 +17,12 @@ export type Lookup =
   | { kind: 'batch'; missing: { each: string; elements: unknown[] }[]; total: number };
 
 /** Read the list of each spec (see recoverPath) and look for what the request with this resolved body creates. */
-export async function findCreated(client: ApiClient, specs: readonly RecoverSpec[], path: string, body: unknown): Promise<Lookup> {
+export async function findCreated(
+  client: ApiClient,
+  specs: readonly RecoverSpec[],
+  path: string,
+  body: unknown,
+): Promise<Lookup> {
   const [first, ...more] = specs;
   if (!first) throw new Error('plan bug: a recover lookup without a RecoverSpec');
   if (first.each === undefined) {
@@ -30,9 +35,11 @@ export async function findCreated(client: ApiClient, specs: readonly RecoverSpec
   const missing: { each: string; elements: unknown[] }[] = [];
   let total = 0;
   for (const spec of specs) {
-    if (spec.each === undefined) throw new Error('plan bug: several RecoverSpecs on one request must each be a batch (each)');
+    if (spec.each === undefined)
+      throw new Error('plan bug: several RecoverSpecs on one request must each be a batch (each)');
     const elements = valueAt(body, spec.each);
-    if (!Array.isArray(elements)) throw new Error(`plan bug: recover.each ${spec.each} is not an array in the request body`);
+    if (!Array.isArray(elements))
+      throw new Error(`plan bug: recover.each ${spec.each} is not an array in the request body`);
     const items = await listed(client, spec, path);
     const left: unknown[] = [];
     for (const element of elements) {
@@ -52,7 +59,8 @@ async function listed(client: ApiClient, spec: RecoverSpec, path: string): Promi
   return (await client.listAll<unknown>(recoverPath(spec, path))).filter((item) => !exclude.has(idOf(item) ?? ''));
 }
 
-const matchesAll = (item: unknown, spec: RecoverSpec, source: unknown): boolean => spec.match.every((m) => matches(item, m, source));
+const matchesAll = (item: unknown, spec: RecoverSpec, source: unknown): boolean =>
+  spec.match.every((m) => matches(item, m, source));
 
 function matches(item: unknown, m: RecoverMatch, source: unknown): boolean {
   return m.not === true ? !equals(item, m, source) : equals(item, m, source);
@@ -62,7 +70,8 @@ function equals(item: unknown, m: RecoverMatch, source: unknown): boolean {
   const have = pick(item, m.field);
   const want = m.body !== undefined ? valueAt(source, m.body) : m.value;
   if (want === undefined || want === null) return have === undefined || have === null;
-  if (m.ignoreCase === true && typeof have === 'string' && typeof want === 'string') return have.toLowerCase() === want.toLowerCase();
+  if (m.ignoreCase === true && typeof have === 'string' && typeof want === 'string')
+    return have.toLowerCase() === want.toLowerCase();
   if (typeof want === 'object') return JSON.stringify(have) === JSON.stringify(want);
   return have === want;
 }
@@ -97,7 +106,10 @@ export function valueAt(value: unknown, pointer: string): unknown {
 export function withElements(body: unknown, pointer: string, elements: unknown[]): unknown {
   if (pointer === '') return elements;
   const copy = structuredClone(body) as Record<string, unknown>;
-  const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   let parent: Record<string, unknown> = copy;
   for (const p of parts.slice(0, -1)) parent = parent[p] as Record<string, unknown>;
   const last = parts[parts.length - 1]!;

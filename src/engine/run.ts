@@ -43,7 +43,10 @@ export async function reconcileOnce(input: ReconcileInput): Promise<ReconcileOut
     ? { plan: diffAll(input.kinds, input.desired, read, input.planOptions), live: read }
     : await computePlan(input.client, input.kinds, input.desired, input.planOptions);
   const live = computed.live;
-  const plan = input.annotate && computed.plan.steps.length > 0 ? await input.annotate(computed.plan, computed.live) : computed.plan;
+  const plan =
+    input.annotate && computed.plan.steps.length > 0
+      ? await input.annotate(computed.plan, computed.live)
+      : computed.plan;
   if (input.mode === 'plan' || plan.steps.length === 0) return { plan, live };
   await input.gate?.(plan, live);
   const options = typeof input.apply === 'function' ? input.apply(plan, live) : input.apply;

@@ -32,7 +32,9 @@ export function scopeName(key: string): string {
 /** A scoped run read or planned outside its scopes: a kind's scope declaration is wrong. Nothing is written. */
 export class ScopeError extends DocopsError {
   constructor(message: string) {
-    super(`scoped reconcile refused: ${message} (a bug in a kind's scope declaration; the next run is a full reconcile)`);
+    super(
+      `scoped reconcile refused: ${message} (a bug in a kind's scope declaration; the next run is a full reconcile)`,
+    );
     this.name = 'ScopeError';
   }
 }
@@ -90,7 +92,11 @@ export function managedScopes(desired: DesiredState): Set<string> {
  *    state its diff looks up is fetched and diffed as a full run would.
  * Scopes without documents are never added (a full run does not reconcile them either).
  */
-export function scopeClosure(kinds: readonly KindDefinition[], desired: DesiredState, changed: Iterable<string>): Set<string> | undefined {
+export function scopeClosure(
+  kinds: readonly KindDefinition[],
+  desired: DesiredState,
+  changed: Iterable<string>,
+): Set<string> | undefined {
   if (kinds.some((k) => k.scope === undefined)) return undefined;
   const managed = managedScopes(desired);
   const byName = new Map(kinds.map((k) => [k.kind, k]));
@@ -158,7 +164,8 @@ function entryIndex(desired: DesiredState): Map<string, DesiredEntry[]> {
 export function scopedDiffContext(ctx: DiffContext, managed: ReadonlySet<string>, scope: ScopeSet): DiffContext {
   const check = (kind: string, org: string, what: string): void => {
     const key = scopeKey(kind, org);
-    if (managed.has(key) && !scope.has(key)) throw new ScopeError(`a diff read ${what} of ${kind}/${org}, which this run did not fetch`);
+    if (managed.has(key) && !scope.has(key))
+      throw new ScopeError(`a diff read ${what} of ${kind}/${org}, which this run did not fetch`);
   };
   return {
     ...ctx,
@@ -172,11 +179,22 @@ export function scopedDiffContext(ctx: DiffContext, managed: ReadonlySet<string>
  * step on objects of a registered kind (its own or another's) needs that kind's scope in the set. Steps on a
  * kind's sub-objects (a site's sections) belong to the kind that emitted them.
  */
-export function checkScopedSteps(steps: readonly Step[], emitter: { kind: string; org: string }, scope: ScopeSet, registered: ReadonlySet<string>): void {
+export function checkScopedSteps(
+  steps: readonly Step[],
+  emitter: { kind: string; org: string },
+  scope: ScopeSet,
+  registered: ReadonlySet<string>,
+): void {
   for (const s of steps) {
     const owner = registered.has(s.kind) ? s.kind : emitter.kind;
-    if (s.org !== emitter.org || !scope.has(scopeKey(owner, s.org)) || !scope.has(scopeKey(emitter.kind, emitter.org))) {
-      throw new ScopeError(`the diff of ${emitter.kind}/${emitter.org} planned ${s.action} ${s.kind}/${s.org} "${s.key}" outside the run's scopes`);
+    if (
+      s.org !== emitter.org ||
+      !scope.has(scopeKey(owner, s.org)) ||
+      !scope.has(scopeKey(emitter.kind, emitter.org))
+    ) {
+      throw new ScopeError(
+        `the diff of ${emitter.kind}/${emitter.org} planned ${s.action} ${s.kind}/${s.org} "${s.key}" outside the run's scopes`,
+      );
     }
   }
 }

@@ -20,7 +20,12 @@ export class WritesStoppedError extends Error {
 }
 
 /** A create that may have reached the server was looked up in its list: found, absent (sent again), or some of a batch. */
-export type RecoveredEvent = { type: 'recovered'; step: Step; request: string; outcome: 'found' | 'absent' | 'partly found' };
+export type RecoveredEvent = {
+  type: 'recovered';
+  step: Step;
+  request: string;
+  outcome: 'found' | 'absent' | 'partly found';
+};
 
 /**
  * One request of a step; the response body. A request that keeps an id from its response, or says how to find
@@ -47,7 +52,11 @@ export async function send(
     const stop = round > 0 ? write.gate() : undefined;
     if (stop !== undefined) throw new WritesStoppedError(stop);
     try {
-      const res = await client.request(req.method, path, { ...(payload === undefined ? {} : { body: payload }), ...idempotent, ...(signal ? { signal } : {}) });
+      const res = await client.request(req.method, path, {
+        ...(payload === undefined ? {} : { body: payload }),
+        ...idempotent,
+        ...(signal ? { signal } : {}),
+      });
       return res.body;
     } catch (err) {
       if (!(err instanceof ApiError) || err.unreachable) throw err;
@@ -61,14 +70,20 @@ export async function send(
         found = await findCreated(client, specs, path, payload);
       } catch (lookupErr) {
         const why = lookupErr instanceof Error ? lookupErr.message : String(lookupErr);
-        throw new Error(`${err.message}; it may have been processed, and looking for what it creates failed: ${why} (the next plan will tell)`, { cause: lookupErr });
+        throw new Error(
+          `${err.message}; it may have been processed, and looking for what it creates failed: ${why} (the next plan will tell)`,
+          { cause: lookupErr },
+        );
       }
       if (found.kind === 'found') {
         emit({ type: 'recovered', step, request: what, outcome: 'found' });
         return found.item;
       }
       if (found.kind === 'several') {
-        throw new Error(`${err.message}; it may have been processed, and ${found.ids.length} listed objects match what it creates (${found.ids.join(', ')}): not guessing which, resolve by hand`, { cause: err });
+        throw new Error(
+          `${err.message}; it may have been processed, and ${found.ids.length} listed objects match what it creates (${found.ids.join(', ')}): not guessing which, resolve by hand`,
+          { cause: err },
+        );
       }
       const left = found.kind === 'batch' ? found.missing : undefined;
       const missing = left?.reduce((n, m) => n + m.elements.length, 0);
@@ -77,7 +92,10 @@ export async function send(
         return undefined;
       }
       if (err.effect === 'pending') {
-        throw new Error(`${err.message}; no answer in time, and what it creates is not listed yet: the server may still process it, so it was not sent again (the next plan will tell)`, { cause: err });
+        throw new Error(
+          `${err.message}; no answer in time, and what it creates is not listed yet: the server may still process it, so it was not sent again (the next plan will tell)`,
+          { cause: err },
+        );
       }
       const partly = found.kind === 'batch' && missing !== undefined && missing < found.total;
       emit({ type: 'recovered', step, request: what, outcome: partly ? 'partly found' : 'absent' });

@@ -44,14 +44,21 @@ const conditions = (spec: SettleSpec): string => spec.until.map((c) => `${c.fiel
  * Read `spec.path` until it settles; throws (failing the step) when it shows a failure field, never settles within
  * `spec.reads` reads, or apply is stopped. `after` names the write, for messages (`PUT /orgs/o/openapi/pets`).
  */
-export async function settle(client: ApiClient, spec: SettleSpec, after: string, options: SettleOptions = {}): Promise<void> {
+export async function settle(
+  client: ApiClient,
+  spec: SettleSpec,
+  after: string,
+  options: SettleOptions = {},
+): Promise<void> {
   const sleep = options.sleep ?? timer;
   let last: unknown;
   for (let read = 0; read < Math.max(1, spec.reads); read++) {
     const delay = delayOf(read);
     if (delay > 0) await sleep(delay, options.signal);
     if (options.signal?.aborted) {
-      throw new Error(`${after} was sent, and apply was stopped before ${spec.path} showed ${conditions(spec)}: the next plan shows the outcome`);
+      throw new Error(
+        `${after} was sent, and apply was stopped before ${spec.path} showed ${conditions(spec)}: the next plan shows the outcome`,
+      );
     }
     last = await client.get(spec.path);
     if (spec.until.every((c) => pick(last, c.field) === c.value)) {
@@ -60,7 +67,9 @@ export async function settle(client: ApiClient, spec: SettleSpec, after: string,
     }
   }
   const seen = spec.until.map((c) => `${c.field} ${JSON.stringify(pick(last, c.field) ?? null)}`).join(', ');
-  throw new Error(`${after} was sent, and ${spec.path} still shows ${seen} after ${spec.reads} reads (waiting for ${conditions(spec)}): the next plan shows the outcome`);
+  throw new Error(
+    `${after} was sent, and ${spec.path} still shows ${seen} after ${spec.reads} reads (waiting for ${conditions(spec)}): the next plan shows the outcome`,
+  );
 }
 
 function failIfShown(spec: SettleSpec, body: unknown, after: string): void {
@@ -69,6 +78,8 @@ function failIfShown(spec: SettleSpec, body: unknown, after: string): void {
     if (!isSet(value)) continue;
     const detail = f.detail === undefined ? undefined : pick(body, f.detail);
     const shown = typeof value === 'string' ? value : JSON.stringify(value);
-    throw new Error(`${f.message ?? `${after} did not succeed`}: ${f.field} ${oneLine(shown)}${typeof detail === 'string' && detail !== '' ? ` (${oneLine(detail)})` : ''}`);
+    throw new Error(
+      `${f.message ?? `${after} did not succeed`}: ${f.field} ${oneLine(shown)}${typeof detail === 'string' && detail !== '' ? ` (${oneLine(detail)})` : ''}`,
+    );
   }
 }

@@ -11,7 +11,11 @@ import type { PlannedFile } from './layout.js';
 export const ATTACHMENT_DIRS: Readonly<Record<string, string>> = { OpenAPISpec: 'openapi' };
 
 /** Files directly in the exported kinds' attachment directories that this export does not write, sorted. */
-export async function staleAttachments(outDir: string, kinds: readonly string[], planned: readonly PlannedFile[]): Promise<string[]> {
+export async function staleAttachments(
+  outDir: string,
+  kinds: readonly string[],
+  planned: readonly PlannedFile[],
+): Promise<string[]> {
   const written = new Set(planned.map((f) => f.path));
   const out: string[] = [];
   for (const dir of kinds.map((k) => ATTACHMENT_DIRS[k]).filter((d): d is string => d !== undefined)) {
@@ -22,7 +26,8 @@ export async function staleAttachments(outDir: string, kinds: readonly string[],
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw err;
     }
-    for (const e of entries) if (e.isFile() && !written.has(`${dir}/${e.name}`)) out.push(path.join(outDir, dir, e.name));
+    for (const e of entries)
+      if (e.isFile() && !written.has(`${dir}/${e.name}`)) out.push(path.join(outDir, dir, e.name));
   }
   return out.sort();
 }

@@ -21,7 +21,11 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * The documents with every `{file, text}` at a `fileFields` path reduced to `{file}`, and the files to write. `dir`
  * is the directory (relative to the output, `''` for the top) of the manifest files the documents go into.
  */
-export function extractAttachments(kind: KindDefinition, documents: readonly object[], dir: string): { documents: object[]; attachments: Attachment[] } {
+export function extractAttachments(
+  kind: KindDefinition,
+  documents: readonly object[],
+  dir: string,
+): { documents: object[]; attachments: Attachment[] } {
   const fields = kind.fileFields ?? [];
   if (fields.length === 0) return { documents: [...documents], attachments: [] };
   const attachments: Attachment[] = [];
@@ -34,11 +38,20 @@ export function extractAttachments(kind: KindDefinition, documents: readonly obj
       for (const k of at.slice(0, -1)) parent = isRecord(parent?.[k]) ? (parent[k] = { ...parent[k] }) : undefined;
       const leaf = at[at.length - 1];
       const value = parent && leaf !== undefined ? parent[leaf] : undefined;
-      if (!parent || leaf === undefined || !isRecord(value) || typeof value['file'] !== 'string' || typeof value['text'] !== 'string') continue;
+      if (
+        !parent ||
+        leaf === undefined ||
+        !isRecord(value) ||
+        typeof value['file'] !== 'string' ||
+        typeof value['text'] !== 'string'
+      )
+        continue;
       const file = value['file'];
       const target = path.posix.normalize(path.posix.join(dir, file));
       if (path.posix.isAbsolute(file) || target.startsWith('..') || target === '.') {
-        throw new DocopsError(`export: kind ${kind.kind} names the file "${file}", which is not inside the export directory`);
+        throw new DocopsError(
+          `export: kind ${kind.kind} names the file "${file}", which is not inside the export directory`,
+        );
       }
       attachments.push({ path: target, text: redactValue(value['text'], 'credentials') });
       parent[leaf] = { file };

@@ -6,13 +6,31 @@
 import type { ApiClient } from '../model/api-client.js';
 import type { KindDefinition } from '../model/kind.js';
 import { extractAttachments } from './attachments.js';
-import { kindFileName, kindPartPattern, layoutKind, PER_DOCUMENT_DIRS, type LayoutOptions, type PlannedFile } from './layout.js';
+import {
+  kindFileName,
+  kindPartPattern,
+  layoutKind,
+  PER_DOCUMENT_DIRS,
+  type LayoutOptions,
+  type PlannedFile,
+} from './layout.js';
 import { readForExport, type ReadOptions } from './read-live.js';
 import { staleAttachments } from './attachment-dirs.js';
 import { staleExportFiles, writeManifestFiles } from './write.js';
 
 export { extractAttachments, type Attachment } from './attachments.js';
-export { EXPORT_FILE_BUDGET, kindFileName, kindPartPattern, layoutKind, PER_DOCUMENT_DIRS, SINGLE_FILES, SPLIT_LISTS, slug, type LayoutOptions, type PlannedFile } from './layout.js';
+export {
+  EXPORT_FILE_BUDGET,
+  kindFileName,
+  kindPartPattern,
+  layoutKind,
+  PER_DOCUMENT_DIRS,
+  SINGLE_FILES,
+  SPLIT_LISTS,
+  slug,
+  type LayoutOptions,
+  type PlannedFile,
+} from './layout.js';
 export { probeEntries, probeSpec } from './probe.js';
 export { ATTACHMENT_DIRS } from './attachment-dirs.js';
 export { readForExport, MAX_PASSES, type KindExport } from './read-live.js';
@@ -40,7 +58,10 @@ export async function exportOrganization(
   // Files the documents name (a SAML certificate) are written beside the manifests, verbatim.
   const planned: PlannedFile[] = exported.flatMap((e) => {
     const { documents, attachments } = extractAttachments(e.kind, e.documents, PER_DOCUMENT_DIRS[e.kind.kind] ?? '');
-    return [...layoutKind(e.kind.kind, documents, options.layout), ...attachments.map((a) => ({ path: a.path, documents: [], text: a.text }))];
+    return [
+      ...layoutKind(e.kind.kind, documents, options.layout),
+      ...attachments.map((a) => ({ path: a.path, documents: [], text: a.text })),
+    ];
   });
   // Every exportable kind's names, also of kinds that export nothing now: their old file would resurrect objects.
   const names = exported
@@ -49,12 +70,20 @@ export async function exportOrganization(
   const stale = [
     ...(await staleExportFiles(outDir, (n) => names.some((k) => n === k.single || k.part.test(n)), planned)),
     // An exported file no document names any more (a deleted spec's YAML would load as a manifest).
-    ...(await staleAttachments(outDir, exported.map((e) => e.kind.kind), planned)),
+    ...(await staleAttachments(
+      outDir,
+      exported.map((e) => e.kind.kind),
+      planned,
+    )),
   ];
   const { written, removed } = await writeManifestFiles(outDir, planned, {
     overwrite: options.overwrite === true,
     note: `Exported from organization ${org} by docops export.`,
     stale,
   });
-  return { files: written, removed, counts: Object.fromEntries(exported.map((e) => [e.kind.kind, e.documents.length])) };
+  return {
+    files: written,
+    removed,
+    counts: Object.fromEntries(exported.map((e) => [e.kind.kind, e.documents.length])),
+  };
 }

@@ -14,7 +14,10 @@ import { renderDocument } from './text.js';
 /** The most bytes of documents export puts in one file: half the loader's limit, a wide margin for hand edits. */
 export const EXPORT_FILE_BUDGET = Math.floor(DEFAULT_MAX_FILE_BYTES / 2);
 
-export const SINGLE_FILES: Readonly<Record<string, string>> = { Organization: 'organization.yaml', Members: 'members.yaml' };
+export const SINGLE_FILES: Readonly<Record<string, string>> = {
+  Organization: 'organization.yaml',
+  Members: 'members.yaml',
+};
 
 /** Kinds exported one file per document, into this directory, named by the document's title. */
 export const PER_DOCUMENT_DIRS: Readonly<Record<string, string>> = { Site: 'sites' };
@@ -29,7 +32,9 @@ export function kindFileName(kind: string): string {
 
 /** The names a kind's files may have when it does not fit one file: `teams-001.yaml` … */
 export function kindPartPattern(kind: string): RegExp {
-  const stem = kindFileName(kind).replace(/\.yaml$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const stem = kindFileName(kind)
+    .replace(/\.yaml$/, '')
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`^${stem}-\\d{3,}\\.yaml$`);
 }
 
@@ -68,7 +73,9 @@ export function layoutKind(kind: string, documents: readonly object[], options: 
   const dir = PER_DOCUMENT_DIRS[kind];
   if (dir !== undefined) return perDocumentFiles(kind, dir, documents, render);
   const list = SPLIT_LISTS[kind];
-  const texts = documents.flatMap((doc) => (list === undefined ? [render(doc)] : splitDocument(doc, list, budget, render)));
+  const texts = documents.flatMap((doc) =>
+    list === undefined ? [render(doc)] : splitDocument(doc, list, budget, render),
+  );
   const files = packDocuments(texts, budget);
   if (files.length === 1) return [{ path: kindFileName(kind), documents: files[0]! }];
   const stem = kindFileName(kind).replace(/\.yaml$/, '');
@@ -76,7 +83,12 @@ export function layoutKind(kind: string, documents: readonly object[], options: 
   return files.map((docs, i) => ({ path: `${stem}-${String(i + 1).padStart(width, '0')}.yaml`, documents: docs }));
 }
 
-function perDocumentFiles(kind: string, dir: string, documents: readonly object[], render: (doc: object) => string): PlannedFile[] {
+function perDocumentFiles(
+  kind: string,
+  dir: string,
+  documents: readonly object[],
+  render: (doc: object) => string,
+): PlannedFile[] {
   const used = new Set<string>();
   return documents.map((doc) => {
     const title = (doc as { spec?: { title?: unknown } }).spec?.title;

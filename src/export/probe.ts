@@ -24,16 +24,33 @@ export function probeSpec(schema: object): Record<string, unknown> {
 }
 
 /** A document as the loader would produce it, from a plain `{kind, metadata, spec}` object. */
-export function syntheticDocument(kind: string, org: string, spec: Record<string, unknown>, index: number): ManifestDocument {
+export function syntheticDocument(
+  kind: string,
+  org: string,
+  spec: Record<string, unknown>,
+  index: number,
+): ManifestDocument {
   const file = `(export of ${kind} in ${org})`;
-  return { file, index, apiVersion: 'docops/v1', kind, metadata: { organization: org }, spec, pos: () => ({ file, line: 1, column: 1 }) };
+  return {
+    file,
+    index,
+    apiVersion: 'docops/v1',
+    kind,
+    metadata: { organization: org },
+    spec,
+    pos: () => ({ file, line: 1, column: 1 }),
+  };
 }
 
 /**
  * Desired entries of `kind` for the given exported specs, each completed with the probe fields it lacks. Problems
  * the kind reports are ignored: these entries only steer what fetch reads, they are never diffed or applied.
  */
-export function probeEntries(kind: KindDefinition, org: string, specs: readonly Record<string, unknown>[]): DesiredEntry[] {
+export function probeEntries(
+  kind: KindDefinition,
+  org: string,
+  specs: readonly Record<string, unknown>[],
+): DesiredEntry[] {
   const probe = probeSpec(kind.schema);
   const out: DesiredEntry[] = [];
   specs.forEach((spec, i) => {
@@ -41,7 +58,9 @@ export function probeEntries(kind: KindDefinition, org: string, specs: readonly 
       out.push(...kind.toDesired(syntheticDocument(kind.kind, org, { ...probe, ...spec }, i), () => {}));
     } catch (err) {
       // Never export a partial org silently: a kind that cannot read its probe is a bug to surface.
-      throw new DocopsError(`export: kind ${kind.kind} could not read its probe document: ${(err as Error).message}`, { cause: err });
+      throw new DocopsError(`export: kind ${kind.kind} could not read its probe document: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
   });
   return out;

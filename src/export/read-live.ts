@@ -24,9 +24,14 @@ export interface ReadOptions {
   onPass?: (pass: number) => void;
 }
 
-const specOf = (doc: object): Record<string, unknown> => ((doc as { spec?: Record<string, unknown> }).spec ?? {});
+const specOf = (doc: object): Record<string, unknown> => (doc as { spec?: Record<string, unknown> }).spec ?? {};
 
-export async function readForExport(client: ApiClient, kinds: readonly KindDefinition[], org: string, options: ReadOptions = {}): Promise<KindExport[]> {
+export async function readForExport(
+  client: ApiClient,
+  kinds: readonly KindDefinition[],
+  org: string,
+  options: ReadOptions = {},
+): Promise<KindExport[]> {
   const exportable = kinds.filter((k) => k.export !== undefined);
   const ctx = createFetchContext(client, () => false);
   let specs: Record<string, unknown>[][] = exportable.map(() => [{}]);

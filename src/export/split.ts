@@ -20,11 +20,19 @@ export const byteLength = (text: string): number => Buffer.byteLength(text, 'utf
  * is cut into consecutive runs (order kept), every other field is repeated in each part. A document without
  * such a list, or with one item, is returned whole whatever its size (the loader will say it is too large).
  */
-export function splitDocument(doc: object, listName: string, budget: number, render: (doc: object) => string): string[] {
+export function splitDocument(
+  doc: object,
+  listName: string,
+  budget: number,
+  render: (doc: object) => string,
+): string[] {
   const spec = (doc as { spec?: unknown }).spec;
   const list = spec !== null && typeof spec === 'object' ? (spec as Record<string, unknown>)[listName] : undefined;
   if (!Array.isArray(list) || list.length < 2) return [render(doc)];
-  const withList = (items: unknown[]): object => ({ ...doc, spec: { ...(spec as Record<string, unknown>), [listName]: items } });
+  const withList = (items: unknown[]): object => ({
+    ...doc,
+    spec: { ...(spec as Record<string, unknown>), [listName]: items },
+  });
   // Rendering is the slow part (about 1.5 s for 100,000 members), so cut by a cheap estimate and render each part once.
   const chunks: unknown[][] = [];
   let current: unknown[] = [];

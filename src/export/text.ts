@@ -17,7 +17,10 @@ import { redactValue } from '../secrets.js';
  * self-hosted copy) is written relative to the file instead.
  */
 export function documentSchemaUrl(): string {
-  const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { name?: unknown; version?: unknown };
+  const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as {
+    name?: unknown;
+    version?: unknown;
+  };
   const name = typeof pkg.name === 'string' ? pkg.name : 'docops';
   const version = typeof pkg.version === 'string' ? pkg.version : 'latest';
   return `https://unpkg.com/${name}@${version}/schemas/document.schema.json`;
@@ -25,7 +28,10 @@ export function documentSchemaUrl(): string {
 
 export function schemaComment(file: string, schema = documentSchemaUrl()): string {
   if (/^https?:\/\//.test(schema)) return `# yaml-language-server: $schema=${schema}\n`;
-  const rel = path.relative(path.dirname(path.resolve(file)), schema).split(path.sep).join('/');
+  const rel = path
+    .relative(path.dirname(path.resolve(file)), schema)
+    .split(path.sep)
+    .join('/');
   return `# yaml-language-server: $schema=${rel}\n`;
 }
 

@@ -6,14 +6,20 @@ import type { PlannedFile } from './layout.js';
 import { renderManifestFile } from './text.js';
 
 const alreadyExists = (file: string): UsageError =>
-  new UsageError(`${file} already exists; pass --overwrite to replace it (and the rest of an earlier export), or export into an empty directory`);
+  new UsageError(
+    `${file} already exists; pass --overwrite to replace it (and the rest of an earlier export), or export into an empty directory`,
+  );
 
 /**
  * Files in `dir` (top level) that are named like a part of this export but that it does not write: left from an
  * earlier export of a larger organization (`members-004.yaml`) or of one laid out differently (`members.yaml`
  * next to `members-001.yaml`). Mixed with the new files they would duplicate or resurrect objects.
  */
-export async function staleExportFiles(dir: string, isExportName: (name: string) => boolean, files: readonly PlannedFile[]): Promise<string[]> {
+export async function staleExportFiles(
+  dir: string,
+  isExportName: (name: string) => boolean,
+  files: readonly PlannedFile[],
+): Promise<string[]> {
   let names: string[];
   try {
     names = await readdir(dir);
@@ -22,7 +28,10 @@ export async function staleExportFiles(dir: string, isExportName: (name: string)
     throw err;
   }
   const written = new Set(files.map((f) => f.path));
-  return names.filter((n) => isExportName(n) && !written.has(n)).sort().map((n) => path.join(dir, n));
+  return names
+    .filter((n) => isExportName(n) && !written.has(n))
+    .sort()
+    .map((n) => path.join(dir, n));
 }
 
 /**

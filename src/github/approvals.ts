@@ -40,19 +40,32 @@ export function approvedChecksum(body: string): string | undefined {
   return COMMAND.exec(body.trimStart().split(/\r?\n/, 1)[0]!.trimEnd())?.[1];
 }
 
-export async function findPullRequestApproval(q: PullRequestApprovalQuery, github?: GitHub): Promise<PullRequestApproval | undefined> {
+export async function findPullRequestApproval(
+  q: PullRequestApprovalQuery,
+  github?: GitHub,
+): Promise<PullRequestApproval | undefined> {
   const gh = github ?? (await createGitHub(q.apiUrl, q.token));
   const [owner, repo] = q.repository.split('/') as [string, string];
   const [org, teamSlug] = q.team.split('/') as [string, string];
-  const { data: pulls } = await gh.request('GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls', { owner, repo, commit_sha: q.commit });
+  const { data: pulls } = await gh.request('GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls', {
+    owner,
+    repo,
+    commit_sha: q.commit,
+  });
   const checked = new Map<string, boolean>();
   for (const pull of (pulls as { number: number }[]).slice(0, MAX_PULLS)) {
-    const comments = (await gh.paginate('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner, repo, issue_number: pull.number, per_page: 100 })) as Comment[];
+    const comments = (await gh.paginate('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+      owner,
+      repo,
+      issue_number: pull.number,
+      per_page: 100,
+    })) as Comment[];
     for (const c of comments) {
       const login = c.user?.login;
       if (login === undefined || approvedChecksum(c.body ?? '') !== q.checksum) continue;
       let member = checked.get(login.toLowerCase());
-      if (member === undefined) checked.set(login.toLowerCase(), (member = await isActiveMember(gh, org, teamSlug, login)));
+      if (member === undefined)
+        checked.set(login.toLowerCase(), (member = await isActiveMember(gh, org, teamSlug, login)));
       if (member) return { login, url: c.html_url, pullRequest: pull.number };
     }
   }
@@ -61,7 +74,11 @@ export async function findPullRequestApproval(q: PullRequestApprovalQuery, githu
 
 async function isActiveMember(gh: GitHub, org: string, teamSlug: string, username: string): Promise<boolean> {
   try {
-    const { data } = await gh.request('GET /orgs/{org}/teams/{team_slug}/memberships/{username}', { org, team_slug: teamSlug, username });
+    const { data } = await gh.request('GET /orgs/{org}/teams/{team_slug}/memberships/{username}', {
+      org,
+      team_slug: teamSlug,
+      username,
+    });
     return (data as { state?: unknown }).state === 'active';
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return false;

@@ -12,10 +12,18 @@ import { originBoundFetch } from './origin-fetch.js';
 export type GitHub = Octokit & { paginate: PaginateInterface };
 
 export async function createGitHub(apiUrl: string, token: string): Promise<GitHub> {
-  const [{ Octokit }, { paginateRest }] = await Promise.all([import('@octokit/core'), import('@octokit/plugin-paginate-rest')]);
+  const [{ Octokit }, { paginateRest }] = await Promise.all([
+    import('@octokit/core'),
+    import('@octokit/plugin-paginate-rest'),
+  ]);
   const baseUrl = apiUrl.replace(/\/+$/, '');
   const GitHubClient = Octokit.plugin(paginateRest);
-  const github = new GitHubClient({ auth: token, baseUrl, userAgent: 'docops', request: { fetch: originBoundFetch(new URL(baseUrl).origin) } });
+  const github = new GitHubClient({
+    auth: token,
+    baseUrl,
+    userAgent: 'docops',
+    request: { fetch: originBoundFetch(new URL(baseUrl).origin) },
+  });
   github.hook.error('request', (error) => {
     throw asTypedError(error);
   });
@@ -31,7 +39,9 @@ interface RequestErrorShape {
 }
 
 const isRequestError = (e: unknown): e is RequestErrorShape =>
-  e instanceof Error && typeof (e as Partial<RequestErrorShape>).status === 'number' && typeof (e as Partial<RequestErrorShape>).request?.url === 'string';
+  e instanceof Error &&
+  typeof (e as Partial<RequestErrorShape>).status === 'number' &&
+  typeof (e as Partial<RequestErrorShape>).request?.url === 'string';
 
 function asTypedError(error: unknown): unknown {
   // octokit wraps what its fetch throws (originBoundFetch's refusals) in a RequestError: unwrap ours.

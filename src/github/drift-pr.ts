@@ -29,7 +29,13 @@ interface PullAnswer {
   head?: { ref?: string };
 }
 
-const asPull = (p: PullAnswer): PullRequest => ({ number: p.number, url: p.html_url, state: p.state === 'open' ? 'open' : 'closed', merged: typeof p.merged_at === 'string', body: p.body ?? '' });
+const asPull = (p: PullAnswer): PullRequest => ({
+  number: p.number,
+  url: p.html_url,
+  state: p.state === 'open' ? 'open' : 'closed',
+  merged: typeof p.merged_at === 'string',
+  body: p.body ?? '',
+});
 
 export function repositoryOf(name: string): Repository {
   const [owner, repo] = name.split('/') as [string, string];
@@ -38,7 +44,14 @@ export function repositoryOf(name: string): Repository {
 
 /** The newest pull request from `branch` (any state), or undefined. */
 export async function latestPull(gh: GitHub, r: Repository, branch: string): Promise<PullRequest | undefined> {
-  const { data } = await gh.request('GET /repos/{owner}/{repo}/pulls', { ...r, head: `${r.owner}:${branch}`, state: 'all', sort: 'created', direction: 'desc', per_page: 10 });
+  const { data } = await gh.request('GET /repos/{owner}/{repo}/pulls', {
+    ...r,
+    head: `${r.owner}:${branch}`,
+    state: 'all',
+    sort: 'created',
+    direction: 'desc',
+    per_page: 10,
+  });
   const mine = (data as PullAnswer[]).filter((p) => p.head?.ref === undefined || p.head.ref === branch);
   return mine[0] ? asPull(mine[0]) : undefined;
 }
@@ -75,17 +88,46 @@ export async function readFile(gh: GitHub, r: Repository, path: string, ref: str
 }
 
 /** One commit on `base` that writes `files` (null: deletes the file); returns its sha. */
-export async function commitFiles(gh: GitHub, r: Repository, base: string, files: ReadonlyMap<string, string | null>, message: string): Promise<string> {
-  const { data: parent } = await gh.request('GET /repos/{owner}/{repo}/git/commits/{commit_sha}', { ...r, commit_sha: base });
-  const tree = [...files].map(([path, content]) => (content === null ? { path, mode: '100644' as const, type: 'blob' as const, sha: null } : { path, mode: '100644' as const, type: 'blob' as const, content }));
-  const { data: made } = await gh.request('POST /repos/{owner}/{repo}/git/trees', { ...r, base_tree: (parent as { tree: { sha: string } }).tree.sha, tree });
-  const { data: commit } = await gh.request('POST /repos/{owner}/{repo}/git/commits', { ...r, message, tree: (made as { sha: string }).sha, parents: [base] });
+export async function commitFiles(
+  gh: GitHub,
+  r: Repository,
+  base: string,
+  files: ReadonlyMap<string, string | null>,
+  message: string,
+): Promise<string> {
+  const { data: parent } = await gh.request('GET /repos/{owner}/{repo}/git/commits/{commit_sha}', {
+    ...r,
+    commit_sha: base,
+  });
+  const tree = [...files].map(([path, content]) =>
+    content === null
+      ? { path, mode: '100644' as const, type: 'blob' as const, sha: null }
+      : { path, mode: '100644' as const, type: 'blob' as const, content },
+  );
+  const { data: made } = await gh.request('POST /repos/{owner}/{repo}/git/trees', {
+    ...r,
+    base_tree: (parent as { tree: { sha: string } }).tree.sha,
+    tree,
+  });
+  const { data: commit } = await gh.request('POST /repos/{owner}/{repo}/git/commits', {
+    ...r,
+    message,
+    tree: (made as { sha: string }).sha,
+    parents: [base],
+  });
   return (commit as { sha: string }).sha;
 }
 
 /** Point `branch` at `sha`, creating it or moving it (forced: the branch is docops's own). */
-export async function moveBranch(gh: GitHub, r: Repository, branch: string, sha: string, exists: boolean): Promise<void> {
-  if (exists) await gh.request('PATCH /repos/{owner}/{repo}/git/refs/{ref}', { ...r, ref: `heads/${branch}`, sha, force: true });
+export async function moveBranch(
+  gh: GitHub,
+  r: Repository,
+  branch: string,
+  sha: string,
+  exists: boolean,
+): Promise<void> {
+  if (exists)
+    await gh.request('PATCH /repos/{owner}/{repo}/git/refs/{ref}', { ...r, ref: `heads/${branch}`, sha, force: true });
   else await gh.request('POST /repos/{owner}/{repo}/git/refs', { ...r, ref: `refs/heads/${branch}`, sha });
 }
 
@@ -97,13 +139,32 @@ export async function deleteBranch(gh: GitHub, r: Repository, branch: string): P
   }
 }
 
-export async function openPull(gh: GitHub, r: Repository, p: { branch: string; base: string; title: string; body: string }): Promise<PullRequest> {
-  const { data } = await gh.request('POST /repos/{owner}/{repo}/pulls', { ...r, head: p.branch, base: p.base, title: p.title, body: p.body });
+export async function openPull(
+  gh: GitHub,
+  r: Repository,
+  p: { branch: string; base: string; title: string; body: string },
+): Promise<PullRequest> {
+  const { data } = await gh.request('POST /repos/{owner}/{repo}/pulls', {
+    ...r,
+    head: p.branch,
+    base: p.base,
+    title: p.title,
+    body: p.body,
+  });
   return asPull(data as PullAnswer);
 }
 
-export async function editPull(gh: GitHub, r: Repository, number: number, p: { title?: string; body?: string; state?: 'closed' }): Promise<PullRequest> {
-  const { data } = await gh.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { ...r, pull_number: number, ...p });
+export async function editPull(
+  gh: GitHub,
+  r: Repository,
+  number: number,
+  p: { title?: string; body?: string; state?: 'closed' },
+): Promise<PullRequest> {
+  const { data } = await gh.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
+    ...r,
+    pull_number: number,
+    ...p,
+  });
   return asPull(data as PullAnswer);
 }
 

@@ -21,7 +21,8 @@ export async function tokenLogin(github: GitHub): Promise<string> {
 }
 
 /** Is `login` (a comment's `user.login`) the token's own account? */
-export const isLogin = (login: string | undefined, own: string): boolean => login !== undefined && login.toLowerCase() === own.toLowerCase();
+export const isLogin = (login: string | undefined, own: string): boolean =>
+  login !== undefined && login.toLowerCase() === own.toLowerCase();
 
 function unknownIdentity(reason: string, cause?: unknown): DocopsError {
   return new DocopsError(

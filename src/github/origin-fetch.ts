@@ -20,18 +20,34 @@ export function originBoundFetch(origin: string, send: typeof fetch = globalThis
     let body = init.body;
     const headers = new Headers(init.headers);
     for (let redirects = 0; ; redirects++) {
-      if (url.origin !== origin) throw new ApiError(method, url.pathname, undefined, `not sent: ${url.origin} is not the GitHub API's origin (${origin}), and the token goes nowhere else`);
+      if (url.origin !== origin)
+        throw new ApiError(
+          method,
+          url.pathname,
+          undefined,
+          `not sent: ${url.origin} is not the GitHub API's origin (${origin}), and the token goes nowhere else`,
+        );
       const res = await send(url, { ...init, method, body, headers, redirect: 'manual' });
       if (!isRedirect(res.status)) return res;
       await res.body?.cancel();
       const location = res.headers.get('location');
-      if (location === null) throw new ApiError(method, url.pathname, res.status, 'answered a redirect without a Location');
+      if (location === null)
+        throw new ApiError(method, url.pathname, res.status, 'answered a redirect without a Location');
       const next = new URL(location, url);
       if (next.origin !== origin) {
-        throw new ApiError(method, url.pathname, res.status, `answered a redirect to another origin (${next.origin}), which docops does not follow: the token and the plan go only to ${origin}`);
+        throw new ApiError(
+          method,
+          url.pathname,
+          res.status,
+          `answered a redirect to another origin (${next.origin}), which docops does not follow: the token and the plan go only to ${origin}`,
+        );
       }
-      if (redirects === MAX_REDIRECTS) throw new ApiError(method, url.pathname, res.status, `redirected more than ${MAX_REDIRECTS} times`);
-      if ((res.status === 303 && method !== 'HEAD') || ((res.status === 301 || res.status === 302) && method === 'POST')) {
+      if (redirects === MAX_REDIRECTS)
+        throw new ApiError(method, url.pathname, res.status, `redirected more than ${MAX_REDIRECTS} times`);
+      if (
+        (res.status === 303 && method !== 'HEAD') ||
+        ((res.status === 301 || res.status === 302) && method === 'POST')
+      ) {
         method = 'GET';
         body = undefined;
         headers.delete('content-type');

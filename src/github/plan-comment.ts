@@ -8,17 +8,19 @@
 import { createGitHub } from './client.js';
 import { isLogin, tokenLogin } from './identity.js';
 
-
 export const GITHUB_COMMENT_LIMIT = 65_536;
 export const DEFAULT_MARKER = 'docops-plan';
 
 export const markerComment = (name: string): string => `<!-- ${name} -->`;
 
 export const TRUNCATED_NOTE =
-  '> **Note:** the plan was truncated to fit GitHub\'s 65,536-character comment limit. The full plan is in the job summary and the run\'s log (`docops plan --format text`).';
+  "> **Note:** the plan was truncated to fit GitHub's 65,536-character comment limit. The full plan is in the job summary and the run's log (`docops plan --format text`).";
 
 /** The comment's body: marker, plan, footer; cut at a line (with TRUNCATED_NOTE) when it would exceed the limit. */
-export function commentBody(plan: string, options: { marker: string; footer?: string; limit?: number }): { body: string; truncated: boolean } {
+export function commentBody(
+  plan: string,
+  options: { marker: string; footer?: string; limit?: number },
+): { body: string; truncated: boolean } {
   const limit = options.limit ?? GITHUB_COMMENT_LIMIT;
   const head = `${markerComment(options.marker)}\n`;
   const tail = options.footer ? `\n${options.footer}\n` : '';
@@ -71,18 +73,29 @@ export async function upsertPlanComment(input: UpsertInput): Promise<UpsertResul
   const marker = markerComment(input.marker);
   const [login, comments] = await Promise.all([
     tokenLogin(github),
-    github.paginate('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...where, per_page: 100 }) as Promise<Comment[]>,
+    github.paginate('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...where, per_page: 100 }) as Promise<
+      Comment[]
+    >,
   ]);
   const marked = comments.filter((c) => (c.body ?? '').startsWith(marker));
   const own = (c: Comment): boolean => isLogin(c.user?.login ?? undefined, login);
   const ignored = marked.filter((c) => !own(c)).map((c) => ({ author: c.user?.login ?? undefined, url: c.html_url }));
   const seen = { login, ignored };
   const previous = marked.find(own);
-  if (previous && previous.body === input.body) return { action: 'unchanged', id: previous.id, url: previous.html_url, ...seen };
+  if (previous && previous.body === input.body)
+    return { action: 'unchanged', id: previous.id, url: previous.html_url, ...seen };
   if (previous) {
-    const { data } = await github.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { owner: input.owner, repo: input.repo, comment_id: previous.id, body: input.body });
+    const { data } = await github.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', {
+      owner: input.owner,
+      repo: input.repo,
+      comment_id: previous.id,
+      body: input.body,
+    });
     return { action: 'updated', id: Number(data.id), url: data.html_url, ...seen };
   }
-  const { data } = await github.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...where, body: input.body });
+  const { data } = await github.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+    ...where,
+    body: input.body,
+  });
   return { action: 'created', id: Number(data.id), url: data.html_url, ...seen };
 }

@@ -45,7 +45,11 @@ export interface SpaceLinks extends ManagedSpace {
 /** Object keys sorted at every depth, so equal references give equal text. */
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (isRecord(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+  if (isRecord(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v ?? null);
 }
 
@@ -54,7 +58,9 @@ export const linkKey = (target: unknown, locations: unknown): string => canonica
 /** The live space a Space document describes: by its pinned id, else by title (one live space with it). */
 function liveSpaceOf(e: DesiredEntry, live: LiveState): ManagedSpace | undefined {
   const objects = live.get(liveKey(SPACE_KIND, e.org))?.objects.filter((o) => o.kind === SPACE_KIND) ?? [];
-  const hit = (e.id !== undefined ? objects.find((o) => o.id === e.id) : undefined) ?? (objects.filter((o) => o.key === e.key).length === 1 ? objects.find((o) => o.key === e.key) : undefined);
+  const hit =
+    (e.id !== undefined ? objects.find((o) => o.id === e.id) : undefined) ??
+    (objects.filter((o) => o.key === e.key).length === 1 ? objects.find((o) => o.key === e.key) : undefined);
   return hit ? { org: e.org, id: hit.id, title: hit.key } : undefined;
 }
 
@@ -74,20 +80,36 @@ function spaceLinks(space: ManagedSpace, body: unknown): SpaceLinks {
   const stats = isRecord(b['stats']) ? b['stats'] : {};
   const broken = isRecord(stats['broken']) ? stats['broken'] : {};
   const items = Array.isArray(b['items']) ? b['items'].filter(isRecord) : [];
-  const links = items.map((l) => ({ key: linkKey(l['targetReference'], l['locationReferences']), target: l['targetReference'] ?? null, locations: l['locationReferences'] ?? [] }));
+  const links = items.map((l) => ({
+    key: linkKey(l['targetReference'], l['locationReferences']),
+    target: l['targetReference'] ?? null,
+    locations: l['locationReferences'] ?? [],
+  }));
   const count = (v: unknown, fallback: number): number => (typeof v === 'number' ? v : fallback);
-  return { ...space, broken: count(broken['total'], links.length), inChangeRequests: count(broken['changeRequest'], 0), links };
+  return {
+    ...space,
+    broken: count(broken['total'], links.length),
+    inChangeRequests: count(broken['changeRequest'], 0),
+    links,
+  };
 }
 
 /** One list request per space, a few at a time (the client paces them to the API's rate limit). */
-export async function readBrokenLinks(client: ApiClient, spaces: readonly ManagedSpace[], concurrency = 4): Promise<SpaceLinks[]> {
+export async function readBrokenLinks(
+  client: ApiClient,
+  spaces: readonly ManagedSpace[],
+  concurrency = 4,
+): Promise<SpaceLinks[]> {
   const out: SpaceLinks[] = new Array<SpaceLinks>(spaces.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < spaces.length) {
       const i = next++;
       const space = spaces[i]!;
-      out[i] = spaceLinks(space, await client.get(`/spaces/${encodeURIComponent(space.id)}/links`, { status: 'broken', limit: LINKS_PER_SPACE }));
+      out[i] = spaceLinks(
+        space,
+        await client.get(`/spaces/${encodeURIComponent(space.id)}/links`, { status: 'broken', limit: LINKS_PER_SPACE }),
+      );
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, spaces.length) }, worker));
@@ -112,17 +134,22 @@ export function parseBaseline(text: string): Baseline | string {
   } catch {
     return 'not JSON';
   }
-  if (!isRecord(v) || v['version'] !== 1 || !isRecord(v['spaces'])) return 'not a broken-links baseline (version 1, spaces)';
+  if (!isRecord(v) || v['version'] !== 1 || !isRecord(v['spaces']))
+    return 'not a broken-links baseline (version 1, spaces)';
   const spaces: Record<string, string[]> = {};
   for (const [id, keys] of Object.entries(v['spaces'])) {
-    if (!Array.isArray(keys) || !keys.every((k) => typeof k === 'string')) return `spaces.${id}: must be a list of link keys`;
+    if (!Array.isArray(keys) || !keys.every((k) => typeof k === 'string'))
+      return `spaces.${id}: must be a list of link keys`;
     spaces[id] = keys;
   }
   return { version: 1, spaces };
 }
 
 /** Per space, the broken links the baseline does not hold (without a baseline: every one). */
-export function newBrokenLinks(found: readonly SpaceLinks[], baseline: Baseline | undefined): { space: SpaceLinks; links: BrokenLink[] }[] {
+export function newBrokenLinks(
+  found: readonly SpaceLinks[],
+  baseline: Baseline | undefined,
+): { space: SpaceLinks; links: BrokenLink[] }[] {
   return found.flatMap((space) => {
     const known = new Set(baseline?.spaces[space.id] ?? []);
     const links = space.links.filter((l) => !known.has(l.key));
@@ -135,7 +162,12 @@ export function describeLink(l: BrokenLink): string {
   const t = isRecord(l.target) ? l.target : {};
   // A reference names its target in the member its kind is called (`{kind: file, file: …}`, `{kind: url, url: …}`).
   const kind = t['kind'];
-  const what = typeof kind === 'string' ? (typeof t[kind] === 'string' ? `${kind} ${String(t[kind])}` : kind) : canonical(l.target);
+  const what =
+    typeof kind === 'string'
+      ? typeof t[kind] === 'string'
+        ? `${kind} ${String(t[kind])}`
+        : kind
+      : canonical(l.target);
   const where = Array.isArray(l.locations)
     ? l.locations.flatMap((x) => (isRecord(x) && typeof x['page'] === 'string' ? [`page ${x['page']}`] : [])).join(', ')
     : '';

@@ -30,7 +30,10 @@ export async function workflowText(): Promise<string> {
     return await readFile(WORKFLOW_SOURCE, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    throw new DocopsError(`the GitHub workflow docops ships is missing from this installation (${WORKFLOW_SOURCE}): reinstall docops`, { cause: err });
+    throw new DocopsError(
+      `the GitHub workflow docops ships is missing from this installation (${WORKFLOW_SOURCE}): reinstall docops`,
+      { cause: err },
+    );
   }
 }
 

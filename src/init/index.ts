@@ -11,7 +11,14 @@ import { UsageError } from '../model/errors.js';
 import { exportOrganization, type ExportResult } from '../export/index.js';
 import { INIT_LAYOUT, daemonConfigText, mergeGitignore, workflowText } from './files.js';
 
-export { GITIGNORE_ENTRIES, INIT_JOURNAL_DIR, INIT_LAYOUT, WORKFLOW_SOURCE, daemonConfigText, mergeGitignore } from './files.js';
+export {
+  GITIGNORE_ENTRIES,
+  INIT_JOURNAL_DIR,
+  INIT_LAYOUT,
+  WORKFLOW_SOURCE,
+  daemonConfigText,
+  mergeGitignore,
+} from './files.js';
 
 export interface InitOptions {
   overwrite?: boolean;
@@ -43,13 +50,22 @@ async function readIfAny(file: string): Promise<string> {
   }
 }
 
-export async function initRepository(client: ApiClient, kinds: readonly KindDefinition[], org: string, dir: string, options: InitOptions = {}): Promise<InitResult> {
+export async function initRepository(
+  client: ApiClient,
+  kinds: readonly KindDefinition[],
+  org: string,
+  dir: string,
+  options: InitOptions = {},
+): Promise<InitResult> {
   const config = join(dir, INIT_LAYOUT.config);
   const workflow = join(dir, INIT_LAYOUT.workflow);
   if (!options.overwrite) {
     const present: string[] = [];
     for (const file of [config, workflow]) if (await exists(file)) present.push(file);
-    if (present.length > 0) throw new UsageError(`${present.join(' and ')} already exist${present.length === 1 ? 's' : ''}; pass --overwrite to replace ${present.length === 1 ? 'it' : 'them'} (and the manifests), or init another directory`);
+    if (present.length > 0)
+      throw new UsageError(
+        `${present.join(' and ')} already exist${present.length === 1 ? 's' : ''}; pass --overwrite to replace ${present.length === 1 ? 'it' : 'them'} (and the manifests), or init another directory`,
+      );
   }
   const workflowSource = await workflowText(); // before writing anything: a package without it fails here
   const exported = await exportOrganization(client, kinds, org, join(dir, INIT_LAYOUT.manifests), {

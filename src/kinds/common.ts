@@ -21,7 +21,8 @@ export function stepId(kind: string, org: string, key: string, suffix: string): 
 }
 
 /** Steps a ref-valued id depends on (none for a live id). */
-export const refSteps = (idOrRef: string | null | undefined): string[] => (isRef(idOrRef) ? refsIn(idOrRef).map((r) => r.stepId) : []);
+export const refSteps = (idOrRef: string | null | undefined): string[] =>
+  isRef(idOrRef) ? refsIn(idOrRef).map((r) => r.stepId) : [];
 
 /** One path segment: ids are checked and URL-encoded (pathSegment), refs are left for sealing and apply. */
 export function seg(idOrRef: string): string {
@@ -119,10 +120,17 @@ export function makeStep(s: StepInput): Step {
  * `members`): the safety gate refuses that unless the document says `allowEmpty: true` (docs/safety.md), so a
  * reviewer sees both the refusal coming and the override when it is written. Undefined below 2 entries.
  */
-export function deletesAllNote(count: number, list: string, subKind: string, doc: ManifestDocument<unknown>): string | undefined {
+export function deletesAllNote(
+  count: number,
+  list: string,
+  subKind: string,
+  doc: ManifestDocument<unknown>,
+): string | undefined {
   if (count < 2) return undefined;
   const all = `deletes all ${count} entries of ${list}`;
-  return doc.allowEmpty === true ? `${all} (allowEmpty: true)` : `${all}: apply refuses this unless the document says allowEmpty: true (or the config safety.kinds.${subKind}.allowEmpty: true)`;
+  return doc.allowEmpty === true
+    ? `${all} (allowEmpty: true)`
+    : `${all}: apply refuses this unless the document says allowEmpty: true (or the config safety.kinds.${subKind}.allowEmpty: true)`;
 }
 
 /**
@@ -142,7 +150,12 @@ export function manifestDoc(kind: string, org: string, spec: Record<string, unkn
  * Export of a title-identified kind: one document per live object, sorted by title then id, whose spec is
  * `{title, id}` (the id pinned, so a rename is recognised) followed by `more(o)`.
  */
-export function exportTitled<O extends LiveObject<{ title: string }>>(kind: string, org: string, live: LiveKindState<O, unknown>, more: (o: O) => Record<string, unknown>): object[] {
+export function exportTitled<O extends LiveObject<{ title: string }>>(
+  kind: string,
+  org: string,
+  live: LiveKindState<O, unknown>,
+  more: (o: O) => Record<string, unknown>,
+): object[] {
   return [...live.objects]
     .sort((a, b) => a.key.localeCompare(b.key) || a.id.localeCompare(b.id))
     .map((o) => manifestDoc(kind, org, { title: o.fields.title, id: o.id, ...more(o) }));
@@ -221,8 +234,19 @@ export function unmatchedLive<T extends { id: string }>(result: DiffResult, u: U
 }
 
 /** The entry of a document of a title-identified kind: key = spec.title, id = the pinned spec.id, source = `spec`. */
-export function titledEntry<S extends { title: string; id?: string }>(kind: string, doc: ManifestDocument<unknown>, spec: S): DesiredEntry<S> {
-  const entry: DesiredEntry<S> = { kind, org: doc.metadata.organization, key: spec.title, spec, source: doc.pos(['spec']), doc };
+export function titledEntry<S extends { title: string; id?: string }>(
+  kind: string,
+  doc: ManifestDocument<unknown>,
+  spec: S,
+): DesiredEntry<S> {
+  const entry: DesiredEntry<S> = {
+    kind,
+    org: doc.metadata.organization,
+    key: spec.title,
+    spec,
+    source: doc.pos(['spec']),
+    doc,
+  };
   if (spec.id !== undefined) entry.id = spec.id;
   return entry;
 }

@@ -13,7 +13,17 @@ import { spaceKind } from './space/kind.js';
 import { teamKind } from './team/kind.js';
 import { translationKind } from './translation.js';
 
-export const KINDS: readonly KindDefinition[] = [organizationKind, membersKind, teamKind, translationKind, openApiSpecKind, samlKind, collectionKind, spaceKind, siteKind];
+export const KINDS: readonly KindDefinition[] = [
+  organizationKind,
+  membersKind,
+  teamKind,
+  translationKind,
+  openApiSpecKind,
+  samlKind,
+  collectionKind,
+  spaceKind,
+  siteKind,
+];
 
 export { membersKind, organizationKind, teamKind, translationKind };
 export { collectionKind, siteKind, spaceKind };

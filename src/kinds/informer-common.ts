@@ -21,7 +21,12 @@ export function actionOf(change: AuditChange): { part: string; verb: Verb } | un
  * One item of a list, read alone (`path`). Also after a delete: the answer (404, or an object in the bin) says it
  * is gone — an event handed out again by an overlapping poll may be older than what was read since.
  */
-export function itemRead(list: string, id: string, path: string, extra: { key?: string; hiddenIf?: string } = {}): StaleRead {
+export function itemRead(
+  list: string,
+  id: string,
+  path: string,
+  extra: { key?: string; hiddenIf?: string } = {},
+): StaleRead {
   return { list, item: { id, path, ...extra } };
 }
 
@@ -38,7 +43,11 @@ export function listsNaming(reads: ReadsView, prefix: string, suffix: string, fi
 /** Every permission list of the organization's spaces, collections and sites naming the team or user `id`. */
 export function grantListsNaming(reads: ReadsView, org: string, principal: 'team' | 'user', id: string): StaleRead[] {
   const suffix = `/permissions/${principal}s`;
-  return [...listsNaming(reads, '/spaces/', suffix, principal, id), ...listsNaming(reads, '/collections/', suffix, principal, id), ...listsNaming(reads, `${orgPath(org)}/sites/`, suffix, principal, id)];
+  return [
+    ...listsNaming(reads, '/spaces/', suffix, principal, id),
+    ...listsNaming(reads, '/collections/', suffix, principal, id),
+    ...listsNaming(reads, `${orgPath(org)}/sites/`, suffix, principal, id),
+  ];
 }
 
 /** The path of one object below a list path. */
@@ -50,7 +59,10 @@ export const below = (list: string, id: string): string => `${list}/${seg(id)}`;
  * `spaces` (src/kinds/team/cascades.ts).
  */
 export function countLists(view: InformerView, org: string): StaleRead[] {
-  return [...(view.prune('Team', org) ? [{ list: `${orgPath(org)}/teams` }] : []), ...(view.prune('Members', org) ? [{ list: `${orgPath(org)}/members` }] : [])];
+  return [
+    ...(view.prune('Team', org) ? [{ list: `${orgPath(org)}/teams` }] : []),
+    ...(view.prune('Members', org) ? [{ list: `${orgPath(org)}/members` }] : []),
+  ];
 }
 
 /** The lists of the members that would be removed (`…/members/{id}/teams`, read under prune): read again. */

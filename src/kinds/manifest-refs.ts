@@ -9,7 +9,11 @@ import type { DesiredEntry, IdentityLookup } from '../model/kind.js';
  * Whether a name is the identity key or the pinned id of one of `kind`'s entries of an organization. Keys come
  * from the loader's identity index; the pinned ids are gathered only when a name is not a key (once per call).
  */
-export function namesManifest(all: ReadonlyMap<string, DesiredEntry[]>, kind: string, index: IdentityLookup): (org: string, name: string) => boolean {
+export function namesManifest(
+  all: ReadonlyMap<string, DesiredEntry[]>,
+  kind: string,
+  index: IdentityLookup,
+): (org: string, name: string) => boolean {
   let ids: Map<string, Set<string>> | undefined;
   return (org, name) => {
     if (index.keys(kind, org)?.has(name)) return true;

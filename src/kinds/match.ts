@@ -21,7 +21,11 @@ export interface TitleMatch<E extends DesiredEntry, O extends LiveObject> {
  * Pinned ids are matched first (by id, whatever the live title), then unpinned entries (and entries whose
  * pinned id is gone) by exact title among the live objects not yet claimed.
  */
-export function matchByIdOrTitle<E extends DesiredEntry, O extends LiveObject>(kind: string, desired: readonly E[], live: readonly O[]): TitleMatch<E, O> {
+export function matchByIdOrTitle<E extends DesiredEntry, O extends LiveObject>(
+  kind: string,
+  desired: readonly E[],
+  live: readonly O[],
+): TitleMatch<E, O> {
   const matched = new Map<E, O>();
   const claimed = new Set<O>();
   const stalePins: E[] = [];

@@ -53,7 +53,8 @@ export function readMergeRules(written: WrittenMergeRules | undefined, at: DocPa
 export function liveMergeRules(raw: unknown): ApiMergeRules | null {
   if (!isRecord(raw)) return null;
   if (raw['type'] === 'none' || raw['type'] === 'inherit') return { type: raw['type'] };
-  if (raw['type'] === 'rules' && Array.isArray(raw['rules'])) return { type: 'rules', rules: raw['rules'].filter(isRecord).map((r) => ({ ...r })) };
+  if (raw['type'] === 'rules' && Array.isArray(raw['rules']))
+    return { type: 'rules', rules: raw['rules'].filter(isRecord).map((r) => ({ ...r })) };
   return null;
 }
 
@@ -64,7 +65,12 @@ export const writesMergeRules = (spec: { mergeRules?: unknown }): boolean => spe
  * The API form of the written rules, e-mails resolved to user ids, or where and why one names no member (a member
  * invited in this plan has no user id until they accept).
  */
-export function resolveMergeRules(ctx: DiffContext, org: string, spec: MergeRulesSpec, members: Readonly<Record<string, string>>): ApiMergeRules | { at: DocPath; message: string } {
+export function resolveMergeRules(
+  ctx: DiffContext,
+  org: string,
+  spec: MergeRulesSpec,
+  members: Readonly<Record<string, string>>,
+): ApiMergeRules | { at: DocPath; message: string } {
   if (spec.type !== 'rules') return { type: spec.type };
   const rules: Record<string, unknown>[] = [];
   for (const r of spec.rules) {
@@ -72,13 +78,25 @@ export function resolveMergeRules(ctx: DiffContext, org: string, spec: MergeRule
     for (const [i, email] of (r.users ?? []).entries()) {
       const known = ctx.resolve('Members', org, email);
       if (known !== undefined && isRef(known)) {
-        return { at: [...r.at, 'users', i], message: `merge rules: ${email} is invited in this plan and has no user id until they accept; the first plan after they joined sets the rule` };
+        return {
+          at: [...r.at, 'users', i],
+          message: `merge rules: ${email} is invited in this plan and has no user id until they accept; the first plan after they joined sets the rule`,
+        };
       }
       const id = known ?? members[email];
-      if (id === undefined) return { at: [...r.at, 'users', i], message: `merge rules: ${email} is not an organization member; add them to a Members document, or take them out of the rule` };
+      if (id === undefined)
+        return {
+          at: [...r.at, 'users', i],
+          message: `merge rules: ${email} is not an organization member; add them to a Members document, or take them out of the rule`,
+        };
       users.push(id);
     }
-    rules.push({ rule: r.rule, ...(r.users ? { users } : {}), ...(r.expression !== undefined ? { expression: r.expression } : {}), ...(r.message !== undefined ? { message: r.message } : {}) });
+    rules.push({
+      rule: r.rule,
+      ...(r.users ? { users } : {}),
+      ...(r.expression !== undefined ? { expression: r.expression } : {}),
+      ...(r.message !== undefined ? { message: r.message } : {}),
+    });
   }
   return { type: 'rules', rules };
 }
@@ -87,7 +105,15 @@ export function resolveMergeRules(ctx: DiffContext, org: string, spec: MergeRule
 export function canonicalMergeRules(v: unknown): unknown {
   const rules = liveMergeRules(v);
   if (!rules || rules.type !== 'rules') return rules;
-  const each = rules.rules.map((r) => JSON.stringify(Object.fromEntries(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, k === 'users' && Array.isArray(x) ? [...x].map(String).sort() : x]))));
+  const each = rules.rules.map((r) =>
+    JSON.stringify(
+      Object.fromEntries(
+        Object.entries(r)
+          .sort(([a], [b]) => (a < b ? -1 : 1))
+          .map(([k, x]) => [k, k === 'users' && Array.isArray(x) ? [...x].map(String).sort() : x]),
+      ),
+    ),
+  );
   return { type: 'rules', rules: each.sort() };
 }
 
@@ -95,7 +121,10 @@ export function canonicalMergeRules(v: unknown): unknown {
  * The manifest form of an API value: user ids as e-mails (`emailOf`); undefined when a user has no known e-mail
  * (a manifest could not name them: export leaves the rules unmanaged rather than write a list without them).
  */
-export function manifestMergeRules(v: ApiMergeRules, emailOf: Readonly<Record<string, string>>): Record<string, unknown> | undefined {
+export function manifestMergeRules(
+  v: ApiMergeRules,
+  emailOf: Readonly<Record<string, string>>,
+): Record<string, unknown> | undefined {
   if (v.type !== 'rules') return { type: v.type };
   const rules: Record<string, unknown>[] = [];
   for (const r of v.rules) {
@@ -110,7 +139,12 @@ export function manifestMergeRules(v: ApiMergeRules, emailOf: Readonly<Record<st
 export function shownMergeRules(v: unknown, emailOf: Readonly<Record<string, string>>): unknown {
   const rules = liveMergeRules(v);
   if (!rules || rules.type !== 'rules') return rules;
-  return { type: 'rules', rules: rules.rules.map((r) => (Array.isArray(r['users']) ? { ...r, users: r['users'].map((id) => emailOf[String(id)] ?? String(id)) } : r)) };
+  return {
+    type: 'rules',
+    rules: rules.rules.map((r) =>
+      Array.isArray(r['users']) ? { ...r, users: r['users'].map((id) => emailOf[String(id)] ?? String(id)) } : r,
+    ),
+  };
 }
 
 /** e-mail → user id, reversed. */

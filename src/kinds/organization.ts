@@ -8,7 +8,17 @@
  * the API refuses a default content naming no site, and the other settings are not applied without it.
  */
 import { ConflictError } from '../model/errors.js';
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, LiveKindState, LiveObject, Report } from '../model/kind.js';
+import type {
+  DesiredEntry,
+  DiffContext,
+  DiffResult,
+  FetchContext,
+  IdentityLookup,
+  KindDefinition,
+  LiveKindState,
+  LiveObject,
+  Report,
+} from '../model/kind.js';
 import { isRef } from '../model/refs.js';
 import type { ManifestDocument } from '../model/document.js';
 import { blockEntry, changedFields, isRecord, makeStep, manifestDoc, orgPath, refSteps, stepId } from './common.js';
@@ -16,7 +26,17 @@ import { memberIds } from './access/fetch.js';
 import { membersListPath } from './access/model.js';
 import { organizationSchema, type OrganizationManifestSpec } from './generated/organization.js';
 import { mustExistLive, namesManifest } from './manifest-refs.js';
-import { byId, canonicalMergeRules, liveMergeRules, manifestMergeRules, readMergeRules, resolveMergeRules, shownMergeRules, writesMergeRules, type ApiMergeRules } from './merge-rules.js';
+import {
+  byId,
+  canonicalMergeRules,
+  liveMergeRules,
+  manifestMergeRules,
+  readMergeRules,
+  resolveMergeRules,
+  shownMergeRules,
+  writesMergeRules,
+  type ApiMergeRules,
+} from './merge-rules.js';
 import { sitesPath } from './site/model.js';
 import { actionOf } from './informer-common.js';
 
@@ -30,7 +50,18 @@ const DEPTH = 0;
 export type OrgSpec = OrganizationManifestSpec;
 
 /** Settings docops manages, in the order they are compared and sent: every field of the schema. */
-export const ORG_FIELDS = ['title', 'emailDomains', 'hostname', 'defaultRole', 'defaultContent', 'logo', 'sso', 'ai', 'inviteLinks', 'mergeRules'] as const satisfies readonly (keyof OrgSpec)[];
+export const ORG_FIELDS = [
+  'title',
+  'emailDomains',
+  'hostname',
+  'defaultRole',
+  'defaultContent',
+  'logo',
+  'sso',
+  'ai',
+  'inviteLinks',
+  'mergeRules',
+] as const satisfies readonly (keyof OrgSpec)[];
 
 export type OrgField = (typeof ORG_FIELDS)[number];
 // A field added to the schema must be listed above (and read back in orgFields): this fails to compile until it is.
@@ -91,12 +122,19 @@ interface LiveSiteRef {
 const writtenSite = (spec: OrgSpec): string | undefined => spec.defaultContent?.site;
 
 /** A default content site naming no Site manifest must name a live site: a warning offline (plan blocks the document otherwise). */
-function crossValidate(entries: DesiredEntry<OrgSpec>[], all: ReadonlyMap<string, DesiredEntry[]>, _report: Report, index: IdentityLookup, warn?: Report): void {
+function crossValidate(
+  entries: DesiredEntry<OrgSpec>[],
+  all: ReadonlyMap<string, DesiredEntry[]>,
+  _report: Report,
+  index: IdentityLookup,
+  warn?: Report,
+): void {
   if (!warn) return;
   const known = namesManifest(all, 'Site', index);
   for (const e of entries) {
     const site = writtenSite(e.spec);
-    if (site !== undefined && !known(e.org, site)) warn(e.doc.pos(['spec', 'defaultContent', 'site']), mustExistLive('defaultContent.site', site, 'Site', e.org));
+    if (site !== undefined && !known(e.org, site))
+      warn(e.doc.pos(['spec', 'defaultContent', 'site']), mustExistLive('defaultContent.site', site, 'Site', e.org));
   }
 }
 
@@ -110,8 +148,13 @@ async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<OrgSp
     namesSite ? ctx.list(sitesPath(org)) : Promise.resolve([]),
     mergeRules ? ctx.list(membersListPath(org)) : Promise.resolve(undefined),
   ]);
-  const sites = items.flatMap((s): LiveSiteRef[] => (isRecord(s) && typeof s['id'] === 'string' ? [{ id: s['id'], title: String(s['title'] ?? '') }] : []));
-  return { objects: [{ kind: KIND, org, key: org, id: String(o['id'] ?? org), fields: orgFields(o) }], aux: { sites, ...(people ? { members: memberIds(people) } : {}) } };
+  const sites = items.flatMap((s): LiveSiteRef[] =>
+    isRecord(s) && typeof s['id'] === 'string' ? [{ id: s['id'], title: String(s['title'] ?? '') }] : [],
+  );
+  return {
+    objects: [{ kind: KIND, org, key: org, id: String(o['id'] ?? org), fields: orgFields(o) }],
+    aux: { sites, ...(people ? { members: memberIds(people) } : {}) },
+  };
 }
 
 /**
@@ -124,7 +167,9 @@ function resolveSite(ctx: DiffContext, org: string, name: string, live: OrgState
   const sites = live.aux?.sites ?? [];
   const titled = sites.filter((s) => s.title === name);
   if (titled.length > 1) {
-    throw new ConflictError(`defaultContent.site "${name}" of organization ${org} matches ${titled.length} live sites (${titled.map((s) => s.id).join(', ')}); name the one you mean by id`);
+    throw new ConflictError(
+      `defaultContent.site "${name}" of organization ${org} matches ${titled.length} live sites (${titled.map((s) => s.id).join(', ')}); name the one you mean by id`,
+    );
   }
   return titled[0]?.id ?? sites.find((s) => s.id === name)?.id;
 }
@@ -133,7 +178,9 @@ function resolveSite(ctx: DiffContext, org: string, name: string, live: OrgState
 function siteNote(written: OrgSpec['defaultContent'], siteId: string | undefined): string | undefined {
   const title = written?.site;
   if (siteId === undefined || title === undefined || title === siteId) return undefined;
-  return isRef(siteId) ? `default content: site "${title}", created in this plan` : `default content: site "${title}" (${siteId})`;
+  return isRef(siteId)
+    ? `default content: site "${title}", created in this plan`
+    : `default content: site "${title}" (${siteId})`;
 }
 
 function diff(ctx: DiffContext, org: string, desired: DesiredEntry<OrgSpec>[], live: OrgState): DiffResult {
@@ -141,7 +188,12 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry<OrgSpec>[], l
   const current = live.objects.find((o) => o.key === org);
   for (const entry of desired) {
     if (!current) {
-      blockEntry(result, entry, entry.source, 'organization not found (or not visible to the token); docops never creates one: check metadata.organization');
+      blockEntry(
+        result,
+        entry,
+        entry.source,
+        'organization not found (or not visible to the token); docops never creates one: check metadata.organization',
+      );
       continue;
     }
     // What the PATCH sends: the default site by id, reviewers by user id.
@@ -151,7 +203,12 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry<OrgSpec>[], l
       const name = written.site;
       const site = resolveSite(ctx, org, name, live);
       if (site === undefined) {
-        blockEntry(result, entry, entry.doc.pos(['spec', 'defaultContent', 'site']), `defaultContent.site "${name}" is neither a Site manifest nor a live site (by title or id); the organization settings are not planned until it names an existing site`);
+        blockEntry(
+          result,
+          entry,
+          entry.doc.pos(['spec', 'defaultContent', 'site']),
+          `defaultContent.site "${name}" is neither a Site manifest nor a live site (by title or id); the organization settings are not planned until it names an existing site`,
+        );
         continue;
       }
       resolved = { ...entry.spec, defaultContent: { ...written, site } };
@@ -160,7 +217,12 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry<OrgSpec>[], l
     if (rules) {
       const api = resolveMergeRules(ctx, org, rules, live.aux?.members ?? {});
       if ('message' in api) {
-        blockEntry(result, entry, entry.doc.pos(api.at), `${api.message}; the organization settings are not planned until it names a member`);
+        blockEntry(
+          result,
+          entry,
+          entry.doc.pos(api.at),
+          `${api.message}; the organization settings are not planned until it names a member`,
+        );
         continue;
       }
       resolved = { ...resolved, mergeRules: api };
@@ -168,8 +230,15 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry<OrgSpec>[], l
     const c = changedFields(resolved, current.fields, ORG_FIELDS, normalise);
     if (c.changed.length === 0) continue;
     // The plan shows defaultContent as written (a site title) and merge rules' reviewers by e-mail; the request carries ids (or a ref).
-    const after = { ...c.after, ...('defaultContent' in c.after ? { defaultContent: entry.spec.defaultContent } : {}), ...('mergeRules' in c.after ? { mergeRules: entry.spec.mergeRules } : {}) };
-    const before = 'mergeRules' in c.before ? { ...c.before, mergeRules: shownMergeRules(c.before['mergeRules'], byId(live.aux?.members ?? {})) } : c.before;
+    const after = {
+      ...c.after,
+      ...('defaultContent' in c.after ? { defaultContent: entry.spec.defaultContent } : {}),
+      ...('mergeRules' in c.after ? { mergeRules: entry.spec.mergeRules } : {}),
+    };
+    const before =
+      'mergeRules' in c.before
+        ? { ...c.before, mergeRules: shownMergeRules(c.before['mergeRules'], byId(live.aux?.members ?? {})) }
+        : c.before;
     const content = c.after['defaultContent'];
     const siteId = isRecord(content) && typeof content['site'] === 'string' ? content['site'] : undefined;
     const note = siteNote(entry.spec.defaultContent, siteId);
@@ -205,7 +274,8 @@ function exportDocs(org: string, live: OrgState): object[] {
       if (f === 'mergeRules') {
         // The default ({type: none}) is left out, and so are rules naming a user no member list gives an e-mail for.
         const rules = liveMergeRules(v);
-        const written = rules && rules.type !== 'none' ? manifestMergeRules(rules, byId(live.aux?.members ?? {})) : undefined;
+        const written =
+          rules && rules.type !== 'none' ? manifestMergeRules(rules, byId(live.aux?.members ?? {})) : undefined;
         if (written) spec[f] = written;
         continue;
       }

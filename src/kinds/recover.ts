@@ -11,7 +11,11 @@ import type { RecoverMatch, RecoverSpec } from '../model/plan.js';
  * it by its pinned id and renames it later in the plan). Excluding those excludes every object of the plan's live
  * read that could match: an object read with another title cannot.
  */
-export function recoverByTitle(live: readonly { id: string; title: string }[], title: string, also: readonly RecoverMatch[] = []): RecoverSpec {
+export function recoverByTitle(
+  live: readonly { id: string; title: string }[],
+  title: string,
+  also: readonly RecoverMatch[] = [],
+): RecoverSpec {
   const exclude = live.filter((o) => o.title === title).map((o) => o.id);
   return { match: [{ field: 'title', body: '/title' }, ...also], ...(exclude.length > 0 ? { exclude } : {}) };
 }

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import type { SpecSchema } from '../model/kind.js';
 
-const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isJsonObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function loadSchema<D = unknown>(name: string): SpecSchema<D> {
   const url = new URL(`../../schemas/${name}.schema.json`, import.meta.url);

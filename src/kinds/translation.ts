@@ -4,10 +4,33 @@
  * API: when a manifest writes languages the translation does not have (or would not have once created), the
  * entry is blocked (the plan can never reach it), not warned about.
  */
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, KindUndo, LiveKindState, LiveObject, UndoLoss } from '../model/kind.js';
+import type {
+  DesiredEntry,
+  DiffContext,
+  DiffResult,
+  FetchContext,
+  KindDefinition,
+  KindUndo,
+  LiveKindState,
+  LiveObject,
+  UndoLoss,
+} from '../model/kind.js';
 import { ref } from '../model/refs.js';
 import type { ManifestDocument } from '../model/document.js';
-import { blockEntry, isRecord, makeStep, orgPath, sameValue, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
+import {
+  blockEntry,
+  isRecord,
+  makeStep,
+  orgPath,
+  sameValue,
+  seg,
+  stepId,
+  exportTitled,
+  titledEntry,
+  uniqueLiveKey,
+  unmatchedLive,
+  withDisplayKeys,
+} from './common.js';
 import { translationSchema, type TranslationManifestSpec } from './generated/translation.js';
 import { matchByIdOrTitle } from './match.js';
 import { recoverByKey } from './recover.js';
@@ -35,7 +58,10 @@ function toDesired(doc: ManifestDocument<TranslationSpec>): DesiredEntry<Transla
 
 function translationObject(org: string, t: unknown): TranslationObject | undefined {
   if (!isRecord(t) || typeof t['id'] !== 'string' || typeof t['title'] !== 'string') return undefined;
-  const fields: TranslationFields = { title: t['title'], languages: Array.isArray(t['languages']) ? t['languages'].map(String) : [] };
+  const fields: TranslationFields = {
+    title: t['title'],
+    languages: Array.isArray(t['languages']) ? t['languages'].map(String) : [],
+  };
   return { kind: KIND, org, key: t['title'], id: t['id'], fields };
 }
 
@@ -46,19 +72,34 @@ async function fetch(ctx: FetchContext, org: string): Promise<TranslationState> 
 
 const sorted = (xs: readonly string[]): string[] => [...xs].sort();
 
-function diff(ctx: DiffContext, org: string, entries: DesiredEntry<TranslationSpec>[], live: TranslationState): DiffResult {
+function diff(
+  ctx: DiffContext,
+  org: string,
+  entries: DesiredEntry<TranslationSpec>[],
+  live: TranslationState,
+): DiffResult {
   const desired = withDisplayKeys(entries);
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   const { matched, unmatched, stalePins } = matchByIdOrTitle(KIND, desired, live.objects);
   for (const e of stalePins) {
-    result.warnings.push({ kind: KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
+    result.warnings.push({
+      kind: KIND,
+      org,
+      key: e.key,
+      message: `pinned id ${e.id} does not exist; matched by title instead`,
+    });
   }
   for (const entry of desired) {
     const spec = entry.spec;
     const current = matched.get(entry);
     if (!current) {
       if (spec.languages && spec.languages.length > 0) {
-        blockEntry(result, entry, entry.doc.pos(['spec', 'languages']), `languages cannot be set through the API (a new translation has none): create it in the app with [${spec.languages.join(', ')}] and pin its id, or leave languages out`);
+        blockEntry(
+          result,
+          entry,
+          entry.doc.pos(['spec', 'languages']),
+          `languages cannot be set through the API (a new translation has none): create it in the app with [${spec.languages.join(', ')}] and pin its id, or leave languages out`,
+        );
         continue;
       }
       const id = stepId(KIND, org, entry.key, 'create');
@@ -73,7 +114,15 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry<TranslationSp
           wave: DEPTH,
           before: null,
           after: { title: spec.title },
-          requests: [{ method: 'POST', path: translationsPath(org), body: { title: spec.title }, capture: { id: 'id' }, recover: recoverByKey(live.objects, spec.title) }],
+          requests: [
+            {
+              method: 'POST',
+              path: translationsPath(org),
+              body: { title: spec.title },
+              capture: { id: 'id' },
+              recover: recoverByKey(live.objects, spec.title),
+            },
+          ],
           entry,
         }),
       );
@@ -133,7 +182,13 @@ function undoLosses(_org: string, state: TranslationState): UndoLoss[] {
     // A record journaled from the plan alone (no live object found) holds only the step's `before`: no languages.
     const languages = Array.isArray(o.fields.languages) ? o.fields.languages : [];
     if (languages.length === 0) return [];
-    return [{ key: o.key, id: o.id, message: `its languages [${languages.join(', ')}] cannot be set through the API: it is recreated without them; set them again in the app` }];
+    return [
+      {
+        key: o.key,
+        id: o.id,
+        message: `its languages [${languages.join(', ')}] cannot be set through the API: it is recreated without them; set them again in the app`,
+      },
+    ];
   });
 }
 
@@ -163,7 +218,9 @@ export const translationKind: KindDefinition<TranslationSpec, TranslationObject,
     targets: ['translation'],
     stale(change, org) {
       const a = actionOf(change);
-      return a && a.part === '' ? [itemRead(translationsPath(org), change.id, below(translationsPath(org), change.id))] : undefined;
+      return a && a.part === ''
+        ? [itemRead(translationsPath(org), change.id, below(translationsPath(org), change.id))]
+        : undefined;
     },
   },
 };

@@ -22,7 +22,9 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
 export function selectErrors(errors: readonly ErrorObject[]): ErrorObject[] {
   let kept = errors.filter((e) => e.keyword !== 'if'); // the failing `then`/`else` errors say it all
   // oneOf/anyOf: show only the errors of the alternative that came closest (fewest errors).
-  for (const combo of errors.filter((e) => (e.keyword === 'oneOf' || e.keyword === 'anyOf') && e.params.passingSchemas == null)) {
+  for (const combo of errors.filter(
+    (e) => (e.keyword === 'oneOf' || e.keyword === 'anyOf') && e.params.passingSchemas == null,
+  )) {
     const inside = (e: ErrorObject): boolean => e.schemaPath.startsWith(combo.schemaPath + '/');
     const byBranch = new Map<string, ErrorObject[]>();
     for (const e of kept.filter(inside)) {
@@ -34,7 +36,11 @@ export function selectErrors(errors: readonly ErrorObject[]): ErrorObject[] {
     kept = kept.filter((e) => e !== combo && (!inside(e) || best.includes(e)));
   }
   // propertyNames: the sub-error carries the offending name; the wrapper adds nothing.
-  kept = kept.filter((e) => e.keyword !== 'propertyNames' || !kept.some((s) => s !== e && s.propertyName === e.params.propertyName && s.instancePath === e.instancePath));
+  kept = kept.filter(
+    (e) =>
+      e.keyword !== 'propertyNames' ||
+      !kept.some((s) => s !== e && s.propertyName === e.params.propertyName && s.instancePath === e.instancePath),
+  );
   return kept;
 }
 
@@ -43,12 +49,19 @@ export function selectErrors(errors: readonly ErrorObject[]): ErrorObject[] {
  * `markAt` tells the secret-bearing places (secret-fields.ts): their values are never quoted (a URL's
  * credentials are cut out).
  */
-export function describeError(e: ErrorObject, value: unknown, markAt: (path: DocPath) => SecretMark | undefined = () => undefined): SchemaProblem {
+export function describeError(
+  e: ErrorObject,
+  value: unknown,
+  markAt: (path: DocPath) => SecretMark | undefined = () => undefined,
+): SchemaProblem {
   const path = pointerToPath(e.instancePath, value);
   const got = valueAt(value, path);
   const mark = markAt(path);
   const hidden = isHidden(mark);
-  const quoted = (v: unknown): string => (hidden ? `a value ${NOT_SHOWN}` : describeValue(mark === 'userinfo' && typeof v === 'string' ? withoutUserinfo(v) : v));
+  const quoted = (v: unknown): string =>
+    hidden
+      ? `a value ${NOT_SHOWN}`
+      : describeValue(mark === 'userinfo' && typeof v === 'string' ? withoutUserinfo(v) : v);
   const p = e.params as Record<string, unknown>;
   const problem = (message: string, at: DocPath = path, atKey = false): SchemaProblem => ({ path, at, atKey, message });
   if (e.propertyName !== undefined) {
@@ -61,28 +74,44 @@ export function describeError(e: ErrorObject, value: unknown, markAt: (path: Doc
       return problem(`missing required field "${String(p.missingProperty)}"`);
     case 'additionalProperties':
     case 'unevaluatedProperties':
-      return problem(`unknown field "${String(p.additionalProperty ?? p.unevaluatedProperty)}"`, [...path, String(p.additionalProperty ?? p.unevaluatedProperty)], true);
+      return problem(
+        `unknown field "${String(p.additionalProperty ?? p.unevaluatedProperty)}"`,
+        [...path, String(p.additionalProperty ?? p.unevaluatedProperty)],
+        true,
+      );
     case 'type': {
       const types = Array.isArray(p.type) ? (p.type as string[]).join(' or ') : String(p.type);
       const scalar = got !== null && typeof got !== 'object';
-      return problem(`must be ${types} (got ${jsonType(got)}${scalar ? (hidden ? `, ${NOT_SHOWN}` : ` ${quoted(got)}`) : ''})`);
+      return problem(
+        `must be ${types} (got ${jsonType(got)}${scalar ? (hidden ? `, ${NOT_SHOWN}` : ` ${quoted(got)}`) : ''})`,
+      );
     }
     case 'enum':
-      return problem(`must be one of ${(p.allowedValues as unknown[]).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')} (got ${quoted(got)})`);
+      return problem(
+        `must be one of ${(p.allowedValues as unknown[]).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')} (got ${quoted(got)})`,
+      );
     case 'const':
       return problem(`must be ${JSON.stringify(p.allowedValue)} (got ${quoted(got)})`);
     case 'maxLength':
-      return problem(`must be at most ${plural(Number(p.limit), 'character')} (got ${typeof got === 'string' ? [...got].length : '?'})`);
+      return problem(
+        `must be at most ${plural(Number(p.limit), 'character')} (got ${typeof got === 'string' ? [...got].length : '?'})`,
+      );
     case 'minLength':
-      return problem(`must be at least ${plural(Number(p.limit), 'character')} (got ${typeof got === 'string' ? [...got].length : '?'})`);
+      return problem(
+        `must be at least ${plural(Number(p.limit), 'character')} (got ${typeof got === 'string' ? [...got].length : '?'})`,
+      );
     case 'pattern':
       return problem(`must match the pattern ${String(p.pattern)} (got ${quoted(got)})`);
     case 'format':
       return problem(`must be a valid ${String(p.format)} (got ${quoted(got)})`);
     case 'maxItems':
-      return problem(`must have at most ${plural(Number(p.limit), 'item')} (got ${Array.isArray(got) ? got.length : '?'})`);
+      return problem(
+        `must have at most ${plural(Number(p.limit), 'item')} (got ${Array.isArray(got) ? got.length : '?'})`,
+      );
     case 'minItems':
-      return problem(`must have at least ${plural(Number(p.limit), 'item')} (got ${Array.isArray(got) ? got.length : '?'})`);
+      return problem(
+        `must have at least ${plural(Number(p.limit), 'item')} (got ${Array.isArray(got) ? got.length : '?'})`,
+      );
     case 'maxProperties':
       return problem(`must have at most ${plural(Number(p.limit), 'field')}`);
     case 'minProperties':
@@ -102,7 +131,9 @@ export function describeError(e: ErrorObject, value: unknown, markAt: (path: Doc
     case 'dependencies':
       return problem(`missing field "${String(p.missingProperty)}" (required when "${String(p.property)}" is set)`);
     case 'oneOf':
-      return problem(`must match exactly one of the allowed forms (matches ${Array.isArray(p.passingSchemas) ? p.passingSchemas.length : 'none'})`);
+      return problem(
+        `must match exactly one of the allowed forms (matches ${Array.isArray(p.passingSchemas) ? p.passingSchemas.length : 'none'})`,
+      );
     case 'anyOf':
       return problem('must match one of the allowed forms');
     case 'not':

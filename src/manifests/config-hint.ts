@@ -14,7 +14,9 @@ let configFields: ReadonlySet<string> | undefined;
 /** The daemon config's top-level fields (schemas/config.schema.json), read only when a document looks like one. */
 function daemonConfigFields(): ReadonlySet<string> {
   if (!configFields) {
-    const schema = JSON.parse(readFileSync(new URL('../../schemas/config.schema.json', import.meta.url), 'utf8')) as { properties: object };
+    const schema = JSON.parse(readFileSync(new URL('../../schemas/config.schema.json', import.meta.url), 'utf8')) as {
+      properties: object;
+    };
     configFields = new Set(Object.keys(schema.properties));
   }
   return configFields;
@@ -31,12 +33,20 @@ export function daemonConfigIssue(p: ParsedYamlDoc): ValidationIssue | undefined
   const named = typeof v.manifests === 'string';
   if (!named && (keys.length === 0 || !keys.every((k) => daemonConfigFields().has(k)))) return undefined;
   const what = 'this is a docops daemon config, not a manifest';
-  if (!named) return { ...p.pos([]), message: `${what}: point -m at the manifests directory (the daemon takes it from \`manifests:\` or DOCOPS_MANIFESTS)` };
+  if (!named)
+    return {
+      ...p.pos([]),
+      message: `${what}: point -m at the manifests directory (the daemon takes it from \`manifests:\` or DOCOPS_MANIFESTS)`,
+    };
   // Relative to the config file, as the daemon reads it; shown relative to the working directory.
   const dir = path.resolve(path.dirname(p.file), v.manifests as string);
   const rel = path.relative(process.cwd(), dir) || '.';
   const shown = (rel.startsWith('..') || path.isAbsolute(rel) ? dir : rel).split(path.sep).join('/');
-  return { ...p.pos(['manifests']), message: `${what}: the manifests it names are in ${shown} (validate them with -m ${shown})`, path: '/manifests' };
+  return {
+    ...p.pos(['manifests']),
+    message: `${what}: the manifests it names are in ${shown} (validate them with -m ${shown})`,
+    path: '/manifests',
+  };
 }
 
 /**

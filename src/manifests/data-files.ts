@@ -50,11 +50,20 @@ export function tooLargeForKind(field: FileField, size: number): string {
 }
 
 /** Read every referenced file once. `root` is the manifests directory (absent: references are refused). */
-export async function readFileRefs(refs: readonly FileRef[], root: string | undefined, claims: FileClaims): Promise<FileRefs> {
+export async function readFileRefs(
+  refs: readonly FileRef[],
+  root: string | undefined,
+  claims: FileClaims,
+): Promise<FileRefs> {
   const issues: ValidationIssue[] = [];
   const fail = (r: FileRef, message: string): void => {
     const pos = posOf(r);
-    issues.push({ file: pos.file, line: pos.line, column: pos.column, message: `${r.field.path.join('.')}.file "${r.written}": ${message}` });
+    issues.push({
+      file: pos.file,
+      line: pos.line,
+      column: pos.column,
+      message: `${r.field.path.join('.')}.file "${r.written}": ${message}`,
+    });
   };
   const byReal = await locate(refs, root, fail);
   const referenced = new Set<string>();
@@ -92,7 +101,10 @@ export async function readFileRefs(refs: readonly FileRef[], root: string | unde
     for (const r of group) {
       const byPath = contents.get(r.doc) ?? new Map<string, FileContent>();
       // One text for every reference; each digest from it, when first read.
-      byPath.set(r.field.path.join('\u0000'), lazySha256({ file: r.written, text }, () => text));
+      byPath.set(
+        r.field.path.join('\u0000'),
+        lazySha256({ file: r.written, text }, () => text),
+      );
       contents.set(r.doc, byPath);
     }
   }
@@ -103,7 +115,11 @@ const manifestMessage = (manifest: string, field: FileField): string =>
   `is the docops manifest ${manifest} (apiVersion: docops/v1), not data: name the file that holds ${field.holds}`;
 
 /** References grouped by the real path they name; those that cannot name a file inside `root` fail here. */
-async function locate(refs: readonly FileRef[], root: string | undefined, fail: (r: FileRef, message: string) => void): Promise<Map<string, FileRef[]>> {
+async function locate(
+  refs: readonly FileRef[],
+  root: string | undefined,
+  fail: (r: FileRef, message: string) => void,
+): Promise<Map<string, FileRef[]>> {
   const byReal = new Map<string, FileRef[]>();
   const realRoot = root === undefined ? undefined : await realpath(root);
   for (const r of refs) {
@@ -130,7 +146,10 @@ async function locate(refs: readonly FileRef[], root: string | undefined, fail: 
     // Where discovery never looks for manifests, and other tools keep files that hold credentials (.git/config,
     // .env, .npmrc): never sent anywhere as data. Decided on the real path, so a link cannot lead there.
     if (rel.split(path.sep).some(isIgnoredDirectory)) {
-      fail(r, 'is in a hidden directory or node_modules, or is a hidden file, where other tools keep their files (.git, .env …): docops reads no data there');
+      fail(
+        r,
+        'is in a hidden directory or node_modules, or is a hidden file, where other tools keep their files (.git, .env …): docops reads no data there',
+      );
       continue;
     }
     byReal.set(real, [...(byReal.get(real) ?? []), r]);
@@ -144,7 +163,10 @@ function otherKinds(group: readonly FileRef[], fail: (r: FileRef, message: strin
   for (const r of group) {
     const other = group.find((o) => o.field.holds !== r.field.holds)!;
     const at = posOf(other);
-    fail(r, `is also named as ${other.field.holds} (${at.file}:${at.line}:${at.column}); a file holds one kind of data`);
+    fail(
+      r,
+      `is also named as ${other.field.holds} (${at.file}:${at.line}:${at.column}); a file holds one kind of data`,
+    );
   }
   return true;
 }
@@ -167,7 +189,10 @@ async function readText(real: string, field: FileField, fail: (message: string) 
   }
 }
 
-function resolveSpec(byPath: ReadonlyMap<string, FileContent> | undefined, spec: Record<string, unknown>): Record<string, unknown> {
+function resolveSpec(
+  byPath: ReadonlyMap<string, FileContent> | undefined,
+  spec: Record<string, unknown>,
+): Record<string, unknown> {
   if (!byPath) return spec;
   const out = structuredClone(spec);
   for (const [key, content] of byPath) {

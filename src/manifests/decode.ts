@@ -60,7 +60,8 @@ function bytePos(bytes: Uint8Array, offset: number): { line: number; column: num
 
 /** Decode a manifest file's bytes, or say precisely why it is not a text file we accept. */
 export function decodeManifestBytes(bytes: Uint8Array, maxBytes = DEFAULT_MAX_FILE_BYTES): DecodeResult {
-  if (bytes.length > maxBytes) return { error: { line: 1, column: 1, message: tooLargeMessage(bytes.length, maxBytes) } };
+  if (bytes.length > maxBytes)
+    return { error: { line: 1, column: 1, message: tooLargeMessage(bytes.length, maxBytes) } };
   const nul = bytes.indexOf(0);
   const bad = firstInvalidUtf8(bytes);
   if (nul >= 0 && (bad < 0 || nul < bad)) {
@@ -75,13 +76,20 @@ export function decodeManifestBytes(bytes: Uint8Array, maxBytes = DEFAULT_MAX_FI
 }
 
 /** The same checks for text that was already decoded (e.g. handed to parseYamlFile as a string). */
-export function checkDecodedText(text: string, maxBytes = DEFAULT_MAX_FILE_BYTES): Omit<SourcePos, 'file'> & { message: string } | undefined {
+export function checkDecodedText(
+  text: string,
+  maxBytes = DEFAULT_MAX_FILE_BYTES,
+): (Omit<SourcePos, 'file'> & { message: string }) | undefined {
   const size = Buffer.byteLength(text, 'utf8');
   if (size > maxBytes) return { line: 1, column: 1, message: tooLargeMessage(size, maxBytes) };
   const nul = text.indexOf('\0');
   if (nul >= 0) {
     const lines = text.slice(0, nul).split('\n');
-    return { line: lines.length, column: lines[lines.length - 1]!.length + 1, message: 'file contains a NUL byte (binary file?)' };
+    return {
+      line: lines.length,
+      column: lines[lines.length - 1]!.length + 1,
+      message: 'file contains a NUL byte (binary file?)',
+    };
   }
   return undefined;
 }

@@ -35,7 +35,8 @@ export interface Discovery {
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Inside `root` (both real paths)? */
-const isInside = (root: string, p: string): boolean => p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+const isInside = (root: string, p: string): boolean =>
+  p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 
 /**
  * Every manifest file below `dir`, and every link or directory that could not be followed or read. Each
@@ -139,7 +140,8 @@ export function displayPath(dir: string, rel: string): string {
   const joined = path.join(dir, rel);
   if (path.isAbsolute(joined)) {
     const fromCwd = path.relative(process.cwd(), joined);
-    if (fromCwd !== '' && !fromCwd.startsWith('..') && !path.isAbsolute(fromCwd)) return fromCwd.split(path.sep).join('/');
+    if (fromCwd !== '' && !fromCwd.startsWith('..') && !path.isAbsolute(fromCwd))
+      return fromCwd.split(path.sep).join('/');
   }
   return joined.split(path.sep).join('/');
 }

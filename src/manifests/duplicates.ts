@@ -16,7 +16,10 @@ const where = (p: SourcePos): string => `${p.file}:${p.line}:${p.column}`;
  * joined key and a list are made only on a collision. Joining kind, org and key for every one of 100,000
  * entries cost ~60 ms.
  */
-function identityGroups(desired: ReadonlyMap<string, readonly DesiredEntry[]>): { index: IdentityLookup; groups: DesiredEntry[][] } {
+function identityGroups(desired: ReadonlyMap<string, readonly DesiredEntry[]>): {
+  index: IdentityLookup;
+  groups: DesiredEntry[][];
+} {
   const first = new Map<string, Map<string, Map<string, DesiredEntry>>>();
   const shared = new Map<string, DesiredEntry[]>();
   let keys: Map<string, DesiredEntry> | undefined;
@@ -66,19 +69,27 @@ function addShared(shared: Map<string, DesiredEntry[]>, k: string, seen: Desired
 const ambiguous = (group: readonly DesiredEntry[]): boolean => group.some((e) => e.id === undefined);
 
 /** Duplicate identities and pinned ids across all documents, and the identity index (desired: kind → entries). */
-export function findDuplicates(desired: ReadonlyMap<string, readonly DesiredEntry[]>): { issues: ValidationIssue[]; index: IdentityLookup } {
+export function findDuplicates(desired: ReadonlyMap<string, readonly DesiredEntry[]>): {
+  issues: ValidationIssue[];
+  index: IdentityLookup;
+} {
   const issues: ValidationIssue[] = [];
   const { index, groups } = identityGroups(desired);
   for (const group of groups) {
     if (!ambiguous(group)) continue;
     for (const e of group) {
       const others = group.filter((o) => o !== e).map((o) => where(o.source));
-      issues.push({ ...e.source, message: `duplicate ${e.kind} ${JSON.stringify(e.key)} in ${e.org}, also defined at ${others.join(', ')}` });
+      issues.push({
+        ...e.source,
+        message: `duplicate ${e.kind} ${JSON.stringify(e.key)} in ${e.org}, also defined at ${others.join(', ')}`,
+      });
     }
   }
   for (const group of idGroups(desired)) {
     for (const e of group) {
-      const others = group.filter((o) => o !== e).map((o) => `${o.kind} ${JSON.stringify(o.key)} in ${o.org} at ${where(o.source)}`);
+      const others = group
+        .filter((o) => o !== e)
+        .map((o) => `${o.kind} ${JSON.stringify(o.key)} in ${o.org} at ${where(o.source)}`);
       issues.push({
         ...e.source,
         message: `duplicate ${e.kind} id ${JSON.stringify(e.id)} (pinned by ${e.kind} ${JSON.stringify(e.key)} in ${e.org}), also pinned by ${others.join(', ')}`,

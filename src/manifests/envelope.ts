@@ -29,7 +29,8 @@ export interface EnvelopeResult {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const got = (v: unknown): string => (v !== null && typeof v !== 'object' ? `${jsonType(v)} ${describeValue(v)}` : jsonType(v));
+const got = (v: unknown): string =>
+  v !== null && typeof v !== 'object' ? `${jsonType(v)} ${describeValue(v)}` : jsonType(v);
 
 export function checkEnvelope(parsed: ParsedYamlDoc, kinds: ReadonlyMap<string, KindDefinition>): EnvelopeResult {
   const issues: ValidationIssue[] = [];
@@ -64,34 +65,58 @@ export function checkEnvelope(parsed: ParsedYamlDoc, kinds: ReadonlyMap<string, 
     if (!isObject(metadata)) issue(['metadata'], `metadata: must be object (got ${got(metadata)})`);
     else if (!('organization' in metadata)) issue(['metadata'], 'metadata: missing required field "organization"');
     else if (typeof metadata.organization !== 'string' || metadata.organization.trim() === '') {
-      issue(['metadata', 'organization'], `metadata.organization: must be a non-empty string (got ${got(metadata.organization)})`);
+      issue(
+        ['metadata', 'organization'],
+        `metadata.organization: must be a non-empty string (got ${got(metadata.organization)})`,
+      );
     } else if (!ENTITY_ID.test(metadata.organization)) {
       // The id goes into every request path (/orgs/{id}/…): `..`, `/` or `%2F` would address something else.
-      issue(['metadata', 'organization'], `metadata.organization: must be an organization id, matching ${ENTITY_ID.source} (got ${describeValue(metadata.organization)})`);
+      issue(
+        ['metadata', 'organization'],
+        `metadata.organization: must be an organization id, matching ${ENTITY_ID.source} (got ${describeValue(metadata.organization)})`,
+      );
     }
     // A misplaced field (e.g. `prune: true` under metadata) must not be silently ignored.
     if (isObject(metadata)) {
       for (const field of Object.keys(metadata)) {
         if (!(METADATA_FIELDS as readonly string[]).includes(field)) {
-          issue(['metadata', field], `metadata: unknown field "${field}" (allowed: ${METADATA_FIELDS.join(', ')})`, true);
+          issue(
+            ['metadata', field],
+            `metadata: unknown field "${field}" (allowed: ${METADATA_FIELDS.join(', ')})`,
+            true,
+          );
         }
       }
     }
   }
   const mode = OWNERSHIP_MODES.find((m) => m === v.mode);
-  if ('mode' in v && mode === undefined) issue(['mode'], `mode: must be one of ${OWNERSHIP_MODES.join(', ')} (got ${got(v.mode)})`);
+  if ('mode' in v && mode === undefined)
+    issue(['mode'], `mode: must be one of ${OWNERSHIP_MODES.join(', ')} (got ${got(v.mode)})`);
   if ('prune' in v && typeof v.prune !== 'boolean') issue(['prune'], `prune: must be boolean (got ${got(v.prune)})`);
   // Prune deletes what no manifest writes; additive and observe never do (src/engine/modes.ts).
   else if (v.prune === true && mode !== undefined && mode !== 'authoritative') {
-    issue(['prune'], `prune: a document in mode ${mode} never deletes what no manifest writes, so prune: true contradicts it (remove one of them)`, true);
+    issue(
+      ['prune'],
+      `prune: a document in mode ${mode} never deletes what no manifest writes, so prune: true contradicts it (remove one of them)`,
+      true,
+    );
   }
   // A flag that means nothing for this kind must not look as if it did something.
   else if (v.prune === true && kind?.prunable === false) {
-    issue(['prune'], `prune: ${kind.kind} objects are never deleted by docops, so prune means nothing here (remove it)`, true);
+    issue(
+      ['prune'],
+      `prune: ${kind.kind} objects are never deleted by docops, so prune means nothing here (remove it)`,
+      true,
+    );
   }
-  if ('allowEmpty' in v && typeof v.allowEmpty !== 'boolean') issue(['allowEmpty'], `allowEmpty: must be boolean (got ${got(v.allowEmpty)})`);
+  if ('allowEmpty' in v && typeof v.allowEmpty !== 'boolean')
+    issue(['allowEmpty'], `allowEmpty: must be boolean (got ${got(v.allowEmpty)})`);
   else if (v.allowEmpty === true && kind && (kind.lists ?? []).length === 0) {
-    issue(['allowEmpty'], `allowEmpty: ${kind.kind} documents write no list of an object's sub-objects, so allowEmpty means nothing here (remove it)`, true);
+    issue(
+      ['allowEmpty'],
+      `allowEmpty: ${kind.kind} documents write no list of an object's sub-objects, so allowEmpty means nothing here (remove it)`,
+      true,
+    );
   }
   const spec = isObject(v.spec) ? v.spec : undefined;
   if ('spec' in v && !spec) {

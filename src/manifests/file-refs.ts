@@ -34,18 +34,27 @@ export function sha256Hex(data: string | Uint8Array): string {
 export function lazySha256<T extends object>(value: T, data: () => string | Uint8Array): T & { sha256: string } {
   let hex: string | undefined;
   lazyDigests.add(value);
-  return Object.defineProperty(value, 'sha256', { enumerable: true, configurable: true, get: () => (hex ??= sha256Hex(data())) }) as T & { sha256: string };
+  return Object.defineProperty(value, 'sha256', {
+    enumerable: true,
+    configurable: true,
+    get: () => (hex ??= sha256Hex(data())),
+  }) as T & { sha256: string };
 }
 
 /** Values whose `sha256` is lazySha256's (so a type check need not read, i.e. compute, it). */
 const lazyDigests = new WeakSet<object>();
 
-const hasSha256 = (v: object): boolean => lazyDigests.has(v) || typeof (v as Record<string, unknown>)['sha256'] === 'string';
+const hasSha256 = (v: object): boolean =>
+  lazyDigests.has(v) || typeof (v as Record<string, unknown>)['sha256'] === 'string';
 
 export const isFileRef = (v: unknown): v is { file: string } =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as Record<string, unknown>)['file'] === 'string';
+  typeof v === 'object' &&
+  v !== null &&
+  !Array.isArray(v) &&
+  typeof (v as Record<string, unknown>)['file'] === 'string';
 
-export const isFileContent = (v: unknown): v is FileContent => isFileRef(v) && typeof (v as Record<string, unknown>)['text'] === 'string' && hasSha256(v);
+export const isFileContent = (v: unknown): v is FileContent =>
+  isFileRef(v) && typeof (v as Record<string, unknown>)['text'] === 'string' && hasSha256(v);
 
 /** One `{file}` reference of a document. */
 export interface FileRef {
@@ -69,8 +78,18 @@ export function findFileRefs(docs: readonly ParsedYamlDoc[], kinds: ReadonlyMap<
     const spec = value['spec'];
     if (!kind?.fileFields || typeof spec !== 'object' || spec === null) continue;
     for (const field of kind.fileFields) {
-      const v = field.path.reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), spec);
-      if (isFileRef(v)) refs.push({ doc, field, mark: secretMarkAt(kind.schema, spec, [...field.path]), written: v.file, absolute: path.resolve(path.dirname(doc.file), v.file) });
+      const v = field.path.reduce<unknown>(
+        (o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined),
+        spec,
+      );
+      if (isFileRef(v))
+        refs.push({
+          doc,
+          field,
+          mark: secretMarkAt(kind.schema, spec, [...field.path]),
+          written: v.file,
+          absolute: path.resolve(path.dirname(doc.file), v.file),
+        });
     }
   }
   return refs;

@@ -2,7 +2,15 @@
 export { loadManifests, readManifestFile, sortIssues, type LoadOptions, type LoadResult } from './load.js';
 export { parseYamlFile, type ParsedYamlDoc, type ParseOptions, type ParseResult } from './parse.js';
 export { validateWithSchema, compileSchema, type Locate } from './schema.js';
-export { ALLOW_ENTRY, allowedVariables, everyVariable, interpolateString, parseAllowList, type Env, type VarSource } from './interpolate.js';
+export {
+  ALLOW_ENTRY,
+  allowedVariables,
+  everyVariable,
+  interpolateString,
+  parseAllowList,
+  type Env,
+  type VarSource,
+} from './interpolate.js';
 export { findManifestFiles, isIgnoredDirectory } from './discover.js';
 export { API_VERSION, ENVELOPE_FIELDS } from './envelope.js';
 export { DEFAULT_MAX_FILE_BYTES } from './decode.js';

@@ -34,7 +34,10 @@ const MIN_SECRET_SUBSTRING = 8;
  * entries, blanks ignored; entries that are neither a name nor a prefix ending in `*` come back in `invalid`.
  */
 export function parseAllowList(values: readonly string[]): { entries: string[]; invalid: string[] } {
-  const all = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  const all = values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
   return { entries: all.filter((v) => ALLOW_ENTRY.test(v)), invalid: all.filter((v) => !ALLOW_ENTRY.test(v)) };
 }
 
@@ -64,17 +67,28 @@ export function allowedVariables(env: Env, allow: readonly string[], secrets: re
   const prefixes = allow.filter((a) => a.endsWith('*')).map((a) => a.slice(0, -1));
   // Also every credential this process registered (the token however it was read, the reconcile secret, a
   // notification URL or key): said as such, so a refused webhook URL is not called the API token.
-  const holds = (value: string, of: readonly string[]): boolean => of.some((s) => s !== '' && (value === s || (s.length >= MIN_SECRET_SUBSTRING && value.includes(s))));
+  const holds = (value: string, of: readonly string[]): boolean =>
+    of.some((s) => s !== '' && (value === s || (s.length >= MIN_SECRET_SUBSTRING && value.includes(s))));
   return {
     read(name) {
-      if (OWN.test(name)) return { refused: `environment variable "${name}" is docops's own: DOCOPS_* variables are never interpolated into manifests` };
+      if (OWN.test(name))
+        return {
+          refused: `environment variable "${name}" is docops's own: DOCOPS_* variables are never interpolated into manifests`,
+        };
       if (!exact.has(name) && !prefixes.some((p) => name.startsWith(p))) {
-        return { refused: `environment variable "${name}" is not allowed in manifests: ${HOW_TO_ALLOW.replace('NAME', name)}` };
+        return {
+          refused: `environment variable "${name}" is not allowed in manifests: ${HOW_TO_ALLOW.replace('NAME', name)}`,
+        };
       }
       const value = env[name];
-      if (value !== undefined && holds(value, secrets)) return { refused: `environment variable "${name}" holds the API token: it is never interpolated into manifests` };
+      if (value !== undefined && holds(value, secrets))
+        return {
+          refused: `environment variable "${name}" holds the API token: it is never interpolated into manifests`,
+        };
       if (value !== undefined && holds(value, registeredSecrets())) {
-        return { refused: `environment variable "${name}" holds one of docops's credentials (the API token, the reconcile secret, a notification URL or key): it is never interpolated into manifests` };
+        return {
+          refused: `environment variable "${name}" holds one of docops's credentials (the API token, the reconcile secret, a notification URL or key): it is never interpolated into manifests`,
+        };
       }
       return { value };
     },
@@ -150,7 +164,10 @@ function reference(body: string, vars: VarSource, problems: Problem[]): string {
   const sep = body.indexOf(':-');
   const name = sep < 0 ? body : body.slice(0, sep);
   if (!NAME.test(name)) {
-    problems.push({ message: `invalid variable reference "\${${body}}" (names are [A-Za-z_][A-Za-z0-9_]*; write $\${ for a literal \${)`, unset: false });
+    problems.push({
+      message: `invalid variable reference "\${${body}}" (names are [A-Za-z_][A-Za-z0-9_]*; write $\${ for a literal \${)`,
+      unset: false,
+    });
     return '';
   }
   const read = vars.read(name);
@@ -181,6 +198,7 @@ function reference(body: string, vars: VarSource, problems: Problem[]): string {
 export function escapeInterpolation(v: unknown): unknown {
   if (typeof v === 'string') return v.replaceAll('${', () => '$${'); // a function: '$$' in a replacement string means '$'
   if (Array.isArray(v)) return v.map(escapeInterpolation);
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, escapeInterpolation(x)]));
+  if (v !== null && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, escapeInterpolation(x)]));
   return v;
 }

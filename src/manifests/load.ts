@@ -40,14 +40,27 @@ export interface LoadResult {
   warnings: ValidationIssue[];
 }
 
-export async function loadManifests(dir: string, kinds: readonly KindDefinition[], opts: LoadOptions = {}): Promise<LoadResult> {
+export async function loadManifests(
+  dir: string,
+  kinds: readonly KindDefinition[],
+  opts: LoadOptions = {},
+): Promise<LoadResult> {
   const kindsByName = indexKinds(kinds);
   const found = await manifestFiles(dir);
   const { env = process.env, allowEnv = [], secrets = [], parseManifest = parseYamlFile, reserved, ...rest } = opts;
   const parseOpts: ParseOptions = { ...rest, vars: allowedVariables(env, allowEnv, secrets) };
   // Files a manifest names (`{file: …}`) are data, not manifests: never parsed as such (manifest-set.ts).
-  const set = await readManifestSet(found.files, found.root, kindsByName, parseManifest, { ...parseOpts, secrets, ...(reserved ? { reserved } : {}) });
-  const { documents, desired, issues, warnings } = validateParsedFiles([{ documents: [], issues: [...found.issues, ...set.refs.issues] }, ...set.files], kinds, kindsByName, set.refs.resolve);
+  const set = await readManifestSet(found.files, found.root, kindsByName, parseManifest, {
+    ...parseOpts,
+    secrets,
+    ...(reserved ? { reserved } : {}),
+  });
+  const { documents, desired, issues, warnings } = validateParsedFiles(
+    [{ documents: [], issues: [...found.issues, ...set.refs.issues] }, ...set.files],
+    kinds,
+    kindsByName,
+    set.refs.resolve,
+  );
   if (issues.length > 0) throw new ValidationError(sortIssues(issues));
   // Never "nothing is wanted": an empty manifest set would plan to change nothing (or, pruning, to delete).
   if (documents.length === 0) throw new UsageError(noManifestsMessage(dir));
@@ -76,9 +89,11 @@ export function validateParsedFiles(
   resolveFiles?: (doc: ParsedYamlDoc, spec: Record<string, unknown>) => Record<string, unknown>,
 ): LoadResult & { issues: ValidationIssue[] } {
   const issues: ValidationIssue[] = [];
-  const report: Report = (pos: SourcePos, message: string) => issues.push({ file: pos.file, line: pos.line, column: pos.column, message });
+  const report: Report = (pos: SourcePos, message: string) =>
+    issues.push({ file: pos.file, line: pos.line, column: pos.column, message });
   const warnings: ValidationIssue[] = [];
-  const warn: Report = (pos: SourcePos, message: string) => warnings.push({ file: pos.file, line: pos.line, column: pos.column, message });
+  const warn: Report = (pos: SourcePos, message: string) =>
+    warnings.push({ file: pos.file, line: pos.line, column: pos.column, message });
   const documents: ManifestDocument[] = [];
   const desired = desiredState(new Map<string, DesiredEntry[]>(kinds.map((k) => [k.kind, []])), documents);
   for (const file of files) {
@@ -114,7 +129,8 @@ async function manifestFiles(dir: string): Promise<{ files: string[]; issues: Va
   try {
     info = await stat(dir);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`manifests directory ${dir} does not exist`);
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new UsageError(`manifests directory ${dir} does not exist`);
     throw new UsageError(`cannot read manifests directory ${dir}: ${(e as Error).message}`, { cause: e });
   }
   if (info.isFile()) return { files: [displayPath(dir, '')], issues: [], root: path.dirname(dir) };
@@ -128,7 +144,10 @@ async function manifestFiles(dir: string): Promise<{ files: string[]; issues: Va
 }
 
 /** Read and parse one file; problems reading it (size, missing, unreadable) become issues. */
-export async function readManifestFile(file: string, opts: ParseOptions = {}): Promise<{ documents: ParsedYamlDoc[]; issues: ValidationIssue[] }> {
+export async function readManifestFile(
+  file: string,
+  opts: ParseOptions = {},
+): Promise<{ documents: ParsedYamlDoc[]; issues: ValidationIssue[] }> {
   const max = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const fail = (message: string) => ({ documents: [], issues: [{ file, line: 1, column: 1, message }] });
   try {
@@ -143,7 +162,11 @@ export async function readManifestFile(file: string, opts: ParseOptions = {}): P
 }
 
 /** Envelope + spec schema; the document when both are valid (issues go to `issues`). */
-function validateDocument(p: ParsedYamlDoc, kinds: ReadonlyMap<string, KindDefinition>, issues: ValidationIssue[]): ManifestDocument | undefined {
+function validateDocument(
+  p: ParsedYamlDoc,
+  kinds: ReadonlyMap<string, KindDefinition>,
+  issues: ValidationIssue[],
+): ManifestDocument | undefined {
   const config = daemonConfigIssue(p) ?? strayDataFileIssue(p);
   if (config) {
     issues.push(config);

@@ -85,7 +85,10 @@ export async function readManifestSet(
     reserved: realReserved,
     ...(secrets ? { secrets } : {}),
   });
-  const kept = data.referenced.size === 0 ? found : await filterAsync(found, async (f) => !data.referenced.has(await reals.of(f.file)));
+  const kept =
+    data.referenced.size === 0
+      ? found
+      : await filterAsync(found, async (f) => !data.referenced.has(await reals.of(f.file)));
   // A file left unparsed because a reference named it, which then did not read it as data (e.g. written as an
   // absolute path): parsed now, as the manifest it is taken for.
   await parseAll(kept.filter((f) => f.bytes !== undefined));
@@ -94,7 +97,15 @@ export async function readManifestSet(
 
 /** Whether a parsed file is a manifest: a document says so, or (when its YAML did not parse) its text does. */
 function holdsManifest(parsed: ParseResult, bytes: Buffer): boolean {
-  if (parsed.documents.some((d) => typeof d.value === 'object' && d.value !== null && (d.value as Record<string, unknown>)['apiVersion'] === API_VERSION)) return true;
+  if (
+    parsed.documents.some(
+      (d) =>
+        typeof d.value === 'object' &&
+        d.value !== null &&
+        (d.value as Record<string, unknown>)['apiVersion'] === API_VERSION,
+    )
+  )
+    return true;
   return parsed.issues.length > 0 && MANIFEST_TEXT.test(bytes.toString('utf8'));
 }
 

@@ -51,7 +51,11 @@ export function parseYamlFile(file: string, content: string | Uint8Array, opts: 
  * The text to parse (bytes checked for NULs and invalid UTF-8, BOM removed) and its variables (undefined: not
  * interpolated), or the file's only issue.
  */
-function yamlInput(file: string, content: string | Uint8Array, opts: ParseOptions): { text: string; vars: VarSource | undefined } | { result: ParseResult } {
+function yamlInput(
+  file: string,
+  content: string | Uint8Array,
+  opts: ParseOptions,
+): { text: string; vars: VarSource | undefined } | { result: ParseResult } {
   const maxBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   let text: string;
   if (typeof content === 'string') {
@@ -63,14 +67,20 @@ function yamlInput(file: string, content: string | Uint8Array, opts: ParseOption
     if ('error' in decoded) return { result: { documents: [], issues: [{ file, ...decoded.error }] } };
     text = decoded.text;
   }
-  if (text.trim() === '') return { result: { documents: [], issues: [{ file, line: 1, column: 1, message: 'file is empty' }] } };
+  if (text.trim() === '')
+    return { result: { documents: [], issues: [{ file, line: 1, column: 1, message: 'file is empty' }] } };
   return { text, vars: opts.interpolate === false ? undefined : (opts.vars ?? NOTHING) };
 }
 
 /** A file without documents and without issues gets one issue saying so. */
 function withNoDocumentsIssue(file: string, { documents, issues }: ParseResult): ParseResult {
   if (documents.length === 0 && issues.length === 0) {
-    issues.push({ file, line: 1, column: 1, message: 'file contains no YAML documents (only comments or empty documents)' });
+    issues.push({
+      file,
+      line: 1,
+      column: 1,
+      message: 'file contains no YAML documents (only comments or empty documents)',
+    });
   }
   return { documents, issues };
 }
@@ -155,7 +165,12 @@ const TOO_DEEP = 'nesting too deep: the YAML parser ran out of stack here (manif
 const isStackOverflow = (message: string): boolean => /maximum call stack size exceeded/i.test(message);
 
 /** toJS failures are alias problems: an alias without anchor, or too many expansions (alias bomb). */
-function aliasIssue(doc: Document, e: unknown, docPos: SourcePos, at: (offset: number, message: string) => ValidationIssue): ValidationIssue {
+function aliasIssue(
+  doc: Document,
+  e: unknown,
+  docPos: SourcePos,
+  at: (offset: number, message: string) => ValidationIssue,
+): ValidationIssue {
   const message = e instanceof Error ? e.message : String(e);
   if (isStackOverflow(message)) return { ...docPos, message: TOO_DEEP };
   if (/alias count/i.test(message)) {
@@ -165,7 +180,10 @@ function aliasIssue(doc: Document, e: unknown, docPos: SourcePos, at: (offset: n
   visit(doc, {
     Alias(_key, node) {
       if (node.resolve(doc) !== undefined) return undefined;
-      issue = at(node.range?.[0] ?? 0, `unknown alias *${node.source} (the anchor &${node.source} must come before it)`);
+      issue = at(
+        node.range?.[0] ?? 0,
+        `unknown alias *${node.source} (the anchor &${node.source} must come before it)`,
+      );
       return visit.BREAK;
     },
   });

@@ -83,7 +83,10 @@ export function positionTree(doc: Document): PosNode {
       }
       pos = new MapPos(rangeStart(node), pairs);
     } else if (isSeq(node)) {
-      pos = new SeqPos(rangeStart(node), node.items.map((item) => build(item, false)));
+      pos = new SeqPos(
+        rangeStart(node),
+        node.items.map((item) => build(item, false)),
+      );
     } else if (isScalar(node)) {
       pos = mapValue && node.value === null && node.source === '' ? EMPTY_VALUE : rangeStart(node);
     } else {

@@ -39,7 +39,14 @@ export function createAjv(schema: object, code: Options['code'] = {}, options: O
   // validateSchema and code.optimize off: when a plan compiles the kind schemas cold, checking them
   // against the meta-schema (which ajv compiles first) plus the codegen optimisation pass were ~60 of
   // ~140 ms. The schemas are ours and fixed; test/manifests/schema-meta.test.ts checks them instead.
-  const opts: Options = { allErrors: true, strict: false, addUsedSchema: false, validateSchema: false, ...options, code: { optimize: false, ...code } };
+  const opts: Options = {
+    allErrors: true,
+    strict: false,
+    addUsedSchema: false,
+    validateSchema: false,
+    ...options,
+    code: { optimize: false, ...code },
+  };
   const which = dialectOf(schema);
   // Only the declared dialect is loaded: each of ajv's dialect modules brings its own meta-schemas.
   const ajv =
@@ -100,7 +107,8 @@ const compiled = new WeakMap<object, ValidateFunction>();
 export function compileSchema(schema: object, available: Precompiled = loadPrecompiled()): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = (available.size > 0 ? available.get(schemaText(schema))?.() : undefined) ?? ajvFor(schema).compile(schema);
+    validate =
+      (available.size > 0 ? available.get(schemaText(schema))?.() : undefined) ?? ajvFor(schema).compile(schema);
     compiled.set(schema, validate);
   }
   return validate;
@@ -117,7 +125,14 @@ export type Locate = (path: DocPath) => SourcePos;
  * before it is known to be valid, so no message — these, a later check's, an API's echo — shows it; and these
  * messages never quote one.
  */
-export function validateWithSchema(value: unknown, schema: object, locate: Locate, prefix: string, locateKey: Locate = locate, secrets: RegisterOptions = {}): ValidationIssue[] {
+export function validateWithSchema(
+  value: unknown,
+  schema: object,
+  locate: Locate,
+  prefix: string,
+  locateKey: Locate = locate,
+  secrets: RegisterOptions = {},
+): ValidationIssue[] {
   const marked = markedValues(schema, value);
   registerMarkedValues(marked, secrets);
   const validate = compileSchema(schema);

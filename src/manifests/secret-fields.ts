@@ -51,7 +51,14 @@ const isMark = (v: unknown): v is SecretMark => (SECRET_MARKS as readonly unknow
 /** Keywords whose subschemas apply to the value itself. */
 const SAME_VALUE = ['allOf', 'anyOf', 'oneOf', 'if', 'then', 'else'] as const;
 /** Keywords whose subschemas apply to the value's parts (properties, items). */
-const PARTS = ['properties', 'patternProperties', 'additionalProperties', 'items', 'additionalItems', 'prefixItems'] as const;
+const PARTS = [
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'items',
+  'additionalItems',
+  'prefixItems',
+] as const;
 const CHILDREN = [...PARTS, ...SAME_VALUE] as const;
 
 /**
@@ -83,7 +90,8 @@ function schemaIndex(schema: object): SchemaIndex {
       ids.set(b, v);
     }
     if (typeof v['$ref'] === 'string') pending.push({ node: v, ref: v['$ref'], base: b, resource: r });
-    for (const [k, x] of Object.entries(v)) if (k !== 'enum' && k !== 'const' && k !== 'examples' && k !== 'default') visit(x, b, r);
+    for (const [k, x] of Object.entries(v))
+      if (k !== 'enum' && k !== 'const' && k !== 'examples' && k !== 'default') visit(x, b, r);
   };
   visit(schema, 'schema:/root.json', schema as Node);
   const refs = new Map<Node, Node>();
@@ -170,12 +178,17 @@ export function markedValues(schema: object, value: unknown): MarkedValue[] {
     else if (v !== undefined && v !== null && holdsParts(node)) {
       // A scalar where the schema wants a list or object holding secrets: it is likely one of them.
       const below = reachable(index, node);
-      const as = below.has('credential') || below.has('userinfo') ? 'credential' : below.has('payload') ? 'payload' : undefined;
+      const as =
+        below.has('credential') || below.has('userinfo') ? 'credential' : below.has('payload') ? 'payload' : undefined;
       if (as) out.push({ path, mark: as, value: v });
     }
   };
   const walkItems = (node: Node, v: unknown[], path: DocPath): void => {
-    const tuple = Array.isArray(node['prefixItems']) ? node['prefixItems'] : Array.isArray(node['items']) ? node['items'] : undefined;
+    const tuple = Array.isArray(node['prefixItems'])
+      ? node['prefixItems']
+      : Array.isArray(node['items'])
+        ? node['items']
+        : undefined;
     const rest = tuple ? (Array.isArray(node['prefixItems']) ? node['items'] : node['additionalItems']) : node['items'];
     v.forEach((item, i) => {
       const s = tuple && i < tuple.length ? tuple[i] : rest;
@@ -189,7 +202,13 @@ export function markedValues(schema: object, value: unknown): MarkedValue[] {
       const named = props[k];
       const matching = patterns.filter(([p, s]) => isNode(s) && new RegExp(p, 'u').test(k)).map(([, s]) => s as Node);
       const rest = node['additionalProperties'];
-      const schemas = isNode(named) ? [named, ...matching] : matching.length > 0 ? matching : isNode(rest) ? [rest] : [];
+      const schemas = isNode(named)
+        ? [named, ...matching]
+        : matching.length > 0
+          ? matching
+          : isNode(rest)
+            ? [rest]
+            : [];
       for (const s of schemas) walk(s, x, [...path, k], new Set());
     }
   };
@@ -248,7 +267,8 @@ export function registerMarkedValues(marked: readonly MarkedValue[], options: Re
     if (m.mark === false) continue;
     for (const text of scalars(m.value, m.path, marked)) {
       registerSecret(text, m.mark);
-      for (const v of options.variables ?? []) if (v.trim().length >= MIN_SECRET && text.includes(v.trim())) registerSecret(v, m.mark);
+      for (const v of options.variables ?? [])
+        if (v.trim().length >= MIN_SECRET && text.includes(v.trim())) registerSecret(v, m.mark);
     }
   }
 }

@@ -29,17 +29,22 @@ export interface DocumentRef {
   identity?: string;
 }
 
-export type FileEdit = { type: 'edit'; doc: DocumentRef; ops: EditOp[] } | { type: 'remove'; doc: DocumentRef } | { type: 'append'; value: Record<string, unknown> };
+export type FileEdit =
+  | { type: 'edit'; doc: DocumentRef; ops: EditOp[] }
+  | { type: 'remove'; doc: DocumentRef }
+  | { type: 'append'; value: Record<string, unknown> };
 
 export type EditResult = { text: string } | { conflict: string };
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The identity of an item of a list (`email`, `path`, `title` … or the scalar itself): how items are matched. */
 export function itemIdentity(item: unknown): string | undefined {
   if (typeof item === 'string') return item;
   if (!isPlainObject(item)) return undefined;
-  for (const k of ['email', 'path', 'title', 'name', 'space', 'id']) if (typeof item[k] === 'string') return `${k}:${item[k]}`;
+  for (const k of ['email', 'path', 'title', 'name', 'space', 'id'])
+    if (typeof item[k] === 'string') return `${k}:${item[k]}`;
   return undefined;
 }
 
@@ -52,7 +57,8 @@ export function diffOps(from: unknown, to: unknown, path: YamlPath = []): EditOp
   if (isDeepStrictEqual(from, to)) return [];
   if (isPlainObject(from) && isPlainObject(to)) {
     const ops: EditOp[] = [];
-    for (const k of Object.keys(from)) if (!(k in to)) ops.push({ path: [...path, k], before: from[k], after: undefined });
+    for (const k of Object.keys(from))
+      if (!(k in to)) ops.push({ path: [...path, k], before: from[k], after: undefined });
     for (const [k, v] of Object.entries(to)) ops.push(...diffOps(from[k], v, [...path, k]));
     return ops;
   }
@@ -61,14 +67,23 @@ export function diffOps(from: unknown, to: unknown, path: YamlPath = []): EditOp
     const kept = to.map(itemIdentity);
     const staying = ids.filter((id): id is string => id !== undefined && kept.includes(id));
     const appended = to.slice(staying.length);
-    const sameOrder = ids.every((id) => id !== undefined) && staying.every((id, i) => kept[i] === id) && appended.every((x) => { const id = itemIdentity(x); return !ids.some((i) => i === id); });
+    const sameOrder =
+      ids.every((id) => id !== undefined) &&
+      staying.every((id, i) => kept[i] === id) &&
+      appended.every((x) => {
+        const id = itemIdentity(x);
+        return !ids.some((i) => i === id);
+      });
     if (sameOrder) {
       const ops: EditOp[] = [];
       // Removals from the end, so the indexes of the items before stay right while they are applied.
-      for (let i = from.length - 1; i >= 0; i--) if (!staying.includes(ids[i]!)) ops.push({ path: [...path, i], before: from[i], after: undefined });
+      for (let i = from.length - 1; i >= 0; i--)
+        if (!staying.includes(ids[i]!)) ops.push({ path: [...path, i], before: from[i], after: undefined });
       const stayingItems = from.filter((_, i) => staying.includes(ids[i]!));
       stayingItems.forEach((item, i) => ops.push(...diffOps(item, to[i], [...path, i])));
-      appended.forEach((item, i) => ops.push({ path: [...path, stayingItems.length + i], before: undefined, after: item }));
+      appended.forEach((item, i) =>
+        ops.push({ path: [...path, stayingItems.length + i], before: undefined, after: item }),
+      );
       return ops;
     }
   }
@@ -119,9 +134,13 @@ export function applyFileEdits(text: string, edits: readonly FileEdit[]): EditRe
       const full = ['spec', ...op.path];
       const have = valueAt(doc, full);
       if (isDeepStrictEqual(have, op.after)) continue; // the same change made there already
-      if (!isDeepStrictEqual(have, op.before)) return { conflict: `${describe(edit.doc)}: spec.${op.path.join('.')} is ${JSON.stringify(have)} there, not ${JSON.stringify(op.before)}` };
+      if (!isDeepStrictEqual(have, op.before))
+        return {
+          conflict: `${describe(edit.doc)}: spec.${op.path.join('.')} is ${JSON.stringify(have)} there, not ${JSON.stringify(op.before)}`,
+        };
       const node = doc.getIn(full, true) as Node | undefined;
-      if (isScalar(node) && op.after !== undefined && !isPlainObject(op.after) && !Array.isArray(op.after)) node.value = op.after;
+      if (isScalar(node) && op.after !== undefined && !isPlainObject(op.after) && !Array.isArray(op.after))
+        node.value = op.after;
       else {
         scalarOnly = false;
         if (op.after === undefined) doc.deleteIn(full);
@@ -133,7 +152,8 @@ export function applyFileEdits(text: string, edits: readonly FileEdit[]): EditRe
     }
     changed.add(at);
   }
-  let out = scalarOnly && removed.size === 0 ? spliceScalars(text, docs, located) : rerender(text, docs, changed, removed);
+  let out =
+    scalarOnly && removed.size === 0 ? spliceScalars(text, docs, located) : rerender(text, docs, changed, removed);
   for (const edit of edits) if (edit.type === 'append') out = appendDocument(out, edit.value);
   return { text: out };
 }
@@ -142,16 +162,25 @@ function locate(docs: readonly Document.Parsed[], ref: DocumentRef): number | st
   const matches = (d: Document.Parsed | undefined): boolean => {
     if (!d) return false;
     const v = d.toJS() as Record<string, unknown> | null;
-    if (!isPlainObject(v) || v['kind'] !== ref.kind || !isPlainObject(v['metadata']) || v['metadata']['organization'] !== ref.org) return false;
+    if (
+      !isPlainObject(v) ||
+      v['kind'] !== ref.kind ||
+      !isPlainObject(v['metadata']) ||
+      v['metadata']['organization'] !== ref.org
+    )
+      return false;
     const spec = isPlainObject(v['spec']) ? v['spec'] : {};
     return ref.identity === undefined || spec['id'] === ref.identity || spec['title'] === ref.identity;
   };
   if (matches(docs[ref.index])) return ref.index;
   const found = docs.flatMap((d, i) => (matches(d) ? [i] : []));
-  return found.length === 1 ? found[0]! : `${describe(ref)} is ${found.length === 0 ? 'not in the file' : 'in the file more than once'}`;
+  return found.length === 1
+    ? found[0]!
+    : `${describe(ref)} is ${found.length === 0 ? 'not in the file' : 'in the file more than once'}`;
 }
 
-const describe = (ref: DocumentRef): string => `${ref.kind} ${ref.org}${ref.identity !== undefined ? `/${ref.identity}` : ''}`;
+const describe = (ref: DocumentRef): string =>
+  `${ref.kind} ${ref.org}${ref.identity !== undefined ? `/${ref.identity}` : ''}`;
 
 function valueAt(doc: Document, path: YamlPath): unknown {
   const node = doc.getIn(path, true) as Node | undefined;
@@ -194,7 +223,12 @@ function scalarText(value: unknown, type: string | undefined): string {
 }
 
 /** Re-render the changed documents (their comments and layout kept by yaml) and drop the removed ones. */
-function rerender(text: string, docs: readonly Document.Parsed[], changed: ReadonlySet<number>, removed: ReadonlySet<number>): string {
+function rerender(
+  text: string,
+  docs: readonly Document.Parsed[],
+  changed: ReadonlySet<number>,
+  removed: ReadonlySet<number>,
+): string {
   const pieces: string[] = [];
   let last = 0;
   docs.forEach((doc, i) => {

@@ -29,13 +29,19 @@ function scalarProblem(value: unknown, source: unknown): string | undefined {
   if (typeof value === 'bigint') return 'integer too large to be exact (over 2^53): quote it if it is text';
   if (typeof value !== 'number') return undefined;
   if (!Number.isFinite(value)) return `${String(value)} is not a number JSON can hold (${DATA})`;
-  if (!Number.isSafeInteger(value) && Number.isInteger(value) && typeof source === 'string' && INTEGER_SOURCE.test(source)) {
+  if (
+    !Number.isSafeInteger(value) &&
+    Number.isInteger(value) &&
+    typeof source === 'string' &&
+    INTEGER_SOURCE.test(source)
+  ) {
     return 'integer too large to be exact (over 2^53): quote it if it is text';
   }
   return undefined;
 }
 
-const isMergeKey = (key: unknown): boolean => isScalar(key) && typeof key.value === 'symbol' && key.value.description === '<<';
+const isMergeKey = (key: unknown): boolean =>
+  isScalar(key) && typeof key.value === 'symbol' && key.value.description === '<<';
 
 /**
  * The problems of `doc`, each at its node, by offset. One walk in the order of yaml's `visit` (a pair, then its
@@ -57,7 +63,8 @@ export function unsupportedNodes(doc: Document): NodeProblem[] {
     const sources = isSeq(value) ? value.items : [pair.value];
     // Reached through an alias, the problem is reported at the alias (where the merge is written).
     const at = (source: unknown): unknown => (isAlias(pair.value) ? pair.value : (source ?? pair.key));
-    for (const source of sources) if (!isMap(resolved(source))) add(at(source), 'a merge (<<) takes a mapping, or a list of mappings');
+    for (const source of sources)
+      if (!isMap(resolved(source))) add(at(source), 'a merge (<<) takes a mapping, or a list of mappings');
   };
   const walk = (node: unknown): void => {
     if (isPair(node)) {
@@ -68,13 +75,17 @@ export function unsupportedNodes(doc: Document): NodeProblem[] {
     }
     if (isAlias(node)) {
       const target = resolve(node);
-      if (target !== undefined && ancestors.includes(target)) add(node, `alias *${node.source} is inside the node it names (a cycle)`);
+      if (target !== undefined && ancestors.includes(target))
+        add(node, `alias *${node.source} is inside the node it names (a cycle)`);
       return;
     }
     if (!isScalar(node) && !isMap(node) && !isSeq(node)) return;
     const tag = node.tag;
     if (tag !== undefined && !CORE_TAGS.has(tag) && !(isScalar(node) && typeof node.value === 'symbol')) {
-      add(node, `tag ${shortTag(tag)} is not supported (${DATA}; only the core tags !!str, !!int, !!float, !!bool, !!null, !!map and !!seq)`);
+      add(
+        node,
+        `tag ${shortTag(tag)} is not supported (${DATA}; only the core tags !!str, !!int, !!float, !!bool, !!null, !!map and !!seq)`,
+      );
       return;
     }
     if (isScalar(node)) {

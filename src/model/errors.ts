@@ -70,7 +70,10 @@ export class ApiError extends DocopsError {
     readonly apiMessage: string,
     options?: ApiErrorOptions,
   ) {
-    super(`${method} ${path} failed${status === undefined ? '' : ` with ${status}`}: ${apiMessage}`, options?.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      `${method} ${path} failed${status === undefined ? '' : ` with ${status}`}: ${apiMessage}`,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.effect = options?.effect;
     this.unreachable = options?.unreachable ?? false;
   }
@@ -108,7 +111,12 @@ export class PolicyError extends DocopsError {
     /** Set when the plan waits for an approval: the checksum an approval of exactly this plan names. */
     readonly approvalChecksum?: string,
   ) {
-    super(`policy refused the plan: ${why}\n` + hits.map((h) => `- [${h.outcome} ${h.rule}] ${h.object}: ${h.message}${h.error ? ` (${h.error})` : ''}`).join('\n'));
+    super(
+      `policy refused the plan: ${why}\n` +
+        hits
+          .map((h) => `- [${h.outcome} ${h.rule}] ${h.object}: ${h.message}${h.error ? ` (${h.error})` : ''}`)
+          .join('\n'),
+    );
   }
 }
 
@@ -122,7 +130,10 @@ export interface BlockedIssue {
 }
 
 const blockedLines = (blocked: readonly BlockedIssue[]): string[] =>
-  blocked.map((b) => `- ${b.kind} ${b.org}/${b.key}: ${b.source ? `${b.source.file}:${b.source.line}:${b.source.column}: ` : ''}${b.message}`);
+  blocked.map(
+    (b) =>
+      `- ${b.kind} ${b.org}/${b.key}: ${b.source ? `${b.source.file}:${b.source.line}:${b.source.column}: ` : ''}${b.message}`,
+  );
 
 /** What else an apply's outcome says beyond failures: the API went away; objects left half-created. */
 export interface ApplyOutcomeNotes {

@@ -225,7 +225,13 @@ export interface KindDefinition<S = unknown, O extends LiveObject = LiveObject, 
    * finds any kind's entries of an org by identity key without building another set. `warn` takes what is
    * not an error offline but must hold live (e.g. a reference naming no manifest must name a live object).
    */
-  crossValidate?(entries: DesiredEntry<S>[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void;
+  crossValidate?(
+    entries: DesiredEntry<S>[],
+    all: ReadonlyMap<string, DesiredEntry[]>,
+    report: Report,
+    index: IdentityLookup,
+    warn?: Report,
+  ): void;
   /** Fetch what the diff needs for one organisation, through the memoised context. */
   fetch(ctx: FetchContext, org: string, desired: DesiredEntry<S>[]): Promise<LiveKindState<O, A>>;
   /** Pure: desired + live → steps. Must not do I/O. */
@@ -234,7 +240,12 @@ export interface KindDefinition<S = unknown, O extends LiveObject = LiveObject, 
    * Rules the safety gate enforces for this kind that no --force overrides (e.g. never remove or demote
    * the last admin, or the token's own user). Returns one message per violation.
    */
-  guard?(plan: Plan, live: LiveKindState<O, A>, org: string, whoami: { id: string; email?: string } | undefined): string[];
+  guard?(
+    plan: Plan,
+    live: LiveKindState<O, A>,
+    org: string,
+    whoami: { id: string; email?: string } | undefined,
+  ): string[];
   /**
    * The delete journal: read, right before a delete step removes `object` (a live object of this kind), what
    * it takes to bring it back — the object as export needs it and everything its delete takes along. A throw

@@ -91,7 +91,6 @@ export const DRIFT_REASON: Record<Exclude<DriftPolicy, 'revert'>, string> = {
   propose: 'drift propose: proposed as a manifest change, not reverted',
 };
 
-
 /**
  * Live objects another writer owns, which docops leaves alone whatever the manifests say: a site's structure
  * under Git Sync. `what` names the parts (e.g. "sections, section groups and site spaces"), `owner` the writer.
@@ -236,4 +235,3 @@ export function stepCounts(plan: Plan): Record<string, Record<Action, number>> {
   }
   return out;
 }
-

@@ -18,7 +18,11 @@ let syntax: { prefix: string; all: RegExp; only: RegExp } | undefined;
 function tokens(): { prefix: string; all: RegExp; only: RegExp } {
   if (!syntax) {
     // node:crypto is loaded here, on first use (process.getBuiltinModule: Node ≥ 20.16), not with this module.
-    const nonce = process.getBuiltinModule('node:crypto').randomBytes(12).toString('base64url').replace(/[^A-Za-z0-9]/g, 'x');
+    const nonce = process
+      .getBuiltinModule('node:crypto')
+      .randomBytes(12)
+      .toString('base64url')
+      .replace(/[^A-Za-z0-9]/g, 'x');
     syntax = {
       prefix: `<<ref:${nonce}:`,
       all: new RegExp(`<<ref:${nonce}:([^:>]+):([A-Za-z0-9_]+)>>`, 'g'),
@@ -116,7 +120,8 @@ function containsToken(v: unknown): boolean {
 
 function keysHoldToken(v: unknown): boolean {
   if (Array.isArray(v)) return v.some(keysHoldToken);
-  if (v && typeof v === 'object') return Object.entries(v).some(([k, x]) => k.includes(tokens().prefix) || keysHoldToken(x));
+  if (v && typeof v === 'object')
+    return Object.entries(v).some(([k, x]) => k.includes(tokens().prefix) || keysHoldToken(x));
   return false;
 }
 
@@ -124,7 +129,8 @@ function sealValue(v: unknown, pointer: string, slots: RefSlot[], req: RequestSp
   if (typeof v === 'string') {
     if (!v.includes(tokens().prefix)) return v;
     const m = tokens().only.exec(v);
-    if (!m) throw new Error(`internal: a ref must be a whole body value: ${req.method} ${req.path} at ${pointer || '/'}`);
+    if (!m)
+      throw new Error(`internal: a ref must be a whole body value: ${req.method} ${req.path} at ${pointer || '/'}`);
     const stepId = decodeURIComponent(m[1]!);
     slots.push({ at: 'body', pointer, step: stepId, output: m[2]! });
     return placeholder(stepId, m[2]!);
@@ -133,7 +139,8 @@ function sealValue(v: unknown, pointer: string, slots: RefSlot[], req: RequestSp
   if (v && typeof v === 'object') {
     return Object.fromEntries(
       Object.entries(v).map(([k, x]) => {
-        if (k.includes(tokens().prefix)) throw new Error(`internal: a ref cannot be an object key: ${req.method} ${req.path}`);
+        if (k.includes(tokens().prefix))
+          throw new Error(`internal: a ref cannot be an object key: ${req.method} ${req.path}`);
         return [k, sealValue(x, `${pointer}/${escapePointer(k)}`, slots, req)];
       }),
     );
@@ -143,7 +150,11 @@ function sealValue(v: unknown, pointer: string, slots: RefSlot[], req: RequestSp
 
 /** The step with its requests sealed. `before`, `after` and `note` are for people and hold no refs. */
 export function sealStep(step: Step): Step {
-  for (const [field, v] of [['before', step.before], ['after', step.after], ['note', step.note]] as const) {
+  for (const [field, v] of [
+    ['before', step.before],
+    ['after', step.after],
+    ['note', step.note],
+  ] as const) {
     if (containsToken(v)) throw new Error(`internal: step ${step.id} has a ref in its ${field}`);
   }
   if (!step.requests.some((r) => hasToken(r.path) || containsToken(r.body))) return step;
@@ -158,15 +169,20 @@ const unescapePointer = (k: string): string => k.replace(/~1/g, '/').replace(/~0
  * and encoded as one segment (an id the server returned must not change which resource a request addresses).
  * Throws when a slot does not hold its placeholder (a hand-edited plan) or a token was never sealed.
  */
-export function resolveRequest(req: RequestSpec, lookup: (stepId: string, output: string) => string): { path: string; body: unknown } {
-  if (hasToken(req.path) || containsToken(req.body)) throw new Error(`internal: request was not sealed: ${req.method} ${req.path}`);
+export function resolveRequest(
+  req: RequestSpec,
+  lookup: (stepId: string, output: string) => string,
+): { path: string; body: unknown } {
+  if (hasToken(req.path) || containsToken(req.body))
+    throw new Error(`internal: request was not sealed: ${req.method} ${req.path}`);
   let path = req.path;
   let body: unknown = req.body === undefined ? undefined : structuredClone(req.body);
   const pathSlots = (req.refs ?? []).filter((s) => s.at === 'path').sort((a, b) => (b.offset ?? 0) - (a.offset ?? 0));
   for (const s of pathSlots) {
     const text = placeholder(s.step, s.output);
     const offset = s.offset ?? -1;
-    if (path.slice(offset, offset + text.length) !== text) throw new Error(`plan request ${req.method} ${req.path} has no ${text} at ${offset}`);
+    if (path.slice(offset, offset + text.length) !== text)
+      throw new Error(`plan request ${req.method} ${req.path} has no ${text} at ${offset}`);
     path = path.slice(0, offset) + pathSegment(lookup(s.step, s.output)) + path.slice(offset + text.length);
   }
   for (const s of req.refs ?? []) {
@@ -180,7 +196,8 @@ export function resolveRequest(req: RequestSpec, lookup: (stepId: string, output
     }
     const parts = s.pointer.split('/').slice(1).map(unescapePointer);
     let parent: unknown = body;
-    for (const p of parts.slice(0, -1)) parent = parent && typeof parent === 'object' ? (parent as Record<string, unknown>)[p] : undefined;
+    for (const p of parts.slice(0, -1))
+      parent = parent && typeof parent === 'object' ? (parent as Record<string, unknown>)[p] : undefined;
     const leaf = parts[parts.length - 1]!;
     if (!parent || typeof parent !== 'object' || (parent as Record<string, unknown>)[leaf] !== text) {
       throw new Error(`plan request ${req.method} ${req.path} has no ${text} at ${s.pointer}`);
@@ -195,6 +212,7 @@ export function resolveRequest(req: RequestSpec, lookup: (stepId: string, output
  * as `..`): such an id would make a request address another resource than the one planned.
  */
 export function pathSegment(id: string): string {
-  if (id === '' || /^(\.|%2e){1,2}$/i.test(id)) throw new DocopsError(`id ${JSON.stringify(id)} cannot be used in a request path (empty, "." or "..")`);
+  if (id === '' || /^(\.|%2e){1,2}$/i.test(id))
+    throw new DocopsError(`id ${JSON.stringify(id)} cannot be used in a request path (empty, "." or "..")`);
   return encodeURIComponent(id);
 }

@@ -9,7 +9,10 @@ import type { DesiredEntry, LiveKindState } from './kind.js';
 export type DesiredState = ReadonlyMap<string, DesiredEntry[]> & { readonly documents?: readonly ManifestDocument[] };
 
 /** The loader's desired state: the entries by kind and every valid document. */
-export function desiredState(entries: Map<string, DesiredEntry[]>, documents: readonly ManifestDocument[]): Map<string, DesiredEntry[]> & { readonly documents: readonly ManifestDocument[] } {
+export function desiredState(
+  entries: Map<string, DesiredEntry[]>,
+  documents: readonly ManifestDocument[],
+): Map<string, DesiredEntry[]> & { readonly documents: readonly ManifestDocument[] } {
   return Object.assign(entries, { documents });
 }
 

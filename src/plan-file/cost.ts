@@ -44,7 +44,10 @@ export function pacedMs(requests: number, budget: RateBudget): number {
   return paced === 0 || budget.limit <= 0 ? 0 : Math.round((paced * windowMs) / budget.limit);
 }
 
-export function estimateCost(plan: Plan, options: { concurrency: number; latencyMs?: number; rateLimit?: RateBudget | undefined }): PlanCost {
+export function estimateCost(
+  plan: Plan,
+  options: { concurrency: number; latencyMs?: number; rateLimit?: RateBudget | undefined },
+): PlanCost {
   const concurrency = Math.max(1, options.concurrency);
   const latencyMs = options.latencyMs ?? DEFAULT_LATENCY_MS;
   let requests = 0;
@@ -73,6 +76,8 @@ export function formatDuration(ms: number): string {
 
 /** The line plan output shows: `API cost: 12 requests, ~1.2s at concurrency 8`. */
 export function costLine(cost: PlanCost): string {
-  const rate = cost.rateLimit ? `; paced to the API's rate limit of ${cost.rateLimit.limit}, ${cost.rateLimit.remaining} left` : '';
+  const rate = cost.rateLimit
+    ? `; paced to the API's rate limit of ${cost.rateLimit.limit}, ${cost.rateLimit.remaining} left`
+    : '';
   return `API cost: ${cost.requests} request${cost.requests === 1 ? '' : 's'}, ~${formatDuration(cost.estimatedMs)} at concurrency ${cost.concurrency} (${cost.latencyMs}ms/request${rate})`;
 }

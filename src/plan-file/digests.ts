@@ -24,7 +24,9 @@ export async function manifestsDigest(dir: string): Promise<ManifestsDigest> {
   try {
     rels = await findManifestFiles(dir);
   } catch (err) {
-    throw new UsageError(`cannot read manifests directory ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      `cannot read manifests directory ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   const files: Record<string, string> = {};
   // The checksum is sha256 of the files' `rel NUL base64(content)` joined by NUL, fed to the hash a slice at a
@@ -34,7 +36,8 @@ export async function manifestsDigest(dir: string): Promise<ManifestsDigest> {
     const content = await readFile(path.join(dir, rel));
     files[rel] = digest(content);
     whole.update(`${i > 0 ? '\u0000' : ''}${rel}\u0000`);
-    for (let at = 0; at < content.length; at += BASE64_SLICE) whole.update(content.subarray(at, at + BASE64_SLICE).toString('base64'));
+    for (let at = 0; at < content.length; at += BASE64_SLICE)
+      whole.update(content.subarray(at, at + BASE64_SLICE).toString('base64'));
   }
   return { checksum: `sha256:${whole.digest('hex')}`, files };
 }
@@ -75,10 +78,16 @@ export function liveDigest(plan: Plan, live: LiveState): LiveDigest {
       const label = objectLabel(step.kind, step.org, step.key);
       objects[label] ??= ABSENT;
     }
-    for (const o of found) objects[objectLabel(o.kind, o.org, o.key)] = digest(canonicalJson({ kind: o.kind, org: o.org, key: o.key, id: o.id, fields: o.fields }));
+    for (const o of found)
+      objects[objectLabel(o.kind, o.org, o.key)] = digest(
+        canonicalJson({ kind: o.kind, org: o.org, key: o.key, id: o.id, fields: o.fields }),
+      );
   }
   const sorted = Object.keys(objects).sort();
-  return { fingerprint: digest(canonicalJson(sorted.map((k) => [k, objects[k]]))), objects: Object.fromEntries(sorted.map((k) => [k, objects[k]!])) };
+  return {
+    fingerprint: digest(canonicalJson(sorted.map((k) => [k, objects[k]]))),
+    objects: Object.fromEntries(sorted.map((k) => [k, objects[k]!])),
+  };
 }
 
 /** Objects whose digest differs (or that appeared or disappeared), sorted. */
@@ -111,7 +120,8 @@ function touchedObjects(live: LiveState): (step: Step) => LiveObject[] {
     const out = new Map<string, LiveObject>();
     for (const o of byKey.get(k(step.kind, step.org, step.key)) ?? []) out.set(`${o.key}\u0000${o.id}`, o);
     const segments = pathSegments(step);
-    for (const o of byScope.get(k(step.kind, step.org)) ?? []) if (o.id !== '' && segments.has(o.id)) out.set(`${o.key}\u0000${o.id}`, o);
+    for (const o of byScope.get(k(step.kind, step.org)) ?? [])
+      if (o.id !== '' && segments.has(o.id)) out.set(`${o.key}\u0000${o.id}`, o);
     return [...out.values()];
   };
 }

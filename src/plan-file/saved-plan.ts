@@ -39,12 +39,23 @@ export interface SavedPlan {
   plan: Plan;
 }
 
-export function createSavedPlan(input: { plan: Plan; live: LiveState; manifests: ManifestsDigest; cost: PlanCost; options: SavedPlanOptions; now?: Date }): SavedPlan {
+export function createSavedPlan(input: {
+  plan: Plan;
+  live: LiveState;
+  manifests: ManifestsDigest;
+  cost: PlanCost;
+  options: SavedPlanOptions;
+  now?: Date;
+}): SavedPlan {
   const live = liveDigest(input.plan, input.live);
   return {
     formatVersion: SAVED_PLAN_VERSION,
     createdAt: (input.now ?? new Date()).toISOString(),
-    options: { prune: [...new Set(input.options.prune)].sort(), invite: input.options.invite, ...savedModes(input.options.modes) },
+    options: {
+      prune: [...new Set(input.options.prune)].sort(),
+      invite: input.options.invite,
+      ...savedModes(input.options.modes),
+    },
     manifestsChecksum: input.manifests.checksum,
     manifestFiles: input.manifests.files,
     liveFingerprint: live.fingerprint,
@@ -69,7 +80,18 @@ export function renderSavedPlan(saved: SavedPlan): string {
   return `${headJson},\n  "plan": ${planJson}\n}\n`;
 }
 
-const HEAD_KEYS = ['formatVersion', 'createdAt', 'options', 'manifestsChecksum', 'manifestFiles', 'liveFingerprint', 'liveObjects', 'planChecksum', 'cost', 'plan'] as const;
+const HEAD_KEYS = [
+  'formatVersion',
+  'createdAt',
+  'options',
+  'manifestsChecksum',
+  'manifestFiles',
+  'liveFingerprint',
+  'liveObjects',
+  'planChecksum',
+  'cost',
+  'plan',
+] as const;
 
 /** Parse a saved-plan file; shape problems are UsageErrors naming the field. The checksums are checked by verify. */
 export function parseSavedPlan(text: string, file = 'plan file'): SavedPlan {
@@ -81,23 +103,40 @@ export function parseSavedPlan(text: string, file = 'plan file'): SavedPlan {
   }
   const problems: string[] = [];
   if (!isRecord(data)) throw new UsageError(`${file} is not a docops saved plan (expected a JSON object)`);
-  for (const k of Object.keys(data)) if (!(HEAD_KEYS as readonly string[]).includes(k)) problems.push(`${k}: unknown field`);
+  for (const k of Object.keys(data))
+    if (!(HEAD_KEYS as readonly string[]).includes(k)) problems.push(`${k}: unknown field`);
   if (data['formatVersion'] !== SAVED_PLAN_VERSION) {
-    throw new UsageError(`${file}: saved-plan format ${JSON.stringify(data['formatVersion'])} is not supported (expected ${SAVED_PLAN_VERSION}); make the plan again with this docops`);
+    throw new UsageError(
+      `${file}: saved-plan format ${JSON.stringify(data['formatVersion'])} is not supported (expected ${SAVED_PLAN_VERSION}); make the plan again with this docops`,
+    );
   }
-  for (const k of ['createdAt', 'manifestsChecksum', 'liveFingerprint', 'planChecksum'] as const) if (typeof data[k] !== 'string') problems.push(`${k}: expected a string`);
+  for (const k of ['createdAt', 'manifestsChecksum', 'liveFingerprint', 'planChecksum'] as const)
+    if (typeof data[k] !== 'string') problems.push(`${k}: expected a string`);
   for (const k of ['manifestFiles', 'liveObjects'] as const) {
     const v = data[k];
-    if (!isRecord(v) || Object.values(v).some((x) => typeof x !== 'string')) problems.push(`${k}: expected an object of strings`);
+    if (!isRecord(v) || Object.values(v).some((x) => typeof x !== 'string'))
+      problems.push(`${k}: expected an object of strings`);
   }
   const options = data['options'];
-  if (!isRecord(options) || !Array.isArray(options['prune']) || options['prune'].some((p) => typeof p !== 'string') || typeof options['invite'] !== 'boolean') {
+  if (
+    !isRecord(options) ||
+    !Array.isArray(options['prune']) ||
+    options['prune'].some((p) => typeof p !== 'string') ||
+    typeof options['invite'] !== 'boolean'
+  ) {
     problems.push('options: expected {prune: string[], invite: boolean}');
-  } else if (options['modes'] !== undefined && (!isRecord(options['modes']) || Object.values(options['modes']).some((m) => !(OWNERSHIP_MODES as readonly unknown[]).includes(m)))) {
+  } else if (
+    options['modes'] !== undefined &&
+    (!isRecord(options['modes']) ||
+      Object.values(options['modes']).some((m) => !(OWNERSHIP_MODES as readonly unknown[]).includes(m)))
+  ) {
     problems.push(`options.modes: expected an object of ${OWNERSHIP_MODES.join(' | ')}`);
   }
   const cost = data['cost'];
-  if (!isRecord(cost) || ['requests', 'estimatedMs', 'concurrency', 'latencyMs'].some((k) => typeof cost[k] !== 'number')) {
+  if (
+    !isRecord(cost) ||
+    ['requests', 'estimatedMs', 'concurrency', 'latencyMs'].some((k) => typeof cost[k] !== 'number')
+  ) {
     problems.push('cost: expected {requests, estimatedMs, concurrency, latencyMs}');
   }
   if (problems.length > 0) throw new UsageError(`${file} is not a valid docops saved plan:\n${problems.join('\n')}`);

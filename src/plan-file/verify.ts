@@ -11,17 +11,23 @@ import type { SavedPlan } from './saved-plan.js';
 const MAX_NAMED = 10;
 
 const list = (names: readonly string[]): string =>
-  names.length <= MAX_NAMED ? names.join(', ') : `${names.slice(0, MAX_NAMED).join(', ')} and ${names.length - MAX_NAMED} more`;
+  names.length <= MAX_NAMED
+    ? names.join(', ')
+    : `${names.slice(0, MAX_NAMED).join(', ')} and ${names.length - MAX_NAMED} more`;
 
 /** Offline checks: the plan file itself, then the manifests. */
 export function verifyOffline(saved: SavedPlan, manifests: ManifestsDigest): void {
   if (planChecksum(saved.plan) !== saved.planChecksum) {
-    throw new StalePlanError('refusing the saved plan: plan file was edited: checksum mismatch (its steps no longer match planChecksum)');
+    throw new StalePlanError(
+      'refusing the saved plan: plan file was edited: checksum mismatch (its steps no longer match planChecksum)',
+    );
   }
   if (manifests.checksum !== saved.manifestsChecksum) {
     const files = changedFiles(saved.manifestFiles, manifests.files);
     const named = files.length > 0 ? ` (files: ${list(files)})` : '';
-    throw new StalePlanError(`refusing the saved plan: manifests changed since the plan was made${named}. Run docops plan again.`);
+    throw new StalePlanError(
+      `refusing the saved plan: manifests changed since the plan was made${named}. Run docops plan again.`,
+    );
   }
 }
 
@@ -31,5 +37,7 @@ export function verifyLive(saved: SavedPlan, live: LiveState): void {
   if (now.fingerprint === saved.liveFingerprint) return;
   const objects = changedObjects(saved.liveObjects, now.objects);
   const named = objects.length > 0 ? ` for ${list(objects)}` : '';
-  throw new StalePlanError(`refusing the saved plan: live state changed${named} since the plan was made. Run docops plan again.`);
+  throw new StalePlanError(
+    `refusing the saved plan: live state changed${named} since the plan was made. Run docops plan again.`,
+  );
 }

@@ -23,7 +23,14 @@ export interface ApprovalInput {
 export function approvalChecksum(input: ApprovalInput): string {
   const base = path.resolve(input.manifestsDir);
   const steps = input.plan.steps.map((s) => relativeSource(s, base));
-  return digest(canonicalJson({ version: APPROVAL_VERSION, steps, manifests: input.manifests.checksum, live: liveDigest(input.plan, input.live).fingerprint }));
+  return digest(
+    canonicalJson({
+      version: APPROVAL_VERSION,
+      steps,
+      manifests: input.manifests.checksum,
+      live: liveDigest(input.plan, input.live).fingerprint,
+    }),
+  );
 }
 
 function relativeSource(step: Step, base: string): Step {

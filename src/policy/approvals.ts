@@ -54,7 +54,13 @@ export class ApprovalBook {
       r.objects.push(f.object);
       rules.set(f.rule, r);
     }
-    this.waitingPlan = { checksum, since: same ? this.waitingPlan!.since : this.now().toISOString(), run, rules: [...rules.values()], ...(approvers ? { approvers } : {}) };
+    this.waitingPlan = {
+      checksum,
+      since: same ? this.waitingPlan!.since : this.now().toISOString(),
+      run,
+      rules: [...rules.values()],
+      ...(approvers ? { approvers } : {}),
+    };
     return this.waitingPlan;
   }
 
@@ -67,7 +73,12 @@ export class ApprovalBook {
   approve(checksum: string, by: string, url?: string): ApproveAnswer {
     const w = this.waitingPlan;
     if (!w) return { ok: false, reason: 'no plan waits for approval' };
-    if (w.checksum !== checksum) return { ok: false, reason: 'the plan waiting for approval has another checksum (the manifests or the live state changed)', waiting: w.checksum };
+    if (w.checksum !== checksum)
+      return {
+        ok: false,
+        reason: 'the plan waiting for approval has another checksum (the manifests or the live state changed)',
+        waiting: w.checksum,
+      };
     const approval: Approval = { checksum, by, at: this.now().toISOString(), ...(url ? { url } : {}) };
     this.given.set(checksum, approval);
     while (this.given.size > KEEP) this.given.delete(this.given.keys().next().value!);

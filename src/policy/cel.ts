@@ -11,7 +11,13 @@
 import { runInContext, createContext, type Context as VmContext } from 'node:vm';
 import type { Environment, ParseResult } from '@marcbachmann/cel-js';
 
-export const LIMITS = { maxAstNodes: 2000, maxDepth: 48, maxListElements: 500, maxMapEntries: 200, maxCallArguments: 16 } as const;
+export const LIMITS = {
+  maxAstNodes: 2000,
+  maxDepth: 48,
+  maxListElements: 500,
+  maxMapEntries: 200,
+  maxCallArguments: 16,
+} as const;
 export const MAX_COMPREHENSION_DEPTH = 2;
 /** The deadline: a base, plus an allowance per (rule, change) pair, ~10× what one takes (6 µs measured on 2 cores). */
 export const DEADLINE_BASE_MS = 2000;
@@ -52,11 +58,17 @@ let loaded: Promise<Cel> | undefined;
 
 /** The CEL environment, loaded on first use. */
 export function loadCel(): Promise<Cel> {
-  return (loaded ??= import('@marcbachmann/cel-js').then((lib) => makeCel(new lib.Environment({ enableOptionalTypes: true, limits: LIMITS }))));
+  return (loaded ??= import('@marcbachmann/cel-js').then((lib) =>
+    makeCel(new lib.Environment({ enableOptionalTypes: true, limits: LIMITS })),
+  ));
 }
 
 function makeCel(base: Environment): Cel {
-  const env = base.registerType('Change', { fields: CHANGE_FIELDS }).registerType('Plan', { fields: PLAN_FIELDS }).registerVariable('change', 'Change').registerVariable('plan', 'Plan');
+  const env = base
+    .registerType('Change', { fields: CHANGE_FIELDS })
+    .registerType('Plan', { fields: PLAN_FIELDS })
+    .registerVariable('change', 'Change')
+    .registerVariable('plan', 'Plan');
   return {
     compile(expression) {
       let parsed: ParseResult;
@@ -67,11 +79,17 @@ function makeCel(base: Environment): Cel {
       }
       const checked = parsed.check();
       if (!checked.valid) return failure(checked.error);
-      if (checked.type !== 'bool' && checked.type !== 'dyn') return { ok: false, message: `the expression must be true or false, but it is a ${checked.type}`, offset: 0 };
+      if (checked.type !== 'bool' && checked.type !== 'dyn')
+        return { ok: false, message: `the expression must be true or false, but it is a ${checked.type}`, offset: 0 };
       // The library types its AST as an opaque node: isAst checks each node before it is read.
       const ast: unknown = parsed.ast;
       const deep = isAst(ast) ? comprehensionTooDeep(ast, 0) : undefined;
-      if (deep) return { ok: false, message: `comprehensions (${[...COMPREHENSIONS].slice(0, 5).join(', ')} …) nest at most ${MAX_COMPREHENSION_DEPTH} deep`, offset: deep.pos };
+      if (deep)
+        return {
+          ok: false,
+          message: `comprehensions (${[...COMPREHENSIONS].slice(0, 5).join(', ')} …) nest at most ${MAX_COMPREHENSION_DEPTH} deep`,
+          offset: deep.pos,
+        };
       return { ok: true, rule: { evaluate: (vars) => parsed(vars) } };
     },
   };
@@ -80,7 +98,9 @@ function makeCel(base: Environment): Cel {
 /** A CEL error's first line (the rest is a code frame of the expression) and where in the expression it points. */
 function failure(err: unknown): { ok: false; message: string; offset: number } {
   const e = err as { message?: string; node?: { pos?: number }; range?: { start?: number } } | undefined;
-  const message = String(e?.message ?? err).split('\n')[0]!.trim();
+  const message = String(e?.message ?? err)
+    .split('\n')[0]!
+    .trim();
   return { ok: false, message, offset: e?.node?.pos ?? e?.range?.start ?? 0 };
 }
 
@@ -90,7 +110,8 @@ interface AstLike {
   args: unknown;
 }
 
-const isAst = (v: unknown): v is AstLike => typeof v === 'object' && v !== null && typeof (v as AstLike).op === 'string' && 'args' in v;
+const isAst = (v: unknown): v is AstLike =>
+  typeof v === 'object' && v !== null && typeof (v as AstLike).op === 'string' && 'args' in v;
 
 function comprehensionTooDeep(node: AstLike, depth: number): AstLike | undefined {
   const args = Array.isArray(node.args) ? node.args : [node.args];
@@ -124,7 +145,8 @@ export function withDeadline<T>(ms: number, work: () => T): T {
   try {
     runInContext('run()', sandbox, { timeout: ms, displayErrors: false });
   } catch (err) {
-    if ((err as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw new DeadlineExceeded(`policy evaluation took longer than ${ms} ms`);
+    if ((err as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
+      throw new DeadlineExceeded(`policy evaluation took longer than ${ms} ms`);
     throw err;
   } finally {
     (sandbox as { run: () => void }).run = () => undefined;

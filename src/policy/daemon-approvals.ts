@@ -71,30 +71,59 @@ export class DaemonApprovals {
   static async start(setup: ApprovalsSetup, deps: ApprovalsDeps): Promise<DaemonApprovals> {
     const a = setup.approvals ?? {};
     const token = await secret('approver token', a.token, a.tokenFile, deps.env.DOCOPS_APPROVER_TOKEN);
-    if (token !== undefined && token === setup.reconcileSecret) throw new UsageError('policy.approvals: the approver token must not be the reconcile secret (whoever may start a run must not thereby approve one)');
+    if (token !== undefined && token === setup.reconcileSecret)
+      throw new UsageError(
+        'policy.approvals: the approver token must not be the reconcile secret (whoever may start a run must not thereby approve one)',
+      );
     let github: GitHubSource | undefined;
     if (a.github) {
       const team = setup.policy.approvers?.githubTeam;
-      if (!team) throw new UsageError('policy.approvals.github: the policy names no approvers (approvers: {githubTeam: ORG/TEAM-SLUG}), so no comment could approve');
+      if (!team)
+        throw new UsageError(
+          'policy.approvals.github: the policy names no approvers (approvers: {githubTeam: ORG/TEAM-SLUG}), so no comment could approve',
+        );
       const ghToken = await secret('GitHub token', undefined, a.github.tokenFile, deps.env.DOCOPS_GITHUB_TOKEN, 1);
-      if (ghToken === undefined) throw new UsageError('policy.approvals.github: no GitHub token (tokenFile, or DOCOPS_GITHUB_TOKEN)');
-      github = { apiUrl: a.github.apiUrl, repository: a.github.repository, team, token: ghToken, pollMs: a.github.pollMs };
+      if (ghToken === undefined)
+        throw new UsageError('policy.approvals.github: no GitHub token (tokenFile, or DOCOPS_GITHUB_TOKEN)');
+      github = {
+        apiUrl: a.github.apiUrl,
+        repository: a.github.repository,
+        team,
+        token: ghToken,
+        pollMs: a.github.pollMs,
+      };
     }
-    deps.logger.info({ rules: setup.policy.rules.length, approveEndpoint: token !== undefined, githubTeam: github?.team ?? null }, 'policy loaded');
+    deps.logger.info(
+      { rules: setup.policy.rules.length, approveEndpoint: token !== undefined, githubTeam: github?.team ?? null },
+      'policy loaded',
+    );
     return new DaemonApprovals(setup, deps, token, github);
   }
 
   /** The run's policy gate (RunContext.policy). */
   gate(plan: Plan, live: LiveState, run: number, log: Logger): Promise<void> {
-    const p = { policy: this.setup.policy, book: this.book, kinds: this.deps.kinds, manifestsDir: this.setup.manifestsDir };
+    const p = {
+      policy: this.setup.policy,
+      book: this.book,
+      kinds: this.deps.kinds,
+      manifestsDir: this.setup.manifestsDir,
+    };
     return judgePlan(p, plan, live, run, log).then(() => undefined);
   }
 
   /** POST /approve, its bearer token already checked: `{"checksum": "sha256:…", "approver": "name"}`. */
   approve(body: unknown): Answer {
     const b = (typeof body === 'object' && body !== null ? body : {}) as { checksum?: unknown; approver?: unknown };
-    if (typeof b.checksum !== 'string' || !CHECKSUM_PATTERN.test(b.checksum)) return { status: 400, body: { error: 'expected {"checksum": "sha256:<64 hex digits>"}: the checksum of the plan that waits (status page, notification, plan output)' } };
-    const who = typeof b.approver === 'string' && /^[\w.@+-]{1,100}$/.test(b.approver) ? `token:${b.approver}` : 'token';
+    if (typeof b.checksum !== 'string' || !CHECKSUM_PATTERN.test(b.checksum))
+      return {
+        status: 400,
+        body: {
+          error:
+            'expected {"checksum": "sha256:<64 hex digits>"}: the checksum of the plan that waits (status page, notification, plan output)',
+        },
+      };
+    const who =
+      typeof b.approver === 'string' && /^[\w.@+-]{1,100}$/.test(b.approver) ? `token:${b.approver}` : 'token';
     return this.take(b.checksum, who);
   }
 
@@ -109,7 +138,12 @@ export class DaemonApprovals {
   }
 
   view(): ApprovalView {
-    return { waiting: this.book.waiting ?? null, lastApplied: this.book.applied ?? null, endpoint: this.token !== undefined, githubTeam: this.setup.policy.approvers?.githubTeam ?? null };
+    return {
+      waiting: this.book.waiting ?? null,
+      lastApplied: this.book.applied ?? null,
+      endpoint: this.token !== undefined,
+      githubTeam: this.setup.policy.approvers?.githubTeam ?? null,
+    };
   }
 
   async close(): Promise<void> {
@@ -128,8 +162,12 @@ export class DaemonApprovals {
 
   private take(checksum: string, by: string, url?: string): Answer {
     const answer = this.book.approve(checksum, by, url);
-    if (!answer.ok) return { status: 409, body: { error: answer.reason, ...(answer.waiting ? { waiting: answer.waiting } : {}) } };
-    this.deps.logger.info({ checksum, by, ...(url ? { url } : {}) }, 'plan approved; a run applies it if it is still exactly this plan');
+    if (!answer.ok)
+      return { status: 409, body: { error: answer.reason, ...(answer.waiting ? { waiting: answer.waiting } : {}) } };
+    this.deps.logger.info(
+      { checksum, by, ...(url ? { url } : {}) },
+      'plan approved; a run applies it if it is still exactly this plan',
+    );
     this.deps.trigger();
     return { status: 202, body: { approved: true, checksum, by } };
   }
@@ -139,12 +177,23 @@ export class DaemonApprovals {
     const waiting = this.book.waiting;
     if (!gh || !waiting) return this.stopPolling();
     const commit = await this.deps.commit();
-    if (commit === undefined) return this.problem('the manifests are not in a git checkout, so no pull request can be found: approve with POST /approve');
+    if (commit === undefined)
+      return this.problem(
+        'the manifests are not in a git checkout, so no pull request can be found: approve with POST /approve',
+      );
     try {
       const { findPullRequestApproval } = await import('../github/approvals.js');
-      const found = await findPullRequestApproval({ apiUrl: gh.apiUrl, token: gh.token, repository: gh.repository, team: gh.team, commit, checksum: waiting.checksum });
+      const found = await findPullRequestApproval({
+        apiUrl: gh.apiUrl,
+        token: gh.token,
+        repository: gh.repository,
+        team: gh.team,
+        commit,
+        checksum: waiting.checksum,
+      });
       this.lastProblem = undefined;
-      if (found && this.book.waiting?.checksum === waiting.checksum) this.take(waiting.checksum, `github:${found.login}`, found.url);
+      if (found && this.book.waiting?.checksum === waiting.checksum)
+        this.take(waiting.checksum, `github:${found.login}`, found.url);
     } catch (err) {
       this.problem(`reading approvals from GitHub failed: ${(err as Error).message}`);
     }
@@ -162,13 +211,21 @@ export class DaemonApprovals {
 }
 
 /** A secret from the config, a file, or the environment; registered before anything can show it. */
-async function secret(what: string, inline: string | undefined, file: string | undefined, env: string | undefined, min = MIN_TOKEN): Promise<string | undefined> {
+async function secret(
+  what: string,
+  inline: string | undefined,
+  file: string | undefined,
+  env: string | undefined,
+  min = MIN_TOKEN,
+): Promise<string | undefined> {
   let value = env !== undefined && env !== '' ? env : inline;
   if (value === undefined && file !== undefined) {
     try {
       value = (await readFile(file, 'utf8')).trim();
     } catch (err) {
-      throw new UsageError(`cannot read the ${what} file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new UsageError(
+        `cannot read the ${what} file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
   }
   if (value === undefined) return undefined;

@@ -23,19 +23,38 @@ export interface DaemonPolicy {
 }
 
 /** Judges the plan; returns the report (warn and approved plans pass), throws PolicyError to refuse or wait. */
-export async function judgePlan(p: DaemonPolicy, plan: Plan, live: LiveState, run: number, log: Logger): Promise<PolicyReport> {
+export async function judgePlan(
+  p: DaemonPolicy,
+  plan: Plan,
+  live: LiveState,
+  run: number,
+  log: Logger,
+): Promise<PolicyReport> {
   const report = evaluatePolicy(p.policy, plan, { kinds: p.kinds });
-  for (const f of report.fired) if (f.outcome === 'warn') log.warn({ rule: f.rule, object: f.object, ...(f.source ? { source: f.source } : {}) }, `policy: ${f.message}`);
+  for (const f of report.fired)
+    if (f.outcome === 'warn')
+      log.warn({ rule: f.rule, object: f.object, ...(f.source ? { source: f.source } : {}) }, `policy: ${f.message}`);
   if (report.decision !== 'require-approval') {
     p.book.clear(); // the plan that waited is not the plan any more
     enforcePolicy(report, undefined);
     return report;
   }
-  const checksum = approvalChecksum({ plan, live, manifests: await manifestsDigest(p.manifestsDir), manifestsDir: p.manifestsDir });
-  const withApproval: PolicyReport = { ...report, approval: { checksum, ...(p.policy.approvers ? { approvers: p.policy.approvers } : {}) } };
+  const checksum = approvalChecksum({
+    plan,
+    live,
+    manifests: await manifestsDigest(p.manifestsDir),
+    manifestsDir: p.manifestsDir,
+  });
+  const withApproval: PolicyReport = {
+    ...report,
+    approval: { checksum, ...(p.policy.approvers ? { approvers: p.policy.approvers } : {}) },
+  };
   const approval = p.book.approvalOf(checksum);
   if (approval) {
-    log.info({ checksum, by: approval.by, ...(approval.url ? { url: approval.url } : {}) }, 'policy: the plan was approved; applying exactly it');
+    log.info(
+      { checksum, by: approval.by, ...(approval.url ? { url: approval.url } : {}) },
+      'policy: the plan was approved; applying exactly it',
+    );
     p.book.use(checksum);
     return withApproval;
   }

@@ -5,7 +5,13 @@
  * evaluation runs under a deadline; running out of it is a `deny` naming the rule that was running.
  */
 import type { Plan } from '../model/plan.js';
-import { DEADLINE_BASE_MS, DEADLINE_PER_EVALUATION_MS, DeadlineExceeded, withDeadline, type CompiledRule } from './cel.js';
+import {
+  DEADLINE_BASE_MS,
+  DEADLINE_PER_EVALUATION_MS,
+  DeadlineExceeded,
+  withDeadline,
+  type CompiledRule,
+} from './cel.js';
 import { decisionOf, type FiredRule, type PolicyReport, type PolicyRule, type PolicySet } from './model.js';
 import { planView } from './view.js';
 
@@ -29,7 +35,9 @@ export function evaluatePolicy(policy: LoadedPolicy, plan: Plan, options: Evalua
   const fired: FiredRule[] = [];
   let running: LoadedRule | undefined;
   try {
-    const deadline = options.deadlineMs ?? Math.ceil(DEADLINE_BASE_MS + DEADLINE_PER_EVALUATION_MS * policy.rules.length * plan.steps.length);
+    const deadline =
+      options.deadlineMs ??
+      Math.ceil(DEADLINE_BASE_MS + DEADLINE_PER_EVALUATION_MS * policy.rules.length * plan.steps.length);
     withDeadline(deadline, () => {
       for (const rule of policy.rules) {
         running = rule;
@@ -54,18 +62,31 @@ export function evaluatePolicy(policy: LoadedPolicy, plan: Plan, options: Evalua
             return hit(`cannot be evaluated on this change: ${firstLine(err)}`);
           }
           if (value === true) hit();
-          else if (value !== false) hit(`gave ${typeof value === 'bigint' ? 'an int' : JSON.stringify(value) ?? typeof value}, not true or false`);
+          else if (value !== false)
+            hit(
+              `gave ${typeof value === 'bigint' ? 'an int' : (JSON.stringify(value) ?? typeof value)}, not true or false`,
+            );
         });
       }
     });
   } catch (err) {
     if (!(err instanceof DeadlineExceeded)) throw err;
     const rule = running!;
-    fired.push({ rule: rule.name, outcome: 'deny', message: rule.message, step: '', object: 'the plan', ruleSource: rule.source, error: `${err.message} (rule ${rule.name} was running): the plan is refused` });
+    fired.push({
+      rule: rule.name,
+      outcome: 'deny',
+      message: rule.message,
+      step: '',
+      object: 'the plan',
+      ruleSource: rule.source,
+      error: `${err.message} (rule ${rule.name} was running): the plan is refused`,
+    });
   }
   return { rules: policy.rules.length, fired, decision: decisionOf(fired) };
 }
 
 function firstLine(err: unknown): string {
-  return String(err instanceof Error ? err.message : err).split('\n')[0]!.trim();
+  return String(err instanceof Error ? err.message : err)
+    .split('\n')[0]!
+    .trim();
 }

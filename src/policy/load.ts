@@ -45,14 +45,31 @@ function compileRules(src: RuleSource, cel: Cel): Part {
     if (typeof raw !== 'object' || raw === null) return;
     const r = raw as Record<string, unknown>;
     const at = [...src.at, i];
-    if (typeof r.when !== 'string' || typeof r.name !== 'string' || typeof r.message !== 'string' || typeof r.outcome !== 'string') return;
+    if (
+      typeof r.when !== 'string' ||
+      typeof r.name !== 'string' ||
+      typeof r.message !== 'string' ||
+      typeof r.outcome !== 'string'
+    )
+      return;
     const whenPos = src.pos([...at, 'when']);
     const compiled = cel.compile(r.when);
     if (!compiled.ok) {
-      part.issues.push({ ...positionInScalar(src.text, whenPos, r.when, compiled.offset), message: `rule ${r.name}: when: ${compiled.message}` });
+      part.issues.push({
+        ...positionInScalar(src.text, whenPos, r.when, compiled.offset),
+        message: `rule ${r.name}: when: ${compiled.message}`,
+      });
       return;
     }
-    part.rules.push({ name: r.name, when: r.when, outcome: r.outcome as Outcome, message: r.message, source: src.pos([...at, 'name']), whenSource: whenPos, compiled: compiled.rule });
+    part.rules.push({
+      name: r.name,
+      when: r.when,
+      outcome: r.outcome as Outcome,
+      message: r.message,
+      source: src.pos([...at, 'name']),
+      whenSource: whenPos,
+      compiled: compiled.rule,
+    });
   });
   if (src.approvers && typeof src.approvers.value === 'object' && src.approvers.value !== null) {
     const team = (src.approvers.value as { githubTeam?: unknown }).githubTeam;
@@ -65,10 +82,24 @@ function compileRules(src: RuleSource, cel: Cel): Part {
 export async function inlinePolicyPart(src: RuleSource): Promise<Part> {
   const s = schemas();
   const prefix = src.at.join('.');
-  const issues = validateWithSchema(src.rules, s.list, (p) => src.pos([...src.at, ...p]), prefix, (p) => src.keyPos([...src.at, ...p]));
+  const issues = validateWithSchema(
+    src.rules,
+    s.list,
+    (p) => src.pos([...src.at, ...p]),
+    prefix,
+    (p) => src.keyPos([...src.at, ...p]),
+  );
   if (src.approvers) {
     const a = src.approvers;
-    issues.push(...validateWithSchema(a.value, s.approvers, (p) => src.pos([...a.at, ...p]), a.at.join('.'), (p) => src.keyPos([...a.at, ...p])));
+    issues.push(
+      ...validateWithSchema(
+        a.value,
+        s.approvers,
+        (p) => src.pos([...a.at, ...p]),
+        a.at.join('.'),
+        (p) => src.keyPos([...a.at, ...p]),
+      ),
+    );
   }
   const part = compileRules(src, await loadCel());
   return { ...part, issues: [...issues, ...part.issues] };
@@ -80,10 +111,20 @@ export async function policyPathPart(target: string): Promise<Part> {
   try {
     isDir = (await stat(target)).isDirectory();
   } catch (err) {
-    throw new UsageError(`cannot read policy ${target}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      `cannot read policy ${target}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
-  const files = isDir ? (await findManifestFiles(target)).map((rel) => ({ full: path.join(target, rel), shown: displayPath(target, rel) })) : [{ full: target, shown: target }];
-  if (files.length === 0) throw new UsageError(`policy ${target}: the folder holds no policy file (*.yaml, *.yml); a configured policy that loads no rule is an error, never a pass`);
+  const files = isDir
+    ? (await findManifestFiles(target)).map((rel) => ({
+        full: path.join(target, rel),
+        shown: displayPath(target, rel),
+      }))
+    : [{ full: target, shown: target }];
+  if (files.length === 0)
+    throw new UsageError(
+      `policy ${target}: the folder holds no policy file (*.yaml, *.yml); a configured policy that loads no rule is an error, never a pass`,
+    );
   const cel = await loadCel();
   const all: Part = { rules: [], approvers: [], issues: [] };
   for (const { full, shown } of files) {
@@ -96,7 +137,18 @@ export async function policyPathPart(target: string): Promise<Part> {
     for (const doc of parsed.documents) {
       all.issues.push(...validateWithSchema(doc.value, schemas().file, doc.pos, '', doc.keyPos));
       const value = (typeof doc.value === 'object' && doc.value !== null ? doc.value : {}) as Record<string, unknown>;
-      const part = compileRules({ file: shown, text, rules: value.rules, at: ['rules'], pos: doc.pos, keyPos: doc.keyPos, ...(value.approvers !== undefined ? { approvers: { value: value.approvers, at: ['approvers'] } } : {}) }, cel);
+      const part = compileRules(
+        {
+          file: shown,
+          text,
+          rules: value.rules,
+          at: ['rules'],
+          pos: doc.pos,
+          keyPos: doc.keyPos,
+          ...(value.approvers !== undefined ? { approvers: { value: value.approvers, at: ['approvers'] } } : {}),
+        },
+        cel,
+      );
       all.rules.push(...part.rules);
       all.approvers.push(...part.approvers);
       all.issues.push(...part.issues);
@@ -115,15 +167,30 @@ export function combinePolicy(parts: readonly Part[], origin: string, nothing: S
   const seen = new Map<string, SourcePos>();
   for (const r of rules) {
     const first = seen.get(r.name);
-    if (first) issues.push({ ...r.source, message: `rule ${r.name}: another rule has this name (${first.file}:${first.line}:${first.column}); names must be unique` });
+    if (first)
+      issues.push({
+        ...r.source,
+        message: `rule ${r.name}: another rule has this name (${first.file}:${first.line}:${first.column}); names must be unique`,
+      });
     else seen.set(r.name, r.source);
   }
   const approvers = parts.flatMap((p) => p.approvers);
   for (const a of approvers.slice(1)) {
-    if (a.value.githubTeam !== approvers[0]!.value.githubTeam) issues.push({ ...a.pos, message: `approvers: names githubTeam ${a.value.githubTeam}, but ${approvers[0]!.pos.file}:${approvers[0]!.pos.line} names ${approvers[0]!.value.githubTeam}; every policy file must name the same approvers` });
+    if (a.value.githubTeam !== approvers[0]!.value.githubTeam)
+      issues.push({
+        ...a.pos,
+        message: `approvers: names githubTeam ${a.value.githubTeam}, but ${approvers[0]!.pos.file}:${approvers[0]!.pos.line} names ${approvers[0]!.value.githubTeam}; every policy file must name the same approvers`,
+      });
   }
-  if (issues.length === 0 && rules.length === 0) issues.push({ ...nothing, message: 'the policy loads no rule: a configured policy that loads no rule is an error, never a pass' });
-  if (issues.length > 0) throw new ValidationError([...issues].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column));
+  if (issues.length === 0 && rules.length === 0)
+    issues.push({
+      ...nothing,
+      message: 'the policy loads no rule: a configured policy that loads no rule is an error, never a pass',
+    });
+  if (issues.length > 0)
+    throw new ValidationError(
+      [...issues].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column),
+    );
   return { rules, origin, ...(approvers[0] ? { approvers: approvers[0].value } : {}) };
 }
 

@@ -40,8 +40,12 @@ export function approvalLines(report: PolicyReport): string[] {
   const checksum = report.approval?.checksum;
   const team = report.approval?.approvers?.githubTeam;
   const how = checksum
-    ? [`To approve exactly this plan: ${team ? `a member of the GitHub team ${team} comments "/docops approve ${checksum}" on the pull request, or ` : ''}POST /approve on the daemon with the approver token and {"checksum": "${checksum}"}.`]
-    : [`Approval is given in the daemon${team ? ` (a member of the GitHub team ${team}, or the approver token)` : ''}.`];
+    ? [
+        `To approve exactly this plan: ${team ? `a member of the GitHub team ${team} comments "/docops approve ${checksum}" on the pull request, or ` : ''}POST /approve on the daemon with the approver token and {"checksum": "${checksum}"}.`,
+      ]
+    : [
+        `Approval is given in the daemon${team ? ` (a member of the GitHub team ${team}, or the approver token)` : ''}.`,
+      ];
   return [...how, 'Any change to the manifests or to the live objects the plan touches voids an approval.'];
 }
 
@@ -64,7 +68,10 @@ export function renderPolicyMarkdown(report: PolicyReport, escape: (s: string) =
   for (const g of groups(report)) {
     const objects = g.hits.slice(0, MAX_OBJECTS).map((f) => escape(hitLine(f)));
     if (g.hits.length > MAX_OBJECTS) objects.push(`… and ${g.hits.length - MAX_OBJECTS} more`);
-    out.push(`- ${ICON[g.outcome]} **${g.outcome}** \`${g.rule}\`: ${escape(g.message)}`, ...objects.map((o) => `  - ${o}`));
+    out.push(
+      `- ${ICON[g.outcome]} **${g.outcome}** \`${g.rule}\`: ${escape(g.message)}`,
+      ...objects.map((o) => `  - ${o}`),
+    );
   }
   const approval = approvalLines(report);
   if (approval.length > 0) {
@@ -90,6 +97,13 @@ export function policyData(report: PolicyReport): object {
       ruleSource: { file: f.ruleSource.file, line: f.ruleSource.line, column: f.ruleSource.column },
       ...(f.error !== undefined ? { error: f.error } : {}),
     })),
-    ...(report.approval ? { approval: { ...(report.approval.checksum ? { checksum: report.approval.checksum } : {}), ...(report.approval.approvers ? { approvers: report.approval.approvers } : {}) } } : {}),
+    ...(report.approval
+      ? {
+          approval: {
+            ...(report.approval.checksum ? { checksum: report.approval.checksum } : {}),
+            ...(report.approval.approvers ? { approvers: report.approval.approvers } : {}),
+          },
+        }
+      : {}),
   };
 }

@@ -11,7 +11,10 @@ export function positionInScalar(text: string, start: SourcePos, value: string, 
   const first = (lines[start.line - 1] ?? '').replace(/\r$/, '');
   const at = start.column - 1;
   const head = first[at];
-  const fallback = head === '|' || head === '>' ? { ...start, line: start.line + 1, column: indentOf(lines[start.line] ?? '') + 1 } : start;
+  const fallback =
+    head === '|' || head === '>'
+      ? { ...start, line: start.line + 1, column: indentOf(lines[start.line] ?? '') + 1 }
+      : start;
   const k = Math.max(0, Math.min(offset, value.length));
   if (head === '|') return literalBlock(lines, start, value, k) ?? fallback;
   if (head === '>' || value.includes('\n')) return fallback;

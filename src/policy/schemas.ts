@@ -15,8 +15,15 @@ let cached: PolicySchemas | undefined;
 
 export function policySchemas(): PolicySchemas {
   if (cached) return cached;
-  const file = JSON.parse(readFileSync(new URL('../../schemas/policy.schema.json', import.meta.url), 'utf8')) as { $schema: string; definitions: object };
+  const file = JSON.parse(readFileSync(new URL('../../schemas/policy.schema.json', import.meta.url), 'utf8')) as {
+    $schema: string;
+    definitions: object;
+  };
   const sub = (extra: object): object => ({ $schema: file.$schema, definitions: file.definitions, ...extra });
-  cached = { file, list: sub({ type: 'array', minItems: 1, items: { $ref: '#/definitions/rule' } }), approvers: sub({ $ref: '#/definitions/approvers' }) };
+  cached = {
+    file,
+    list: sub({ type: 'array', minItems: 1, items: { $ref: '#/definitions/rule' } }),
+    approvers: sub({ $ref: '#/definitions/approvers' }),
+  };
   return cached;
 }

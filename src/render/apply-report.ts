@@ -32,7 +32,10 @@ function text(r: ApplyResult, color: boolean): string {
   const ok = r.failed.length === 0 && r.unreachable === undefined;
   const head = headline(r);
   const lines = [ok ? c.green(c.bold(head)) : c.red(c.bold(head))];
-  if (r.unreachable !== undefined) lines.push(`  The steps in flight finished; the ${r.skipped.length} not started were not attempted. Last error: ${r.unreachable}`);
+  if (r.unreachable !== undefined)
+    lines.push(
+      `  The steps in flight finished; the ${r.skipped.length} not started were not attempted. Last error: ${r.unreachable}`,
+    );
   for (const f of r.failed) lines.push(`  ${c.red('✗')} ${f.stepId}: ${f.message}`);
   for (const s of r.skipped) lines.push(`  ${c.dim('○')} ${s} ${c.dim(`(not attempted: ${reasonOf(r, s)})`)}`);
   if ((r.incomplete ?? []).length > 0) {
@@ -44,10 +47,17 @@ function text(r: ApplyResult, color: boolean): string {
 
 function markdown(r: ApplyResult): string {
   const lines = [`### docops apply\n`, `**${escapeMarkdown(headline(r))}**`];
-  if (r.unreachable !== undefined) lines.push('', escapeMarkdown(`The steps in flight finished; the rest were not attempted. Last error: ${r.unreachable}`));
-  if (r.failed.length > 0) lines.push('', '**Failed**', '', ...r.failed.map((f) => `- ${escapeMarkdown(`${f.stepId}: ${f.message}`)}`));
-  if (r.skipped.length > 0) lines.push('', '**Not attempted**', '', ...r.skipped.map((s) => `- ${escapeMarkdown(`${s} (${reasonOf(r, s)})`)}`));
-  if ((r.incomplete ?? []).length > 0) lines.push('', '**Left behind**', '', ...(r.incomplete ?? []).map((x) => `- ${escapeMarkdown(x.summary)}`));
+  if (r.unreachable !== undefined)
+    lines.push(
+      '',
+      escapeMarkdown(`The steps in flight finished; the rest were not attempted. Last error: ${r.unreachable}`),
+    );
+  if (r.failed.length > 0)
+    lines.push('', '**Failed**', '', ...r.failed.map((f) => `- ${escapeMarkdown(`${f.stepId}: ${f.message}`)}`));
+  if (r.skipped.length > 0)
+    lines.push('', '**Not attempted**', '', ...r.skipped.map((s) => `- ${escapeMarkdown(`${s} (${reasonOf(r, s)})`)}`));
+  if ((r.incomplete ?? []).length > 0)
+    lines.push('', '**Left behind**', '', ...(r.incomplete ?? []).map((x) => `- ${escapeMarkdown(x.summary)}`));
   return lines.join('\n') + '\n';
 }
 

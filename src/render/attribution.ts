@@ -43,7 +43,10 @@ export function driftSentence(step: Step, c?: AttributedChange): string {
   const by = c ? ` by ${c.actor} at ${formatAt(c.at)}` : '';
   if (step.action === 'update') {
     const changes = fieldChanges(step.before, step.after);
-    const what = changes.length === 0 ? `${step.key} changed` : changes.map((ch) => `${ch.field} of ${step.key} changed to ${plain(step, ch.field, ch.before)}`).join(', ');
+    const what =
+      changes.length === 0
+        ? `${step.key} changed`
+        : changes.map((ch) => `${ch.field} of ${step.key} changed to ${plain(step, ch.field, ch.before)}`).join(', ');
     return `${step.kind} ${what}${by}`;
   }
   if (step.action === 'create') return `${step.kind} ${step.key} is missing${c ? ` (deleted${by})` : ''}`;
@@ -60,10 +63,13 @@ export function stepSentence(plan: Plan, step: Step): string {
   const by = origin === 'manifests' ? undefined : changeOf(plan, step);
   if (origin === 'drift' || by) return driftSentence(step, by);
   if (step.action === 'update') {
-    const changes = fieldChanges(step.before, step.after).map((ch) => `${ch.field} ${plain(step, ch.field, ch.before)} → ${plain(step, ch.field, ch.after)}`);
+    const changes = fieldChanges(step.before, step.after).map(
+      (ch) => `${ch.field} ${plain(step, ch.field, ch.before)} → ${plain(step, ch.field, ch.after)}`,
+    );
     const what = changes.length === 0 ? 'changes' : changes.join(', ');
     return `${step.kind} ${step.key}: ${what}${origin === 'manifests' ? ' (manifest change)' : ''}`;
   }
-  if (origin === 'manifests') return `${step.kind} ${step.key} ${step.action === 'create' ? 'added in' : 'removed from'} the manifests`;
+  if (origin === 'manifests')
+    return `${step.kind} ${step.key} ${step.action === 'create' ? 'added in' : 'removed from'} the manifests`;
   return driftSentence(step);
 }

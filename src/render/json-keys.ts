@@ -1,13 +1,52 @@
 /** The keys of a plan's JSON form, in their fixed order, and its closed value sets: one list for the renderer and the parser. */
-export const PLAN_KEYS = ['formatVersion', 'steps', 'unmanaged', 'warnings', 'blocked', 'reported', 'owned', 'attribution'] as const;
+export const PLAN_KEYS = [
+  'formatVersion',
+  'steps',
+  'unmanaged',
+  'warnings',
+  'blocked',
+  'reported',
+  'owned',
+  'attribution',
+] as const;
 export const ATTRIBUTION_KEYS = ['changes', 'unavailable'] as const;
 export const CHANGE_KEYS = ['step', 'actor', 'at', 'action'] as const;
-export const STEP_KEYS = ['id', 'action', 'phase', 'kind', 'org', 'key', 'wave', 'mode', 'before', 'after', 'nulls', 'dependsOn', 'requests', 'source', 'note', 'cascades'] as const;
+export const STEP_KEYS = [
+  'id',
+  'action',
+  'phase',
+  'kind',
+  'org',
+  'key',
+  'wave',
+  'mode',
+  'before',
+  'after',
+  'nulls',
+  'dependsOn',
+  'requests',
+  'source',
+  'note',
+  'cascades',
+] as const;
 /** A reported change: a step's keys without requests and dependsOn (it is never sent). */
 export const REPORTED_KEYS = [...STEP_KEYS.filter((k) => k !== 'requests' && k !== 'dependsOn'), 'drift'];
 export const OWNED_KEYS = ['kind', 'org', 'key', 'id', 'what', 'owner'] as const;
 export const CASCADE_KEYS = ['kind', 'org', 'key', 'id', 'note'] as const;
-export const REQUEST_KEYS = ['method', 'path', 'body', 'capture', 'refs', 'recover', 'idempotent', 'settle', 'masked', 'merge', 'refusedWhen', 'batch'] as const;
+export const REQUEST_KEYS = [
+  'method',
+  'path',
+  'body',
+  'capture',
+  'refs',
+  'recover',
+  'idempotent',
+  'settle',
+  'masked',
+  'merge',
+  'refusedWhen',
+  'batch',
+] as const;
 export const REFUSED_KEYS = ['field', 'value', 'message'] as const;
 export const BATCH_KEYS = ['list', 'max', 'results', 'failed'] as const;
 export const MERGE_KEYS = ['omit', 'whole'] as const;

@@ -5,7 +5,31 @@
 import { UsageError } from '../model/errors.js';
 import { PHASES } from '../model/plan.js';
 import { OWNERSHIP_MODES, type Plan, type Step } from '../model/plan.js';
-import { REPORTED_KEYS, OWNED_KEYS, PLAN_KEYS, ATTRIBUTION_KEYS, CHANGE_KEYS, STEP_KEYS, CASCADE_KEYS, REQUEST_KEYS, REFUSED_KEYS, BATCH_KEYS, MERGE_KEYS, SETTLE_KEYS, SETTLE_UNTIL_KEYS, SETTLE_FAIL_KEYS, RECOVER_KEYS, RECOVER_MATCH_KEYS, SLOT_KEYS, SOURCE_KEYS, UNMANAGED_KEYS, WARNING_KEYS, BLOCKED_KEYS, ACTIONS, METHODS } from './json-keys.js';
+import {
+  REPORTED_KEYS,
+  OWNED_KEYS,
+  PLAN_KEYS,
+  ATTRIBUTION_KEYS,
+  CHANGE_KEYS,
+  STEP_KEYS,
+  CASCADE_KEYS,
+  REQUEST_KEYS,
+  REFUSED_KEYS,
+  BATCH_KEYS,
+  MERGE_KEYS,
+  SETTLE_KEYS,
+  SETTLE_UNTIL_KEYS,
+  SETTLE_FAIL_KEYS,
+  RECOVER_KEYS,
+  RECOVER_MATCH_KEYS,
+  SLOT_KEYS,
+  SOURCE_KEYS,
+  UNMANAGED_KEYS,
+  WARNING_KEYS,
+  BLOCKED_KEYS,
+  ACTIONS,
+  METHODS,
+} from './json-keys.js';
 class Shape {
   constructor(private readonly problems: string[]) {}
   fail(at: string, message: string): void {
@@ -51,7 +75,8 @@ function checkRequest(s: Shape, r: unknown, at: string): void {
     if (specs.length === 0) s.fail(`${at}.recover`, 'expected at least one RecoverSpec');
     specs.forEach((rec: unknown, i) => {
       checkRecover(s, rec, `${at}.recover[${i}]`);
-      if (specs.length > 1 && (rec as { each?: unknown } | null)?.each === undefined) s.fail(`${at}.recover[${i}].each`, 'required when a request has several RecoverSpecs');
+      if (specs.length > 1 && (rec as { each?: unknown } | null)?.each === undefined)
+        s.fail(`${at}.recover[${i}].each`, 'required when a request has several RecoverSpecs');
     });
   } else if (r.recover !== undefined) checkRecover(s, r.recover, `${at}.recover`);
   if (r.idempotent !== undefined && r.idempotent !== true) s.fail(`${at}.idempotent`, 'expected true');
@@ -62,7 +87,8 @@ function checkRequest(s: Shape, r: unknown, at: string): void {
   if (r.merge !== undefined && s.object(r.merge, `${at}.merge`, MERGE_KEYS)) {
     for (const k of MERGE_KEYS) {
       const list = r.merge[k];
-      if (list !== undefined && s.array(list, `${at}.merge.${k}`)) list.forEach((x, i) => s.string(x, `${at}.merge.${k}[${i}]`));
+      if (list !== undefined && s.array(list, `${at}.merge.${k}`))
+        list.forEach((x, i) => s.string(x, `${at}.merge.${k}[${i}]`));
     }
   }
   if (r.refusedWhen !== undefined && s.array(r.refusedWhen, `${at}.refusedWhen`)) {
@@ -75,7 +101,8 @@ function checkRequest(s: Shape, r: unknown, at: string): void {
     s.string(r.batch.list, `${at}.batch.list`);
     s.string(r.batch.results, `${at}.batch.results`);
     s.int(r.batch.max, `${at}.batch.max`, 1);
-    if (s.object(r.batch.failed, `${at}.batch.failed`, REFUSED_KEYS)) for (const k of REFUSED_KEYS) s.string(r.batch.failed[k], `${at}.batch.failed.${k}`);
+    if (s.object(r.batch.failed, `${at}.batch.failed`, REFUSED_KEYS))
+      for (const k of REFUSED_KEYS) s.string(r.batch.failed[k], `${at}.batch.failed.${k}`);
   }
   if (r.refs !== undefined && s.array(r.refs, `${at}.refs`)) {
     r.refs.forEach((slot, i) => {
@@ -92,26 +119,32 @@ function checkRequest(s: Shape, r: unknown, at: string): void {
 
 function checkRecover(s: Shape, rec: unknown, at: string): void {
   if (!s.object(rec, at, RECOVER_KEYS)) return;
-  if (rec.path !== undefined && (typeof rec.path !== 'string' || !rec.path.startsWith('/'))) s.fail(`${at}.path`, 'expected a string starting with /');
-  if (rec.suffix !== undefined && (typeof rec.suffix !== 'string' || !rec.suffix.startsWith('/'))) s.fail(`${at}.suffix`, 'expected a string starting with /');
+  if (rec.path !== undefined && (typeof rec.path !== 'string' || !rec.path.startsWith('/')))
+    s.fail(`${at}.path`, 'expected a string starting with /');
+  if (rec.suffix !== undefined && (typeof rec.suffix !== 'string' || !rec.suffix.startsWith('/')))
+    s.fail(`${at}.suffix`, 'expected a string starting with /');
   s.string(rec.each, `${at}.each`, true);
-  if (rec.exclude !== undefined && s.array(rec.exclude, `${at}.exclude`)) rec.exclude.forEach((id, i) => s.string(id, `${at}.exclude[${i}]`));
+  if (rec.exclude !== undefined && s.array(rec.exclude, `${at}.exclude`))
+    rec.exclude.forEach((id, i) => s.string(id, `${at}.exclude[${i}]`));
   if (!s.array(rec.match, `${at}.match`)) return;
   rec.match.forEach((m, i) => {
     const where = `${at}.match[${i}]`;
     if (!s.object(m, where, RECOVER_MATCH_KEYS)) return;
     s.string(m.field, `${where}.field`);
     s.string(m.body, `${where}.body`, true);
-    if (m.value !== undefined && m.value !== null && typeof m.value !== 'string') s.fail(`${where}.value`, 'expected a string or null');
+    if (m.value !== undefined && m.value !== null && typeof m.value !== 'string')
+      s.fail(`${where}.value`, 'expected a string or null');
     if ((m.body === undefined) === (m.value === undefined)) s.fail(where, 'expected exactly one of body and value');
-    if (m.ignoreCase !== undefined && typeof m.ignoreCase !== 'boolean') s.fail(`${where}.ignoreCase`, 'expected a boolean');
+    if (m.ignoreCase !== undefined && typeof m.ignoreCase !== 'boolean')
+      s.fail(`${where}.ignoreCase`, 'expected a boolean');
     if (m.not !== undefined && m.not !== true) s.fail(`${where}.not`, 'expected true');
   });
 }
 
 function checkSettle(s: Shape, settle: unknown, at: string): void {
   if (!s.object(settle, at, SETTLE_KEYS)) return;
-  if (typeof settle.path !== 'string' || !settle.path.startsWith('/')) s.fail(`${at}.path`, 'expected a string starting with /');
+  if (typeof settle.path !== 'string' || !settle.path.startsWith('/'))
+    s.fail(`${at}.path`, 'expected a string starting with /');
   s.int(settle.reads, `${at}.reads`, 1);
   if (s.array(settle.until, `${at}.until`)) {
     settle.until.forEach((c, i) => {
@@ -136,7 +169,8 @@ function checkStep(s: Shape, st: unknown, at: string, reported = false): void {
   s.oneOf(st.action, `${at}.action`, ACTIONS);
   s.oneOf(st.phase, `${at}.phase`, PHASES);
   s.int(st.wave, `${at}.wave`, 0);
-  if (reported && (st.mode !== undefined || st.drift === undefined)) s.oneOf(st.mode, `${at}.mode`, ['additive', 'observe']);
+  if (reported && (st.mode !== undefined || st.drift === undefined))
+    s.oneOf(st.mode, `${at}.mode`, ['additive', 'observe']);
   if (reported && st.drift !== undefined) s.oneOf(st.drift, `${at}.drift`, ['report', 'propose']);
   else if (st.mode !== undefined) s.oneOf(st.mode, `${at}.mode`, OWNERSHIP_MODES);
   s.recordOrNull(st.before, `${at}.before`);
@@ -144,8 +178,10 @@ function checkStep(s: Shape, st: unknown, at: string, reported = false): void {
   if (st.nulls !== undefined && s.object(st.nulls, `${at}.nulls`, Object.keys(st.nulls as object))) {
     for (const [k, v] of Object.entries(st.nulls)) s.string(v, `${at}.nulls.${k}`);
   }
-  if (!reported && s.array(st.dependsOn, `${at}.dependsOn`)) st.dependsOn.forEach((d, i) => s.string(d, `${at}.dependsOn[${i}]`));
-  if (!reported && s.array(st.requests, `${at}.requests`)) st.requests.forEach((r, i) => checkRequest(s, r, `${at}.requests[${i}]`));
+  if (!reported && s.array(st.dependsOn, `${at}.dependsOn`))
+    st.dependsOn.forEach((d, i) => s.string(d, `${at}.dependsOn[${i}]`));
+  if (!reported && s.array(st.requests, `${at}.requests`))
+    st.requests.forEach((r, i) => checkRequest(s, r, `${at}.requests[${i}]`));
   checkSource(s, st.source, `${at}.source`);
   s.string(st.note, `${at}.note`, true);
   if (st.cascades !== undefined && s.array(st.cascades, `${at}.cascades`)) {
@@ -175,7 +211,12 @@ export function parsePlanJson(text: string): Plan {
     throw new UsageError(`plan is not valid JSON: ${(err as Error).message}`, { cause: err });
   }
   // A saved-plan file (`docops plan --out`, src/plan-file) reads as the plan it carries.
-  if (data && typeof data === 'object' && typeof (data as Record<string, unknown>)['planChecksum'] === 'string' && 'plan' in data) {
+  if (
+    data &&
+    typeof data === 'object' &&
+    typeof (data as Record<string, unknown>)['planChecksum'] === 'string' &&
+    'plan' in data
+  ) {
     data = (data as Record<string, unknown>)['plan'];
   }
   const problems: string[] = [];
@@ -184,7 +225,8 @@ export function parsePlanJson(text: string): Plan {
     // Derived from the plan when printed (renderJson's `scopes` and `policy`), never read back.
     delete data.scopes;
     delete data.policy;
-    if (data.formatVersion !== 1) s.fail('plan.formatVersion', `unsupported plan format ${JSON.stringify(data.formatVersion)} (expected 1)`);
+    if (data.formatVersion !== 1)
+      s.fail('plan.formatVersion', `unsupported plan format ${JSON.stringify(data.formatVersion)} (expected 1)`);
     if (s.array(data.steps, 'plan.steps')) {
       data.steps.forEach((st, i) => checkStep(s, st, `plan.steps[${i}]`));
       const ids = new Set<string>();
@@ -221,7 +263,8 @@ export function parsePlanJson(text: string): Plan {
         checkSource(s, b.source, `plan.blocked[${i}].source`);
       });
     }
-    if (data.reported !== undefined && s.array(data.reported, 'plan.reported')) data.reported.forEach((r, i) => checkStep(s, r, `plan.reported[${i}]`, true));
+    if (data.reported !== undefined && s.array(data.reported, 'plan.reported'))
+      data.reported.forEach((r, i) => checkStep(s, r, `plan.reported[${i}]`, true));
     if (data.owned !== undefined && s.array(data.owned, 'plan.owned')) {
       data.owned.forEach((o, i) => {
         if (!s.object(o, `plan.owned[${i}]`, OWNED_KEYS)) return;

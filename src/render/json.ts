@@ -4,23 +4,60 @@
  * also accepts a saved-plan file and returns the plan inside it. Printed, a request's `masked` body fields show
  * their stand-in text (a SAML certificate's fingerprint); the saved-plan file renders the bodies as sent.
  */
-import type { BlockedObject, CascadeObject, OwnedObject, Plan, PlanWarning, ReportedChange, RequestSpec, Step, UnmanagedObject } from '../model/plan.js';
-import { REPORTED_KEYS, OWNED_KEYS, PLAN_KEYS, ATTRIBUTION_KEYS, CHANGE_KEYS, STEP_KEYS, CASCADE_KEYS, REQUEST_KEYS, SETTLE_KEYS, SETTLE_UNTIL_KEYS, SETTLE_FAIL_KEYS, SLOT_KEYS, SOURCE_KEYS, UNMANAGED_KEYS, WARNING_KEYS, BLOCKED_KEYS } from './json-keys.js';
+import type {
+  BlockedObject,
+  CascadeObject,
+  OwnedObject,
+  Plan,
+  PlanWarning,
+  ReportedChange,
+  RequestSpec,
+  Step,
+  UnmanagedObject,
+} from '../model/plan.js';
+import {
+  REPORTED_KEYS,
+  OWNED_KEYS,
+  PLAN_KEYS,
+  ATTRIBUTION_KEYS,
+  CHANGE_KEYS,
+  STEP_KEYS,
+  CASCADE_KEYS,
+  REQUEST_KEYS,
+  SETTLE_KEYS,
+  SETTLE_UNTIL_KEYS,
+  SETTLE_FAIL_KEYS,
+  SLOT_KEYS,
+  SOURCE_KEYS,
+  UNMANAGED_KEYS,
+  WARNING_KEYS,
+  BLOCKED_KEYS,
+} from './json-keys.js';
 
 /** Free-form data with object keys sorted, recursively. */
 function sortedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedKeys);
   if (value && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
-    return Object.fromEntries(Object.keys(obj).sort().map((k) => [k, sortedKeys(obj[k])]));
+    return Object.fromEntries(
+      Object.keys(obj)
+        .sort()
+        .map((k) => [k, sortedKeys(obj[k])]),
+    );
   }
   return value;
 }
 
 /** Copy `obj` with `keys` first in that order (values mapped by `map`), then any other keys sorted. */
-function ordered(obj: object, keys: readonly string[], map: (key: string, v: unknown) => unknown = (_k, v) => sortedKeys(v)): object {
+function ordered(
+  obj: object,
+  keys: readonly string[],
+  map: (key: string, v: unknown) => unknown = (_k, v) => sortedKeys(v),
+): object {
   const rec = obj as Record<string, unknown>;
-  const rest = Object.keys(rec).filter((k) => !keys.includes(k)).sort();
+  const rest = Object.keys(rec)
+    .filter((k) => !keys.includes(k))
+    .sort();
   return Object.fromEntries([...keys, ...rest].filter((k) => rec[k] !== undefined).map((k) => [k, map(k, rec[k])]));
 }
 
@@ -43,8 +80,14 @@ function stablePlan(plan: Plan, options: JsonOptions): object {
     if (k === 'warnings') return (v as PlanWarning[]).map((w) => ordered(w, WARNING_KEYS));
     if (k === 'reported') return (v as ReportedChange[]).map((r) => stableStep(r, options, REPORTED_KEYS));
     if (k === 'owned') return (v as OwnedObject[]).map((o) => ordered(o, OWNED_KEYS));
-    if (k === 'blocked') return (v as BlockedObject[]).map((b) => ordered(b, BLOCKED_KEYS, (bk, bv) => (bk === 'source' ? ordered(bv as object, SOURCE_KEYS) : sortedKeys(bv))));
-    if (k === 'attribution') return ordered(v as object, ATTRIBUTION_KEYS, (ak, av) => (ak === 'changes' ? (av as object[]).map((c) => ordered(c, CHANGE_KEYS)) : sortedKeys(av)));
+    if (k === 'blocked')
+      return (v as BlockedObject[]).map((b) =>
+        ordered(b, BLOCKED_KEYS, (bk, bv) => (bk === 'source' ? ordered(bv as object, SOURCE_KEYS) : sortedKeys(bv))),
+      );
+    if (k === 'attribution')
+      return ordered(v as object, ATTRIBUTION_KEYS, (ak, av) =>
+        ak === 'changes' ? (av as object[]).map((c) => ordered(c, CHANGE_KEYS)) : sortedKeys(av),
+      );
     return sortedKeys(v);
   });
 }
@@ -63,7 +106,11 @@ function stableStep(step: Step | ReportedChange, options: JsonOptions, keys: rea
     if (k === 'requests') {
       return (v as RequestSpec[]).map((r) =>
         ordered(options.unmasked ? r : { ...r, body: shownBody(r) }, REQUEST_KEYS, (rk, rv) =>
-          rk === 'refs' ? (rv as object[]).map((slot) => ordered(slot, SLOT_KEYS)) : rk === 'settle' ? stableSettle(rv as object) : sortedKeys(rv),
+          rk === 'refs'
+            ? (rv as object[]).map((slot) => ordered(slot, SLOT_KEYS))
+            : rk === 'settle'
+              ? stableSettle(rv as object)
+              : sortedKeys(rv),
         ),
       );
     }
@@ -83,6 +130,9 @@ function stableSettle(settle: object): object {
 
 export function renderJson(plan: Plan, options: JsonOptions = {}): string {
   const doc = stablePlan(plan, options);
-  const derived = { ...(options.scopes ? { scopes: sortedKeys(options.scopes) } : {}), ...(options.policy ? { policy: options.policy } : {}) };
+  const derived = {
+    ...(options.scopes ? { scopes: sortedKeys(options.scopes) } : {}),
+    ...(options.policy ? { policy: options.policy } : {}),
+  };
   return JSON.stringify({ ...doc, ...derived }, null, 2) + '\n';
 }

@@ -7,7 +7,30 @@ import type { Plan, Step } from '../model/plan.js';
 import { stepCounts } from '../model/plan.js';
 import { changedByLine, changeOf, unavailableLine } from './attribution.js';
 import { stepLine } from './step-line.js';
-import { ACTION_SYMBOL, CASCADE_PREFIX, NOTHING_ELSE, NO_CHANGES, unmanagedTags, blockedHeading, cascadeLabel, createFollowUps, fieldChanges, formatStepField, hasShownValue, modeTag, ownedHeading, ownedLine, reportedHeading, reportedOnly, reportedStep, sourcePrefix, stepLabel, summaryLine, totals, type Totals } from './values.js';
+import {
+  ACTION_SYMBOL,
+  CASCADE_PREFIX,
+  NOTHING_ELSE,
+  NO_CHANGES,
+  unmanagedTags,
+  blockedHeading,
+  cascadeLabel,
+  createFollowUps,
+  fieldChanges,
+  formatStepField,
+  hasShownValue,
+  modeTag,
+  ownedHeading,
+  ownedLine,
+  reportedHeading,
+  reportedOnly,
+  reportedStep,
+  sourcePrefix,
+  stepLabel,
+  summaryLine,
+  totals,
+  type Totals,
+} from './values.js';
 
 export const MARKDOWN_MAX_LENGTH = 65_536;
 
@@ -37,28 +60,35 @@ export function escapeMarkdown(text: string): string {
 
 /** Lines of one step inside a ```diff fence (+ green, - red; updates show - before / + after per field). */
 function stepDiffLines(plan: Plan, step: Step, followUps: readonly Step[] = []): string[] {
-  const tags = [modeTag(step), step.phase === 'prune' ? 'prune: not in any manifest' : undefined, step.note].filter(Boolean);
+  const tags = [modeTag(step), step.phase === 'prune' ? 'prune: not in any manifest' : undefined, step.note].filter(
+    Boolean,
+  );
   const head = `${ACTION_SYMBOL[step.action]} ${stepLabel(step)}${tags.length > 0 ? ` (${tags.join('; ')})` : ''}`;
   const lines = [step.action === 'update' ? `! ${head.slice(2)}` : head];
   if (step.action === 'create') {
-    for (const [f, v] of Object.entries(step.after ?? {})) lines.push(`+     ${f}: ${formatStepField(step, f, v, VALUE_MAX)}`);
+    for (const [f, v] of Object.entries(step.after ?? {}))
+      lines.push(`+     ${f}: ${formatStepField(step, f, v, VALUE_MAX)}`);
     // Updates of the object this create makes (fields the create cannot set) are shown here, not as `!` steps.
     for (const u of followUps) {
       const why = ['set right after the create', u.note].filter(Boolean).join('; ');
       for (const ch of fieldChanges(u.before, u.after)) {
-        if (hasShownValue(u, ch.field, ch.after)) lines.push(`+     ${ch.field}: ${formatStepField(u, ch.field, ch.after, VALUE_MAX)} (${why})`);
+        if (hasShownValue(u, ch.field, ch.after))
+          lines.push(`+     ${ch.field}: ${formatStepField(u, ch.field, ch.after, VALUE_MAX)} (${why})`);
       }
     }
   } else if (step.action === 'update') {
     // A missing side (absent, or null meaning nothing) has no line: the one form of a missing value in a diff.
     for (const ch of fieldChanges(step.before, step.after)) {
-      if (hasShownValue(step, ch.field, ch.before)) lines.push(`-     ${ch.field}: ${formatStepField(step, ch.field, ch.before, VALUE_MAX)}`);
-      if (hasShownValue(step, ch.field, ch.after)) lines.push(`+     ${ch.field}: ${formatStepField(step, ch.field, ch.after, VALUE_MAX)}`);
+      if (hasShownValue(step, ch.field, ch.before))
+        lines.push(`-     ${ch.field}: ${formatStepField(step, ch.field, ch.before, VALUE_MAX)}`);
+      if (hasShownValue(step, ch.field, ch.after))
+        lines.push(`+     ${ch.field}: ${formatStepField(step, ch.field, ch.after, VALUE_MAX)}`);
     }
   }
   const cascades = step.cascades ?? [];
   for (const o of cascades.slice(0, MAX_LISTED)) lines.push(`-     ${CASCADE_PREFIX}${cascadeLabel(o)}`);
-  if (cascades.length > MAX_LISTED) lines.push(`-     … and ${cascades.length - MAX_LISTED} more it takes with it (see the JSON or text plan)`);
+  if (cascades.length > MAX_LISTED)
+    lines.push(`-     … and ${cascades.length - MAX_LISTED} more it takes with it (see the JSON or text plan)`);
   const by = changeOf(plan, step);
   if (by) lines.push(`      ${changedByLine(by).replace(/\r?\n/g, ' ')}`);
   // A fence is closed by a line of backticks; values never start a line, but keep runs short anyway.
@@ -92,9 +122,12 @@ const FENCE_CLOSE = '```\n\n';
 const DETAILS_CLOSE = '</details>\n\n';
 
 /** A kind's block when none of its steps fit: the heading and how many steps were left out. */
-const collapsedBlock = (head: string, hidden: number): string => `${head}_${hidden} step${hidden === 1 ? '' : 's'} not shown (truncated)._\n\n${DETAILS_CLOSE}`;
-const moreLine = (hidden: number): string => `_… and ${hidden} more step${hidden === 1 ? '' : 's'} not shown (truncated)._\n\n`;
-const unmanagedLine = (n: number): string => `_Unmanaged: ${n} live object${n === 1 ? '' : 's'} not in any manifest (left alone)._\n\n`;
+const collapsedBlock = (head: string, hidden: number): string =>
+  `${head}_${hidden} step${hidden === 1 ? '' : 's'} not shown (truncated)._\n\n${DETAILS_CLOSE}`;
+const moreLine = (hidden: number): string =>
+  `_… and ${hidden} more step${hidden === 1 ? '' : 's'} not shown (truncated)._\n\n`;
+const unmanagedLine = (n: number): string =>
+  `_Unmanaged: ${n} live object${n === 1 ? '' : 's'} not in any manifest (left alone)._\n\n`;
 
 function truncationNote(shown: number, total: number): string {
   return (
@@ -109,7 +142,9 @@ function summaryTable(plan: Plan, t: Totals): string {
   const along = new Map<string, number>();
   for (const s of plan.steps) for (const c of s.cascades ?? []) along.set(c.kind, (along.get(c.kind) ?? 0) + 1);
   if (along.size === 0) {
-    const rows = Object.entries(byKind).map(([kind, c]) => `| ${escapeMarkdown(kind)} | ${c.create} | ${c.update} | ${c.delete} |`);
+    const rows = Object.entries(byKind).map(
+      ([kind, c]) => `| ${escapeMarkdown(kind)} | ${c.create} | ${c.update} | ${c.delete} |`,
+    );
     return `| Kind | Add | Change | Delete |\n| --- | ---: | ---: | ---: |\n${rows.join('\n')}\n| **Total** | ${t.add} | ${t.change} | ${t.delete} |`;
   }
   const kinds = [...Object.keys(byKind), ...[...along.keys()].filter((k) => !(k in byKind)).sort()];
@@ -134,7 +169,9 @@ export function renderMarkdown(fullPlan: Plan, options: MarkdownOptions = {}): s
 
   const reported = plan.reported ?? [];
   if (plan.steps.length === 0) {
-    budget.add(`${plan.blocked.length > 0 ? `**${NOTHING_ELSE}**` : reported.length > 0 ? `**${reportedOnly(reported.length)}**` : NO_CHANGES}\n\n`);
+    budget.add(
+      `${plan.blocked.length > 0 ? `**${NOTHING_ELSE}**` : reported.length > 0 ? `**${reportedOnly(reported.length)}**` : NO_CHANGES}\n\n`,
+    );
   } else {
     const t = totals(plan.steps);
     budget.add(`**${summaryLine(t)}**\n\n${summaryTable(plan, t)}\n\n`);
@@ -146,14 +183,21 @@ export function renderMarkdown(fullPlan: Plan, options: MarkdownOptions = {}): s
 
   // Blocked objects come before everything optional: a reviewer must see that the plan falls short.
   if (plan.blocked.length > 0) {
-    const items = plan.blocked.slice(0, MAX_LISTED).map((b) => `- :x: ${escapeMarkdown(`${stepLabel(b)}: ${sourcePrefix(b)}${b.message}`)}`);
+    const items = plan.blocked
+      .slice(0, MAX_LISTED)
+      .map((b) => `- :x: ${escapeMarkdown(`${stepLabel(b)}: ${sourcePrefix(b)}${b.message}`)}`);
     if (plan.blocked.length > MAX_LISTED) items.push(`- … and ${plan.blocked.length - MAX_LISTED} more`);
     budget.tryAdd(`**${escapeMarkdown(blockedHeading(plan.blocked.length))}**\n\n${items.join('\n')}\n\n`, reserve);
   }
 
   // Drift the ownership modes leave alone, and what another writer owns: one line each (after Blocked).
   if (reported.length > 0) {
-    const items = reported.slice(0, MAX_LISTED).map((r) => `- ${escapeMarkdown(`${stepLine(reportedStep(r), 400)} (${[modeTag(r, true), r.note].filter(Boolean).join('; ')})`)}`);
+    const items = reported
+      .slice(0, MAX_LISTED)
+      .map(
+        (r) =>
+          `- ${escapeMarkdown(`${stepLine(reportedStep(r), 400)} (${[modeTag(r, true), r.note].filter(Boolean).join('; ')})`)}`,
+      );
     if (reported.length > MAX_LISTED) items.push(`- … and ${reported.length - MAX_LISTED} more`);
     budget.tryAdd(`**${escapeMarkdown(reportedHeading(reported.length))}**\n\n${items.join('\n')}\n\n`, reserve);
   }
@@ -179,7 +223,11 @@ export function renderMarkdown(fullPlan: Plan, options: MarkdownOptions = {}): s
     else byKind.set(s.kind, [s]);
   }
   const stepCountByKind = stepCounts(plan);
-  const kinds = [...byKind].map(([kind, steps]) => ({ kind, steps, head: `<details><summary>${escapeMarkdown(kind)}: ${counts(stepCountByKind[kind]!)}</summary>\n\n` }));
+  const kinds = [...byKind].map(([kind, steps]) => ({
+    kind,
+    steps,
+    head: `<details><summary>${escapeMarkdown(kind)}: ${counts(stepCountByKind[kind]!)}</summary>\n\n`,
+  }));
   const unmanagedReserve = plan.unmanaged.length > 0 ? unmanagedLine(plan.unmanaged.length).length : 0;
   let laterReserve = kinds.reduce((n, k) => n + collapsedBlock(k.head, k.steps.length).length, 0);
   let shown = 0;
@@ -192,7 +240,8 @@ export function renderMarkdown(fullPlan: Plan, options: MarkdownOptions = {}): s
     for (const [i, step] of steps.entries()) {
       const text = stepDiffLines(plan, step, byCreate.get(step.id)).join('\n') + '\n';
       // Room for this step, the fence, and — unless it is the last — a "more not shown" line.
-      const tail = i === steps.length - 1 ? FENCE_CLOSE + DETAILS_CLOSE : FENCE_CLOSE + moreLine(steps.length) + DETAILS_CLOSE;
+      const tail =
+        i === steps.length - 1 ? FENCE_CLOSE + DETAILS_CLOSE : FENCE_CLOSE + moreLine(steps.length) + DETAILS_CLOSE;
       if (!budget.fits(head + FENCE_OPEN + tail, reserveHere + bodyLength + text.length)) break;
       body.push(text);
       bodyLength += text.length;
@@ -203,13 +252,19 @@ export function renderMarkdown(fullPlan: Plan, options: MarkdownOptions = {}): s
     if (body.length === 0) {
       budget.tryAdd(collapsedBlock(head, hidden), reserve + laterReserve + unmanagedReserve);
     } else {
-      budget.add(head + FENCE_OPEN + body.join('') + FENCE_CLOSE + (hidden > 0 ? moreLine(hidden) : '') + DETAILS_CLOSE);
+      budget.add(
+        head + FENCE_OPEN + body.join('') + FENCE_CLOSE + (hidden > 0 ? moreLine(hidden) : '') + DETAILS_CLOSE,
+      );
     }
   }
 
   if (plan.unmanaged.length > 0) {
     const n = plan.unmanaged.length;
-    const items = plan.unmanaged.slice(0, MAX_LISTED).map((u) => `- ${escapeMarkdown(`${stepLabel(u)}${u.mode !== undefined ? unmanagedTags({ mode: u.mode }) : ''}`)}`);
+    const items = plan.unmanaged
+      .slice(0, MAX_LISTED)
+      .map(
+        (u) => `- ${escapeMarkdown(`${stepLabel(u)}${u.mode !== undefined ? unmanagedTags({ mode: u.mode }) : ''}`)}`,
+      );
     if (n > MAX_LISTED) items.push(`- … and ${n - MAX_LISTED} more`);
     const section =
       `<details><summary>Unmanaged: ${n} live object${n === 1 ? '' : 's'} not in any manifest (left alone)</summary>\n\n` +

@@ -12,9 +12,14 @@ export function stepLine(step: Step, max = 240): string {
   const head = `${ACTION_SYMBOL[step.action]} ${stepLabel(step)}`;
   const changes =
     step.action === 'update'
-      ? fieldChanges(step.before, step.after).map((ch) => `${ch.field}: ${formatStepField(step, ch.field, ch.before, VALUE_MAX)} → ${formatStepField(step, ch.field, ch.after, VALUE_MAX)}`)
+      ? fieldChanges(step.before, step.after).map(
+          (ch) =>
+            `${ch.field}: ${formatStepField(step, ch.field, ch.before, VALUE_MAX)} → ${formatStepField(step, ch.field, ch.after, VALUE_MAX)}`,
+        )
       : step.action === 'create'
-        ? Object.entries(step.after ?? {}).map(([field, value]) => `${field}: ${formatStepField(step, field, value, VALUE_MAX)}`)
+        ? Object.entries(step.after ?? {}).map(
+            ([field, value]) => `${field}: ${formatStepField(step, field, value, VALUE_MAX)}`,
+          )
         : [];
   const line = changes.length > 0 ? `${head}  ${changes.join(', ')}` : head;
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;

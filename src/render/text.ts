@@ -3,7 +3,28 @@ import type { Plan, Step } from '../model/plan.js';
 import { createColors } from './ansi.js';
 import { changedByLine, changeOf, unavailableLine } from './attribution.js';
 import type { Colors } from './ansi.js';
-import { ACTION_SYMBOL, CASCADE_PREFIX, NOTHING_ELSE, NO_CHANGES, unmanagedTags, blockedHeading, cascadeLabel, createFollowUps, fieldChanges, formatStepField, modeTag, ownedHeading, ownedLine, reportedHeading, reportedOnly, reportedStep, sourcePrefix, stepLabel, summaryLine, textTotals } from './values.js';
+import {
+  ACTION_SYMBOL,
+  CASCADE_PREFIX,
+  NOTHING_ELSE,
+  NO_CHANGES,
+  unmanagedTags,
+  blockedHeading,
+  cascadeLabel,
+  createFollowUps,
+  fieldChanges,
+  formatStepField,
+  modeTag,
+  ownedHeading,
+  ownedLine,
+  reportedHeading,
+  reportedOnly,
+  reportedStep,
+  sourcePrefix,
+  stepLabel,
+  summaryLine,
+  textTotals,
+} from './values.js';
 
 export interface TextOptions {
   color?: boolean;
@@ -28,11 +49,16 @@ function followUpLines(update: Step, c: Colors): string[] {
 
 function stepLines(plan: Plan, step: Step, c: Colors, followUps: readonly Step[] = [], reported = false): string[] {
   const paint = colorFor(c, step.action);
-  const tags = [modeTag(step, reported), step.phase === 'prune' ? 'prune: not in any manifest' : undefined, step.note].filter(Boolean);
+  const tags = [
+    modeTag(step, reported),
+    step.phase === 'prune' ? 'prune: not in any manifest' : undefined,
+    step.note,
+  ].filter(Boolean);
   const suffix = tags.length > 0 ? c.dim(` (${tags.join('; ')})`) : '';
   const lines = [`${INDENT}${paint(ACTION_SYMBOL[step.action])} ${c.bold(stepLabel(step))}${suffix}`];
   if (step.action === 'create') {
-    for (const [field, value] of Object.entries(step.after ?? {})) lines.push(`${FIELD_INDENT}${field}: ${formatStepField(step, field, value)}`);
+    for (const [field, value] of Object.entries(step.after ?? {}))
+      lines.push(`${FIELD_INDENT}${field}: ${formatStepField(step, field, value)}`);
     for (const u of followUps) lines.push(...followUpLines(u, c));
   } else if (step.action === 'update') {
     for (const ch of fieldChanges(step.before, step.after)) {
@@ -54,11 +80,18 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
 
   const reported = plan.reported ?? [];
   if (plan.steps.length === 0) {
-    out.push(plan.blocked.length > 0 ? c.red(NOTHING_ELSE) : reported.length > 0 ? c.yellow(reportedOnly(reported.length)) : c.green(NO_CHANGES));
+    out.push(
+      plan.blocked.length > 0
+        ? c.red(NOTHING_ELSE)
+        : reported.length > 0
+          ? c.yellow(reportedOnly(reported.length))
+          : c.green(NO_CHANGES),
+    );
   } else {
     out.push('docops will perform the following actions:', '');
     const { byCreate, folded } = createFollowUps(plan.steps);
-    for (const step of plan.steps) if (!folded.has(step.id)) out.push(...stepLines(plan, step, c, byCreate.get(step.id)));
+    for (const step of plan.steps)
+      if (!folded.has(step.id)) out.push(...stepLines(plan, step, c, byCreate.get(step.id)));
     out.push('', c.bold(summaryLine(textTotals(plan.steps))));
     const unknown = unavailableLine(plan);
     if (unknown !== undefined) out.push(c.yellow(unknown));
@@ -82,8 +115,12 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
 
   if (plan.unmanaged.length > 0) {
     const n = plan.unmanaged.length;
-    out.push('', `Unmanaged: ${n} live object${n === 1 ? '' : 's'} not in any manifest (left alone; enable prune to delete):`);
-    for (const u of plan.unmanaged.slice(0, maxUnmanaged)) out.push(`${INDENT}${stepLabel(u)}${c.dim(unmanagedTags(u))}`);
+    out.push(
+      '',
+      `Unmanaged: ${n} live object${n === 1 ? '' : 's'} not in any manifest (left alone; enable prune to delete):`,
+    );
+    for (const u of plan.unmanaged.slice(0, maxUnmanaged))
+      out.push(`${INDENT}${stepLabel(u)}${c.dim(unmanagedTags(u))}`);
     if (n > maxUnmanaged) out.push(`${INDENT}… and ${n - maxUnmanaged} more`);
   }
 

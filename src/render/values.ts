@@ -21,7 +21,10 @@ function sanitize(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sanitize);
   if (value && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, isSecretField(k) && v !== null && v !== undefined ? SENSITIVE : sanitize(v)]),
+      Object.entries(value).map(([k, v]) => [
+        k,
+        isSecretField(k) && v !== null && v !== undefined ? SENSITIVE : sanitize(v),
+      ]),
     );
   }
   return value;
@@ -67,7 +70,11 @@ function sameValue(a: unknown, b: unknown): boolean {
     const kb = Object.keys(b as object);
     return (
       ka.length === kb.length &&
-      ka.every((k) => Object.hasOwn(b as object, k) && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+      ka.every(
+        (k) =>
+          Object.hasOwn(b as object, k) &&
+          sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+      )
     );
   }
   return false;
@@ -79,14 +86,19 @@ export interface FieldChange {
   after: unknown;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * Fields that differ between before and after (after's key order first, then fields only before has). Where both
  * sides are objects the change is reported per nested field (`members.ann@x.test`), so one changed entry in a big
  * map does not print the whole map twice.
  */
-export function fieldChanges(before: Record<string, unknown> | null, after: Record<string, unknown> | null, prefix = ''): FieldChange[] {
+export function fieldChanges(
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+  prefix = '',
+): FieldChange[] {
   const b = before ?? {};
   const a = after ?? {};
   const fields = [...Object.keys(a), ...Object.keys(b).filter((k) => !Object.hasOwn(a, k))];
@@ -167,7 +179,8 @@ export const NO_CHANGES = 'No changes. Live state matches the manifests.';
 /** Said instead of NO_CHANGES when nothing else is planned but some objects are blocked: never "no changes". */
 export const NOTHING_ELSE = 'Nothing else to change, but the plan cannot reach the manifests (see Blocked).';
 
-export const blockedHeading = (n: number): string => `Blocked: ${n} manifest object${n === 1 ? '' : 's'} the plan cannot reach (nothing is planned for ${n === 1 ? 'it' : 'them'}; the run fails):`;
+export const blockedHeading = (n: number): string =>
+  `Blocked: ${n} manifest object${n === 1 ? '' : 's'} the plan cannot reach (nothing is planned for ${n === 1 ? 'it' : 'them'}; the run fails):`;
 
 /** `file:line:column: ` of a blocked object, or nothing when it has no source. */
 export const sourcePrefix = (b: { source?: { file: string; line: number; column: number } }): string =>
@@ -177,12 +190,15 @@ export const sourcePrefix = (b: { source?: { file: string; line: number; column:
 export const reportedOnly = (n: number): string =>
   `No changes to apply, but ${n} drifted object${n === 1 ? ' is' : 's are'} only reported: ${n === 1 ? 'its' : 'their'} ownership mode leaves ${n === 1 ? 'it' : 'them'} as ${n === 1 ? 'it is' : 'they are'} (see Reported).`;
 
-export const reportedHeading = (n: number): string => `Reported, not applied: ${n} change${n === 1 ? '' : 's'} the ownership modes leave alone:`;
+export const reportedHeading = (n: number): string =>
+  `Reported, not applied: ${n} change${n === 1 ? '' : 's'} the ownership modes leave alone:`;
 
-export const ownedHeading = (n: number): string => `Owned by another writer: ${n} object${n === 1 ? '' : 's'} docops leaves alone:`;
+export const ownedHeading = (n: number): string =>
+  `Owned by another writer: ${n} object${n === 1 ? '' : 's'} docops leaves alone:`;
 
 /** `Site org/Help center: sections, section groups and site spaces owned by Git Sync (repository acme/docs)`. */
-export const ownedLine = (o: OwnedObject): string => `${stepLabel(o)}: ${o.what} owned by ${o.owner}${o.id !== undefined ? ` (id ${o.id})` : ''}`;
+export const ownedLine = (o: OwnedObject): string =>
+  `${stepLabel(o)}: ${o.what} owned by ${o.owner}${o.id !== undefined ? ` (id ${o.id})` : ''}`;
 
 /** A reported change as a step for the step renderers (it has no requests; nothing depends on it). */
 export const reportedStep = (r: ReportedChange): Step => ({ ...r, requests: [], dependsOn: [] });
@@ -196,6 +212,9 @@ export function modeTag(s: Pick<Step, 'mode'> | ReportedChange, reported = false
 
 /** What an unmanaged line adds after its label: its id, and the mode that leaves it in place when one does. */
 export function unmanagedTags(u: Pick<UnmanagedObject, 'id' | 'mode'>): string {
-  const tags = [u.mode === 'additive' ? 'additive: left in place, a written list is not the whole list' : undefined, u.id ? `id ${u.id}` : undefined].filter(Boolean);
+  const tags = [
+    u.mode === 'additive' ? 'additive: left in place, a written list is not the whole list' : undefined,
+    u.id ? `id ${u.id}` : undefined,
+  ].filter(Boolean);
   return tags.length > 0 ? ` (${tags.join('; ')})` : '';
 }

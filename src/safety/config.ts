@@ -49,7 +49,10 @@ export const DEFAULT_SAFETY: Readonly<SafetyConfig> = Object.freeze({
 }) as Readonly<SafetyConfig>;
 
 /** The limits that apply to one step kind. */
-export function limitsFor(config: SafetyConfig, kind: string): { deletes: Threshold; updates: Threshold; allowPruneAll: boolean; allowEmpty: boolean } {
+export function limitsFor(
+  config: SafetyConfig,
+  kind: string,
+): { deletes: Threshold; updates: Threshold; allowPruneAll: boolean; allowEmpty: boolean } {
   const k = config.kinds[kind] ?? {};
   const allowPruneAll = k.allowPruneAll ?? config.allowPruneAll;
   return {
@@ -75,14 +78,18 @@ export function resolveSafetyConfig(input: unknown = {}): SafetyConfig {
     const entry: KindSafety = {};
     if (k['deletes'] !== undefined) entry.deletes = partialThreshold(k['deletes'], `safety.kinds.${name}.deletes`);
     if (k['updates'] !== undefined) entry.updates = partialThreshold(k['updates'], `safety.kinds.${name}.updates`);
-    if (k['allowPruneAll'] !== undefined) entry.allowPruneAll = bool(k['allowPruneAll'], `safety.kinds.${name}.allowPruneAll`);
+    if (k['allowPruneAll'] !== undefined)
+      entry.allowPruneAll = bool(k['allowPruneAll'], `safety.kinds.${name}.allowPruneAll`);
     if (k['allowEmpty'] !== undefined) entry.allowEmpty = bool(k['allowEmpty'], `safety.kinds.${name}.allowEmpty`);
     kinds[name] = entry;
   }
   return {
     deletes: { ...DEFAULT_SAFETY.deletes, ...partialThreshold(src['deletes'] ?? {}, 'safety.deletes') },
     updates: { ...DEFAULT_SAFETY.updates, ...partialThreshold(src['updates'] ?? {}, 'safety.updates') },
-    allowPruneAll: src['allowPruneAll'] === undefined ? DEFAULT_SAFETY.allowPruneAll : bool(src['allowPruneAll'], 'safety.allowPruneAll'),
+    allowPruneAll:
+      src['allowPruneAll'] === undefined
+        ? DEFAULT_SAFETY.allowPruneAll
+        : bool(src['allowPruneAll'], 'safety.allowPruneAll'),
     kinds,
   };
 }
@@ -91,9 +98,12 @@ function partialThreshold(raw: unknown, where: string): Partial<Threshold> {
   const r = asRecord(raw, where);
   const out: Partial<Threshold> = {};
   for (const [key, value] of Object.entries(r)) {
-    if (key !== 'fraction' && key !== 'minLive' && key !== 'max') throw new UsageError(`${where}.${key}: unknown setting (fraction, minLive, max)`);
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new UsageError(`${where}.${key}: must be a number ≥ 0`);
-    if (key === 'fraction' && value > 1) throw new UsageError(`${where}.fraction: must be between 0 and 1 (0.25 = 25 %)`);
+    if (key !== 'fraction' && key !== 'minLive' && key !== 'max')
+      throw new UsageError(`${where}.${key}: unknown setting (fraction, minLive, max)`);
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+      throw new UsageError(`${where}.${key}: must be a number ≥ 0`);
+    if (key === 'fraction' && value > 1)
+      throw new UsageError(`${where}.fraction: must be between 0 and 1 (0.25 = 25 %)`);
     if (key !== 'fraction' && !Number.isInteger(value)) throw new UsageError(`${where}.${key}: must be a whole number`);
     out[key] = value;
   }

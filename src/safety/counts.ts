@@ -77,7 +77,13 @@ export function liveCountOf(index: LiveIndex, p: Population): number {
 const NO_LIVE: LiveIndex = { counts: new Map(), parents: new Map() };
 
 /** The parent of the live object a change addresses: by one of `ids` first, then by key; undefined when none was read. */
-function parentOf(index: LiveIndex, kind: string, org: string, key: string, ids: Iterable<string>): ParentRef | undefined {
+function parentOf(
+  index: LiveIndex,
+  kind: string,
+  org: string,
+  key: string,
+  ids: Iterable<string>,
+): ParentRef | undefined {
   for (const id of ids) {
     const found = index.parents.get(byId(kind, org, id));
     if (found !== undefined) return found ?? undefined;
@@ -134,7 +140,9 @@ export function planChanges(plan: Plan, index: LiveIndex = NO_LIVE): ScopeChange
   const out = [...byPopulation.values()];
   for (const c of out) {
     const p = c.parent;
-    if (p) c.parentDeleted = (p.id !== '' && deleted.has(byId(p.kind, c.org, p.id))) || deleted.has(byKey(p.kind, c.org, p.key));
+    if (p)
+      c.parentDeleted =
+        (p.id !== '' && deleted.has(byId(p.kind, c.org, p.id))) || deleted.has(byKey(p.kind, c.org, p.key));
   }
   return out.sort((a, b) => cmp(sortKey(a), sortKey(b)) || cmp(populationKey(a), populationKey(b)));
 }

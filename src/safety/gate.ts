@@ -10,7 +10,13 @@ import { liveKey, type DesiredState, type LiveState } from '../model/state.js';
 import type { SafetyConfig } from './config.js';
 import { liveIndex, planChanges } from './counts.js';
 import { modeViolations } from './modes.js';
-import { emptyListViolations, pruneAllViolations, thresholdViolations, type ParentDocument, type SafetyViolation } from './rules.js';
+import {
+  emptyListViolations,
+  pruneAllViolations,
+  thresholdViolations,
+  type ParentDocument,
+  type SafetyViolation,
+} from './rules.js';
 
 export type { SafetyViolation } from './rules.js';
 
@@ -43,7 +49,12 @@ export interface GateResult {
 }
 
 /** Every violation, split by whether it still refuses the plan under the given `force`. */
-export function evaluatePlan(plan: Plan, live: LiveState, kinds: readonly KindDefinition[], opts: GateOptions): GateResult {
+export function evaluatePlan(
+  plan: Plan,
+  live: LiveState,
+  kinds: readonly KindDefinition[],
+  opts: GateOptions,
+): GateResult {
   const index = liveIndex(live);
   const changes = planChanges(plan, index);
   const all = [
@@ -60,12 +71,22 @@ export function evaluatePlan(plan: Plan, live: LiveState, kinds: readonly KindDe
 }
 
 /** Pure: the violations that refuse this plan (empty = the plan may be applied). */
-export function checkPlan(plan: Plan, live: LiveState, kinds: readonly KindDefinition[], opts: GateOptions): SafetyViolation[] {
+export function checkPlan(
+  plan: Plan,
+  live: LiveState,
+  kinds: readonly KindDefinition[],
+  opts: GateOptions,
+): SafetyViolation[] {
   return evaluatePlan(plan, live, kinds, opts).blocking;
 }
 
 /** Throws SafetyError when any violation remains; returns the ones `--force` lifted. */
-export function enforce(plan: Plan, live: LiveState, kinds: readonly KindDefinition[], opts: GateOptions): SafetyViolation[] {
+export function enforce(
+  plan: Plan,
+  live: LiveState,
+  kinds: readonly KindDefinition[],
+  opts: GateOptions,
+): SafetyViolation[] {
   const { blocking, overridden } = evaluatePlan(plan, live, kinds, opts);
   if (blocking.length > 0) throw new SafetyError(blocking);
   return overridden;
@@ -77,7 +98,10 @@ export function enforce(plan: Plan, live: LiveState, kinds: readonly KindDefinit
  */
 export function safetyGate(
   kinds: readonly KindDefinition[],
-  opts: Omit<GateOptions, 'whoami'> & { whoami?: Whoami | (() => Promise<Whoami>); onOverridden?: (violations: SafetyViolation[]) => void },
+  opts: Omit<GateOptions, 'whoami'> & {
+    whoami?: Whoami | (() => Promise<Whoami>);
+    onOverridden?: (violations: SafetyViolation[]) => void;
+  },
 ): (plan: Plan, live: LiveState) => Promise<void> {
   return async (plan, live) => {
     const whoami = typeof opts.whoami === 'function' ? await opts.whoami() : opts.whoami;
@@ -111,21 +135,36 @@ export function countDesired(desired: DesiredState): number {
 function parentDocuments(desired: DesiredState | undefined): ParentDocument {
   return (org, parent) => {
     const entries = (desired?.get(parent.kind) ?? []).filter((e) => e.org === org);
-    const entry = entries.find((e) => e.id !== undefined && e.id === parent.id) ?? entries.find((e) => e.key === parent.key);
+    const entry =
+      entries.find((e) => e.id !== undefined && e.id === parent.id) ?? entries.find((e) => e.key === parent.key);
     return entry ? { allowEmpty: entry.doc.allowEmpty === true, at: entry.doc.pos([]) } : undefined;
   };
 }
 
 /** Each kind's guard, once per org the kind has live state for; every message is a non-overridable violation. */
-function guardViolations(plan: Plan, live: LiveState, kinds: readonly KindDefinition[], whoami: Whoami | undefined): SafetyViolation[] {
+function guardViolations(
+  plan: Plan,
+  live: LiveState,
+  kinds: readonly KindDefinition[],
+  whoami: Whoami | undefined,
+): SafetyViolation[] {
   const out: SafetyViolation[] = [];
   for (const kind of kinds) {
     if (!kind.guard) continue;
     const prefix = liveKey(kind.kind, '');
-    const orgs = [...live.keys()].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length)).sort();
+    const orgs = [...live.keys()]
+      .filter((k) => k.startsWith(prefix))
+      .map((k) => k.slice(prefix.length))
+      .sort();
     for (const org of orgs) {
       for (const message of kind.guard(plan, live.get(liveKey(kind.kind, org))!, org, whoami)) {
-        out.push({ rule: 'guard', kind: kind.kind, org, overridable: false, message: `${kind.kind} in ${org}: ${message}` });
+        out.push({
+          rule: 'guard',
+          kind: kind.kind,
+          org,
+          overridable: false,
+          message: `${kind.kind} in ${org}: ${message}`,
+        });
       }
     }
   }

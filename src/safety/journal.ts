@@ -96,7 +96,10 @@ export function createJournal(dir: string, live: LiveState, opts: JournalOptions
   const complete = async (object: LiveObject): Promise<Snapshot | undefined> => {
     const kind = kinds.get(object.kind);
     if (!kind?.snapshot || !opts.client) return undefined;
-    return kind.snapshot(createFetchContext(opts.client, () => false), object);
+    return kind.snapshot(
+      createFetchContext(opts.client, () => false),
+      object,
+    );
   };
 
   const beforeStep = async (step: Step): Promise<void> => {
@@ -115,13 +118,28 @@ export function createJournal(dir: string, live: LiveState, opts: JournalOptions
 }
 
 function snapshotOf(step: Step, object: LiveObject | undefined, state: Snapshot | undefined, at: Date): JournalRecord {
-  const base = { v: JOURNAL_VERSION, time: at.toISOString(), stepId: step.id, phase: step.phase, action: step.action, kind: step.kind, org: step.org, key: step.key } as const;
+  const base = {
+    v: JOURNAL_VERSION,
+    time: at.toISOString(),
+    stepId: step.id,
+    phase: step.phase,
+    action: step.action,
+    kind: step.kind,
+    org: step.org,
+    key: step.key,
+  } as const;
   if (!object) {
     const fields = redactSecretsReporting(step.before ?? {}, 'fields');
     return { ...base, objectKey: step.key, fields: fields.value, snapshot: 'plan', ...redacted(fields.dropped) };
   }
   const fields = redactSecretsReporting(object.fields, 'fields');
-  const record: JournalRecord = { ...base, objectKey: object.key, id: object.id, fields: fields.value, snapshot: state ? 'complete' : 'live' };
+  const record: JournalRecord = {
+    ...base,
+    objectKey: object.key,
+    id: object.id,
+    fields: fields.value,
+    snapshot: state ? 'complete' : 'live',
+  };
   const dropped = [...fields.dropped];
   if (state) {
     const safe = redactSecretsReporting(state, 'state');

@@ -26,10 +26,12 @@ const FORCE_HINT = 'Re-run with --force to apply anyway.';
 const percent = (x: number): string => `${Math.round(x * 1000) / 10}%`;
 
 /** How many of a scope's deletes are cascades, when any are (empty otherwise). */
-const alongWith = (cascaded: number): string => (cascaded > 0 ? `${cascaded} of them taken along by deleting the objects that hold them` : '');
+const alongWith = (cascaded: number): string =>
+  cascaded > 0 ? `${cascaded} of them taken along by deleting the objects that hold them` : '';
 
 /** "Team in o1", or for one object's list "CollectionAccess of Collection "Docs" in o1". */
-const whereOf = (c: { kind: string; org: string; parent?: ParentRef }): string => (c.parent ? `${c.kind} of ${c.parent.kind} "${c.parent.key}" in ${c.org}` : `${c.kind} in ${c.org}`);
+const whereOf = (c: { kind: string; org: string; parent?: ParentRef }): string =>
+  c.parent ? `${c.kind} of ${c.parent.kind} "${c.parent.key}" in ${c.org}` : `${c.kind} in ${c.org}`;
 
 const at = (p: SourcePos): string => `${p.file}:${p.line}:${p.column}`;
 
@@ -37,7 +39,11 @@ const at = (p: SourcePos): string => `${p.file}:${p.line}:${p.column}`;
  * The fractions per population (skipped for a list whose parent this plan deletes: that delete is measured as the
  * parent's), then the caps per (kind, org), which count every change of the kind whatever its population.
  */
-export function thresholdViolations(changes: readonly ScopeChanges[], index: LiveIndex, config: SafetyConfig): SafetyViolation[] {
+export function thresholdViolations(
+  changes: readonly ScopeChanges[],
+  index: LiveIndex,
+  config: SafetyConfig,
+): SafetyViolation[] {
   const out: SafetyViolation[] = [];
   const byKind = new Map<string, ScopeChanges[]>();
   for (const c of changes) byKind.set(`${c.kind}\u0000${c.org}`, [...(byKind.get(`${c.kind}\u0000${c.org}`) ?? []), c]);
@@ -47,7 +53,10 @@ export function thresholdViolations(changes: readonly ScopeChanges[], index: Liv
     for (const verb of ['deletes', 'updates'] as const) {
       const rule = verb === 'deletes' ? 'delete' : 'update';
       const t = limits[verb];
-      const setting = (field: keyof Threshold): string => (config.kinds[kind]?.[verb]?.[field] !== undefined ? `safety.kinds.${kind}.${verb}.${field}` : `safety.${verb}.${field}`);
+      const setting = (field: keyof Threshold): string =>
+        config.kinds[kind]?.[verb]?.[field] !== undefined
+          ? `safety.kinds.${kind}.${verb}.${field}`
+          : `safety.${verb}.${field}`;
       for (const c of group) {
         const count = c[verb].size;
         if (count === 0 || c.parentDeleted) continue;
@@ -87,12 +96,18 @@ export function thresholdViolations(changes: readonly ScopeChanges[], index: Liv
  * Not overridable by --force; `safety.allowPruneAll` (globally or per kind) lifts it. One object's list (its
  * grants, a team's members, a site's sections) is its own population: emptying it is `emptyListViolations`.
  */
-export function pruneAllViolations(changes: readonly ScopeChanges[], index: LiveIndex, config: SafetyConfig, desiredCount: number): SafetyViolation[] {
+export function pruneAllViolations(
+  changes: readonly ScopeChanges[],
+  index: LiveIndex,
+  config: SafetyConfig,
+  desiredCount: number,
+): SafetyViolation[] {
   const deleting = changes.filter((c) => c.deletes.size > 0 && !limitsFor(config, c.kind).allowPruneAll);
   if (deleting.length === 0) return [];
   if (desiredCount === 0) {
     const perKind = new Map<string, number>();
-    for (const c of deleting) perKind.set(`${c.kind} in ${c.org}`, (perKind.get(`${c.kind} in ${c.org}`) ?? 0) + c.deletes.size);
+    for (const c of deleting)
+      perKind.set(`${c.kind} in ${c.org}`, (perKind.get(`${c.kind} in ${c.org}`) ?? 0) + c.deletes.size);
     const total = [...perKind.values()].reduce((n, x) => n + x, 0);
     const list = [...perKind].map(([where, n]) => `${where}: ${n}`).join(', ');
     return [
@@ -131,7 +146,12 @@ export function pruneAllViolations(changes: readonly ScopeChanges[], index: Live
  * `--force` does not lift it; `allowEmpty: true` in the document that describes the object does, and so does the
  * config's `safety.kinds.<Kind>.allowEmpty` (or allowPruneAll) for the sub-kind.
  */
-export function emptyListViolations(changes: readonly ScopeChanges[], index: LiveIndex, config: SafetyConfig, documentOf: ParentDocument): SafetyViolation[] {
+export function emptyListViolations(
+  changes: readonly ScopeChanges[],
+  index: LiveIndex,
+  config: SafetyConfig,
+  documentOf: ParentDocument,
+): SafetyViolation[] {
   const out: SafetyViolation[] = [];
   for (const c of changes) {
     if (!c.parent || c.parentDeleted || c.deletes.size === 0 || limitsFor(config, c.kind).allowEmpty) continue;

@@ -65,13 +65,16 @@ export async function readJournal(file: string): Promise<JournalRecord[]> {
     }
     if (!isRecord(value)) throw new UsageError(`${file}:${i + 1}: not a journal record`);
     if (!(JOURNAL_VERSIONS as readonly unknown[]).includes(value['v'])) {
-      throw new UsageError(`${file}:${i + 1}: journal format ${String(value['v'])} is not supported (expected one of ${JOURNAL_VERSIONS.join(', ')})`);
+      throw new UsageError(
+        `${file}:${i + 1}: journal format ${String(value['v'])} is not supported (expected one of ${JOURNAL_VERSIONS.join(', ')})`,
+      );
     }
     for (const f of ['kind', 'org', 'key', 'objectKey'] as const) {
       if (typeof value[f] !== 'string') throw new UsageError(`${file}:${i + 1}: record has no ${f}`);
     }
     if (!isRecord(value['fields'])) throw new UsageError(`${file}:${i + 1}: record has no fields`);
-    if (value['state'] !== undefined && !validState(value['state'])) throw new UsageError(`${file}:${i + 1}: record has a malformed state`);
+    if (value['state'] !== undefined && !validState(value['state']))
+      throw new UsageError(`${file}:${i + 1}: record has a malformed state`);
     // eslint-disable-next-line no-restricted-syntax -- every field of the record was checked above
     records.push(value as unknown as JournalRecord);
   });
@@ -79,7 +82,17 @@ export async function readJournal(file: string): Promise<JournalRecord[]> {
 }
 
 function validState(v: unknown): boolean {
-  return isRecord(v) && Object.values(v).every((s) => isRecord(s) && Array.isArray(s['objects']) && s['objects'].every((o) => isRecord(o) && typeof o['id'] === 'string' && typeof o['key'] === 'string' && isRecord(o['fields'])));
+  return (
+    isRecord(v) &&
+    Object.values(v).every(
+      (s) =>
+        isRecord(s) &&
+        Array.isArray(s['objects']) &&
+        s['objects'].every(
+          (o) => isRecord(o) && typeof o['id'] === 'string' && typeof o['key'] === 'string' && isRecord(o['fields']),
+        ),
+    )
+  );
 }
 
 /** The snapshot parts a record holds: its `state`, or (format 1, or a kind without a snapshot hook) its own object. */
@@ -91,11 +104,15 @@ function partsOf(r: JournalRecord): Record<string, LiveKindState> {
 /** Notes about what a record's snapshot itself lacks. */
 function recordNotes(r: JournalRecord, kind: KindDefinition | undefined): string[] {
   const out: string[] = [];
-  if (r.snapshot === 'plan') out.push('no live snapshot was found when it was deleted: only the fields the plan recorded come back');
+  if (r.snapshot === 'plan')
+    out.push('no live snapshot was found when it was deleted: only the fields the plan recorded come back');
   else if (r.snapshot === 'live' && kind?.snapshot) {
-    out.push(`journaled without a complete snapshot (journal format ${r.v}): only its own fields come back, not what its delete took along`);
+    out.push(
+      `journaled without a complete snapshot (journal format ${r.v}): only its own fields come back, not what its delete took along`,
+    );
   }
-  if (r.redacted && r.redacted.length > 0) out.push(`fields whose names look like secrets were not journaled and do not come back: ${r.redacted.join(', ')}`);
+  if (r.redacted && r.redacted.length > 0)
+    out.push(`fields whose names look like secrets were not journaled and do not come back: ${r.redacted.join(', ')}`);
   return out;
 }
 
@@ -117,21 +134,34 @@ export function collectParts(records: readonly JournalRecord[], kinds: readonly 
         if (seen.has(idOf(obj))) continue; // journaled twice (a retried run, or inside another's cascade)
         seen.add(idOf(obj));
         if (!kind) {
-          const reason = looseReason(kinds, obj) ?? `${kindName} is not a manifest kind (it is part of another kind's objects); recreate it in its parent's manifest`;
-          loose.push({ kind: kindName, org: r.org, key: kindName === r.kind ? r.key : obj.key, ...(obj.id !== '' ? { id: obj.id } : {}), outcome: 'none', reason, losses: [] });
+          const reason =
+            looseReason(kinds, obj) ??
+            `${kindName} is not a manifest kind (it is part of another kind's objects); recreate it in its parent's manifest`;
+          loose.push({
+            kind: kindName,
+            org: r.org,
+            key: kindName === r.kind ? r.key : obj.key,
+            ...(obj.id !== '' ? { id: obj.id } : {}),
+            outcome: 'none',
+            reason,
+            losses: [],
+          });
           continue;
         }
         const at = `${kindName}\u0000${r.org}`;
         const part = parts.get(at) ?? { kind, org: r.org, state: { objects: [] } };
         part.state.objects.push(obj);
         // Snapshots keep aux as a JSON object (or none); only the kind knows what is inside.
-        if (isRecord(state.aux)) part.state.aux = mergeAux(isRecord(part.state.aux) ? part.state.aux : undefined, state.aux);
+        if (isRecord(state.aux))
+          part.state.aux = mergeAux(isRecord(part.state.aux) ? part.state.aux : undefined, state.aux);
         parts.set(at, part);
       }
     }
   }
   const rank = new Map(kinds.map((k, i) => [k.kind, i]));
-  const ordered = [...parts.values()].sort((a, b) => rank.get(a.kind.kind)! - rank.get(b.kind.kind)! || (a.org < b.org ? -1 : a.org > b.org ? 1 : 0));
+  const ordered = [...parts.values()].sort(
+    (a, b) => rank.get(a.kind.kind)! - rank.get(b.kind.kind)! || (a.org < b.org ? -1 : a.org > b.org ? 1 : 0),
+  );
   return { parts: ordered, loose, notes };
 }
 
@@ -166,7 +196,8 @@ export function undoRefs(input: UndoInput, fates: ReadonlyMap<string, UndoFate>)
   for (const p of input.parts) for (const o of p.state.objects) keys.set(idOf(o), o.key);
   return {
     fate: (kind, org, id) => fates.get(objectId(kind, org, id)),
-    recreated: (kind, org, id) => (fates.get(objectId(kind, org, id))?.state === 'recreate' ? keys.get(objectId(kind, org, id)) : undefined),
+    recreated: (kind, org, id) =>
+      fates.get(objectId(kind, org, id))?.state === 'recreate' ? keys.get(objectId(kind, org, id)) : undefined,
   };
 }
 
@@ -174,9 +205,14 @@ export function undoRefs(input: UndoInput, fates: ReadonlyMap<string, UndoFate>)
  * Pure: the documents and the per-object outcome. `fates` holds the objects whose kind can restore (or found
  * live again); every other object is recreated. `restoreLosses` are what a restore check found missing.
  */
-export function undoRecords(input: UndoInput, fates: ReadonlyMap<string, UndoFate> = new Map(), restoreLosses: ReadonlyMap<string, string[]> = new Map()): UndoResult {
+export function undoRecords(
+  input: UndoInput,
+  fates: ReadonlyMap<string, UndoFate> = new Map(),
+  restoreLosses: ReadonlyMap<string, string[]> = new Map(),
+): UndoResult {
   const all = new Map<string, UndoFate>(fates);
-  for (const p of input.parts) for (const o of p.state.objects) if (!all.has(idOf(o))) all.set(idOf(o), { state: 'recreate' });
+  for (const p of input.parts)
+    for (const o of p.state.objects) if (!all.has(idOf(o))) all.set(idOf(o), { state: 'recreate' });
   const refs = undoRefs(input, all);
   const result: UndoResult = { documents: [], objects: [...input.loose] };
 
@@ -187,7 +223,15 @@ export function undoRecords(input: UndoInput, fates: ReadonlyMap<string, UndoFat
       const outcome: UndoObject['outcome'] = fate.state;
       const reason = fate.state === 'recreate' ? fate.reason : undefined;
       const losses = [...(input.notes.get(idOf(o)) ?? []), ...(restoreLosses.get(idOf(o)) ?? [])];
-      return { kind: kind.kind, org, key: o.key, ...(o.id !== '' ? { id: o.id } : {}), outcome, ...(reason !== undefined ? { reason } : {}), losses };
+      return {
+        kind: kind.kind,
+        org,
+        key: o.key,
+        ...(o.id !== '' ? { id: o.id } : {}),
+        outcome,
+        ...(reason !== undefined ? { reason } : {}),
+        losses,
+      };
     });
     const none = (reason: string): void => {
       for (const x of objects) result.objects.push({ ...x, outcome: 'none', reason });
@@ -213,11 +257,15 @@ export function undoRecords(input: UndoInput, fates: ReadonlyMap<string, UndoFat
     result.documents.push(...docs.map((d) => withoutGonePin(d, gone, unpinned)));
     for (const x of objects) {
       if (x.id !== undefined && unpinned.has(x.id)) {
-        x.losses.push(`gets a new id (it was ${x.id}): manifests, links or settings that name ${x.id} must name the new one (or the title)`);
+        x.losses.push(
+          `gets a new id (it was ${x.id}): manifests, links or settings that name ${x.id} must name the new one (or the title)`,
+        );
       }
     }
     for (const l of kind.undo?.losses?.(org, state, refs) ?? []) {
-      const target = objects.find((x) => (l.id !== undefined && x.id === l.id) || (l.id === undefined && x.key === l.key));
+      const target = objects.find(
+        (x) => (l.id !== undefined && x.id === l.id) || (l.id === undefined && x.key === l.key),
+      );
       if (target) target.losses.push(l.message);
     }
     result.objects.push(...objects);

@@ -11,7 +11,8 @@ export async function fetchWhoami(client: ApiClient): Promise<Whoami> {
   const user = await client.get<unknown>('/user');
   const rec = typeof user === 'object' && user !== null ? (user as Record<string, unknown>) : {};
   const id = rec['id'];
-  if (typeof id !== 'string' || id === '') throw new DocopsError('GET /user returned no user id; cannot tell which user the token belongs to');
+  if (typeof id !== 'string' || id === '')
+    throw new DocopsError('GET /user returned no user id; cannot tell which user the token belongs to');
   const email = rec['email'];
   return typeof email === 'string' && email !== '' ? { id, email } : { id };
 }

@@ -96,7 +96,9 @@ const list = (items: readonly string[]): string => (items.length === 0 ? 'none' 
 /** Lines for the text and markdown plans: the scopes of the read-only and the write token. */
 export function scopeLines(s: PlanScopes): string[] {
   const extra = s.apply.scopes.filter((x) => !s.plan.scopes.includes(x));
-  const lines = [`Token scopes: plan ${list(s.plan.scopes)}; apply ${list(s.apply.scopes)}${extra.length > 0 ? ` (adds ${extra.join(', ')})` : ''}.`];
+  const lines = [
+    `Token scopes: plan ${list(s.plan.scopes)}; apply ${list(s.apply.scopes)}${extra.length > 0 ? ` (adds ${extra.join(', ')})` : ''}.`,
+  ];
   if (s.apply.personalTokenOnly.length > 0) {
     lines.push(`Personal token only (the spec gives these no OAuth scope): ${s.apply.personalTokenOnly.join(', ')}.`);
   }

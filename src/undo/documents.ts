@@ -33,7 +33,6 @@ export function undoFiles(docs: readonly object[]): UndoFile[] {
   return [...files].map(([name, documents]) => ({ name, documents }));
 }
 
-
 export function filesYaml(header: string, docs: readonly object[]): string {
   return header + docs.map((d) => stringify(escapeInterpolation(d), { lineWidth: 0 })).join('---\n');
 }
@@ -43,9 +42,15 @@ export function filesYaml(header: string, docs: readonly object[]): string {
  * rules across documents: undo's documents are a fragment of the organization's manifests (a recreated team
  * names members that only the user's own Members documents list).
  */
-export function desiredFromFiles(files: readonly UndoFile[], kinds: readonly KindDefinition[], header = ''): DesiredState {
+export function desiredFromFiles(
+  files: readonly UndoFile[],
+  kinds: readonly KindDefinition[],
+  header = '',
+): DesiredState {
   // Undo's own text, not a file anyone wrote: no manifest size limit (a journaled spec's text may be far larger).
-  const parsed = files.map((f) => parseYamlFile(f.name, filesYaml(header, f.documents), { maxFileBytes: Number.POSITIVE_INFINITY }));
+  const parsed = files.map((f) =>
+    parseYamlFile(f.name, filesYaml(header, f.documents), { maxFileBytes: Number.POSITIVE_INFINITY }),
+  );
   const local = kinds.map(({ crossValidate: _cross, ...k }): KindDefinition => k);
   const { desired, issues } = validateParsedFiles(parsed, local);
   if (issues.length > 0) throw new ValidationError(sortIssues(issues));
@@ -61,7 +66,8 @@ export async function writeUndoFiles(dir: string, files: readonly UndoFile[], he
     try {
       await writeFile(file, filesYaml(header, f.documents), { flag: 'wx' });
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new UsageError(`${file} already exists; choose another -o directory`);
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+        throw new UsageError(`${file} already exists; choose another -o directory`);
       throw err;
     }
     written.push(file);

@@ -6,8 +6,10 @@
 import type { ApiClient, RequestOptions } from '../model/api-client.js';
 import type { RestorePlan } from '../model/kind.js';
 
-const hasQuery = (query: RequestOptions['query']): boolean => query !== undefined && Object.values(query).some((v) => v !== undefined);
-const idOf = (item: unknown): unknown => (typeof item === 'object' && item !== null ? (item as { id?: unknown }).id : undefined);
+const hasQuery = (query: RequestOptions['query']): boolean =>
+  query !== undefined && Object.values(query).some((v) => v !== undefined);
+const idOf = (item: unknown): unknown =>
+  typeof item === 'object' && item !== null ? (item as { id?: unknown }).id : undefined;
 
 export function overlayClient(client: ApiClient, restores: readonly RestorePlan[]): ApiClient {
   const lists = new Map<string, unknown[]>();
@@ -25,7 +27,9 @@ export function overlayClient(client: ApiClient, restores: readonly RestorePlan[
     baseUrl: client.baseUrl,
     request: (method, path, options) => client.request(method, path, options),
     get: <T>(path: string, query?: RequestOptions['query']): Promise<T> =>
-      !hasQuery(query) && gets.has(path) ? Promise.resolve(structuredClone(gets.get(path)) as T) : client.get<T>(path, query),
+      !hasQuery(query) && gets.has(path)
+        ? Promise.resolve(structuredClone(gets.get(path)) as T)
+        : client.get<T>(path, query),
     async *paginate<T>(path: string, query?: RequestOptions['query']): AsyncIterable<T> {
       const seen: unknown[] = [];
       for await (const item of client.paginate<T>(path, query)) {

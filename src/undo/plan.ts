@@ -47,17 +47,33 @@ export function restoreStep(r: RestoreItem, key = r.object.key): Step {
 function mentions(step: Step, id: string): boolean {
   if (pathSegments(step).has(id)) return true;
   const visit = (v: unknown): boolean =>
-    v === id || (Array.isArray(v) ? v.some(visit) : v !== null && typeof v === 'object' ? Object.values(v).some(visit) : false);
+    v === id ||
+    (Array.isArray(v) ? v.some(visit) : v !== null && typeof v === 'object' ? Object.values(v).some(visit) : false);
   return step.requests.some((r) => visit(r.body));
 }
 
-export async function planUndo(client: ApiClient, kinds: readonly KindDefinition[], files: readonly UndoFile[], restores: readonly RestoreItem[]): Promise<UndoPlan> {
+export async function planUndo(
+  client: ApiClient,
+  kinds: readonly KindDefinition[],
+  files: readonly UndoFile[],
+  restores: readonly RestoreItem[],
+): Promise<UndoPlan> {
   const desired = desiredFromFiles(files, kinds);
-  const { plan, live } = await computePlan(overlayClient(client, restores.map((r) => r.restore)), kinds, desired, { invite: true });
+  const { plan, live } = await computePlan(
+    overlayClient(
+      client,
+      restores.map((r) => r.restore),
+    ),
+    kinds,
+    desired,
+    { invite: true },
+  );
   const at = (r: RestoreItem): string => `${r.object.kind}\u0000${r.object.org}\u0000${r.object.key}`;
   const count = new Map<string, number>();
   for (const r of restores) count.set(at(r), (count.get(at(r)) ?? 0) + 1);
-  const restoreSteps = restores.map((r) => restoreStep(r, count.get(at(r))! > 1 ? `${r.object.key} (${r.object.id})` : r.object.key));
+  const restoreSteps = restores.map((r) =>
+    restoreStep(r, count.get(at(r))! > 1 ? `${r.object.key} (${r.object.id})` : r.object.key),
+  );
   const steps = plan.steps.map((s) => {
     const needs = restoreSteps.filter((r, i) => mentions(s, restores[i]!.object.id)).map((r) => r.id);
     return needs.length === 0 ? s : { ...s, dependsOn: [...new Set([...s.dependsOn, ...needs])].sort() };

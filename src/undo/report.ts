@@ -16,7 +16,9 @@ const label = (o: UndoObject): string => `${o.kind} ${o.org}/${o.key}${o.id !== 
 function outcomeText(o: UndoObject, offline: boolean): string {
   switch (o.outcome) {
     case 'restore':
-      return offline ? 'restorable through the API (keeps its id and content): only `docops undo --apply` restores, and checks it still can' : 'restored through the API: keeps its id and content';
+      return offline
+        ? 'restorable through the API (keeps its id and content): only `docops undo --apply` restores, and checks it still can'
+        : 'restored through the API: keeps its id and content';
     case 'recreate':
       return `recreated from its document${o.reason ? ` (not restorable: ${o.reason})` : ''}`;
     case 'live':
@@ -34,13 +36,19 @@ export function undoCounts(result: UndoResult): Record<UndoObject['outcome'], nu
 
 export function undoHeadline(journal: string, result: UndoResult): string {
   const c = undoCounts(result);
-  const parts = [`${c.restore} to restore`, `${c.recreate} to recreate`, ...(c.live > 0 ? [`${c.live} back already`] : []), ...(c.none > 0 ? [`${c.none} cannot come back`] : [])];
+  const parts = [
+    `${c.restore} to restore`,
+    `${c.recreate} to recreate`,
+    ...(c.live > 0 ? [`${c.live} back already`] : []),
+    ...(c.none > 0 ? [`${c.none} cannot come back`] : []),
+  ];
   return `Undo of ${journal}: ${result.objects.length} deleted object(s): ${parts.join(', ')}.`;
 }
 
 export function renderUndoText(journal: string, result: UndoResult, options: { offline?: boolean } = {}): string {
   const lines = [undoHeadline(journal, result), ''];
-  for (const o of result.objects) lines.push(`  ${OUTCOME[o.outcome].padEnd(9)} ${label(o)}: ${outcomeText(o, options.offline === true)}`);
+  for (const o of result.objects)
+    lines.push(`  ${OUTCOME[o.outcome].padEnd(9)} ${label(o)}: ${outcomeText(o, options.offline === true)}`);
   const lost = result.objects.filter((o) => o.losses.length > 0);
   if (lost.length > 0) {
     lines.push('', 'What does not come back:');
@@ -52,7 +60,8 @@ export function renderUndoText(journal: string, result: UndoResult, options: { o
 export function renderUndoMarkdown(journal: string, result: UndoResult, options: { offline?: boolean } = {}): string {
   const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const lines = [`### ${cell(undoHeadline(journal, result))}`, '', '| | object | what undo does |', '|---|---|---|'];
-  for (const o of result.objects) lines.push(`| ${OUTCOME[o.outcome]} | \`${cell(label(o))}\` | ${cell(outcomeText(o, options.offline === true))} |`);
+  for (const o of result.objects)
+    lines.push(`| ${OUTCOME[o.outcome]} | \`${cell(label(o))}\` | ${cell(outcomeText(o, options.offline === true))} |`);
   const lost = result.objects.filter((o) => o.losses.length > 0);
   if (lost.length > 0) {
     lines.push('', '#### What does not come back', '');

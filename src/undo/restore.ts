@@ -22,14 +22,22 @@ export interface RestoreChecks {
   losses: Map<string, string[]>;
 }
 
-const restorable = (input: UndoInput): { kind: KindDefinition; object: LiveObject; part: UndoInput['parts'][number] }[] =>
-  input.parts.flatMap((p) => (p.kind.undo?.restore ? p.state.objects.filter((o) => o.id !== '').map((object) => ({ kind: p.kind, object, part: p })) : []));
+const restorable = (
+  input: UndoInput,
+): { kind: KindDefinition; object: LiveObject; part: UndoInput['parts'][number] }[] =>
+  input.parts.flatMap((p) =>
+    p.kind.undo?.restore
+      ? p.state.objects.filter((o) => o.id !== '').map((object) => ({ kind: p.kind, object, part: p }))
+      : [],
+  );
 
 export async function checkRestores(client: ApiClient, input: UndoInput, now: Date): Promise<RestoreChecks> {
   const ctx = createFetchContext(client, () => false);
   const out: RestoreChecks = { fates: new Map(), restores: [], losses: new Map() };
   const items = restorable(input);
-  const checks = await Promise.all(items.map(({ kind, object, part }) => kind.undo!.restore!(ctx, object, part.state, now)));
+  const checks = await Promise.all(
+    items.map(({ kind, object, part }) => kind.undo!.restore!(ctx, object, part.state, now)),
+  );
   items.forEach(({ kind, object }, i) => {
     const check = checks[i]!;
     const id = objectId(kind.kind, object.org, object.id);
@@ -45,5 +53,10 @@ export async function checkRestores(client: ApiClient, input: UndoInput, now: Da
 
 /** Offline: restorable kinds keep their ids in the documents; whether the API still can is checked by --apply. */
 export function assumeRestores(input: UndoInput): Map<string, UndoFate> {
-  return new Map(restorable(input).map(({ kind, object }) => [objectId(kind.kind, object.org, object.id), { state: 'restore' } as const]));
+  return new Map(
+    restorable(input).map(({ kind, object }) => [
+      objectId(kind.kind, object.org, object.id),
+      { state: 'restore' } as const,
+    ]),
+  );
 }

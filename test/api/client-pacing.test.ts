@@ -15,7 +15,12 @@ const TEAMS = '/orgs/org-demo/teams';
 const START = Date.parse('2025-03-01T12:00:00.000Z');
 
 /** Virtual time: advances only when the pacer's timer fires (to its due time) or a retry wait runs. */
-function fakeTime(): { clock: PacerClock; now: () => Date; sleep: (ms: number) => Promise<void>; elapsed: () => number } {
+function fakeTime(): {
+  clock: PacerClock;
+  now: () => Date;
+  sleep: (ms: number) => Promise<void>;
+  elapsed: () => number;
+} {
   let t = START;
   return {
     clock: {
@@ -48,20 +53,33 @@ afterEach(async () => {
   script = undefined;
 });
 
-async function limitedSandbox(time: ReturnType<typeof fakeTime>, rateLimit: string, extra: SandboxOptions = {}): Promise<RunningSandbox> {
+async function limitedSandbox(
+  time: ReturnType<typeof fakeTime>,
+  rateLimit: string,
+  extra: SandboxOptions = {},
+): Promise<RunningSandbox> {
   const sb = await startSandbox({ rateLimit, now: time.now, ...extra });
   sandboxes.push(sb);
   return sb;
 }
 
 /** A docops client of its own process: its own pacer on the fake clock; retry waits recorded, then passed. */
-function processClient(sb: RunningSandbox, time: ReturnType<typeof fakeTime>, concurrency = 8): { client: ApiClient; sleeps: number[] } {
+function processClient(
+  sb: RunningSandbox,
+  time: ReturnType<typeof fakeTime>,
+  concurrency = 8,
+): { client: ApiClient; sleeps: number[] } {
   const sleeps: number[] = [];
   const sleep = (ms: number): Promise<void> => {
     sleeps.push(ms);
     return time.sleep(ms);
   };
-  const { client } = testClient(sb.url, { token: sb.token, concurrency, pacer: createPacer({ clock: time.clock }), sleep });
+  const { client } = testClient(sb.url, {
+    token: sb.token,
+    concurrency,
+    pacer: createPacer({ clock: time.clock }),
+    sleep,
+  });
   clients.push(client);
   return { client, sleeps };
 }
@@ -88,9 +106,13 @@ describe('pacing against the sandbox rate limit', () => {
     // B learns the budget: 9 left.
     await b.client.get('/orgs/org-demo');
     // Another process spends those 9 (requests straight to the API: no pacer, no virtual time passes).
-    for (let i = 0; i < 9; i++) expect((await fetch(`${sb.url}${TEAMS}`, { headers: { authorization: `Bearer ${sb.token}` } })).status).toBe(200);
+    for (let i = 0; i < 9; i++)
+      expect((await fetch(`${sb.url}${TEAMS}`, { headers: { authorization: `Bearer ${sb.token}` } })).status).toBe(200);
     // B still believes 9 are left: its create goes at once, is refused (Retry-After: 6 s), and is sent again once.
-    const created = await b.client.request<{ id: string }>('PUT', TEAMS, { body: { title: 'Paced' }, idempotent: false });
+    const created = await b.client.request<{ id: string }>('PUT', TEAMS, {
+      body: { title: 'Paced' },
+      idempotent: false,
+    });
     expect(created.status).toBe(201);
     expect(b.sleeps).toEqual([6000]);
     let stats = sb.stats();
@@ -139,7 +161,13 @@ describe('pacing against the sandbox rate limit', () => {
     // Now 5 are left: the next request of either client is paced (spread over the minute), not sent at once.
     const controller = new AbortController();
     const waiting = first.client.request('GET', TEAMS, { signal: controller.signal });
-    const settled = await Promise.race([waiting.then(() => 'sent', () => 'failed'), new Promise((r) => setImmediate(() => setImmediate(() => r('waiting'))))]);
+    const settled = await Promise.race([
+      waiting.then(
+        () => 'sent',
+        () => 'failed',
+      ),
+      new Promise((r) => setImmediate(() => setImmediate(() => r('waiting')))),
+    ]);
     expect(settled).toBe('waiting');
     controller.abort();
     const err = await rejectionOf(waiting);

@@ -41,7 +41,9 @@ describe('redirects', () => {
 
       expect(err).toBeInstanceOf(ApiError);
       expect((err as ApiError).status).toBe(status);
-      expect((err as ApiError).message).toBe(`${method} /orgs/o1/teams failed with ${status}: answered a redirect, which docops does not follow: it sends requests only to the configured API URL`);
+      expect((err as ApiError).message).toBe(
+        `${method} /orgs/o1/teams failed with ${status}: answered a redirect, which docops does not follow: it sends requests only to the configured API URL`,
+      );
       expect(elsewhere.received).toEqual([]);
       expect(server.received).toHaveLength(1); // not retried: a redirect is an answer, not a passing failure
       expect(t.sleeps).toEqual([]);

@@ -39,7 +39,9 @@ describe('retryable statuses', () => {
       if (retryAfter === undefined) json(res, 200, {});
       else apiError(res, 429, 'slow down', { 'retry-after': retryAfter });
     });
-    const t = testClient(server.url, { retry: { maxRetries: 5, minDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 90_000 } });
+    const t = testClient(server.url, {
+      retry: { maxRetries: 5, minDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 90_000 },
+    });
     client = t.client;
     await client.get('/orgs');
     expect(server.received).toHaveLength(4);
@@ -57,7 +59,9 @@ describe('retryable statuses', () => {
       if (status === undefined) json(res, 200, { ok: true });
       else apiError(res, status, 'again', status === 429 ? { 'retry-after': '0' } : {});
     });
-    const t = testClient(server.url, { retry: { maxRetries: 3, maxRateLimitRetries: 5, minDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 60_000 } });
+    const t = testClient(server.url, {
+      retry: { maxRetries: 3, maxRateLimitRetries: 5, minDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 60_000 },
+    });
     client = t.client;
     expect(await client.get('/orgs')).toEqual({ ok: true });
     expect(server.received).toHaveLength(8);
@@ -70,27 +74,35 @@ describe('retryable statuses', () => {
     expect(server.received).toHaveLength(6);
   });
 
-  it.each([429, 502, 503, 504])('retries %i up to maxRetries with exponential jittered backoff, then throws', async (status) => {
-    server = await startScriptServer(({ res }) => apiError(res, status, `upstream said ${status}`));
-    const t = testClient(server.url, { retry: { maxRetries: 3, maxRateLimitRetries: 3, minDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 60_000 } });
-    client = t.client;
-    const e = (await rejectionOf(client.get('/orgs/o1/teams'))) as ApiError;
+  it.each([429, 502, 503, 504])(
+    'retries %i up to maxRetries with exponential jittered backoff, then throws',
+    async (status) => {
+      server = await startScriptServer(({ res }) => apiError(res, status, `upstream said ${status}`));
+      const t = testClient(server.url, {
+        retry: { maxRetries: 3, maxRateLimitRetries: 3, minDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 60_000 },
+      });
+      client = t.client;
+      const e = (await rejectionOf(client.get('/orgs/o1/teams'))) as ApiError;
 
-    expect(e).toBeInstanceOf(ApiError);
-    expect(e.effect).toBe(status === 429 ? 'none' : 'maybe');
-    expect(e.unreachable).toBe(false);
-    expect([e.method, e.path, e.status]).toEqual(['GET', '/orgs/o1/teams', status]);
-    expect(e.apiMessage).toBe(`upstream said ${status} (after 4 attempts)`);
-    expect(server.received).toHaveLength(4);
-    // random() = 0.5: half of min(maxDelay 1000, 100 * 2^n)
-    expect(t.sleeps).toEqual([50, 100, 200]);
-    expect(t.responses.map((r) => r.attempt)).toEqual([1, 2, 3, 4]);
-    expect(t.logs.filter((l) => l.level === 'debug')).toHaveLength(3);
-  });
+      expect(e).toBeInstanceOf(ApiError);
+      expect(e.effect).toBe(status === 429 ? 'none' : 'maybe');
+      expect(e.unreachable).toBe(false);
+      expect([e.method, e.path, e.status]).toEqual(['GET', '/orgs/o1/teams', status]);
+      expect(e.apiMessage).toBe(`upstream said ${status} (after 4 attempts)`);
+      expect(server.received).toHaveLength(4);
+      // random() = 0.5: half of min(maxDelay 1000, 100 * 2^n)
+      expect(t.sleeps).toEqual([50, 100, 200]);
+      expect(t.responses.map((r) => r.attempt)).toEqual([1, 2, 3, 4]);
+      expect(t.logs.filter((l) => l.level === 'debug')).toHaveLength(3);
+    },
+  );
 
   it('caps the backoff at maxDelayMs', async () => {
     server = await startScriptServer(({ res }) => apiError(res, 503, 'down'));
-    const t = testClient(server.url, { random: () => 0.999, retry: { maxRetries: 5, minDelayMs: 100, maxDelayMs: 300, maxRetryAfterMs: 1000 } });
+    const t = testClient(server.url, {
+      random: () => 0.999,
+      retry: { maxRetries: 5, minDelayMs: 100, maxDelayMs: 300, maxRetryAfterMs: 1000 },
+    });
     client = t.client;
     await rejectionOf(client.get('/orgs'));
     expect(t.sleeps).toEqual([99, 199, 299, 299, 299]);
@@ -108,15 +120,24 @@ describe('retryable statuses', () => {
 });
 
 describe('connection failures', () => {
-  it.each<HttpMethod>(['GET', 'PUT', 'PATCH', 'DELETE'])('%s is retried after a connection reset mid-request', async (method) => {
-    server = await startScriptServer(({ req, res, index }) => (index === 1 ? resetConnection(req) : json(res, 200, { done: true })));
-    const t = testClient(server.url);
-    client = t.client;
-    const res = await client.request(method, '/orgs/o1/teams/t1', method === 'GET' || method === 'DELETE' ? {} : { body: { title: 't' } });
-    expect(res.body).toEqual({ done: true });
-    expect(server.received.map((r) => r.method)).toEqual([method, method]);
-    expect(t.responses[0]?.status).toBeUndefined();
-  });
+  it.each<HttpMethod>(['GET', 'PUT', 'PATCH', 'DELETE'])(
+    '%s is retried after a connection reset mid-request',
+    async (method) => {
+      server = await startScriptServer(({ req, res, index }) =>
+        index === 1 ? resetConnection(req) : json(res, 200, { done: true }),
+      );
+      const t = testClient(server.url);
+      client = t.client;
+      const res = await client.request(
+        method,
+        '/orgs/o1/teams/t1',
+        method === 'GET' || method === 'DELETE' ? {} : { body: { title: 't' } },
+      );
+      expect(res.body).toEqual({ done: true });
+      expect(server.received.map((r) => r.method)).toEqual([method, method]);
+      expect(t.responses[0]?.status).toBeUndefined();
+    },
+  );
 
   it('a GET whose response breaks off mid-body is re-requested whole', async () => {
     const full = JSON.stringify({ items: Array.from({ length: 200 }, (_, i) => `item-${i}`) });
@@ -154,7 +175,13 @@ describe('connection failures', () => {
   });
 
   it('a POST marked idempotent (a move) IS retried after a 5xx and a reset, like a PUT', async () => {
-    server = await startScriptServer(({ req, res, index }) => (index === 1 ? apiError(res, 502, 'gateway') : index === 2 ? resetConnection(req) : json(res, 200, { moved: true })));
+    server = await startScriptServer(({ req, res, index }) =>
+      index === 1
+        ? apiError(res, 502, 'gateway')
+        : index === 2
+          ? resetConnection(req)
+          : json(res, 200, { moved: true }),
+    );
     client = testClient(server.url).client;
     const res = await client.request('POST', '/collections/c1/move', { body: { parent: 'c2' }, idempotent: true });
     expect(res.body).toEqual({ moved: true });
@@ -162,7 +189,9 @@ describe('connection failures', () => {
   });
 
   it('a request refused with a 4xx after an attempt that may have been processed still says it may have been', async () => {
-    server = await startScriptServer(({ res, index }) => (index === 1 ? apiError(res, 503, 'busy') : apiError(res, 404, 'gone')));
+    server = await startScriptServer(({ res, index }) =>
+      index === 1 ? apiError(res, 503, 'busy') : apiError(res, 404, 'gone'),
+    );
     client = testClient(server.url).client;
     const e = (await rejectionOf(client.request('DELETE', '/orgs/o1/teams/t1'))) as ApiError;
     expect([e.status, e.effect]).toEqual([404, 'maybe']);
@@ -172,7 +201,9 @@ describe('connection failures', () => {
   });
 
   it('a POST answered 429 IS retried (the server rejected it unprocessed)', async () => {
-    server = await startScriptServer(({ res, index }) => (index === 1 ? apiError(res, 429, 'rate', { 'retry-after': '1' }) : json(res, 201, { id: 's1' })));
+    server = await startScriptServer(({ res, index }) =>
+      index === 1 ? apiError(res, 429, 'rate', { 'retry-after': '1' }) : json(res, 201, { id: 's1' }),
+    );
     const t = testClient(server.url);
     client = t.client;
     const res = await client.request('POST', '/orgs/o1/sites', { body: { title: 'Docs' } });
@@ -230,7 +261,9 @@ describe('connection failures', () => {
   });
 
   it('is not unreachable when any attempt got an HTTP answer', async () => {
-    server = await startScriptServer(({ req, res, index }) => (index === 1 ? apiError(res, 503, 'busy') : resetConnection(req)));
+    server = await startScriptServer(({ req, res, index }) =>
+      index === 1 ? apiError(res, 503, 'busy') : resetConnection(req),
+    );
     client = testClient(server.url).client;
     const e = (await rejectionOf(client.get('/orgs'))) as ApiError;
     expect(e.status).toBeUndefined();
@@ -270,7 +303,9 @@ describe('connection failures', () => {
   });
 
   it('a real pino logger at debug level writes retry lines without the token', async () => {
-    server = await startScriptServer(({ res, index }) => (index < 3 ? apiError(res, 503, `no ${TOKEN}`) : json(res, 200, {})));
+    server = await startScriptServer(({ res, index }) =>
+      index < 3 ? apiError(res, 503, `no ${TOKEN}`) : json(res, 200, {}),
+    );
     const lines: string[] = [];
     const sink = new Writable({
       write(chunk: Buffer, _enc, done) {

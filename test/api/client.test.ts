@@ -16,10 +16,14 @@ afterEach(async () => {
 
 describe('requests', () => {
   it('sends auth, accept and JSON body headers below the /v1 prefix and returns the parsed body', async () => {
-    server = await startScriptServer(({ res, received }) => json(res, 201, { id: 't1', echo: JSON.parse(received.body) as unknown }, { location: '/v1/x' }));
+    server = await startScriptServer(({ res, received }) =>
+      json(res, 201, { id: 't1', echo: JSON.parse(received.body) as unknown }, { location: '/v1/x' }),
+    );
     const t = testClient(server.url, { userAgent: 'docops-test/1' });
     client = t.client;
-    const res = await client.request<{ id: string; echo: unknown }>('POST', '/orgs/o1/teams', { body: { title: 'Platform' } });
+    const res = await client.request<{ id: string; echo: unknown }>('POST', '/orgs/o1/teams', {
+      body: { title: 'Platform' },
+    });
 
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ id: 't1', echo: { title: 'Platform' } });
@@ -31,7 +35,9 @@ describe('requests', () => {
     expect(r?.headers.accept).toBe('application/json');
     expect(r?.headers['content-type']).toBe('application/json');
     expect(r?.headers['user-agent']).toBe('docops-test/1');
-    expect(t.responses).toEqual([expect.objectContaining({ method: 'POST', route: '/orgs/o1/teams', status: 201, attempt: 1 })]);
+    expect(t.responses).toEqual([
+      expect.objectContaining({ method: 'POST', route: '/orgs/o1/teams', status: 201, attempt: 1 }),
+    ]);
   });
 
   it('sends no content-type without a body and encodes the query, skipping undefined values', async () => {
@@ -129,7 +135,9 @@ describe('error mapping', () => {
   });
 
   it('never puts the token in an error message, even when the server echoes it', async () => {
-    server = await startScriptServer(({ res, req }) => apiError(res, 401, `invalid credentials: ${req.headers.authorization ?? ''}`));
+    server = await startScriptServer(({ res, req }) =>
+      apiError(res, 401, `invalid credentials: ${req.headers.authorization ?? ''}`),
+    );
     const t = testClient(server.url);
     client = t.client;
     const e = (await rejectionOf(client.get('/orgs'))) as ApiError;

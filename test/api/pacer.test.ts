@@ -5,7 +5,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LONG_WAIT_MS, WAIT_NOTICE_INTERVAL_MS, createPacer, sharedPacer } from '../../src/api/pacer.js';
-import { EPOCH, Sim, bucketServer, plainServer, runClient, startClient, windowServer, type SimServer } from './helpers/sim.js';
+import {
+  EPOCH,
+  Sim,
+  bucketServer,
+  plainServer,
+  runClient,
+  startClient,
+  windowServer,
+  type SimServer,
+} from './helpers/sim.js';
 
 type Kind = 'bucket' | 'window';
 const serverOf = (sim: Sim, kind: Kind, limit: number, windowMs: number): SimServer =>
@@ -24,7 +33,11 @@ describe('pacing to the announced budget (one process)', () => {
     '%s of %i per %i ms, %i requests at concurrency %i: never refused, within 1.15 × requests ÷ rate',
     async (kind, limit, windowMs, requests, concurrency, latencyMs) => {
       const sim = new Sim();
-      const r = await runClient(sim, createPacer({ clock: sim.clock }), serverOf(sim, kind, limit, windowMs), { requests, concurrency, latencyMs });
+      const r = await runClient(sim, createPacer({ clock: sim.clock }), serverOf(sim, kind, limit, windowMs), {
+        requests,
+        concurrency,
+        latencyMs,
+      });
       expect(r.refused).toBe(0);
       const boundMs = (requests / limit) * windowMs;
       expect(r.elapsedMs).toBeLessThanOrEqual(1.15 * boundMs);
@@ -36,8 +49,17 @@ describe('pacing to the announced budget (one process)', () => {
 
   it('without a pacer the same run is refused (the scenario can fail)', async () => {
     const sim = new Sim();
-    const unpaced = { onLongWait: () => () => {}, acquire: () => ({ seq: 0 }), settle: () => {}, state: () => createPacer().state() };
-    const r = await runClient(sim, unpaced, bucketServer(sim, 20, 1000), { requests: 300, concurrency: 8, latencyMs: 20 });
+    const unpaced = {
+      onLongWait: () => () => {},
+      acquire: () => ({ seq: 0 }),
+      settle: () => {},
+      state: () => createPacer().state(),
+    };
+    const r = await runClient(sim, unpaced, bucketServer(sim, 20, 1000), {
+      requests: 300,
+      concurrency: 8,
+      latencyMs: 20,
+    });
     expect(r.refused).toBeGreaterThan(100);
   });
 
@@ -46,19 +68,29 @@ describe('pacing to the announced budget (one process)', () => {
     const pacer = createPacer({ clock: sim.clock });
     const waits: { waitMs: number; remaining: number | undefined; refused: boolean }[] = [];
     pacer.onLongWait((w) => waits.push({ waitMs: w.waitMs, remaining: w.budget?.remaining, refused: w.refused }));
-    const fits = await runClient(sim, pacer, windowServer(sim, 100, 60_000), { requests: 40, concurrency: 4, latencyMs: 20 });
+    const fits = await runClient(sim, pacer, windowServer(sim, 100, 60_000), {
+      requests: 40,
+      concurrency: 4,
+      latencyMs: 20,
+    });
     expect([fits.refused, waits]).toEqual([0, []]);
     // 60 a minute, 150 requests: the budget runs out, the rest waits for the window's reset.
     const sim2 = new Sim();
     const slow = createPacer({ clock: sim2.clock });
     const told: number[] = [];
     const stop = slow.onLongWait((w) => told.push(w.waitMs));
-    const r = await runClient(sim2, slow, windowServer(sim2, 60, 60_000), { requests: 150, concurrency: 8, latencyMs: 20 });
+    const r = await runClient(sim2, slow, windowServer(sim2, 60, 60_000), {
+      requests: 150,
+      concurrency: 8,
+      latencyMs: 20,
+    });
     expect(r.refused).toBe(0);
     // 150 requests at 60 a minute take over two minutes: told at the start, then at most twice a minute.
     expect(r.elapsedMs).toBeGreaterThan(120_000);
     expect(told.length).toBeGreaterThanOrEqual(2);
-    expect(told.length).toBeLessThanOrEqual(Math.ceil(r.elapsedMs / WAIT_NOTICE_INTERVAL_MS) + told.filter((ms) => ms >= LONG_WAIT_MS).length);
+    expect(told.length).toBeLessThanOrEqual(
+      Math.ceil(r.elapsedMs / WAIT_NOTICE_INTERVAL_MS) + told.filter((ms) => ms >= LONG_WAIT_MS).length,
+    );
     expect(told.length).toBeLessThan(r.paced / 4);
     stop();
   });
@@ -66,7 +98,11 @@ describe('pacing to the announced budget (one process)', () => {
   it('a run that fits in the budget is not slowed at all', async () => {
     const sim = new Sim();
     // 40 requests against 100 per minute: 5 rounds of 8 at 20 ms.
-    const r = await runClient(sim, createPacer({ clock: sim.clock }), bucketServer(sim, 100, 60_000), { requests: 40, concurrency: 8, latencyMs: 20 });
+    const r = await runClient(sim, createPacer({ clock: sim.clock }), bucketServer(sim, 100, 60_000), {
+      requests: 40,
+      concurrency: 8,
+      latencyMs: 20,
+    });
     expect(r).toMatchObject({ refused: 0, paced: 0, elapsedMs: 100 });
   });
 
@@ -84,7 +120,10 @@ describe('pacing to the announced budget (one process)', () => {
     const t0 = pacer.acquire() as { seq: number };
     const t1 = pacer.acquire() as { seq: number };
     const reset = String(Math.ceil(sim.t / 1000) + 60);
-    pacer.settle(t0, { status: 200, headers: { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset } });
+    pacer.settle(t0, {
+      status: 200,
+      headers: { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
+    });
     // The budget is spent: the next request would wait a minute, unless the API no longer announces one.
     const waiting = pacer.acquire();
     expect(waiting).toBeInstanceOf(Promise);
@@ -101,8 +140,14 @@ describe('pacing to the announced budget (one process)', () => {
     const a = pacer.acquire() as { seq: number };
     const b = pacer.acquire() as { seq: number };
     const reset = String(Math.ceil(sim.t / 1000) + 60);
-    pacer.settle(b, { status: 200, headers: { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '50', 'x-ratelimit-reset': reset } });
-    pacer.settle(a, { status: 200, headers: { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '51', 'x-ratelimit-reset': reset } });
+    pacer.settle(b, {
+      status: 200,
+      headers: { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '50', 'x-ratelimit-reset': reset },
+    });
+    pacer.settle(a, {
+      status: 200,
+      headers: { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '51', 'x-ratelimit-reset': reset },
+    });
     // `a` was in flight when b's answer came: it stays debited (it may or may not be in b's count).
     expect(pacer.state()).toMatchObject({ budget: { remaining: 50 }, debt: 1, inFlight: 0 });
   });
@@ -115,7 +160,13 @@ describe('background requests yield', () => {
     const pacer = createPacer({ clock: sim.clock });
     const server = bucketServer(sim, 60, 60_000);
     const full = startClient(sim, pacer, server, { requests: 200, concurrency: 8, latencyMs: 20, background: true });
-    const small = startClient(sim, pacer, server, { requests: 5, concurrency: 1, latencyMs: 20, delayMs: 30_000, background: foregroundIsBackground });
+    const small = startClient(sim, pacer, server, {
+      requests: 5,
+      concurrency: 1,
+      latencyMs: 20,
+      delayMs: 30_000,
+      background: foregroundIsBackground,
+    });
     await sim.run();
     return { full: full.result(), small: small.result() };
   };
@@ -138,8 +189,16 @@ describe('sharing a token with another process', () => {
   it('two pacing processes on one token: every request done, the limit used, none refused', async () => {
     const sim = new Sim();
     const server = bucketServer(sim, 20, 1000);
-    const a = startClient(sim, createPacer({ clock: sim.clock }), server, { requests: 200, concurrency: 8, latencyMs: 20 });
-    const b = startClient(sim, createPacer({ clock: sim.clock }), server, { requests: 200, concurrency: 8, latencyMs: 20 });
+    const a = startClient(sim, createPacer({ clock: sim.clock }), server, {
+      requests: 200,
+      concurrency: 8,
+      latencyMs: 20,
+    });
+    const b = startClient(sim, createPacer({ clock: sim.clock }), server, {
+      requests: 200,
+      concurrency: 8,
+      latencyMs: 20,
+    });
     await sim.run();
     const [ra, rb] = [a.result(), b.result()];
     expect(ra.refused + rb.refused).toBe(0);
@@ -162,7 +221,11 @@ describe('sharing a token with another process', () => {
         return answer;
       },
     };
-    const r = await runClient(sim, createPacer({ clock: sim.clock }), server, { requests: 30, concurrency: 8, latencyMs: 20 });
+    const r = await runClient(sim, createPacer({ clock: sim.clock }), server, {
+      requests: 30,
+      concurrency: 8,
+      latencyMs: 20,
+    });
     // Nothing was known at first: all 8 workers went at once (10 ms); one got the last token the other process
     // left, 7 were refused with Retry-After 1 s and Remaining 0, the bucket full again only 10 s later.
     expect(r.arrivals.slice(0, 8)).toEqual(Array(8).fill(EPOCH + 10));
@@ -183,7 +246,10 @@ describe('acquire', () => {
     const pacer = createPacer({ clock: sim.clock });
     const t0 = pacer.acquire() as { seq: number };
     const reset = String(Math.ceil(sim.t / 1000) + 10);
-    pacer.settle(t0, { status: 200, headers: { 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset } });
+    pacer.settle(t0, {
+      status: 200,
+      headers: { 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
+    });
     const controller = new AbortController();
     const aborted = pacer.acquire(controller.signal);
     const next = pacer.acquire();

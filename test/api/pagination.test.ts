@@ -49,7 +49,9 @@ describe('pagination', () => {
   });
 
   it('a failed middle page throws for the whole list instead of returning a short one', async () => {
-    server = await startScriptServer(pagedHandler((pageNo, res) => (pageNo === 1 ? (apiError(res, 500, 'boom'), true) : false)));
+    server = await startScriptServer(
+      pagedHandler((pageNo, res) => (pageNo === 1 ? (apiError(res, 500, 'boom'), true) : false)),
+    );
     client = testClient(server.url).client;
     const e = (await rejectionOf(client.listAll('/orgs/o1/members'))) as ApiError;
     expect(e).toBeInstanceOf(ApiError);
@@ -58,7 +60,9 @@ describe('pagination', () => {
   });
 
   it('paginate yields the first page, then throws when a later page keeps failing after retries', async () => {
-    server = await startScriptServer(pagedHandler((pageNo, res) => (pageNo === 1 ? (apiError(res, 503, 'busy'), true) : false)));
+    server = await startScriptServer(
+      pagedHandler((pageNo, res) => (pageNo === 1 ? (apiError(res, 503, 'busy'), true) : false)),
+    );
     const t = testClient(server.url);
     client = t.client;
     const seen: unknown[] = [];
@@ -88,7 +92,9 @@ describe('pagination', () => {
 
   it('rejects a response that is not a list envelope and a cursor that repeats', async () => {
     server = await startScriptServer(({ res, received }) =>
-      received.url.startsWith('/v1/bad') ? json(res, 200, { id: 'x' }) : json(res, 200, { items: [1], count: 1, next: { page: 'same' } }),
+      received.url.startsWith('/v1/bad')
+        ? json(res, 200, { id: 'x' })
+        : json(res, 200, { items: [1], count: 1, next: { page: 'same' } }),
     );
     client = testClient(server.url).client;
     const notList = (await rejectionOf(client.listAll('/bad'))) as ApiError;

@@ -47,7 +47,11 @@ describe('createPriorityGate', () => {
     const gate = createPriorityGate(3);
     const started: string[] = [];
     const t = Object.fromEntries(['b1', 'b2', 'b3', 'f1', 'f2', 'u1'].map((n) => [n, controllable(started, n)]));
-    const results = [gate.run(false, t['b1']!.task, true), gate.run(false, t['b2']!.task, true), gate.run(false, t['b3']!.task, true)];
+    const results = [
+      gate.run(false, t['b1']!.task, true),
+      gate.run(false, t['b2']!.task, true),
+      gate.run(false, t['b3']!.task, true),
+    ];
     await flush();
     expect(started).toEqual(['b1', 'b2']); // the third slot stays free
     results.push(gate.run(false, t['f1']!.task));

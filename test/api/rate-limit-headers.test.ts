@@ -23,10 +23,16 @@ describe('X-RateLimit-Reset', () => {
 
   it('moves an epoch reset later when the local clock runs ahead of the server (by its Date header)', () => {
     const serverDate = new Date(NOW - 10_000).toUTCString(); // the server's clock says 10 s earlier
-    expect(readResetAt({ 'x-ratelimit-reset': String(nowSeconds + 30), date: serverDate }, NOW)).toBe(NOW + 30_000 + 9000);
+    expect(readResetAt({ 'x-ratelimit-reset': String(nowSeconds + 30), date: serverDate }, NOW)).toBe(
+      NOW + 30_000 + 9000,
+    );
     // Within Date's one-second resolution, or behind: no change; a relative reset never changes.
-    expect(readResetAt({ 'x-ratelimit-reset': String(nowSeconds + 30), date: new Date(NOW - 900).toUTCString() }, NOW)).toBe(NOW + 30_000);
-    expect(readResetAt({ 'x-ratelimit-reset': String(nowSeconds + 30), date: new Date(NOW + 60_000).toUTCString() }, NOW)).toBe(NOW + 30_000);
+    expect(
+      readResetAt({ 'x-ratelimit-reset': String(nowSeconds + 30), date: new Date(NOW - 900).toUTCString() }, NOW),
+    ).toBe(NOW + 30_000);
+    expect(
+      readResetAt({ 'x-ratelimit-reset': String(nowSeconds + 30), date: new Date(NOW + 60_000).toUTCString() }, NOW),
+    ).toBe(NOW + 30_000);
     expect(readResetAt({ 'x-ratelimit-reset': '30', date: serverDate }, NOW)).toBe(NOW + 30_000);
   });
 
@@ -36,7 +42,11 @@ describe('X-RateLimit-Reset', () => {
 });
 
 describe('readRateLimit', () => {
-  const headers = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '12', 'x-ratelimit-reset': String(nowSeconds + 40) };
+  const headers = {
+    'x-ratelimit-limit': '60',
+    'x-ratelimit-remaining': '12',
+    'x-ratelimit-reset': String(nowSeconds + 40),
+  };
 
   it('needs all three headers', () => {
     expect(readRateLimit(headers, NOW)).toEqual({ limit: 60, remaining: 12, resetAt: NOW + 40_000 });
@@ -48,7 +58,9 @@ describe('readRateLimit', () => {
   });
 
   it('takes the first of a list and never more remaining than the limit', () => {
-    expect(readRateLimit({ ...headers, 'x-ratelimit-limit': '60, 60;w=60', 'x-ratelimit-remaining': ['70', '1'] }, NOW)).toEqual({
+    expect(
+      readRateLimit({ ...headers, 'x-ratelimit-limit': '60, 60;w=60', 'x-ratelimit-remaining': ['70', '1'] }, NOW),
+    ).toEqual({
       limit: 60,
       remaining: 60,
       resetAt: NOW + 40_000,

@@ -9,14 +9,24 @@ it('accepts API-shaped JSON', () => {
     object: 'member',
     id: 'u1',
     role: 'admin',
-    user: { object: 'user', id: 'u1', displayName: 'Ada', email: 'ada@example.com', urls: { location: 'https://api.example/v1/users/u1' } },
+    user: {
+      object: 'user',
+      id: 'u1',
+      displayName: 'Ada',
+      email: 'ada@example.com',
+      urls: { location: 'https://api.example/v1/users/u1' },
+    },
     disabled: false,
     joinedAt: '2024-01-01T00:00:00Z',
     sso: false,
     spaces: 0,
     teams: 1,
   };
-  const teamMember: OrganizationTeamMember = { organization: member, team: { role: 'owner' }, permissions: { view: true } };
+  const teamMember: OrganizationTeamMember = {
+    organization: member,
+    team: { role: 'owner' },
+    permissions: { view: true },
+  };
   const translation: TranslationSettings = {
     object: 'translation-settings',
     id: 'tr1',

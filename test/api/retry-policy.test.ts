@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { attemptEffect, backoffDelay, DEFAULT_RETRY, isRetryable, networkErrorCode, nextDelay, parseRetryAfter, worseEffect } from '../../src/api/retry.js';
+import {
+  attemptEffect,
+  backoffDelay,
+  DEFAULT_RETRY,
+  isRetryable,
+  networkErrorCode,
+  nextDelay,
+  parseRetryAfter,
+  worseEffect,
+} from '../../src/api/retry.js';
 import type { AttemptFailure } from '../../src/api/retry.js';
 
 const net = (code: string): AttemptFailure => ({ kind: 'network', code });
@@ -9,15 +18,30 @@ describe('isRetryable', () => {
   it('retries idempotent methods on 429/502/503/504 and transport errors', () => {
     for (const method of ['GET', 'PUT', 'PATCH', 'DELETE']) {
       for (const s of [429, 502, 503, 504]) expect(isRetryable(method, status(s))).toBe(true);
-      for (const code of ['ECONNRESET', 'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT'])
+      for (const code of [
+        'ECONNRESET',
+        'UND_ERR_SOCKET',
+        'UND_ERR_HEADERS_TIMEOUT',
+        'UND_ERR_BODY_TIMEOUT',
+        'ECONNREFUSED',
+        'UND_ERR_CONNECT_TIMEOUT',
+      ])
         expect(isRetryable(method, net(code))).toBe(true);
       for (const s of [400, 401, 403, 404, 409, 412, 500]) expect(isRetryable(method, status(s))).toBe(false);
     }
   });
 
   it('retries POST only when it provably never reached the server, or on 429', () => {
-    for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']) expect(isRetryable('POST', net(code))).toBe(true);
-    for (const code of ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT'])
+    for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT'])
+      expect(isRetryable('POST', net(code))).toBe(true);
+    for (const code of [
+      'ECONNRESET',
+      'EPIPE',
+      'UND_ERR_SOCKET',
+      'UND_ERR_HEADERS_TIMEOUT',
+      'UND_ERR_BODY_TIMEOUT',
+      'ETIMEDOUT',
+    ])
       expect(isRetryable('POST', net(code))).toBe(false);
     expect(isRetryable('POST', status(429))).toBe(true);
     for (const s of [500, 502, 503, 504]) expect(isRetryable('POST', status(s))).toBe(false);
@@ -71,12 +95,15 @@ describe('delays', () => {
 
 describe('what a failed attempt may have done on the server', () => {
   it('nothing when never connected or refused with a 4xx; maybe after a 5xx or a broken connection; pending after a timeout', () => {
-    for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']) expect(attemptEffect(net(code))).toBe('none');
+    for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT'])
+      expect(attemptEffect(net(code))).toBe('none');
     for (const s of [400, 404, 409, 429]) expect(attemptEffect(status(s))).toBe('none');
     for (const s of [500, 502, 503, 504]) expect(attemptEffect(status(s))).toBe('maybe');
-    for (const code of ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'ECONNABORTED']) expect(attemptEffect(net(code))).toBe('maybe');
+    for (const code of ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'ECONNABORTED'])
+      expect(attemptEffect(net(code))).toBe('maybe');
     expect(attemptEffect({ kind: 'network', code: undefined })).toBe('maybe');
-    for (const code of ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']) expect(attemptEffect(net(code))).toBe('pending');
+    for (const code of ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT'])
+      expect(attemptEffect(net(code))).toBe('pending');
     expect(attemptEffect({ kind: 'aborted' })).toBe('pending');
   });
 
@@ -89,8 +116,12 @@ describe('what a failed attempt may have done on the server', () => {
 
   it('finds the error code on the error, its cause, or the first of an AggregateError', () => {
     expect(networkErrorCode(Object.assign(new Error('x'), { code: 'ECONNRESET' }))).toBe('ECONNRESET');
-    expect(networkErrorCode(new Error('x', { cause: Object.assign(new Error('y'), { code: 'ENOTFOUND' }) }))).toBe('ENOTFOUND');
-    expect(networkErrorCode(new AggregateError([Object.assign(new Error('z'), { code: 'ECONNREFUSED' })]))).toBe('ECONNREFUSED');
+    expect(networkErrorCode(new Error('x', { cause: Object.assign(new Error('y'), { code: 'ENOTFOUND' }) }))).toBe(
+      'ENOTFOUND',
+    );
+    expect(networkErrorCode(new AggregateError([Object.assign(new Error('z'), { code: 'ECONNREFUSED' })]))).toBe(
+      'ECONNREFUSED',
+    );
     expect(networkErrorCode('nope')).toBeUndefined();
   });
 });

@@ -40,6 +40,11 @@ it('many GETs through a faulty sandbox give only correct answers', async () => {
   const rounds = await Promise.all(Array.from({ length: 50 }, () => read()));
 
   for (const answer of rounds) expect(answer).toEqual(expected);
-  const faults = new Set(sandbox.stats().requests.map((r) => r.fault).filter((f) => f !== undefined));
+  const faults = new Set(
+    sandbox
+      .stats()
+      .requests.map((r) => r.fault)
+      .filter((f) => f !== undefined),
+  );
   expect([...faults].sort()).toEqual(['429', '5xx', 'reset', 'resetAfter']);
 });

@@ -30,7 +30,9 @@ describe('resolveApiSettings', () => {
   it('a missing or empty token file is a UsageError that names the file, not a token', () => {
     const missing = join(dir, 'nope');
     expect(() => resolveApiSettings({ tokenFile: missing, env: { DOCOPS_TOKEN: 'env-token' } })).toThrow(UsageError);
-    expect(() => resolveApiSettings({ tokenFile: missing, env: {} })).toThrow(/cannot read token file .*nope \(ENOENT\)/);
+    expect(() => resolveApiSettings({ tokenFile: missing, env: {} })).toThrow(
+      /cannot read token file .*nope \(ENOENT\)/,
+    );
     const empty = join(dir, 'empty');
     writeFileSync(empty, '\n');
     expect(() => resolveApiSettings({ tokenFile: empty, env: {} })).toThrow(/is empty/);

@@ -22,8 +22,12 @@ const AUDIT_ROUTE = '/v1/orgs/:organizationId/audit-events';
 async function setup(readToken?: string) {
   const { sb, call } = await sandbox({ actorTokens: [CAROL], ...(readToken ? { readToken } : {}) });
   const dir = tempDir('attr');
-  writeManifests(dir, { 'members.yaml': membersYaml(), 'team.yaml': teamYaml('Support', ['frank@acme.test', 'ivan@acme.test']) });
-  const client = (token = sb.token) => createClient({ baseUrl: sb.url, token, concurrency: 4, retry: { maxRetries: 0 } });
+  writeManifests(dir, {
+    'members.yaml': membersYaml(),
+    'team.yaml': teamYaml('Support', ['frank@acme.test', 'ivan@acme.test']),
+  });
+  const client = (token = sb.token) =>
+    createClient({ baseUrl: sb.url, token, concurrency: 4, retry: { maxRetries: 0 } });
   return { sb, call, dir, client };
 }
 
@@ -37,21 +41,29 @@ describe('drift attribution', () => {
   it('names who changed a member role and who deleted a team, in text, markdown and JSON', async () => {
     const c = await setup();
     expect((await plan(c)).plan.steps).toEqual([]);
-    expect((await c.call('PATCH', '/orgs/org-demo/members/u-bob', { role: 'admin' }, { token: CAROL.token })).status).toBe(200);
-    expect((await c.call('DELETE', '/orgs/org-demo/teams/team-support', undefined, { token: CAROL.token })).status).toBe(204);
+    expect(
+      (await c.call('PATCH', '/orgs/org-demo/members/u-bob', { role: 'admin' }, { token: CAROL.token })).status,
+    ).toBe(200);
+    expect(
+      (await c.call('DELETE', '/orgs/org-demo/teams/team-support', undefined, { token: CAROL.token })).status,
+    ).toBe(204);
 
     const { client, plan: raw } = await plan(c);
     expect(raw.steps.map((s) => `${s.kind}:${s.action}`).sort()).toEqual(['Members:update', 'Team:create']);
     const annotated = await attributeDrift(client, raw, KINDS);
     // The diff's plan is not touched: attribution is a new plan with the annotation.
     expect(raw.attribution).toBeUndefined();
-    const byStep = Object.fromEntries(annotated.attribution!.changes.map((ch) => [annotated.steps.find((s) => s.id === ch.step)!.kind, ch]));
+    const byStep = Object.fromEntries(
+      annotated.attribution!.changes.map((ch) => [annotated.steps.find((s) => s.id === ch.step)!.kind, ch]),
+    );
     expect(byStep.Members).toMatchObject({ actor: 'carol@acme.test', action: 'member.updated' });
     expect(byStep.Team).toMatchObject({ actor: 'carol@acme.test', action: 'team.deleted' });
     expect(annotated.attribution!.unavailable).toBeUndefined();
 
     const members = annotated.steps.find((s) => s.kind === 'Members')!;
-    expect(driftSentence(members, byStep.Members)).toMatch(/^Members role of bob@acme\.test changed to admin by carol@acme\.test at \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    expect(driftSentence(members, byStep.Members)).toMatch(
+      /^Members role of bob@acme\.test changed to admin by carol@acme\.test at \d{4}-\d\d-\d\d \d\d:\d\d UTC$/,
+    );
     expect(renderText(annotated)).toMatch(/changed by carol@acme\.test at .* \(member\.updated\)/);
     expect(renderText(annotated)).toMatch(/changed by carol@acme\.test at .* \(team\.deleted\)/);
     expect(renderMarkdown(annotated)).toMatch(/changed by carol@acme\.test at .* \(member\.updated\)/);
@@ -68,7 +80,8 @@ describe('drift attribution', () => {
     expect(c.sb.stats().requests.filter((r) => r.route === AUDIT_ROUTE)).toEqual([]);
 
     // 700 unrelated writes, then the drift is far down the list: the read stops at MAX_PAGES pages of 100.
-    for (let i = 0; i < 700; i++) await c.call('PATCH', '/orgs/org-demo/members/u-dan', { role: i % 2 === 0 ? 'edit' : 'review' });
+    for (let i = 0; i < 700; i++)
+      await c.call('PATCH', '/orgs/org-demo/members/u-dan', { role: i % 2 === 0 ? 'edit' : 'review' });
     await c.call('PATCH', '/orgs/org-demo/members/u-dan', { role: 'review' });
     const drifted = await plan(c);
     expect(drifted.plan.steps).toEqual([]);
@@ -81,7 +94,11 @@ describe('drift attribution', () => {
     expect(c.sb.stats().requests.filter((r) => r.route === AUDIT_ROUTE)).toHaveLength(1);
 
     // An object nobody touched recently: the read gives up after MAX_PAGES pages instead of reading everything.
-    const step: Step = { ...again.plan.steps[0]!, id: 'Members/org-demo/x#update', requests: [{ method: 'PATCH', path: '/orgs/org-demo/members/u-judy', body: { role: 'admin' } }] };
+    const step: Step = {
+      ...again.plan.steps[0]!,
+      id: 'Members/org-demo/x#update',
+      requests: [{ method: 'PATCH', path: '/orgs/org-demo/members/u-judy', body: { role: 'admin' } }],
+    };
     c.sb.resetStats();
     const none = await attributeDrift(again.client, { ...emptyPlan(), steps: [step] }, KINDS);
     expect(none.attribution!.changes).toEqual([]);
@@ -94,7 +111,10 @@ describe('drift attribution', () => {
     const { client, plan: raw } = await plan(c, 'read-token-0123456789');
     const annotated = await attributeDrift(client, raw, KINDS);
     expect(annotated.steps).toEqual(raw.steps);
-    expect(annotated.attribution).toEqual({ changes: [], unavailable: expect.stringMatching(/^audit events could not be read \(org-demo: HTTP 403/) });
+    expect(annotated.attribution).toEqual({
+      changes: [],
+      unavailable: expect.stringMatching(/^audit events could not be read \(org-demo: HTTP 403/),
+    });
     const text = renderText(annotated);
     expect(text.split('\n').filter((l) => l.startsWith('Who changed it: unknown'))).toHaveLength(1);
     expect(renderMarkdown(annotated)).toContain('Who changed it: unknown');
@@ -102,14 +122,36 @@ describe('drift attribution', () => {
   });
 
   it('matches by the kind’s auditTargets when it declares them, else by the step’s request paths', () => {
-    const step: Step = { id: 'T/o/a#update', action: 'update', phase: 'update', kind: 'T', org: 'o', key: 'a', wave: 0, before: { x: 1 }, after: { x: 2 }, dependsOn: [], requests: [{ method: 'PATCH', path: '/orgs/o/things/t%2F1' }] };
+    const step: Step = {
+      id: 'T/o/a#update',
+      action: 'update',
+      phase: 'update',
+      kind: 'T',
+      org: 'o',
+      key: 'a',
+      wave: 0,
+      before: { x: 1 },
+      after: { x: 2 },
+      dependsOn: [],
+      requests: [{ method: 'PATCH', path: '/orgs/o/things/t%2F1' }],
+    };
     expect(defaultTargets(step)).toEqual([{ type: 'thing', id: 't/1' }]);
-    const event = (id: string, actor: string, type = 'thing'): AuditEvent => ({ occurredAt: '2026-01-01T10:02:00Z', action: `${type}.updated`, actor: { type: 'user', id: actor, label: `${actor}@acme.test` }, target: { type, id } });
+    const event = (id: string, actor: string, type = 'thing'): AuditEvent => ({
+      occurredAt: '2026-01-01T10:02:00Z',
+      action: `${type}.updated`,
+      actor: { type: 'user', id: actor, label: `${actor}@acme.test` },
+      target: { type, id },
+    });
     const events = [event('t/2', 'zed'), event('t/1', 'carol'), event('t/1', 'bob')];
     const plain = { kind: 'T' } as Pick<KindDefinition, 'kind'>;
     expect(matchEvents([step], events, [plain as KindDefinition]).map((c) => c.actor)).toEqual(['carol@acme.test']);
-    const custom: Pick<KindDefinition, 'kind' | 'auditTargets'> = { kind: 'T', auditTargets: () => [{ type: 'widget', id: 'w9' }] };
-    expect(matchEvents([step], [...events, event('w9', 'wes', 'widget')], [custom as KindDefinition]).map((c) => c.actor)).toEqual(['wes@acme.test']);
+    const custom: Pick<KindDefinition, 'kind' | 'auditTargets'> = {
+      kind: 'T',
+      auditTargets: () => [{ type: 'widget', id: 'w9' }],
+    };
+    expect(
+      matchEvents([step], [...events, event('w9', 'wes', 'widget')], [custom as KindDefinition]).map((c) => c.actor),
+    ).toEqual(['wes@acme.test']);
   });
 
   it('a title that looks like markup or a ref is only data in the event and the plan', async () => {
@@ -119,11 +161,19 @@ describe('drift attribution', () => {
     const first = await plan(c);
     const created = await request(c.sb, 'PUT', '/orgs/org-demo/teams', { title, members: ['u-bob'] });
     expect(created.status).toBe(201);
-    expect((await c.call('DELETE', `/orgs/org-demo/teams/${(created.body as Json).id}`, undefined, { token: CAROL.token })).status).toBe(204);
+    expect(
+      (await c.call('DELETE', `/orgs/org-demo/teams/${(created.body as Json).id}`, undefined, { token: CAROL.token }))
+        .status,
+    ).toBe(204);
     const { client, plan: raw } = await plan(c);
-    expect(raw.steps.filter((s) => s.key === title)).toHaveLength(first.plan.steps.filter((s) => s.key === title).length);
+    expect(raw.steps.filter((s) => s.key === title)).toHaveLength(
+      first.plan.steps.filter((s) => s.key === title).length,
+    );
     const annotated = await attributeDrift(client, raw, KINDS);
     const createStep = annotated.steps.find((s) => s.key === title && s.action === 'create')!;
-    expect(annotated.attribution!.changes.find((ch) => ch.step === createStep.id)).toMatchObject({ actor: 'carol@acme.test', action: 'team.deleted' });
+    expect(annotated.attribution!.changes.find((ch) => ch.step === createStep.id)).toMatchObject({
+      actor: 'carol@acme.test',
+      action: 'team.deleted',
+    });
   });
 });

@@ -17,7 +17,8 @@ async function setup() {
   await call('PATCH', '/orgs/org-demo/members/u-ivan', { role: 'comment' }); // the anchor
   const start = await latestCursor(client, 'org-demo', OPTIONS);
   if (start.type !== 'cursor') throw new Error('the demo organization has audit events');
-  const role = (user: string, r: string) => call('PATCH', `/orgs/org-demo/members/${user}`, { role: r }, { token: CAROL.token });
+  const role = (user: string, r: string) =>
+    call('PATCH', `/orgs/org-demo/members/${user}`, { role: r }, { token: CAROL.token });
   return { sb, client, cursor: start.cursor, role };
 }
 
@@ -30,7 +31,10 @@ describe('audit feed', () => {
     const first = await poll(s.client, 'org-demo', s.cursor, OPTIONS);
     expect(first.type).toBe('events');
     if (first.type !== 'events') return;
-    expect(first.events.map((e) => `${e.action} ${e.target.id}`)).toEqual(['member.updated u-bob', 'member.updated u-dan']);
+    expect(first.events.map((e) => `${e.action} ${e.target.id}`)).toEqual([
+      'member.updated u-bob',
+      'member.updated u-dan',
+    ]);
     const again = await poll(s.client, 'org-demo', first.cursor, OPTIONS);
     expect(again).toMatchObject({ type: 'events', events: [], requests: 1 });
     await s.role('u-bob', 'edit');
@@ -46,13 +50,20 @@ describe('audit feed', () => {
     for (const r of ['edit', 'review', 'comment']) await s.role('u-dan', r);
 
     s.sb.audit.faults = { reorder: true };
-    expect(await poll(s.client, 'org-demo', first.cursor, OPTIONS)).toMatchObject({ type: 'gap', reason: 'out-of-order' });
+    expect(await poll(s.client, 'org-demo', first.cursor, OPTIONS)).toMatchObject({
+      type: 'gap',
+      reason: 'out-of-order',
+    });
     s.sb.audit.faults = { withheld: new Set(['org-demo']) };
     expect(await poll(s.client, 'org-demo', first.cursor, OPTIONS)).toMatchObject({ type: 'unavailable', status: 403 });
     expect(await latestCursor(s.client, 'org-demo', OPTIONS)).toEqual({ type: 'unavailable', status: 403 });
     s.sb.audit.faults = {};
     for (let i = 0; i < 100; i++) await s.role('u-erin', i % 2 === 0 ? 'edit' : 'comment');
-    expect(await poll(s.client, 'org-demo', first.cursor, { ...OPTIONS, maxPages: 1 })).toMatchObject({ type: 'gap', reason: 'too-many', requests: 1 });
+    expect(await poll(s.client, 'org-demo', first.cursor, { ...OPTIONS, maxPages: 1 })).toMatchObject({
+      type: 'gap',
+      reason: 'too-many',
+      requests: 1,
+    });
     s.sb.audit.keepNewest(50); // bob's event, the anchor, is gone
     expect(await poll(s.client, 'org-demo', first.cursor, OPTIONS)).toMatchObject({ type: 'gap', reason: 'expired' });
     // A cursor on an empty log starts at the server's time (its Date header): what comes after it is new.

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { applyBoundMs, criticalPathMs, longestChain, lowerBoundRequests, pagesOf, type ListNeed } from '../../tools/bench/bounds.js';
+import {
+  applyBoundMs,
+  criticalPathMs,
+  longestChain,
+  lowerBoundRequests,
+  pagesOf,
+  type ListNeed,
+} from '../../tools/bench/bounds.js';
 import { planNeeds, refreshBaseline, strictPlanNeeds } from '../../tools/bench/needs.js';
 import { changeCount, generateOrg, withChanges, type OrgSizes } from '../../tools/bench/org-model.js';
 
@@ -39,7 +46,17 @@ describe('bench bounds', () => {
   });
 });
 
-const tiny: OrgSizes = { members: 30, teams: 4, teamMemberships: 20, translations: 2, spaces: 6, sites: 2, sectionsPerSite: 2, spacesPerSection: 2, sectionsPerGroup: 1 };
+const tiny: OrgSizes = {
+  members: 30,
+  teams: 4,
+  teamMemberships: 20,
+  translations: 2,
+  spaces: 6,
+  sites: 2,
+  sectionsPerSite: 2,
+  spacesPerSection: 2,
+  sectionsPerGroup: 1,
+};
 const ALL = new Set(['Organization', 'Members', 'Team', 'Translation', 'Space', 'Site']);
 
 describe('bench needs from the generated organization', () => {
@@ -55,7 +72,18 @@ describe('bench needs from the generated organization', () => {
 
   it('counts one GET per managed object for the refresh baseline', () => {
     const b = refreshBaseline(generateOrg(tiny), ALL);
-    expect(b).toMatchObject({ organization: 1, members: 30, teams: 4, teamMemberships: 20, translations: 2, spaces: 6, sites: 2, sections: 4, sectionGroups: 2, siteSpaces: 8 });
+    expect(b).toMatchObject({
+      organization: 1,
+      members: 30,
+      teams: 4,
+      teamMemberships: 20,
+      translations: 2,
+      spaces: 6,
+      sites: 2,
+      sections: 4,
+      sectionGroups: 2,
+      siteSpaces: 8,
+    });
   });
 
   it('makes exactly the asked number of changes', () => {

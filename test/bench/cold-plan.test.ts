@@ -25,7 +25,16 @@ beforeAll(() => {
 
 describe('cold plan measure', () => {
   it('splits each run into before the first request, I/O and after the last response, with the sandbox counting requests', async () => {
-    const m = await measureColdPlan({ members: 40, base: DEFAULT_CONFIG.sizes, latencyMs: 1, concurrency: 4, runs: 2, kinds: new Set(KINDS.map((k) => k.kind)), startSandbox: startInProcess, command: docops });
+    const m = await measureColdPlan({
+      members: 40,
+      base: DEFAULT_CONFIG.sizes,
+      latencyMs: 1,
+      concurrency: 4,
+      runs: 2,
+      kinds: new Set(KINDS.map((k) => k.kind)),
+      startSandbox: startInProcess,
+      command: docops,
+    });
     expect(m.sizes).toMatchObject({ members: 40, teams: 4, teamMemberships: 80 });
     expect(m.runs).toHaveLength(2);
     for (const r of m.runs) {

@@ -8,8 +8,28 @@ import { startInProcess } from '../../tools/bench/sandbox-env.js';
 import { KINDS } from '../../src/kinds/index.js';
 
 const tiny: BenchConfig = {
-  sizes: { members: 40, teams: 5, teamMemberships: 30, translations: 2, spaces: 8, sites: 2, sectionsPerSite: 2, spacesPerSection: 2, sectionsPerGroup: 1 },
-  cpuSizes: { members: 50, teams: 4, teamMemberships: 24, translations: 1, spaces: 6, sites: 1, sectionsPerSite: 2, spacesPerSection: 2, sectionsPerGroup: 1 },
+  sizes: {
+    members: 40,
+    teams: 5,
+    teamMemberships: 30,
+    translations: 2,
+    spaces: 8,
+    sites: 2,
+    sectionsPerSite: 2,
+    spacesPerSection: 2,
+    sectionsPerGroup: 1,
+  },
+  cpuSizes: {
+    members: 50,
+    teams: 4,
+    teamMemberships: 24,
+    translations: 1,
+    spaces: 6,
+    sites: 1,
+    sectionsPerSite: 2,
+    spacesPerSection: 2,
+    sectionsPerGroup: 1,
+  },
   changes: { roleChanges: 6, teamsChanged: 2, changesPerTeam: 3, newTeams: 2 },
   latencyMs: 1,
   concurrency: 4,
@@ -22,7 +42,11 @@ const tiny: BenchConfig = {
 
 describe('rate-limit bench row on a tiny organization', () => {
   it('plans a no-op under the sandbox rate limit, counts requests and 429s from the sandbox, and renders its row', async () => {
-    const r = await runRateLimitBench(tiny, { kinds: KINDS, startSandbox: startInProcess }, { targetSeconds: 0.5, runs: 2 });
+    const r = await runRateLimitBench(
+      tiny,
+      { kinds: KINDS, startSandbox: startInProcess },
+      { targetSeconds: 0.5, runs: 2 },
+    );
     expect(r.rateLimit.runs).toHaveLength(2);
     // The rate: the plan's lower bound of requests ÷ 0.5 s; the no-op plan reads exactly that many.
     const bound = lowerBoundRequests(planNeeds(generateOrg(tiny.sizes), new Set(KINDS.map((k) => k.kind))));

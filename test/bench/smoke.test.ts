@@ -9,8 +9,28 @@ import { startInProcess } from '../../tools/bench/sandbox-env.js';
 import { KINDS } from '../../src/kinds/index.js';
 
 const tiny: BenchConfig = {
-  sizes: { members: 40, teams: 5, teamMemberships: 30, translations: 2, spaces: 8, sites: 2, sectionsPerSite: 2, spacesPerSection: 2, sectionsPerGroup: 1 },
-  cpuSizes: { members: 50, teams: 4, teamMemberships: 24, translations: 1, spaces: 6, sites: 1, sectionsPerSite: 2, spacesPerSection: 2, sectionsPerGroup: 1 },
+  sizes: {
+    members: 40,
+    teams: 5,
+    teamMemberships: 30,
+    translations: 2,
+    spaces: 8,
+    sites: 2,
+    sectionsPerSite: 2,
+    spacesPerSection: 2,
+    sectionsPerGroup: 1,
+  },
+  cpuSizes: {
+    members: 50,
+    teams: 4,
+    teamMemberships: 24,
+    translations: 1,
+    spaces: 6,
+    sites: 1,
+    sectionsPerSite: 2,
+    spacesPerSection: 2,
+    sectionsPerGroup: 1,
+  },
   changes: { roleChanges: 6, teamsChanged: 2, changesPerTeam: 3, newTeams: 2 },
   latencyMs: 1,
   concurrency: 4,
@@ -23,7 +43,12 @@ const tiny: BenchConfig = {
 
 describe('bench harness on a tiny organization', () => {
   it('plans a no-op at the lower bound of requests, applies every change and converges', async () => {
-    const r = await runBench(tiny, { kinds: KINDS, startSandbox: startInProcess, measureCpu: (s) => measureCpu(s, KINDS), measureRead: (s) => measureRead(s, KINDS) });
+    const r = await runBench(tiny, {
+      kinds: KINDS,
+      startSandbox: startInProcess,
+      measureCpu: (s) => measureCpu(s, KINDS),
+      measureRead: (s) => measureRead(s, KINDS),
+    });
     // Only explanations of missed timing targets (never anomalies such as a non-empty plan or failed steps).
     expect(r.notes.filter((n) => !/^wall ratios/.test(n))).toEqual([]);
     expect(r.plan.steps).toBe(0);
@@ -36,11 +61,20 @@ describe('bench harness on a tiny organization', () => {
     expect(r.apply.replanSteps).toBe(0);
     expect(r.cpu.steps).toBe(0);
     expect(r.refreshBaselineRequests).toBeGreaterThan(r.plan.requests);
-    for (const key of ['requestsRatio', 'planWallRatio', 'diffCpuMs', 'peakRssMb', 'applyWallRatio', 'refreshBaselineRequests'] as const) {
+    for (const key of [
+      'requestsRatio',
+      'planWallRatio',
+      'diffCpuMs',
+      'peakRssMb',
+      'applyWallRatio',
+      'refreshBaselineRequests',
+    ] as const) {
       expect(Number.isFinite(r[key])).toBe(true);
     }
     const table = markdownTable(r);
-    expect(table).toContain(`| Requests, no-op plan ÷ lower bound | ${r.plan.requests} ÷ ${r.plan.lowerBound} | 1.00 |`);
+    expect(table).toContain(
+      `| Requests, no-op plan ÷ lower bound | ${r.plan.requests} ÷ ${r.plan.lowerBound} | 1.00 |`,
+    );
     expect(table.split('\n').filter((l) => l.startsWith('| ')).length).toBe(9);
     // Reading the CPU organization from YAML files gives at least one entry per member and per team.
     expect(r.read.entries).toBeGreaterThanOrEqual(tiny.cpuSizes.members + tiny.cpuSizes.teams);
@@ -65,14 +99,21 @@ describe('medianRun', () => {
 describe('splitMembers', () => {
   it('spreads one Members document over files of at most N members, in order, leaving other files alone', () => {
     const members = Array.from({ length: 5 }, (_, i) => ({ email: `m${i}@x.test`, role: 'read' }));
-    const doc = (kind: string, spec: Record<string, unknown>) => ({ apiVersion: 'docops/v1' as const, kind, metadata: { organization: 'o' }, spec });
+    const doc = (kind: string, spec: Record<string, unknown>) => ({
+      apiVersion: 'docops/v1' as const,
+      kind,
+      metadata: { organization: 'o' },
+      spec,
+    });
     const files = new Map([
       ['members.yaml', [doc('Members', { invite: true, members })]],
       ['teams.yaml', [doc('Team', { title: 'T' })]],
     ]);
     const split = splitMembers(files, 2);
     expect([...split.keys()]).toEqual(['members-1.yaml', 'members-2.yaml', 'members-3.yaml', 'teams.yaml']);
-    expect([...split.values()].flatMap((docs) => docs.flatMap((d) => (d.spec['members'] as unknown[] | undefined) ?? []))).toEqual(members);
+    expect(
+      [...split.values()].flatMap((docs) => docs.flatMap((d) => (d.spec['members'] as unknown[] | undefined) ?? [])),
+    ).toEqual(members);
     expect(split.get('members-3.yaml')![0]!.spec).toEqual({ invite: true, members: [members[4]] });
     expect(splitMembers(files, 5)).toEqual(files);
   });

@@ -68,12 +68,14 @@ function mutations(s: Schema, value: unknown, depth = 0): unknown[] {
   const props = s['properties'] as Record<string, Schema> | undefined;
   if (props && value !== null && typeof value === 'object' && !Array.isArray(value)) {
     out.push({ ...value, unknownField: 1 });
-    for (const req of (s['required'] ?? []) as string[]) out.push(Object.fromEntries(Object.entries(value).filter(([k]) => k !== req)));
+    for (const req of (s['required'] ?? []) as string[])
+      out.push(Object.fromEntries(Object.entries(value).filter(([k]) => k !== req)));
     for (const [k, p] of Object.entries(props)) {
       for (const m of mutations(p, (value as Record<string, unknown>)[k], depth + 1)) out.push({ ...value, [k]: m });
     }
   }
-  if (s['type'] === 'array' && Array.isArray(value) && s['items']) for (const m of mutations(s['items'] as Schema, value[0], depth + 1)) out.push([m]);
+  if (s['type'] === 'array' && Array.isArray(value) && s['items'])
+    for (const m of mutations(s['items'] as Schema, value[0], depth + 1)) out.push([m]);
   return out;
 }
 
@@ -88,7 +90,7 @@ describe('generated validators with shared subschemas', () => {
   const runtime = createAjv(siteSchema).compile(siteSchema);
   const base = { title: 'Docs' };
 
-  it('share what the Site schema repeats: the customization block\'s validator is under half the size of one inlining every copy', () => {
+  it("share what the Site schema repeats: the customization block's validator is under half the size of one inlining every copy", () => {
     expect(factorRepeats(siteSchema).shared.length).toBeGreaterThan(3);
     const inlinedSize = (schema: Schema): number => {
       const ajv = createAjv(schema, { source: true, optimize: true });
@@ -119,10 +121,24 @@ describe('generated validators with shared subschemas', () => {
     const badFont = { fontFamily: '', fontFaces: [{ weight: 0, sources: [{ url: 'not a uri' }] }], extra: true };
     const cases: unknown[] = [
       { styling: { font: badFont, headingFont: 'Comic', monospaceFont: { ...badFont, custom: 'yes' } } },
-      { styling: { codeTheme: { default: { light: 'nope', dark: 42 }, openapi: { light: 'default-light', dark: 'solarized' } } } },
-      { styling: { primaryColor: { light: 'orange', dark: '#12' }, infoColor: { light: 1 }, tint: { color: { dark: 'x' } }, dangerColor: 'red' } },
       {
-        header: { primaryLink: { kind: 'page' }, links: [{ title: 'A', to: { kind: 'nope' }, links: [{ title: 'B', to: { kind: 'url', url: 1 } }] }] },
+        styling: {
+          codeTheme: { default: { light: 'nope', dark: 42 }, openapi: { light: 'default-light', dark: 'solarized' } },
+        },
+      },
+      {
+        styling: {
+          primaryColor: { light: 'orange', dark: '#12' },
+          infoColor: { light: 1 },
+          tint: { color: { dark: 'x' } },
+          dangerColor: 'red',
+        },
+      },
+      {
+        header: {
+          primaryLink: { kind: 'page' },
+          links: [{ title: 'A', to: { kind: 'nope' }, links: [{ title: 'B', to: { kind: 'url', url: 1 } }] }],
+        },
         footer: { groups: [{ title: 'G', links: [{ title: 'C', to: { kind: 'space' } }] }] },
         announcement: { link: { title: 'D', to: { kind: 'file', file: 2, extra: 1 } } },
       },
@@ -140,20 +156,38 @@ describe('generated validators with shared subschemas', () => {
 
 describe('factorRepeats', () => {
   it('shares a repeated subschema under definitions, leaves the argument alone, and keeps references of its own', () => {
-    const big = { type: 'object', additionalProperties: false, properties: { light: { type: 'string', pattern: '^#[0-9a-f]{6}$' }, dark: { type: 'string', pattern: '^#[0-9a-f]{6}$' } } };
-    const schema = { definitions: { one: { type: 'string' } }, properties: { a: big, b: { items: big }, c: { oneOf: [big, { $ref: '#/definitions/one' }] } } };
+    const big = {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        light: { type: 'string', pattern: '^#[0-9a-f]{6}$' },
+        dark: { type: 'string', pattern: '^#[0-9a-f]{6}$' },
+      },
+    };
+    const schema = {
+      definitions: { one: { type: 'string' } },
+      properties: { a: big, b: { items: big }, c: { oneOf: [big, { $ref: '#/definitions/one' }] } },
+    };
     const before = JSON.stringify(schema);
     const { schema: out, shared } = factorRepeats(schema, 50);
     expect(JSON.stringify(schema)).toBe(before);
     expect(shared).toEqual(['docops-shared-0']);
     expect(out).toEqual({
       definitions: { one: { type: 'string' }, 'docops-shared-0': big },
-      properties: { a: { $ref: '#/definitions/docops-shared-0' }, b: { items: { $ref: '#/definitions/docops-shared-0' } }, c: { oneOf: [{ $ref: '#/definitions/docops-shared-0' }, { $ref: '#/definitions/one' }] } },
+      properties: {
+        a: { $ref: '#/definitions/docops-shared-0' },
+        b: { items: { $ref: '#/definitions/docops-shared-0' } },
+        c: { oneOf: [{ $ref: '#/definitions/docops-shared-0' }, { $ref: '#/definitions/one' }] },
+      },
     });
     // and its validator reports what the schema as written does
     const v = generated(schema).validate;
     const runtime = createAjv(schema).compile(schema);
-    for (const value of [{ a: { light: 'x' }, b: [{ dark: 1 }, 2], c: { light: '#000000', x: 1 } }, { c: 3 }, { a: 1 }]) {
+    for (const value of [
+      { a: { light: 'x' }, b: [{ dark: 1 }, 2], c: { light: '#000000', x: 1 } },
+      { c: 3 },
+      { a: 1 },
+    ]) {
       expect(v(value)).toBe(runtime(value));
       expect(v.errors).toEqual(runtime.errors);
     }

@@ -15,24 +15,37 @@ async function rulesBroken(filePath: string, code: string): Promise<string[]> {
 
 describe('the shape of src, as the lint holds it', () => {
   it('the model imports nothing of docops', async () => {
-    expect(await rulesBroken('src/model/planted.ts', "export { applyPlan } from '../engine/apply.js';\n")).toContain('import-x/no-restricted-paths');
-    expect(await rulesBroken('src/model/planted.ts', "export type { ManifestDocument } from './document.js';\n")).toEqual([]);
+    expect(await rulesBroken('src/model/planted.ts', "export { applyPlan } from '../engine/apply.js';\n")).toContain(
+      'import-x/no-restricted-paths',
+    );
+    expect(
+      await rulesBroken('src/model/planted.ts', "export type { ManifestDocument } from './document.js';\n"),
+    ).toEqual([]);
   });
 
   it('kinds do not import the engine, the engine imports only the model', async () => {
-    expect(await rulesBroken('src/kinds/planted.ts', "export { orderSteps } from '../engine/order.js';\n")).toContain('import-x/no-restricted-paths');
-    expect(await rulesBroken('src/engine/planted.ts', "export { KINDS } from '../kinds/index.js';\n")).toContain('import-x/no-restricted-paths');
+    expect(await rulesBroken('src/kinds/planted.ts', "export { orderSteps } from '../engine/order.js';\n")).toContain(
+      'import-x/no-restricted-paths',
+    );
+    expect(await rulesBroken('src/engine/planted.ts', "export { KINDS } from '../kinds/index.js';\n")).toContain(
+      'import-x/no-restricted-paths',
+    );
     expect(await rulesBroken('src/kinds/planted.ts', "export type { Plan } from '../model/plan.js';\n")).toEqual([]);
   });
 
   it('no import circle', async () => {
     // src/engine/run.ts imports apply.ts: apply.ts importing run.ts closes a circle.
-    const apply = "import { reconcileOnce } from './run.js';\n" + readFileSync('src/engine/apply.ts', 'utf8') + 'export const again = reconcileOnce;\n';
+    const apply =
+      "import { reconcileOnce } from './run.js';\n" +
+      readFileSync('src/engine/apply.ts', 'utf8') +
+      'export const again = reconcileOnce;\n';
     expect(await rulesBroken('src/engine/apply.ts', apply)).toContain('import-x/no-cycle');
   });
 
   it('no `as unknown as`, and files of at most 300 lines of code', async () => {
-    expect(await rulesBroken('src/engine/planted.ts', 'export const n = (JSON.parse("1") as unknown as number) + 1;\n')).toContain('no-restricted-syntax');
+    expect(
+      await rulesBroken('src/engine/planted.ts', 'export const n = (JSON.parse("1") as unknown as number) + 1;\n'),
+    ).toContain('no-restricted-syntax');
     const long = Array.from({ length: 301 }, (_, i) => `export const v${i} = ${i};`).join('\n') + '\n';
     expect(await rulesBroken('src/engine/planted.ts', long)).toContain('max-lines');
     expect(await rulesBroken('src/engine/planted.ts', long.split('\n').slice(1).join('\n'))).toEqual([]);

@@ -14,7 +14,10 @@ describe('spec types generated from the kind schemas', () => {
   it('src/kinds/generated holds exactly the spec types the build generates from schemas/', async () => {
     const modules = await specModules();
     expect(readdirSync(GENERATED_DIR).sort()).toEqual([...modules.keys()].sort());
-    for (const [file, text] of modules) expect(readFileSync(new URL(file, GENERATED_DIR), 'utf8'), `src/kinds/generated/${file}: run npm run build`).toBe(text);
+    for (const [file, text] of modules)
+      expect(readFileSync(new URL(file, GENERATED_DIR), 'utf8'), `src/kinds/generated/${file}: run npm run build`).toBe(
+        text,
+      );
   }, 60_000);
 
   it('every registered kind validates with its spec schema, typed by the type generated from it, and every spec schema is a kind’s', () => {
@@ -34,8 +37,11 @@ describe('spec types generated from the kind schemas', () => {
   });
 
   it('makes every interface a type alias, so a written object is also a JSON record', () => {
-    const ts = 'export interface A {\n  b: {\n    c: string;\n  };\n}\nexport type B = string;\nexport interface C {\n  [k: string]: unknown;\n}\n';
-    expect(asTypeAliases(ts)).toBe('export type A = {\n  b: {\n    c: string;\n  };\n};\nexport type B = string;\nexport type C = {\n  [k: string]: unknown;\n};\n');
+    const ts =
+      'export interface A {\n  b: {\n    c: string;\n  };\n}\nexport type B = string;\nexport interface C {\n  [k: string]: unknown;\n}\n';
+    expect(asTypeAliases(ts)).toBe(
+      'export type A = {\n  b: {\n    c: string;\n  };\n};\nexport type B = string;\nexport type C = {\n  [k: string]: unknown;\n};\n',
+    );
     expect(() => asTypeAliases('export interface A extends B {\n}\n')).toThrow(/cannot make a type alias/);
   });
 });

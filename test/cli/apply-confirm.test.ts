@@ -12,25 +12,31 @@ afterEach(async () => {
   sb = undefined;
 });
 
-async function apply(args: string[], answer: string | undefined): Promise<{ code: number; stdout: string; stderr: string; asked: string[]; writes: number }> {
+async function apply(
+  args: string[],
+  answer: string | undefined,
+): Promise<{ code: number; stdout: string; stderr: string; asked: string[]; writes: number }> {
   sb ??= await startSandbox({ host: '127.0.0.1', port: 0 });
   const before = sb.stats();
   const asked: string[] = [];
   let stdout = '';
   let stderr = '';
-  const code = await main(['apply', '-m', 'config.example/manifests', '--api-url', sb.url, '--log-level', 'silent', ...args], {
-    stdout: { write: (c: string) => void (stdout += c), isTTY: false },
-    stderr: { write: (c: string) => void (stderr += c), isTTY: false },
-    env: { DOCOPS_TOKEN: sb.token },
-    ...(answer !== undefined
-      ? {
-          ask: async (q: string) => {
-            asked.push(q);
-            return answer;
-          },
-        }
-      : {}),
-  });
+  const code = await main(
+    ['apply', '-m', 'config.example/manifests', '--api-url', sb.url, '--log-level', 'silent', ...args],
+    {
+      stdout: { write: (c: string) => void (stdout += c), isTTY: false },
+      stderr: { write: (c: string) => void (stderr += c), isTTY: false },
+      env: { DOCOPS_TOKEN: sb.token },
+      ...(answer !== undefined
+        ? {
+            ask: async (q: string) => {
+              asked.push(q);
+              return answer;
+            },
+          }
+        : {}),
+    },
+  );
   const after = sb.stats();
   const writes = after.total - (after.byMethod['GET'] ?? 0) - (before.total - (before.byMethod['GET'] ?? 0));
   return { code, stdout, stderr, asked, writes };

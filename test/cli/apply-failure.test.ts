@@ -42,9 +42,12 @@ afterAll(async () => {
 
 describe('apply with failing steps', () => {
   it('prints the summary, lists failures, exits 1, and never shows the token', async () => {
-    const r = await runCli(['apply', '-m', 'config.example/manifests', '--api-url', proxyUrl, '--log-level', 'silent'], {
-      DOCOPS_TOKEN: 'test-secret-token',
-    });
+    const r = await runCli(
+      ['apply', '-m', 'config.example/manifests', '--api-url', proxyUrl, '--log-level', 'silent'],
+      {
+        DOCOPS_TOKEN: 'test-secret-token',
+      },
+    );
     expect(r.code).toBe(1);
     const summary = /^Apply finished with errors: (\d+) applied, (\d+) failed, (\d+) skipped\.$/m.exec(r.stdout);
     expect(summary).not.toBeNull();
@@ -56,15 +59,20 @@ describe('apply with failing steps', () => {
   });
 
   it('plan reads through the same path and exits 2 with --detailed-exitcode', async () => {
-    const r = await runCli(['plan', '-m', 'config.example/manifests', '--api-url', proxyUrl, '--log-level', 'silent', '--detailed-exitcode'], {
-      DOCOPS_TOKEN: 'test-secret-token',
-    });
+    const r = await runCli(
+      ['plan', '-m', 'config.example/manifests', '--api-url', proxyUrl, '--log-level', 'silent', '--detailed-exitcode'],
+      {
+        DOCOPS_TOKEN: 'test-secret-token',
+      },
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(2);
   });
 
   it('a wrong token is an API error, exit 1', async () => {
-    const r = await runCli(['plan', '-m', 'config.example/manifests', '--api-url', proxyUrl, '--log-level', 'silent'], { DOCOPS_TOKEN: 'wrong-token' });
+    const r = await runCli(['plan', '-m', 'config.example/manifests', '--api-url', proxyUrl, '--log-level', 'silent'], {
+      DOCOPS_TOKEN: 'wrong-token',
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^Error: GET \S+ failed with 401/m);
   });

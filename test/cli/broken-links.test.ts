@@ -11,7 +11,10 @@ import { doc, liveCli, manifestsOf, tempDir } from './safety-cli-helpers.js';
 
 const SPACES = [doc('Space', '  title: API Reference\n'), doc('Space', '  title: Runbooks\n')].join('---\n');
 const linkReads = (cli: Awaited<ReturnType<typeof liveCli>>): string[] =>
-  cli.sb.stats().requests.filter((r) => r.method === 'GET' && r.path.endsWith('/links')).map((r) => r.path);
+  cli.sb
+    .stats()
+    .requests.filter((r) => r.method === 'GET' && r.path.endsWith('/links'))
+    .map((r) => r.path);
 
 describe('docops plan --fail-on broken-links', () => {
   it('without a baseline every broken link is new: exit 1, naming the space; one request per managed space', async () => {
@@ -23,7 +26,9 @@ describe('docops plan --fail-on broken-links', () => {
     expect(r.stdout).toContain('Broken links in 2 managed space(s): 1, 1 new');
     expect(r.stdout).toContain('org-demo/API Reference: 1 broken, 1 new');
     expect(r.stdout).toContain('    - new: page pg-api-limits (in page pg-api-auth)');
-    expect(r.stderr).toContain('--fail-on broken-links: 1 new broken link(s) in org-demo/API Reference (no baseline given: every broken link counts)');
+    expect(r.stderr).toContain(
+      '--fail-on broken-links: 1 new broken link(s) in org-demo/API Reference (no baseline given: every broken link counts)',
+    );
     expect(linkReads(cli).sort()).toEqual(['/v1/spaces/sp-api/links', '/v1/spaces/sp-runbooks/links']);
   });
 
@@ -33,11 +38,26 @@ describe('docops plan --fail-on broken-links', () => {
     const baseline = path.join(await tempDir(), 'links.json');
     const main = await cli.run(['plan', '-m', dir, '--broken-links-out', baseline]);
     expect(main.code).toBe(0);
-    expect(JSON.parse(await readFile(baseline, 'utf8'))).toMatchObject({ version: 1, spaces: { 'sp-api': [expect.stringContaining('pg-api-limits')], 'sp-runbooks': [] } });
-    expect((await cli.run(['plan', '-m', dir, '--fail-on', 'broken-links', '--broken-links-baseline', baseline])).code).toBe(0);
+    expect(JSON.parse(await readFile(baseline, 'utf8'))).toMatchObject({
+      version: 1,
+      spaces: { 'sp-api': [expect.stringContaining('pg-api-limits')], 'sp-runbooks': [] },
+    });
+    expect(
+      (await cli.run(['plan', '-m', dir, '--fail-on', 'broken-links', '--broken-links-baseline', baseline])).code,
+    ).toBe(0);
 
     putPageLink(cli.sb.store, spaceHost('sp-runbooks'), 'page-deploy', { file: 'file-missing-7' });
-    const pr = await cli.run(['plan', '-m', dir, '--fail-on', 'broken-links', '--broken-links-baseline', baseline, '--format', 'markdown']);
+    const pr = await cli.run([
+      'plan',
+      '-m',
+      dir,
+      '--fail-on',
+      'broken-links',
+      '--broken-links-baseline',
+      baseline,
+      '--format',
+      'markdown',
+    ]);
     expect(pr.code).toBe(1);
     expect(pr.stdout).toContain('### Broken links in 2 managed space(s): 2, 1 new');
     expect(pr.stdout).toContain('- **org-demo/Runbooks**: 1 broken, 1 new');
@@ -50,14 +70,20 @@ describe('docops plan --fail-on broken-links', () => {
     const cli = await liveCli();
     const dir = await manifestsOf({ 'spaces.yaml': SPACES });
     cli.sb.resetStats();
-    const plain = await cli.run(["plan", "-m", dir]);
-    expect([plain.code, plain.stderr]).toEqual([0, ""]);
+    const plain = await cli.run(['plan', '-m', dir]);
+    expect([plain.code, plain.stderr]).toEqual([0, '']);
     expect(linkReads(cli)).toEqual([]);
     cli.sb.resetStats();
     const bad = await cli.run(['plan', '-m', dir, '--fail-on', 'typos']);
-    expect([bad.code, bad.stderr]).toEqual([1, expect.stringContaining('--fail-on must be one of broken-links, got "typos"')]);
+    expect([bad.code, bad.stderr]).toEqual([
+      1,
+      expect.stringContaining('--fail-on must be one of broken-links, got "typos"'),
+    ]);
     const alone = await cli.run(['plan', '-m', dir, '--broken-links-baseline', 'x.json']);
-    expect([alone.code, alone.stderr]).toEqual([1, expect.stringContaining('--broken-links-baseline needs --fail-on broken-links')]);
+    expect([alone.code, alone.stderr]).toEqual([
+      1,
+      expect.stringContaining('--broken-links-baseline needs --fail-on broken-links'),
+    ]);
     expect(cli.sb.stats().total).toBe(0);
   });
 });

@@ -38,13 +38,28 @@ afterAll(async () => {
 
 let runs = 0;
 
-async function docops(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string; files: string[] }> {
+async function docops(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string; files: string[] }> {
   const out = join(scratch, `probe-${++runs}.txt`);
   // TMPDIR: a compile cache of this test's own (the default is shared by every run of the user)
-  const childEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TMPDIR: join(scratch, 'tmp'), NO_COLOR: '1', DOCOPS_PROBE_OUT: out, DOCOPS_PROBE_MODULES: '1', ...env };
+  const childEnv = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    TMPDIR: join(scratch, 'tmp'),
+    NO_COLOR: '1',
+    DOCOPS_PROBE_OUT: out,
+    DOCOPS_PROBE_MODULES: '1',
+    ...env,
+  };
   const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, ['--import', join(build, 'dist-tools/bench/probe.js'), join(build, 'dist/cli', BIN_FILE), ...args], { cwd: REPO, env: childEnv }, (err, stdout, stderr) =>
-      resolve({ code: err ? Number((err as { code?: unknown }).code ?? -1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ['--import', join(build, 'dist-tools/bench/probe.js'), join(build, 'dist/cli', BIN_FILE), ...args],
+      { cwd: REPO, env: childEnv },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? Number((err as { code?: unknown }).code ?? -1) : 0, stdout, stderr }),
     );
   });
   const root = `${pathToFileURL(build).href}/`;
@@ -71,14 +86,18 @@ describe('the bundled CLI', () => {
     const r = await docops(['validate', '-m', 'config.example/manifests']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^\d+ documents, \d+ objects valid\n$/);
-    expect(r.files).toEqual(expect.arrayContaining(['dist/manifests/validators/index.cjs', 'dist/manifests/validators/site.cjs']));
+    expect(r.files).toEqual(
+      expect.arrayContaining(['dist/manifests/validators/index.cjs', 'dist/manifests/validators/site.cjs']),
+    );
     expect(r.files.filter((f) => /node_modules\/ajv\/dist\/(ajv|core)\.js$/.test(f))).toEqual([]);
   });
 
   it('validate reads config.example without the logger, and words YAML errors with their positions', async () => {
     const common = await docops(['validate', '-m', 'config.example/manifests']);
     expect(common.code, common.stderr).toBe(0);
-    expect(common.files.filter((f) => /node_modules\/pino\//.test(f) || /chunk-(dist-|log-(?!options-))/.test(f))).toEqual([]); // chunk-log-options: level names only
+    expect(
+      common.files.filter((f) => /node_modules\/pino\//.test(f) || /chunk-(dist-|log-(?!options-))/.test(f)),
+    ).toEqual([]); // chunk-log-options: level names only
     const dir = join(scratch, 'duplicate');
     mkdirSync(dir, { recursive: true });
     const org = readFileSync(join(REPO, 'config.example/manifests/organization.yaml'), 'utf8');
@@ -92,11 +111,25 @@ describe('the bundled CLI', () => {
     // Node's own list of the built-ins a process loaded, written at exit by a preload.
     const list = join(scratch, 'builtins.txt');
     const preload = join(scratch, 'builtins.cjs');
-    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`);
+    writeFileSync(
+      preload,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`,
+    );
     const builtins = async (args: string[]): Promise<string[]> => {
       const code = await new Promise<number>((resolve) =>
-        execFile(process.execPath, ['-r', preload, join(build, 'dist/cli', BIN_FILE), ...args], { cwd: REPO, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TMPDIR: join(scratch, 'tmp'), DOCOPS_TOKEN: sandbox.token } }, (err) =>
-          resolve(err ? Number((err as { code?: unknown }).code ?? -1) : 0),
+        execFile(
+          process.execPath,
+          ['-r', preload, join(build, 'dist/cli', BIN_FILE), ...args],
+          {
+            cwd: REPO,
+            env: {
+              PATH: process.env.PATH ?? '',
+              HOME: process.env.HOME ?? '',
+              TMPDIR: join(scratch, 'tmp'),
+              DOCOPS_TOKEN: sandbox.token,
+            },
+          },
+          (err) => resolve(err ? Number((err as { code?: unknown }).code ?? -1) : 0),
         ),
       );
       expect(code, args.join(' ')).toBe(0);
@@ -105,11 +138,15 @@ describe('the bundled CLI', () => {
     expect(readFileSync(join(REPO, 'config.example/manifests/openapi.yaml'), 'utf8')).toMatch(/file: /);
     expect(await builtins(['validate', '-m', 'config.example/manifests'])).not.toContain('NativeModule crypto');
     // the probe can fail: a plan compares the spec file's digest
-    expect(await builtins(['plan', '-m', 'config.example/manifests', '--api-url', sandbox.url])).toContain('NativeModule crypto');
+    expect(await builtins(['plan', '-m', 'config.example/manifests', '--api-url', sandbox.url])).toContain(
+      'NativeModule crypto',
+    );
   });
 
   it('plan talks to the API through the reduced undici (a Pool with the request API)', async () => {
-    const r = await docops(['plan', '-m', 'config.example/manifests', '--api-url', sandbox.url, '--format', 'json'], { DOCOPS_TOKEN: sandbox.token });
+    const r = await docops(['plan', '-m', 'config.example/manifests', '--api-url', sandbox.url, '--format', 'json'], {
+      DOCOPS_TOKEN: sandbox.token,
+    });
     expect(r.code, r.stderr).toBe(0);
     const plan = JSON.parse(r.stdout) as { steps: unknown[] };
     expect(plan.steps.length).toBeGreaterThan(0); // config.example differs from the demo seed
@@ -121,11 +158,35 @@ describe('the bundled CLI', () => {
     try {
       const dir = mkdtempSync(join(scratch, 'ha-'));
       writeFileSync(join(dir, 'kubeconfig'), leases.kubeconfig('bundle'));
-      const config = readFileSync(join(REPO, 'config.example/docops.yaml'), 'utf8').replace('manifests: ./manifests', `manifests: ${join(REPO, 'config.example/manifests')}`);
+      const config = readFileSync(join(REPO, 'config.example/docops.yaml'), 'utf8').replace(
+        'manifests: ./manifests',
+        `manifests: ${join(REPO, 'config.example/manifests')}`,
+      );
       writeFileSync(join(dir, 'docops.yaml'), `${config}\nha: { mode: kubernetes, leaseName: bundled }\n`);
       const out = join(scratch, `probe-${++runs}.txt`);
-      const env = { PATH: process.env.PATH ?? '', HOME: scratch, NO_COLOR: '1', DOCOPS_PROBE_OUT: out, DOCOPS_PROBE_MODULES: '1', DOCOPS_TOKEN: sandbox.token, KUBECONFIG: join(dir, 'kubeconfig') };
-      const args = ['--import', join(build, 'dist-tools/bench/probe.js'), join(build, 'dist/cli', BIN_FILE), 'daemon', '-c', join(dir, 'docops.yaml'), '--api-url', sandbox.url, '--listen', '127.0.0.1:0', '--log-format', 'json'];
+      const env = {
+        PATH: process.env.PATH ?? '',
+        HOME: scratch,
+        NO_COLOR: '1',
+        DOCOPS_PROBE_OUT: out,
+        DOCOPS_PROBE_MODULES: '1',
+        DOCOPS_TOKEN: sandbox.token,
+        KUBECONFIG: join(dir, 'kubeconfig'),
+      };
+      const args = [
+        '--import',
+        join(build, 'dist-tools/bench/probe.js'),
+        join(build, 'dist/cli', BIN_FILE),
+        'daemon',
+        '-c',
+        join(dir, 'docops.yaml'),
+        '--api-url',
+        sandbox.url,
+        '--listen',
+        '127.0.0.1:0',
+        '--log-format',
+        'json',
+      ];
       const child = spawn(process.execPath, args, { cwd: REPO, env, stdio: ['ignore', 'ignore', 'pipe'] });
       const exited = once(child, 'exit') as Promise<[number | null]>;
       let log = '';
@@ -138,10 +199,17 @@ describe('the bundled CLI', () => {
       expect(code, log).toBe(0);
       expect(log).toContain('"reasons":["leader"]');
       expect(leases.lease('docops', 'bundled')!.spec.holderIdentity).toBe(''); // released on SIGTERM
-      const files = parseProbe(readFileSync(out, 'utf8')).modules.map((u) => u.replace(`${pathToFileURL(build).href}/`, ''));
+      const files = parseProbe(readFileSync(out, 'utf8')).modules.map((u) =>
+        u.replace(`${pathToFileURL(build).href}/`, ''),
+      );
       // Lazily, from node_modules (EXTERNAL in bundle-cli.ts): no chunk holds it.
       expect(files.some((f) => f.includes('node_modules/@kubernetes/client-node/'))).toBe(true);
-      expect(readdirSync(join(build, 'dist/cli')).filter((n) => n.endsWith('.cjs') && readFileSync(join(build, 'dist/cli', n), 'utf8').includes('class CoordinationV1Api'))).toEqual([]);
+      expect(
+        readdirSync(join(build, 'dist/cli')).filter(
+          (n) =>
+            n.endsWith('.cjs') && readFileSync(join(build, 'dist/cli', n), 'utf8').includes('class CoordinationV1Api'),
+        ),
+      ).toEqual([]);
     } finally {
       await leases.close();
     }
@@ -175,20 +243,28 @@ describe("the compile cache of the bundled CLI: Node's own (≥ 22.1), none on N
     expect(readdirSync(join(scratch, 'tmp'))).toEqual([]);
   });
 
-  it.runIf(hasNodeCache)('is written by the first run into a private directory per command, then read: same output, same files loaded', async () => {
-    reset();
-    const first = await validate();
-    expect(first.code, first.stderr).toBe(0);
-    expect(entries().length).toBeGreaterThan(0);
-    const second = await validate();
-    expect({ code: second.code, stdout: second.stdout, stderr: second.stderr, files: second.files }).toEqual({ code: 0, stdout: first.stdout, stderr: first.stderr, files: first.files });
-    expect(statSync(cacheRoot()).mode & 0o777).toBe(0o700);
-    expect((await docops(['plan', '--help'])).code).toBe(0);
-    expect(entries('plan').length).toBeGreaterThan(0);
-    // An argument that is no command's name is not a directory name: those runs share one profile.
-    expect((await docops(['../../x'])).code).not.toBe(0);
-    expect(readdirSync(cacheRoot()).sort()).toEqual(['other', 'plan', 'validate']);
-  });
+  it.runIf(hasNodeCache)(
+    'is written by the first run into a private directory per command, then read: same output, same files loaded',
+    async () => {
+      reset();
+      const first = await validate();
+      expect(first.code, first.stderr).toBe(0);
+      expect(entries().length).toBeGreaterThan(0);
+      const second = await validate();
+      expect({ code: second.code, stdout: second.stdout, stderr: second.stderr, files: second.files }).toEqual({
+        code: 0,
+        stdout: first.stdout,
+        stderr: first.stderr,
+        files: first.files,
+      });
+      expect(statSync(cacheRoot()).mode & 0o777).toBe(0o700);
+      expect((await docops(['plan', '--help'])).code).toBe(0);
+      expect(entries('plan').length).toBeGreaterThan(0);
+      // An argument that is no command's name is not a directory name: those runs share one profile.
+      expect((await docops(['../../x'])).code).not.toBe(0);
+      expect(readdirSync(cacheRoot()).sort()).toEqual(['other', 'plan', 'validate']);
+    },
+  );
 
   it('never fails the command: no cache where the directory is not ours alone, or cannot be made', async () => {
     reset();

@@ -19,8 +19,13 @@ describe('the stand-in logger', () => {
     log.error(new Error('third'));
     expect(kept.map((k) => k.level)).toEqual(['warn', 'info', 'error']);
     const lines: string[] = [];
-    replayLines(kept, createLogger({ level: 'info', format: 'json', stream: { write: (l: string) => void lines.push(l) } }));
-    const parsed = lines.map((l) => JSON.parse(l) as { level: number; msg?: string; rule?: string; err?: { message: string } });
+    replayLines(
+      kept,
+      createLogger({ level: 'info', format: 'json', stream: { write: (l: string) => void lines.push(l) } }),
+    );
+    const parsed = lines.map(
+      (l) => JSON.parse(l) as { level: number; msg?: string; rule?: string; err?: { message: string } },
+    );
     expect(parsed.map((p) => p.level)).toEqual([40, 30, 50]);
     expect(parsed[0]).toMatchObject({ rule: 'x', msg: 'first' });
     expect(parsed[2]!.err?.message).toBe('third');
@@ -36,7 +41,15 @@ describe('the stand-in logger', () => {
 
 describe('validate logs through pino when its debug line can show', () => {
   it('--log-level debug prints "manifests loaded"; the default level prints no log line', async () => {
-    const debug = await runCli(['validate', '-m', 'config.example/manifests', '--log-level', 'debug', '--log-format', 'json']);
+    const debug = await runCli([
+      'validate',
+      '-m',
+      'config.example/manifests',
+      '--log-level',
+      'debug',
+      '--log-format',
+      'json',
+    ]);
     expect(debug.code).toBe(0);
     expect(debug.stderr).toMatch(/"msg":"manifests loaded"/);
     const quiet = await runCli(['validate', '-m', 'config.example/manifests', '--log-format', 'json']);

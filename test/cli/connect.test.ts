@@ -26,7 +26,8 @@ async function sandboxWithReadToken(): Promise<RunningSandbox> {
   return sb;
 }
 
-const cli = (sb: RunningSandbox, token: string, argv: string[]) => runCli([...argv, '--api-url', sb.url, '--log-level', 'silent'], { DOCOPS_TOKEN: token });
+const cli = (sb: RunningSandbox, token: string, argv: string[]) =>
+  runCli([...argv, '--api-url', sb.url, '--log-level', 'silent'], { DOCOPS_TOKEN: token });
 
 interface Report {
   user: { id: string; email?: string };
@@ -58,7 +59,9 @@ describe('docops whoami', () => {
     const r = await cli(sb, READ, ['whoami']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/\(user u-readonly\)/);
-    expect(r.stdout).toMatch(/^ {2}org-demo +Acme Docs +role read +not an admin: plan and export \(apply needs an admin\)$/m);
+    expect(r.stdout).toMatch(
+      /^ {2}org-demo +Acme Docs +role read +not an admin: plan and export \(apply needs an admin\)$/m,
+    );
     expect(r.stdout).toMatch(/^May: read only/m);
     const json = JSON.parse((await cli(sb, READ, ['whoami', '--format', 'json'])).stdout) as Report;
     expect(json.orgs[0]).toMatchObject({ admin: false, role: 'read' });
@@ -77,7 +80,10 @@ describe('docops whoami', () => {
     // An API where the token may read its user but not list organizations (an OAuth token without organization:read).
     const server: Server = createServer((req, res) => {
       res.setHeader('content-type', 'application/json');
-      if (req.url === '/v1/user') return void res.end(JSON.stringify({ object: 'user', id: 'u-bot', displayName: 'Bot', urls: { location: 'x' } }));
+      if (req.url === '/v1/user')
+        return void res.end(
+          JSON.stringify({ object: 'user', id: 'u-bot', displayName: 'Bot', urls: { location: 'x' } }),
+        );
       res.statusCode = 403;
       res.end(JSON.stringify({ error: { code: 403, message: 'missing scope' } }));
     });
@@ -111,7 +117,15 @@ describe('docops orgs', () => {
     for (let i = 0; i < extra; i++) {
       const id = `org-${String(i).padStart(4, '0')}`;
       orgs(live.sb.store).put({ ...base, id, title: `Org ${i}` });
-      members(live.sb.store).put({ id: memberKey(id, TOKEN_USER_ID), orgId: id, userId: TOKEN_USER_ID, role: i % 2 === 0 ? 'admin' : 'read', disabled: false, joinedAt: base.createdAt, sso: false });
+      members(live.sb.store).put({
+        id: memberKey(id, TOKEN_USER_ID),
+        orgId: id,
+        userId: TOKEN_USER_ID,
+        role: i % 2 === 0 ? 'admin' : 'read',
+        disabled: false,
+        joinedAt: base.createdAt,
+        sso: false,
+      });
     }
     orgs(live.sb.store).put({ ...base, id: 'org-elsewhere', title: 'Not a member' });
     live.sb.resetStats();

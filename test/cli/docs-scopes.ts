@@ -6,5 +6,8 @@ export function documentedScopes(command: string): string[] {
   const row = doc.split('\n').find((l) => l.startsWith(`| \`${command}\``));
   if (!row) throw new Error(`no row for ${command} in docs/getting-started.md`);
   const cell = row.split('|')[3]!;
-  return [...cell.matchAll(/`([^`]+)`/g)].flatMap((m) => m[1]!.split(' ')).filter((s) => s.includes(':')).sort();
+  return [...cell.matchAll(/`([^`]+)`/g)]
+    .flatMap((m) => m[1]!.split(' '))
+    .filter((s) => s.includes(':'))
+    .sort();
 }

@@ -6,15 +6,38 @@ import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
 import { BENCH_ORG, generateOrg } from '../../tools/bench/org-model.js';
 import { seedStore } from '../../tools/bench/seed-store.js';
-import { EXPORT_FILE_BUDGET, exportOrganization, kindFileName, layoutKind, packDocuments, probeSpec, renderDocument, schemaComment, slug, splitDocument } from '../../src/export/index.js';
+import {
+  EXPORT_FILE_BUDGET,
+  exportOrganization,
+  kindFileName,
+  layoutKind,
+  packDocuments,
+  probeSpec,
+  renderDocument,
+  schemaComment,
+  slug,
+  splitDocument,
+} from '../../src/export/index.js';
 import { main } from '../../src/cli/main.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { DEFAULT_MAX_FILE_BYTES, loadManifests } from '../../src/manifests/index.js';
-import { memberKey, members, teamMemberKey, teamMembers, teams, translations, users, type MemberRole, type RunningSandbox } from '@docops/sandbox';
+import {
+  memberKey,
+  members,
+  teamMemberKey,
+  teamMembers,
+  teams,
+  translations,
+  users,
+  type MemberRole,
+  type RunningSandbox,
+} from '@docops/sandbox';
 import { runCli } from './run-cli.js';
 import { filesIn, liveCli, tempDir } from './safety-cli-helpers.js';
 
-const PKG_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const PKG_VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 const ORG = 'org-demo';
 const T0 = '2024-01-01T00:00:00.000Z';
@@ -25,18 +48,39 @@ function fillLargeOrg(sb: RunningSandbox, counts: { members: number; teams: numb
   for (let i = 0; i < counts.members; i++) {
     const userId = `u-gen-${i}`;
     users(sb.store).put({ id: userId, displayName: `User ${i}`, email: `User.${i}@Acme.test` });
-    members(sb.store).put({ id: memberKey(ORG, userId), orgId: ORG, userId, role: ROLES[i % ROLES.length]!, disabled: false, joinedAt: T0, sso: i % 7 === 0 });
+    members(sb.store).put({
+      id: memberKey(ORG, userId),
+      orgId: ORG,
+      userId,
+      role: ROLES[i % ROLES.length]!,
+      disabled: false,
+      joinedAt: T0,
+      sso: i % 7 === 0,
+    });
   }
   for (let t = 0; t < counts.teams; t++) {
     const teamId = `team-gen-${t}`;
     teams(sb.store).put({ id: teamId, orgId: ORG, title: `Team ${t}`, createdAt: T0 });
     for (let k = 0; k < 8; k++) {
       const userId = `u-gen-${(t * 8 + k) % counts.members}`;
-      teamMembers(sb.store).put({ id: teamMemberKey(teamId, userId), orgId: ORG, teamId, userId, role: k === 0 ? 'owner' : 'member' });
+      teamMembers(sb.store).put({
+        id: teamMemberKey(teamId, userId),
+        orgId: ORG,
+        teamId,
+        userId,
+        role: k === 0 ? 'owner' : 'member',
+      });
     }
   }
   for (let i = 0; i < counts.translations; i++) {
-    translations(sb.store).put({ id: `tr-gen-${i}`, orgId: ORG, title: `Translation ${i}`, languages: i % 2 === 0 ? ['de', 'fr'] : [], createdAt: T0, updatedAt: T0 });
+    translations(sb.store).put({
+      id: `tr-gen-${i}`,
+      orgId: ORG,
+      title: `Translation ${i}`,
+      languages: i % 2 === 0 ? ['de', 'fr'] : [],
+      createdAt: T0,
+      updatedAt: T0,
+    });
   }
 }
 
@@ -50,11 +94,16 @@ describe('docops export', () => {
     expect(r.code).toBe(0);
     expect(Object.keys(cli.sb.stats().byMethod)).toEqual(['GET']);
     const files = await filesIn(out);
-    for (const f of ['organization.yaml', 'members.yaml', 'teams.yaml', 'translations.yaml']) expect(files).toContain(f);
+    for (const f of ['organization.yaml', 'members.yaml', 'teams.yaml', 'translations.yaml'])
+      expect(files).toContain(f);
     for (const f of files) {
       const text = await readFile(path.join(out, f), 'utf8');
       // The published schema of this version: still right once committed and docops installed elsewhere (issue 17).
-      expect(text.startsWith(`# yaml-language-server: $schema=https://unpkg.com/docops@${PKG_VERSION}/schemas/document.schema.json\n`)).toBe(true);
+      expect(
+        text.startsWith(
+          `# yaml-language-server: $schema=https://unpkg.com/docops@${PKG_VERSION}/schemas/document.schema.json\n`,
+        ),
+      ).toBe(true);
     }
     expect(r.stdout).toContain(`wrote ${path.join(out, 'teams.yaml')}`);
     const teamsYaml = await readFile(path.join(out, 'teams.yaml'), 'utf8');
@@ -91,7 +140,9 @@ describe('docops export', () => {
     const membersYaml = await readFile(path.join(out, 'members.yaml'), 'utf8');
     expect(membersYaml.match(/- email: /g)).toHaveLength(2010);
     expect((await readFile(path.join(out, 'teams.yaml'), 'utf8')).match(/^kind: Team$/gm)).toHaveLength(203);
-    expect((await readFile(path.join(out, 'translations.yaml'), 'utf8')).match(/^kind: Translation$/gm)).toHaveLength(51);
+    expect((await readFile(path.join(out, 'translations.yaml'), 'utf8')).match(/^kind: Translation$/gm)).toHaveLength(
+      51,
+    );
     const plan = await cli.run(['plan', '-m', out, '--detailed-exitcode']);
     expect(plan.stderr).toBe('');
     expect(plan.stdout).toBe('No changes. Live state matches the manifests.\n');
@@ -118,7 +169,13 @@ describe('docops export', () => {
   it('exports two teams with one title, ids pinned, and the export plans to no changes', async () => {
     const cli = await liveCli();
     teams(cli.sb.store).put({ id: 'team-dup', orgId: ORG, title: 'Platform', createdAt: T0 });
-    teamMembers(cli.sb.store).put({ id: teamMemberKey('team-dup', 'u-dan'), orgId: ORG, teamId: 'team-dup', userId: 'u-dan', role: 'owner' });
+    teamMembers(cli.sb.store).put({
+      id: teamMemberKey('team-dup', 'u-dan'),
+      orgId: ORG,
+      teamId: 'team-dup',
+      userId: 'u-dan',
+      role: 'owner',
+    });
     const out = await tempDir();
     const r = await cli.run(['export', '--org', ORG, '-o', out]);
     expect(r.stderr).toBe('');
@@ -148,11 +205,14 @@ describe('docops export', () => {
   it('shows progress on stderr only when it is a terminal', async () => {
     const cli = await liveCli();
     let stderr = '';
-    const code = await main(['export', '--org', ORG, '-o', await tempDir(), '--api-url', cli.sb.url, '--log-level', 'silent'], {
-      stdout: { write: () => true, isTTY: false },
-      stderr: { write: (c: string) => void (stderr += c), isTTY: true },
-      env: { DOCOPS_TOKEN: cli.sb.token },
-    });
+    const code = await main(
+      ['export', '--org', ORG, '-o', await tempDir(), '--api-url', cli.sb.url, '--log-level', 'silent'],
+      {
+        stdout: { write: () => true, isTTY: false },
+        stderr: { write: (c: string) => void (stderr += c), isTTY: true },
+        env: { DOCOPS_TOKEN: cli.sb.token },
+      },
+    );
     expect(code).toBe(0);
     expect(stderr).toContain('\r\x1b[KExporting org-demo (pass 1)');
     expect(stderr.endsWith('\r\x1b[K')).toBe(true);
@@ -169,7 +229,16 @@ describe('docops export', () => {
 
 describe('export helpers', () => {
   it('probes every array, object and string property of a spec schema', () => {
-    const schema = { properties: { title: { type: 'string' }, members: { type: 'array' }, parent: { type: ['string', 'null'] }, role: { enum: ['a'] }, on: { type: 'boolean' }, cfg: { type: 'object' } } };
+    const schema = {
+      properties: {
+        title: { type: 'string' },
+        members: { type: 'array' },
+        parent: { type: ['string', 'null'] },
+        role: { enum: ['a'] },
+        on: { type: 'boolean' },
+        cfg: { type: 'object' },
+      },
+    };
     expect(probeSpec(schema)).toEqual({ title: '', members: [], parent: '', cfg: {} });
   });
 
@@ -180,12 +249,18 @@ describe('export helpers', () => {
     expect(kindFileName('Space')).toBe('spaces.yaml');
     expect(layoutKind('Team', [])).toEqual([]);
     const sites = [{ spec: { title: 'Docs & API!' } }, { spec: { title: 'docs  api' } }, { spec: {} }];
-    expect(layoutKind('Site', sites).map((f) => f.path)).toEqual(['sites/docs-api.yaml', 'sites/docs-api-2.yaml', 'sites/site.yaml']);
+    expect(layoutKind('Site', sites).map((f) => f.path)).toEqual([
+      'sites/docs-api.yaml',
+      'sites/docs-api-2.yaml',
+      'sites/site.yaml',
+    ]);
     expect(slug('Ünïcode Site')).toBe('unicode-site');
   });
 
   it('writes the schema path relative to the file', () => {
-    expect(schemaComment('/a/b/sites/x.yaml', '/a/schemas/document.schema.json')).toBe('# yaml-language-server: $schema=../../schemas/document.schema.json\n');
+    expect(schemaComment('/a/b/sites/x.yaml', '/a/schemas/document.schema.json')).toBe(
+      '# yaml-language-server: $schema=../../schemas/document.schema.json\n',
+    );
   });
 });
 
@@ -194,10 +269,19 @@ const membersDoc = (n: number, extra: Record<string, unknown> = {}) => ({
   apiVersion: 'docops/v1',
   kind: 'Members',
   metadata: { organization: ORG },
-  spec: { ...extra, members: Array.from({ length: n }, (_, i) => ({ email: `person.${i}@acme.test`, role: ROLES[i % ROLES.length] })) },
+  spec: {
+    ...extra,
+    members: Array.from({ length: n }, (_, i) => ({ email: `person.${i}@acme.test`, role: ROLES[i % ROLES.length] })),
+  },
 });
-const teamDoc = (i: number) => ({ apiVersion: 'docops/v1', kind: 'Team', metadata: { organization: ORG }, spec: { title: `Team ${i}`, id: `team-${i}`, members: [{ email: `p${i}@acme.test`, role: 'owner' }] } });
-const membersOf = (texts: readonly string[]): unknown[] => texts.flatMap((t) => (parseAllDocuments(t)[0]!.toJS() as { spec: { members: unknown[] } }).spec.members);
+const teamDoc = (i: number) => ({
+  apiVersion: 'docops/v1',
+  kind: 'Team',
+  metadata: { organization: ORG },
+  spec: { title: `Team ${i}`, id: `team-${i}`, members: [{ email: `p${i}@acme.test`, role: 'owner' }] },
+});
+const membersOf = (texts: readonly string[]): unknown[] =>
+  texts.flatMap((t) => (parseAllDocuments(t)[0]!.toJS() as { spec: { members: unknown[] } }).spec.members);
 
 describe('export splits what does not fit a file', () => {
   it('spreads a Members list over documents under the budget, in order, repeating the other spec fields', () => {
@@ -221,7 +305,9 @@ describe('export splits what does not fit a file', () => {
     const padded = (d: object): string => renderDocument(d).replace(/\n/g, ' '.repeat(30) + '\n');
     const parts = splitDocument(doc, 'members', 3000, padded);
     for (const p of parts) expect(bytes(p)).toBeLessThanOrEqual(3000);
-    expect(parts.flatMap((p) => [...p.matchAll(/email: (\S+)/g)].map((m) => m[1]))).toEqual(doc.spec.members.map((m) => m.email));
+    expect(parts.flatMap((p) => [...p.matchAll(/email: (\S+)/g)].map((m) => m[1]))).toEqual(
+      doc.spec.members.map((m) => m.email),
+    );
   });
 
   it('packs documents into files in order, each at most the budget (separators counted); one too-large document alone', () => {
@@ -275,14 +361,18 @@ describe('export splits what does not fit a file', () => {
       const parts = first.files.filter((f) => /members-\d{3}\.yaml$/.test(f));
       expect(parts.length).toBeGreaterThan(2);
       // The same organization at the default budget fits members.yaml: the old parts would duplicate every member.
-      await expect(exportOrganization(client, KINDS, ORG, out, { overwrite: false })).rejects.toThrow(/members-001\.yaml already exists; pass --overwrite/);
+      await expect(exportOrganization(client, KINDS, ORG, out, { overwrite: false })).rejects.toThrow(
+        /members-001\.yaml already exists; pass --overwrite/,
+      );
       const second = await exportOrganization(client, KINDS, ORG, out, { overwrite: true });
       expect(second.removed).toEqual(expect.arrayContaining(parts));
       expect((await readdir(out)).filter((n) => n.startsWith('members'))).toEqual(['members.yaml']);
     } finally {
       await client.close();
     }
-    expect((await cli.run(['plan', '-m', out, '--detailed-exitcode'])).stdout).toBe('No changes. Live state matches the manifests.\n');
+    expect((await cli.run(['plan', '-m', out, '--detailed-exitcode'])).stdout).toBe(
+      'No changes. Live state matches the manifests.\n',
+    );
   });
 });
 
@@ -291,7 +381,17 @@ describe('export at scale', () => {
   // list over several files.
   it('round-trips the bench organization at 25,000 members: every file under the budget, validate accepts it, plan shows no changes', async () => {
     const cli = await liveCli('empty');
-    const org = generateOrg({ members: 25_000, teams: 1_000, teamMemberships: 30_000, translations: 10, spaces: 20, sites: 2, sectionsPerSite: 2, spacesPerSection: 2, sectionsPerGroup: 0 });
+    const org = generateOrg({
+      members: 25_000,
+      teams: 1_000,
+      teamMemberships: 30_000,
+      translations: 10,
+      spaces: 20,
+      sites: 2,
+      sectionsPerSite: 2,
+      spacesPerSection: 2,
+      sectionsPerGroup: 0,
+    });
     seedStore(cli.sb.store, org);
     const out = await tempDir();
     const exported = await cli.run(['export', '--org', BENCH_ORG, '-o', out]);
@@ -309,7 +409,8 @@ describe('export at scale', () => {
     }
     expect(EXPORT_FILE_BUDGET + 1024).toBeLessThan(DEFAULT_MAX_FILE_BYTES * 0.6);
     let emails = 0;
-    for (const f of members) emails += ((await readFile(path.join(out, f), 'utf8')).match(/^ {4}- email: /gm) ?? []).length;
+    for (const f of members)
+      emails += ((await readFile(path.join(out, f), 'utf8')).match(/^ {4}- email: /gm) ?? []).length;
     expect(emails).toBe(25_000);
 
     const validate = await runCli(['validate', '-m', out, '--log-level', 'silent']); // offline: no --api-url

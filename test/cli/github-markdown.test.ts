@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { Plan, Step } from '../../src/model/plan.js';
 import { MARKDOWN_MAX_LENGTH, renderMarkdown } from '../../src/render/markdown.js';
 
-function step(kind: string, key: string, action: Step['action'], before: Step['before'], after: Step['after'], extra: Partial<Step> = {}): Step {
+function step(
+  kind: string,
+  key: string,
+  action: Step['action'],
+  before: Step['before'],
+  after: Step['after'],
+  extra: Partial<Step> = {},
+): Step {
   return {
     id: `${kind}/o/${key}#${action}`,
     action,
@@ -27,7 +34,9 @@ const FIXED: Plan = {
     step('Team', 'Legacy', 'delete', { title: 'Legacy' }, null, { phase: 'prune' }),
   ],
   unmanaged: [{ kind: 'Translation', org: 'org-demo', key: 'French docs', id: 'tr-fr' }],
-  warnings: [{ kind: 'Members', org: 'org-demo', key: 'zoe@acme.test', message: 'not a member; set invite: true to invite' }],
+  warnings: [
+    { kind: 'Members', org: 'org-demo', key: 'zoe@acme.test', message: 'not a member; set invite: true to invite' },
+  ],
   blocked: [],
 };
 
@@ -83,22 +92,42 @@ describe('markdown plan for pull requests', () => {
 
   function bigPlan(): Plan {
     const steps: Step[] = [];
-    for (let i = 0; i < 3000; i++) steps.push(step('Members', `user-${i}@acme.test`, 'update', { role: 'read' }, { role: 'edit' }));
-    for (let i = 0; i < 5; i++) steps.push(step('Team', `team-${i}`, 'create', null, { title: `Team ${i}`, members: { [`user-${i}@acme.test`]: 'member' } }));
+    for (let i = 0; i < 3000; i++)
+      steps.push(step('Members', `user-${i}@acme.test`, 'update', { role: 'read' }, { role: 'edit' }));
+    for (let i = 0; i < 5; i++)
+      steps.push(
+        step('Team', `team-${i}`, 'create', null, {
+          title: `Team ${i}`,
+          members: { [`user-${i}@acme.test`]: 'member' },
+        }),
+      );
     steps.push(step('Translation', 'German', 'create', null, { title: 'German' }));
-    return { formatVersion: 1, steps, unmanaged: Array.from({ length: 500 }, (_, i) => ({ kind: 'Space', org: 'org-demo', key: `space-${i}` })), warnings: [], blocked: [] };
+    return {
+      formatVersion: 1,
+      steps,
+      unmanaged: Array.from({ length: 500 }, (_, i) => ({ kind: 'Space', org: 'org-demo', key: `space-${i}` })),
+      warnings: [],
+      blocked: [],
+    };
   }
 
   it('truncates under the comment limit, keeping every kind its heading and saying what was left out', () => {
     const md = renderMarkdown(bigPlan());
     expect(md.length).toBeLessThanOrEqual(MARKDOWN_MAX_LENGTH);
-    for (const heading of ['Members: 0 to add, 3000 to change, 0 to delete', 'Team: 5 to add, 0 to change, 0 to delete', 'Translation: 1 to add, 0 to change, 0 to delete']) {
+    for (const heading of [
+      'Members: 0 to add, 3000 to change, 0 to delete',
+      'Team: 5 to add, 0 to change, 0 to delete',
+      'Translation: 1 to add, 0 to change, 0 to delete',
+    ]) {
       expect(md).toContain(`<details><summary>${heading}</summary>`);
     }
     const shown = Number(/(\d+) of 3006 steps shown/.exec(md)?.[1]);
     expect(shown).toBe(md.match(/^[+!-] (Members|Team|Translation) org-demo\/\S+$/gm)?.length);
     expect(shown).toBeLessThan(3006);
-    const hidden = [...md.matchAll(/(\d+) (?:more )?steps? not shown \(truncated\)/g)].reduce((n, m) => n + Number(m[1]), 0);
+    const hidden = [...md.matchAll(/(\d+) (?:more )?steps? not shown \(truncated\)/g)].reduce(
+      (n, m) => n + Number(m[1]),
+      0,
+    );
     expect(shown + hidden).toBe(3006);
     expect(md).toMatch(/Unmanaged: 500 live objects not in any manifest/);
     expect(md.match(/<details>/g)?.length).toBe(md.match(/<\/details>/g)?.length);

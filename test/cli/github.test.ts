@@ -19,14 +19,21 @@ describe('workflow-command escaping', () => {
     const issue = { file: 'manifests/a,b:c.yaml', line: 3, column: 5, message: '50% wrong\nsee: docs' };
     expect(errorAnnotation(issue)).toBe('::error file=manifests/a%2Cb%3Ac.yaml,line=3,col=5::50%25 wrong%0Asee: docs');
     // Absolute paths inside the workspace become workspace-relative, so GitHub can place them in the diff.
-    expect(errorAnnotation({ ...issue, file: '/home/runner/work/repo/manifests/t.yaml' }, { GITHUB_WORKSPACE: '/home/runner/work/repo' })).toMatch(
-      /^::error file=manifests\/t\.yaml,line=3,col=5::/,
-    );
+    expect(
+      errorAnnotation(
+        { ...issue, file: '/home/runner/work/repo/manifests/t.yaml' },
+        { GITHUB_WORKSPACE: '/home/runner/work/repo' },
+      ),
+    ).toMatch(/^::error file=manifests\/t\.yaml,line=3,col=5::/);
   });
 
   it('prints annotations only in GitHub Actions and only for validation errors', () => {
     let out = '';
-    const io = (env: Record<string, string>) => ({ stdout: { write: (c: string) => void (out += c) }, stderr: { write: () => true }, env });
+    const io = (env: Record<string, string>) => ({
+      stdout: { write: (c: string) => void (out += c) },
+      stderr: { write: () => true },
+      env,
+    });
     const err = new ValidationError([{ file: 'm.yaml', line: 1, column: 2, message: 'bad' }]);
     annotateError(err, io({}));
     annotateError(new Error('other'), io(GHA));
@@ -39,12 +46,19 @@ describe('workflow-command escaping', () => {
     let out = '';
     const io = { stdout: { write: (c: string) => void (out += c) }, stderr: { write: () => true }, env: GHA };
     const blocked = [
-      { kind: 'Site', org: 'o1', key: 'Help', message: 'space "Gettin Started" names nothing', source: { file: 'site.yaml', line: 7, column: 11 } },
+      {
+        kind: 'Site',
+        org: 'o1',
+        key: 'Help',
+        message: 'space "Gettin Started" names nothing',
+        source: { file: 'site.yaml', line: 7, column: 11 },
+      },
       { kind: 'Team', org: 'o1', key: 'Ops', message: 'no position' },
     ];
     annotateError(new BlockedError(blocked), io);
     annotateError(new ApplyError([], [], blocked), io);
-    const line = '::error file=site.yaml,line=7,col=11::Site o1/Help is blocked: space "Gettin Started" names nothing\n';
+    const line =
+      '::error file=site.yaml,line=7,col=11::Site o1/Help is blocked: space "Gettin Started" names nothing\n';
     expect(out).toBe(line + line);
   });
 });
@@ -77,7 +91,10 @@ describe('validation errors as GitHub annotations', () => {
     const workspace = await tempDir('docops-ws-');
     const dir = path.join(workspace, 'manifests');
     await mkdir(dir);
-    await writeFile(path.join(dir, 'space.yaml'), 'apiVersion: docops/v1\nkind: Space\nmetadata: { organization: org-demo }\nspec:\n  title: Notes\n  parent: Somewhere\n');
+    await writeFile(
+      path.join(dir, 'space.yaml'),
+      'apiVersion: docops/v1\nkind: Space\nmetadata: { organization: org-demo }\nspec:\n  title: Notes\n  parent: Somewhere\n',
+    );
     const r = await runCli(['validate', '-m', dir, '--log-level', 'silent'], { ...GHA, GITHUB_WORKSPACE: workspace });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^::warning file=manifests\/space\.yaml,line=6,col=\d+::.*Somewhere.*must exist live/m);
@@ -132,7 +149,15 @@ describe('plan is read-only', () => {
   it('sends only GET requests (a read-only token is enough)', async () => {
     const cli = await liveCli();
     cli.sb.resetStats();
-    const r = await cli.run(['plan', '-m', await exampleManifests(), '--prune', 'Team', '--out', path.join(await tempDir(), 'p.json')]);
+    const r = await cli.run([
+      'plan',
+      '-m',
+      await exampleManifests(),
+      '--prune',
+      'Team',
+      '--out',
+      path.join(await tempDir(), 'p.json'),
+    ]);
     expect(r.code).toBe(0);
     const stats = cli.sb.stats();
     expect(stats.total).toBeGreaterThan(0);
@@ -145,16 +170,35 @@ describe('examples/github/docops.yml', () => {
     const { parse } = await import('yaml');
     const wf = parse(await readFile('examples/github/docops.yml', 'utf8')) as {
       on: Record<string, unknown>;
-      jobs: Record<string, { if?: string; steps: { name?: string; run?: string; uses?: string; with?: Record<string, string>; env?: Record<string, string> }[] }>;
+      jobs: Record<
+        string,
+        {
+          if?: string;
+          steps: {
+            name?: string;
+            run?: string;
+            uses?: string;
+            with?: Record<string, string>;
+            env?: Record<string, string>;
+          }[];
+        }
+      >;
     };
     expect(Object.keys(wf.on).sort()).toEqual(['pull_request', 'push']);
     // Each docops step is the Action (action.yml) in three lines: validate, plan, apply.
-    const docops = (job: string, command: string) => wf.jobs[job]!.steps.find((s) => s.uses?.startsWith('your-org/docops@') && s.with?.command === command)!;
+    const docops = (job: string, command: string) =>
+      wf.jobs[job]!.steps.find((s) => s.uses?.startsWith('your-org/docops@') && s.with?.command === command)!;
     const validate = docops('plan', 'validate');
     expect(validate.with?.token).toBeUndefined(); // no token for validate
-    expect(docops('plan', 'plan').with).toMatchObject({ 'plan-file': 'plan.json', token: expect.stringContaining('DOCOPS_READ_TOKEN') as unknown });
+    expect(docops('plan', 'plan').with).toMatchObject({
+      'plan-file': 'plan.json',
+      token: expect.stringContaining('DOCOPS_READ_TOKEN') as unknown,
+    });
     const apply = docops('apply', 'apply');
-    expect(apply.with).toMatchObject({ 'plan-file': 'plan.json', token: expect.stringContaining('DOCOPS_WRITE_TOKEN') as unknown });
+    expect(apply.with).toMatchObject({
+      'plan-file': 'plan.json',
+      token: expect.stringContaining('DOCOPS_WRITE_TOKEN') as unknown,
+    });
     // The comment is the Action's (docops pr-comment, one comment updated in place), not a script of its own.
     expect(JSON.stringify(wf)).not.toContain('github-script');
   });

@@ -15,7 +15,13 @@ import { Daemon } from '../../src/daemon/daemon.js';
 import type { RunRecord } from '../../src/daemon/run.js';
 import { createLogger } from '../../src/log.js';
 import { FakeClock, FakeScheduler, testClientFactory } from '../daemon/helpers.js';
-import { GITIGNORE_ENTRIES, INIT_JOURNAL_DIR, INIT_LAYOUT, WORKFLOW_SOURCE, mergeGitignore } from '../../src/init/index.js';
+import {
+  GITIGNORE_ENTRIES,
+  INIT_JOURNAL_DIR,
+  INIT_LAYOUT,
+  WORKFLOW_SOURCE,
+  mergeGitignore,
+} from '../../src/init/index.js';
 import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { tokenNeeds } from '../../src/scopes/needs.js';
 import { documentedScopes } from './docs-scopes.js';
@@ -38,7 +44,13 @@ describe('docops init', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(Object.keys(live.sb.stats().byMethod)).toEqual(['GET']);
     const files = await filesIn(dir);
-    for (const f of ['docops.yaml', '.gitignore', path.join('.github', 'workflows', 'docops.yml'), path.join('manifests', 'teams.yaml'), path.join('manifests', 'members.yaml')]) {
+    for (const f of [
+      'docops.yaml',
+      '.gitignore',
+      path.join('.github', 'workflows', 'docops.yml'),
+      path.join('manifests', 'teams.yaml'),
+      path.join('manifests', 'members.yaml'),
+    ]) {
       expect(files).toContain(f);
     }
     const plan = await live.run(['plan', '-m', path.join(dir, INIT_LAYOUT.manifests), '--detailed-exitcode']);
@@ -56,11 +68,19 @@ describe('docops init', () => {
     expect(r.stdout).toContain(`docops daemon -c docops.yaml --api-url ${live.sb.url}`);
     expect(r.stdout).toContain('DOCOPS_READ_TOKEN');
     expect(r.stdout).not.toContain(live.sb.token);
-    const sandbox = await runCli(['init', '--org', 'org-demo', path.join(await tempDir(), 'x'), '--sandbox', '--log-level', 'silent']);
+    const sandbox = await runCli([
+      'init',
+      '--org',
+      'org-demo',
+      path.join(await tempDir(), 'x'),
+      '--sandbox',
+      '--log-level',
+      'silent',
+    ]);
     expect(sandbox.stdout).toMatch(/docops plan -m manifests --sandbox +# No changes/);
   });
 
-  it("docops.yaml is a valid daemon config for the manifests beside it, and its journal is git-ignored", async () => {
+  it('docops.yaml is a valid daemon config for the manifests beside it, and its journal is git-ignored', async () => {
     const live = await liveCli();
     const dir = path.join(await tempDir(), 'repo');
     expect((await live.run(['init', '--org', 'org-demo', dir])).code).toBe(0);
@@ -110,7 +130,10 @@ describe('docops init', () => {
     expect(live.writes()).toBe(0);
     const teamsFile = path.join(dir, INIT_LAYOUT.manifests, 'teams.yaml');
     const next = once(daemon, 'run') as Promise<[RunRecord]>;
-    await writeFile(teamsFile, (await readFile(teamsFile, 'utf8')).replace('title: Platform', 'title: Platform Engineering'));
+    await writeFile(
+      teamsFile,
+      (await readFile(teamsFile, 'utf8')).replace('title: Platform', 'title: Platform Engineering'),
+    );
     const [second] = await next;
     expect(second).toMatchObject({ result: 'success', planned: 1, applied: 1 });
   });
@@ -123,13 +146,19 @@ describe('docops init', () => {
     const written = await readFile(path.join(dir, INIT_LAYOUT.workflow), 'utf8');
     expect(written).toBe(await readFile(WORKFLOW_SOURCE, 'utf8'));
     // Every docops step reads the manifests init wrote (the Action's default, or named).
-    const workflow = parse(written) as { jobs: Record<string, { steps: { uses?: string; with?: { manifests?: string } }[] }> };
-    const steps = Object.values(workflow.jobs).flatMap((j) => j.steps).filter((s) => s.uses !== undefined && /\/docops(@|$)/.test(s.uses));
+    const workflow = parse(written) as {
+      jobs: Record<string, { steps: { uses?: string; with?: { manifests?: string } }[] }>;
+    };
+    const steps = Object.values(workflow.jobs)
+      .flatMap((j) => j.steps)
+      .filter((s) => s.uses !== undefined && /\/docops(@|$)/.test(s.uses));
     expect(steps.length).toBeGreaterThan(0);
     for (const s of steps) expect(s.with?.manifests ?? INIT_LAYOUT.manifests).toBe(INIT_LAYOUT.manifests);
     // The package ships it.
     const pkg = JSON.parse(await readFile(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { files: string[] };
-    expect(pkg.files.some((f) => f === 'examples/github/docops.yml' || f === 'examples' || f === 'examples/github')).toBe(true);
+    expect(
+      pkg.files.some((f) => f === 'examples/github/docops.yml' || f === 'examples' || f === 'examples/github'),
+    ).toBe(true);
   });
 
   it('refuses to replace docops.yaml or the workflow without --overwrite, before writing anything; --overwrite replaces them', async () => {
@@ -157,7 +186,9 @@ describe('docops init', () => {
     expect(text.split('\n').filter((l) => l === 'plan.json')).toHaveLength(1);
     for (const e of GITIGNORE_ENTRIES) expect(text.split('\n')).toContain(e);
     expect(mergeGitignore(text)).toBe(text); // nothing left to add
-    expect(mergeGitignore('')).toBe(`# docops: delete journals and saved plans stay out of git\n${GITIGNORE_ENTRIES.join('\n')}\n`);
+    expect(mergeGitignore('')).toBe(
+      `# docops: delete journals and saved plans stay out of git\n${GITIGNORE_ENTRIES.join('\n')}\n`,
+    );
   });
 
   it('names what is missing: --org, DIR; a second directory is a stray argument', async () => {
@@ -176,7 +207,8 @@ describe('docops init', () => {
     const sb: RunningSandbox = await startSandbox({ seed: { large: 400 } });
     closers.push(() => sb.close());
     const dir = path.join(await tempDir(), 'bench');
-    const run = (argv: string[]) => runCli([...argv, '--api-url', sb.url, '--log-level', 'silent'], { DOCOPS_TOKEN: sb.token });
+    const run = (argv: string[]) =>
+      runCli([...argv, '--api-url', sb.url, '--log-level', 'silent'], { DOCOPS_TOKEN: sb.token });
     const orgs = JSON.parse((await run(['orgs', '--format', 'json'])).stdout) as { id: string }[];
     expect(orgs.map((o) => o.id)).toEqual(['org-bench']);
     sb.resetStats();
@@ -185,7 +217,9 @@ describe('docops init', () => {
     // Every kind the generated organization holds: the scopes docs/getting-started.md gives init and export.
     const needs = tokenNeeds(sb.stats().requests.map((q) => ({ method: q.method, path: q.path })));
     expect(documentedScopes('init')).toEqual(needs.scopes);
-    expect(await filesIn(path.join(dir, INIT_LAYOUT.manifests))).toEqual(expect.arrayContaining(['members.yaml', 'teams.yaml', expect.stringMatching(/^sites[/\\]/)]));
+    expect(await filesIn(path.join(dir, INIT_LAYOUT.manifests))).toEqual(
+      expect.arrayContaining(['members.yaml', 'teams.yaml', expect.stringMatching(/^sites[/\\]/)]),
+    );
     const plan = await run(['plan', '-m', path.join(dir, INIT_LAYOUT.manifests), '--detailed-exitcode']);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
   }, 60_000);

@@ -12,7 +12,13 @@ describe('createLogger', () => {
     const s = sink();
     const log = createLogger({ stream: s.stream, env: {} });
     log.info(
-      { token: 't0ken', headers: { authorization: 'Bearer abc' }, site: { shareKey: 'sk', title: 'Docs' }, urls: { published: 'https://x/?k=1' }, config: { secret: 's' } },
+      {
+        token: 't0ken',
+        headers: { authorization: 'Bearer abc' },
+        site: { shareKey: 'sk', title: 'Docs' },
+        urls: { published: 'https://x/?k=1' },
+        config: { secret: 's' },
+      },
       'hello',
     );
     const line = JSON.parse(s.chunks[0]!) as Record<string, unknown>;
@@ -36,7 +42,11 @@ describe('createLogger', () => {
 
   it('is pretty (and synchronous) on a TTY or when asked, still redacting', () => {
     for (const opts of [{ stream: sink(true) }, { stream: sink(false), format: 'pretty' as const }]) {
-      const log = createLogger({ stream: opts.stream.stream, env: { NO_COLOR: '1' }, ...('format' in opts ? { format: opts.format } : {}) });
+      const log = createLogger({
+        stream: opts.stream.stream,
+        env: { NO_COLOR: '1' },
+        ...('format' in opts ? { format: opts.format } : {}),
+      });
       log.info({ token: 'abcd1234' }, 'hello pretty');
       const out = opts.stream.text();
       expect(out).toContain('INFO');
@@ -54,11 +64,21 @@ describe('createLogger', () => {
 });
 
 describe('pretty lines for people', () => {
-  const step = { step: 'Members/org-demo/frank@acme.test#update', kind: 'Members', org: 'org-demo', key: 'frank@acme.test', action: 'update', change: '~ Members org-demo/frank@acme.test  role: "read" → "comment"' };
+  const step = {
+    step: 'Members/org-demo/frank@acme.test#update',
+    kind: 'Members',
+    org: 'org-demo',
+    key: 'frank@acme.test',
+    action: 'update',
+    change: '~ Members org-demo/frank@acme.test  role: "read" → "comment"',
+  };
 
   it('a step says what it changed after its message; JSON keeps the fields for machines', () => {
     const pretty = sink(false);
-    createLogger({ stream: pretty.stream, env: { NO_COLOR: '1' }, format: 'pretty' }).info({ ...step, durationMs: 3 }, 'applied');
+    createLogger({ stream: pretty.stream, env: { NO_COLOR: '1' }, format: 'pretty' }).info(
+      { ...step, durationMs: 3 },
+      'applied',
+    );
     expect(pretty.text()).toContain('applied ~ Members org-demo/frank@acme.test  role: "read" → "comment"');
     expect(pretty.text()).not.toContain('"step"');
     expect(pretty.text()).toContain('"durationMs":3');
@@ -91,7 +111,9 @@ describe('pretty lines for people', () => {
 
 describe('redactSecrets', () => {
   it('replaces every occurrence of known secret values', () => {
-    expect(redactSecrets('GET /x?t=sekret-1 failed: sekret-1', ['sekret-1', undefined])).toBe(`GET /x?t=${REDACTED} failed: ${REDACTED}`);
+    expect(redactSecrets('GET /x?t=sekret-1 failed: sekret-1', ['sekret-1', undefined])).toBe(
+      `GET /x?t=${REDACTED} failed: ${REDACTED}`,
+    );
   });
   it('ignores values too short to be secrets', () => {
     expect(redactSecrets('a b c', ['a', ''])).toBe('a b c');

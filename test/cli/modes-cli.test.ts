@@ -32,7 +32,10 @@ describe('--config kinds: modes', () => {
     cli.sb.resetStats();
     const apply = await cli.run(['apply', '-m', dir, '--config', observe, '--yes', '--format', 'json']);
     expect(apply.code).toBe(0);
-    const sent = cli.sb.stats().requests.filter((r) => r.method !== 'GET').map((r) => r.path);
+    const sent = cli.sb
+      .stats()
+      .requests.filter((r) => r.method !== 'GET')
+      .map((r) => r.path);
     expect(sent.length).toBeGreaterThan(0);
     expect(sent.filter((p) => /\/(teams|members)(\/|$)/.test(p))).toEqual([]);
   });
@@ -40,9 +43,19 @@ describe('--config kinds: modes', () => {
   it('--prune of a kind the config observes is a usage error, not a silent no-op', async () => {
     const cli = await liveCli();
     const dir = await exampleManifests();
-    const r = await cli.run(['plan', '-m', dir, '--config', await config('kinds:\n  Team: { mode: additive }\n'), '--prune', 'Team']);
+    const r = await cli.run([
+      'plan',
+      '-m',
+      dir,
+      '--config',
+      await config('kinds:\n  Team: { mode: additive }\n'),
+      '--prune',
+      'Team',
+    ]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/--prune Team: the config's mode for Team is additive, which never deletes what no manifest writes/);
+    expect(r.stderr).toMatch(
+      /--prune Team: the config's mode for Team is additive, which never deletes what no manifest writes/,
+    );
   });
 
   it('a saved plan keeps the modes it was made with; apply --plan refuses a --config that says otherwise', async () => {
@@ -58,7 +71,9 @@ describe('--config kinds: modes', () => {
     cli.sb.resetStats();
     const refused = await cli.run(['apply', '-m', dir, '--plan', file, '--config', await config('')]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/the kinds' modes are fixed when the plan is made \(this plan: Members: observe; --config says \(every kind authoritative\)\)/);
+    expect(refused.stderr).toMatch(
+      /the kinds' modes are fixed when the plan is made \(this plan: Members: observe; --config says \(every kind authoritative\)\)/,
+    );
     expect(cli.writes()).toBe(0);
 
     const applied = await cli.run(['apply', '-m', dir, '--plan', file, '--config', observe]);

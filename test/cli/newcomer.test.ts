@@ -41,7 +41,10 @@ describe("README's one-shot commands on one sandbox", () => {
     const state = join(scratch, 'demo.json');
     const results = [];
     for (const command of commands) {
-      const argv = command.split(/\s+/).slice(2).map((a) => (a === 'demo.json' ? state : a));
+      const argv = command
+        .split(/\s+/)
+        .slice(2)
+        .map((a) => (a === 'demo.json' ? state : a));
       expect(argv).toContain('--sandbox-state');
       results.push(await runCli([...argv, '--log-level', 'silent']));
     }
@@ -61,7 +64,9 @@ describe('a port already in use', () => {
       writeFileSync(join(scratch, 'm', 'team.yaml'), teamYaml('Support'));
       writeFileSync(config, `manifests: ${join(scratch, 'm')}\nlisten: 127.0.0.1:${sandbox.port}\n`);
       const io = { stdout: { write: () => true }, stderr: { write: () => true }, env: { DOCOPS_TOKEN: 't' } };
-      const err = await daemonCommand(['-c', config, '--api-url', sandbox.url, '--log-level', 'silent'], io, { processSignals: false }).then(
+      const err = await daemonCommand(['-c', config, '--api-url', sandbox.url, '--log-level', 'silent'], io, {
+        processSignals: false,
+      }).then(
         () => undefined,
         (e: unknown) => e,
       );
@@ -78,8 +83,12 @@ describe('a port already in use', () => {
     try {
       let stderr = '';
       const { Writable } = await import('node:stream');
-      const sink = (f: (s: string) => void): NodeJS.WritableStream => new Writable({ write: (c: Buffer, _e, cb) => (f(String(c)), cb()) });
-      const code = await sandboxCommand(['--port', String(taken.port)], { stdout: sink(() => {}), stderr: sink((s) => (stderr += s)) });
+      const sink = (f: (s: string) => void): NodeJS.WritableStream =>
+        new Writable({ write: (c: Buffer, _e, cb) => (f(String(c)), cb()) });
+      const code = await sandboxCommand(['--port', String(taken.port)], {
+        stdout: sink(() => {}),
+        stderr: sink((s) => (stderr += s)),
+      });
       expect(code).toBe(1);
       expect(stderr).toContain('EADDRINUSE');
       expect(stderr).toContain('--port N');
@@ -93,10 +102,22 @@ describe('an unreachable API', () => {
   it('each retry is told as it happens: attempt, budget, wait and reason', async () => {
     const port = await closedPort();
     const notices: RetryNotice[] = [];
-    const client = createClient({ baseUrl: `http://127.0.0.1:${port}/v1`, token: 't', sleep: async () => {}, random: () => 0.5, onRetry: (n) => void notices.push(n) });
+    const client = createClient({
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      token: 't',
+      sleep: async () => {},
+      random: () => 0.5,
+      onRetry: (n) => void notices.push(n),
+    });
     await expect(client.get('/orgs/o/teams')).rejects.toThrow(/ECONNREFUSED/);
     await client.close();
-    expect(notices.map((n) => `${n.attempt}/${n.maxAttempts} ${n.reason}`)).toEqual(['2/6 ECONNREFUSED', '3/6 ECONNREFUSED', '4/6 ECONNREFUSED', '5/6 ECONNREFUSED', '6/6 ECONNREFUSED']);
+    expect(notices.map((n) => `${n.attempt}/${n.maxAttempts} ${n.reason}`)).toEqual([
+      '2/6 ECONNREFUSED',
+      '3/6 ECONNREFUSED',
+      '4/6 ECONNREFUSED',
+      '5/6 ECONNREFUSED',
+      '6/6 ECONNREFUSED',
+    ]);
     expect(notices[0]).toMatchObject({ method: 'GET', path: '/orgs/o/teams', delayMs: 125 });
   });
 
@@ -104,9 +125,13 @@ describe('an unreachable API', () => {
     const lines: string[] = [];
     const logger = createLogger({ format: 'json', stream: { write: (l: string) => void lines.push(l) } });
     const notify = retryNotices(logger);
-    for (const path of ['/a', '/b', '/c']) notify({ method: 'GET', path, attempt: 2, maxAttempts: 6, delayMs: 1234, reason: 'ECONNREFUSED' });
+    for (const path of ['/a', '/b', '/c'])
+      notify({ method: 'GET', path, attempt: 2, maxAttempts: 6, delayMs: 1234, reason: 'ECONNREFUSED' });
     notify({ method: 'GET', path: '/a', attempt: 3, maxAttempts: 6, delayMs: 2400, reason: 'ECONNREFUSED' });
-    expect(lines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual(['retrying 2/6 in 1.2 s: ECONNREFUSED', 'retrying 3/6 in 2.4 s: ECONNREFUSED']);
+    expect(lines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual([
+      'retrying 2/6 in 1.2 s: ECONNREFUSED',
+      'retrying 3/6 in 2.4 s: ECONNREFUSED',
+    ]);
   });
 
   it('the daemon logs a failed run as one line without a stack trace (the stack only at debug)', async () => {
@@ -140,13 +165,21 @@ describe('on a terminal', () => {
     expect(code).toBe(0);
     // eslint-disable-next-line no-control-regex -- the progress line redraws itself with \r ESC[K
     expect(stderr).toMatch(/\r\x1b\[KReading live state: \d+ reads?…/);
-    // eslint-disable-next-line no-control-regex -- drop the progress redraws
-    const lines = stderr.replace(/\r\x1b\[K[^\r\n[]*/g, '').split('\n').filter(Boolean);
+    const lines = stderr
+      // eslint-disable-next-line no-control-regex -- drop the progress redraws
+      .replace(/\r\x1b\[K[^\r\n[]*/g, '')
+      .split('\n')
+      .filter(Boolean);
     const applied = lines.filter((l) => l.includes('step applied'));
     expect(applied.length).toBeGreaterThan(5);
     // Each says what it changed (`+ Team org-demo/Security  title: …`), then the fields left for people.
-    for (const l of applied) expect(l).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: step applied [+~-] [A-Za-z]+ org-demo\/.+ \{"durationMs":\d+\}$/);
-    expect(applied).toContainEqual(expect.stringContaining('step applied ~ Members org-demo/frank@acme.test  role: "read" → "comment"'));
+    for (const l of applied)
+      expect(l).toMatch(
+        /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: step applied [+~-] [A-Za-z]+ org-demo\/.+ \{"durationMs":\d+\}$/,
+      );
+    expect(applied).toContainEqual(
+      expect.stringContaining('step applied ~ Members org-demo/frank@acme.test  role: "read" → "comment"'),
+    );
     // Every line is a log entry: no field continuation lines.
     for (const l of lines) expect(l).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] [A-Z]+: /);
   });
@@ -158,7 +191,11 @@ describe('on a terminal', () => {
       stderr: { write: (c: string) => void (stderr += c), isTTY: false },
       env: {},
     });
-    const computed = stderr.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'plan computed');
+    const computed = stderr
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.msg === 'plan computed');
     expect(computed).toMatchObject({ level: 30, steps: expect.any(Number), unmanaged: expect.any(Number) });
   });
 });
@@ -178,7 +215,10 @@ describe('docops sandbox --seed large[:MEMBERS]', () => {
     try {
       const env = { DOCOPS_TOKEN: sandbox.token };
       const out = join(scratch, 'bench-org');
-      const exported = await runCli(['export', '--org', BENCH_ORG, '-o', out, '--api-url', sandbox.url, '--log-level', 'silent'], env);
+      const exported = await runCli(
+        ['export', '--org', BENCH_ORG, '-o', out, '--api-url', sandbox.url, '--log-level', 'silent'],
+        env,
+      );
       expect(exported.code, exported.stderr).toBe(0);
       const members = readFileSync(join(out, 'members.yaml'), 'utf8').match(/^\s+- email: /gm) ?? [];
       expect(members).toHaveLength(300);

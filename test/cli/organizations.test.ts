@@ -14,7 +14,13 @@ afterEach(async () => {
   cleanup = [];
 });
 
-async function setup(): Promise<{ orgs: TestOrg[]; config: string; root: string; env: Record<string, string>; unknownTokens: () => number }> {
+async function setup(): Promise<{
+  orgs: TestOrg[];
+  config: string;
+  root: string;
+  env: Record<string, string>;
+  unknownTokens: () => number;
+}> {
   const orgs = await startOrgs(['org-north', 'org-south']);
   const router = await startTokenRouter(orgs);
   cleanup.push(async () => {
@@ -22,7 +28,13 @@ async function setup(): Promise<{ orgs: TestOrg[]; config: string; root: string;
     for (const o of orgs) await o.sandbox.close();
   });
   const { root, config } = fleetDir(orgs, [`apiUrl: ${router.url}`]);
-  return { orgs, config, root, env: Object.fromEntries(orgs.map((o) => [o.env, o.token])), unknownTokens: router.unknownTokens };
+  return {
+    orgs,
+    config,
+    root,
+    env: Object.fromEntries(orgs.map((o) => [o.env, o.token])),
+    unknownTokens: router.unknownTokens,
+  };
 }
 
 describe('plan and apply with organizations', () => {
@@ -42,7 +54,9 @@ describe('plan and apply with organizations', () => {
     const { config, env, orgs } = await setup();
     const r = await runCli(['plan', '--config', config, '--format', 'json'], { ...env, [orgs[0]!.env]: undefined });
     expect(r.code).toBe(1);
-    const doc = JSON.parse(r.stdout) as { organizations: { organization: string; exitCode: number; output: { steps?: unknown[] } | null }[] };
+    const doc = JSON.parse(r.stdout) as {
+      organizations: { organization: string; exitCode: number; output: { steps?: unknown[] } | null }[];
+    };
     expect(doc.organizations.map((o) => [o.organization, o.exitCode])).toEqual([
       ['org-north', 1],
       ['org-south', 0],

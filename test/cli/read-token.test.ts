@@ -29,9 +29,22 @@ afterEach(async () => {
 });
 
 const run = (command: 'plan' | 'apply', token: string, ...extra: string[]) =>
-  runCli([command, '-m', MANIFESTS, '--api-url', sb.url, '--log-level', 'silent', ...(command === 'apply' ? ['--journal-dir', join(dir, 'journal')] : []), ...extra], {
-    DOCOPS_TOKEN: token,
-  });
+  runCli(
+    [
+      command,
+      '-m',
+      MANIFESTS,
+      '--api-url',
+      sb.url,
+      '--log-level',
+      'silent',
+      ...(command === 'apply' ? ['--journal-dir', join(dir, 'journal')] : []),
+      ...extra,
+    ],
+    {
+      DOCOPS_TOKEN: token,
+    },
+  );
 
 /** The sandbox's state, without the empty tables a read creates lazily (they hold nothing). */
 function state(): unknown {
@@ -43,7 +56,7 @@ function state(): unknown {
 const writes = () => sb.stats().requests.filter((r) => r.method !== 'GET');
 
 describe('plan with the read-only token, apply with the write token', () => {
-  it('plan with the read token succeeds, sends only GETs, and equals the admin token\'s plan', async () => {
+  it("plan with the read token succeeds, sends only GETs, and equals the admin token's plan", async () => {
     sb.resetStats();
     const read = await run('plan', READ, '--format', 'json');
     expect(read.stderr).toBe('');
@@ -53,8 +66,12 @@ describe('plan with the read-only token, apply with the write token', () => {
     const admin = await run('plan', ADMIN, '--format', 'json');
     expect(admin.code).toBe(EXIT.ok);
     // The same plan; only who-changed-it differs: the read token may not read the audit events (admins only).
-    const { attribution: readAttribution, ...readPlan } = JSON.parse(read.stdout) as { attribution: { changes: unknown[]; unavailable?: string } };
-    const { attribution: adminAttribution, ...adminPlan } = JSON.parse(admin.stdout) as { attribution: { changes: unknown[]; unavailable?: string } };
+    const { attribution: readAttribution, ...readPlan } = JSON.parse(read.stdout) as {
+      attribution: { changes: unknown[]; unavailable?: string };
+    };
+    const { attribution: adminAttribution, ...adminPlan } = JSON.parse(admin.stdout) as {
+      attribution: { changes: unknown[]; unavailable?: string };
+    };
     expect(readPlan).toEqual(adminPlan);
     expect(readAttribution).toEqual({ changes: [], unavailable: expect.stringMatching(/HTTP 403/) });
     expect(adminAttribution.unavailable).toBeUndefined();
@@ -73,15 +90,30 @@ describe('plan with the read-only token, apply with the write token', () => {
     expect(sent.every((w) => w.status === 403)).toBe(true);
     expect(new Set(sent.map((w) => `${w.method} ${w.path}`)).size).toBe(sent.length);
     const json = await run('plan', READ, '--format', 'json');
-    const kinds = new Set((JSON.parse(json.stdout) as { steps: { kind: string; dependsOn: string[] }[] }).steps.filter((s) => s.dependsOn.length === 0).map((s) => s.kind));
+    const kinds = new Set(
+      (JSON.parse(json.stdout) as { steps: { kind: string; dependsOn: string[] }[] }).steps
+        .filter((s) => s.dependsOn.length === 0)
+        .map((s) => s.kind),
+    );
     expect(sent.length).toBe(kinds.size);
     expect(state()).toEqual(before);
     // The report on stdout says why, once per refused step, naming the scope; the other steps of a kind are not attempted.
     const first = sent[0]!;
     const route = first.path.replace(/^\/v1/, '');
-    expect(r.stdout).toMatch(new RegExp(`✗ \\S+#\\S+: ${first.method} ${route.replace(/[/.]/g, '\\$&')} failed with 403: .*read-only.*it needs the scope [a-z:]+.*apply usually needs a token with admin rights`, 'm'));
-    expect(r.stdout).toMatch(/○ Team\/org-demo\/Writers#members \(not attempted: the token may not write Team \(PUT \/orgs\/org-demo\/teams was refused with 403; it needs the scope organization:members:write\)\)/);
-    for (const w of sent) expect((r.stdout + r.stderr).split(`${w.method} ${w.path.replace(/^\/v1/, '')} failed with 403`).length - 1, w.path).toBe(1);
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `✗ \\S+#\\S+: ${first.method} ${route.replace(/[/.]/g, '\\$&')} failed with 403: .*read-only.*it needs the scope [a-z:]+.*apply usually needs a token with admin rights`,
+        'm',
+      ),
+    );
+    expect(r.stdout).toMatch(
+      /○ Team\/org-demo\/Writers#members \(not attempted: the token may not write Team \(PUT \/orgs\/org-demo\/teams was refused with 403; it needs the scope organization:members:write\)\)/,
+    );
+    for (const w of sent)
+      expect(
+        (r.stdout + r.stderr).split(`${w.method} ${w.path.replace(/^\/v1/, '')} failed with 403`).length - 1,
+        w.path,
+      ).toBe(1);
     // stderr names the failed steps and points at the report.
     const failed = /^Error: (\d+) step\(s\) failed.*\(why: the apply report above\)/m.exec(r.stderr);
     expect(Number(failed?.[1])).toBe(sent.length);

@@ -11,7 +11,8 @@ import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { startTestDaemon } from '../daemon/helpers.js';
 import { runCli } from './run-cli.js';
 
-const doc = (kind: string, spec: string): string => `apiVersion: docops/v1\nkind: ${kind}\nmetadata:\n  organization: org-demo\nspec:\n${spec}`;
+const doc = (kind: string, spec: string): string =>
+  `apiVersion: docops/v1\nkind: ${kind}\nmetadata:\n  organization: org-demo\nspec:\n${spec}`;
 
 /** good.yaml creates a space; site.yaml names it and a typo; org.yaml's default content names that site. */
 const FILES = {
@@ -34,13 +35,15 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const cli = (command: string, ...flags: string[]) => runCli([command, '-m', dir, '--api-url', sb.url, '--log-level', 'silent', ...flags], { DOCOPS_TOKEN: sb.token });
+const cli = (command: string, ...flags: string[]) =>
+  runCli([command, '-m', dir, '--api-url', sb.url, '--log-level', 'silent', ...flags], { DOCOPS_TOKEN: sb.token });
 
 async function get<T>(path: string): Promise<T> {
   const res = await fetch(sb.url + path, { headers: { authorization: `Bearer ${sb.token}` } });
   return (await res.json()) as T;
 }
-const titles = async (path: string): Promise<string[]> => (await get<{ items: { title: string }[] }>(`${path}?limit=1000`)).items.map((x) => x.title);
+const titles = async (path: string): Promise<string[]> =>
+  (await get<{ items: { title: string }[] }>(`${path}?limit=1000`)).items.map((x) => x.title);
 
 describe('a typo in a reference, end to end', () => {
   it('plan lists the blocked site and the organization naming it, with file:line:column, and exits 1 (also with --detailed-exitcode)', async () => {
@@ -83,13 +86,20 @@ describe('a typo in a reference, in the daemon', () => {
     const t = await startTestDaemon({ files: FILES });
     try {
       const run = t.daemon.runs[0]!;
-      expect(run).toMatchObject({ result: 'failed', applied: 1, failed: 0, error: '2 manifest object(s) blocked: the plan cannot reach them' });
+      expect(run).toMatchObject({
+        result: 'failed',
+        applied: 1,
+        failed: 0,
+        error: '2 manifest object(s) blocked: the plan cannot reach them',
+      });
       const blocked = t.logs.filter((l) => typeof l.msg === 'string' && l.msg.startsWith('blocked: '));
       expect(blocked.map((l) => [l.kind, l.key])).toEqual([
         ['Site', 'Help'],
         ['Organization', 'org-demo'],
       ]);
-      const res = await fetch(`${t.sandbox.url}/orgs/org-demo/sites`, { headers: { authorization: `Bearer ${t.sandbox.token}` } });
+      const res = await fetch(`${t.sandbox.url}/orgs/org-demo/sites`, {
+        headers: { authorization: `Bearer ${t.sandbox.token}` },
+      });
       expect(((await res.json()) as { items: unknown[] }).items).toEqual([]);
     } finally {
       await t.stop();

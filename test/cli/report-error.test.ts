@@ -1,13 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { reportError } from '../../src/cli/report-error.js';
-import { ApiError, ApplyError, ConflictError, SafetyError, StalePlanError, UsageError, ValidationError } from '../../src/model/errors.js';
+import {
+  ApiError,
+  ApplyError,
+  ConflictError,
+  SafetyError,
+  StalePlanError,
+  UsageError,
+  ValidationError,
+} from '../../src/model/errors.js';
 import { createLogger } from '../../src/log.js';
 
 function capture() {
   let stderr = '';
   let logs = '';
   const io = { stdout: { write: () => true }, stderr: { write: (c: string) => void (stderr += c) }, env: {} };
-  const logger = createLogger({ level: 'debug', format: 'json', stream: { write: (c: string) => void (logs += c) }, env: {} });
+  const logger = createLogger({
+    level: 'debug',
+    format: 'json',
+    stream: { write: (c: string) => void (logs += c) },
+    env: {},
+  });
   return { io, logger, stderr: () => stderr, logs: () => logs };
 }
 
@@ -33,7 +46,12 @@ describe('reportError (the top-level handler)', () => {
       { file: 'm/b.yaml', line: 10, column: 1, message: 'duplicate team' },
     ]);
     expect(reportError(err, c.io, {})).toBe(1);
-    expect(c.stderr().split('\n')).toEqual(['Error: 2 validation errors:', 'm/a.yaml:3:7: unknown field "titel"', 'm/b.yaml:10:1: duplicate team', '']);
+    expect(c.stderr().split('\n')).toEqual([
+      'Error: 2 validation errors:',
+      'm/a.yaml:3:7: unknown field "titel"',
+      'm/b.yaml:10:1: duplicate team',
+      '',
+    ]);
   });
 
   it('anything else exits 1 with its message; the stack goes to the debug log only', () => {

@@ -28,7 +28,10 @@ export async function liveCli(seed: 'demo' | 'empty' = 'demo'): Promise<LiveCli>
   return {
     sb,
     run: (argv, env = {}) =>
-      runCli([...argv, '--api-url', sb.url, ...(argv.includes('--log-level') ? [] : ['--log-level', 'silent'])], { DOCOPS_TOKEN: sb.token, ...env }),
+      runCli([...argv, '--api-url', sb.url, ...(argv.includes('--log-level') ? [] : ['--log-level', 'silent'])], {
+        DOCOPS_TOKEN: sb.token,
+        ...env,
+      }),
     writes: () => {
       const s = sb.stats();
       return s.total - (s.byMethod['GET'] ?? 0);

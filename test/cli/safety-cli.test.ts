@@ -12,10 +12,19 @@ const ORG = 'org-demo';
 async function bigTranslationSet() {
   const cli = await liveCli();
   for (let i = 1; i <= 11; i++) {
-    translations(cli.sb.store).put({ id: `tr-${i}`, orgId: ORG, title: `Docs ${i}`, languages: ['de'], createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' });
+    translations(cli.sb.store).put({
+      id: `tr-${i}`,
+      orgId: ORG,
+      title: `Docs ${i}`,
+      languages: ['de'],
+      createdAt: '2024-01-01T00:00:00.000Z',
+      updatedAt: '2024-01-01T00:00:00.000Z',
+    });
   }
   const kept = ['French docs', 'Docs 1', 'Docs 2', 'Docs 3'];
-  const dir = await manifestsOf({ 'translations.yaml': kept.map((t) => doc('Translation', `  title: ${t}\n`)).join('---\n') });
+  const dir = await manifestsOf({
+    'translations.yaml': kept.map((t) => doc('Translation', `  title: ${t}\n`)).join('---\n'),
+  });
   const count = () => translations(cli.sb.store).where((t) => t.orgId === ORG).length;
   return { cli, dir, count };
 }
@@ -53,7 +62,10 @@ describe('apply runs the safety gate between plan and apply', () => {
     const { cli, dir, count } = await bigTranslationSet();
     const configDir = await tempDir();
     const config = path.join(configDir, 'docops.yaml');
-    await writeFile(config, 'safety:\n  kinds:\n    Translation:\n      deletes: { fraction: 0.7 }\njournalDir: journals\n');
+    await writeFile(
+      config,
+      'safety:\n  kinds:\n    Translation:\n      deletes: { fraction: 0.7 }\njournalDir: journals\n',
+    );
     const r = await cli.run(['apply', '-m', dir, '--prune', 'Translation', '--config', config]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -69,9 +81,22 @@ describe('apply runs the safety gate between plan and apply', () => {
   it("never removes the token's own user, even with --force", async () => {
     const cli = await liveCli();
     const others = ['bob', 'carol', 'dan', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy'];
-    const roles: Record<string, string> = { bob: 'edit', carol: 'create', dan: 'review', erin: 'comment', frank: 'read', grace: 'admin', heidi: 'edit', ivan: 'read', judy: 'edit' };
+    const roles: Record<string, string> = {
+      bob: 'edit',
+      carol: 'create',
+      dan: 'review',
+      erin: 'comment',
+      frank: 'read',
+      grace: 'admin',
+      heidi: 'edit',
+      ivan: 'read',
+      judy: 'edit',
+    };
     const dir = await manifestsOf({
-      'members.yaml': doc('Members', `  members:\n${others.map((n) => `    - { email: ${n}@acme.test, role: ${roles[n]} }\n`).join('')}`),
+      'members.yaml': doc(
+        'Members',
+        `  members:\n${others.map((n) => `    - { email: ${n}@acme.test, role: ${roles[n]} }\n`).join('')}`,
+      ),
     });
     cli.sb.resetStats();
     const r = await cli.run(['apply', '-m', dir, '--prune', 'Members', '--force', '--journal-dir', await tempDir()]);
@@ -87,7 +112,13 @@ describe('apply runs the safety gate between plan and apply', () => {
     // Drop the Support team from the manifests, then prune teams.
     const teamsFile = path.join(dir, 'teams.yaml');
     const text = await readFile(teamsFile, 'utf8');
-    await writeFile(teamsFile, text.split('---\n').filter((d) => !d.includes('title: Support')).join('---\n'));
+    await writeFile(
+      teamsFile,
+      text
+        .split('---\n')
+        .filter((d) => !d.includes('title: Support'))
+        .join('---\n'),
+    );
     const journal = await tempDir();
 
     const applied = await cli.run(['apply', '-m', dir, '--prune', 'Team', '--journal-dir', journal]);
@@ -128,13 +159,22 @@ describe('apply runs the safety gate between plan and apply', () => {
 });
 
 describe('apply of an emptied access list (the documented way to clear one)', () => {
-  const emptied = (extra = ''): string => doc('Collection', '  title: Product docs\n  id: col-product\n  access: []\n', ORG, extra);
+  const emptied = (extra = ''): string =>
+    doc('Collection', '  title: Product docs\n  id: col-product\n  access: []\n', ORG, extra);
 
   it('is refused with exit 3 even under --force, naming allowEmpty; allowEmpty: true in the document applies it', async () => {
     const cli = await liveCli();
     for (const team of ['team-platform', 'team-writers', 'team-support']) {
       const id = grantKey('collection', 'col-product', 'team', team);
-      grants(cli.sb.store).put({ id, orgId: ORG, targetType: 'collection', targetId: 'col-product', principalType: 'team', principalId: team, role: 'read' });
+      grants(cli.sb.store).put({
+        id,
+        orgId: ORG,
+        targetType: 'collection',
+        targetId: 'col-product',
+        principalType: 'team',
+        principalId: team,
+        role: 'read',
+      });
     }
     const left = (): number => grants(cli.sb.store).where((g) => g.targetId === 'col-product').length;
     const dir = await manifestsOf({ 'col.yaml': emptied() });
@@ -145,8 +185,12 @@ describe('apply of an emptied access list (the documented way to clear one)', ()
     for (const force of [[], ['--force']]) {
       const r = await cli.run(['apply', '-m', dir, '--journal-dir', await tempDir(), ...force]);
       expect(r.code).toBe(3);
-      expect(r.stderr).toContain('[empty-list] CollectionAccess of Collection "Product docs" in org-demo: plan deletes all 3 of its live objects');
-      expect(r.stderr).toContain(`write allowEmpty: true in the Collection document (${path.join(dir, 'col.yaml')}:1:1)`);
+      expect(r.stderr).toContain(
+        '[empty-list] CollectionAccess of Collection "Product docs" in org-demo: plan deletes all 3 of its live objects',
+      );
+      expect(r.stderr).toContain(
+        `write allowEmpty: true in the Collection document (${path.join(dir, 'col.yaml')}:1:1)`,
+      );
     }
     expect(cli.writes()).toBe(0);
     expect(left()).toBe(3);

@@ -48,7 +48,16 @@ describe('plan and apply against the in-process sandbox', () => {
   });
 
   it('logs go to stderr as JSON lines, never to stdout', async () => {
-    const r = await runCli(['plan', '--sandbox', '-m', 'config.example/manifests', '--format', 'json', '--log-level', 'info']);
+    const r = await runCli([
+      'plan',
+      '--sandbox',
+      '-m',
+      'config.example/manifests',
+      '--format',
+      'json',
+      '--log-level',
+      'info',
+    ]);
     expect(r.code).toBe(0);
     parsePlanJson(r.stdout);
     const lines = r.stderr.trim().split('\n');
@@ -71,7 +80,10 @@ describe('plan and apply against the in-process sandbox', () => {
   it('apply --format json prints one document with the plan and the result', async () => {
     const r = await runCli(['apply', '--sandbox', ...M, '--format', 'json']);
     expect(r.code).toBe(0);
-    const doc = JSON.parse(r.stdout) as { plan: unknown; result: { applied: string[]; failed: unknown[]; skipped: unknown[] } };
+    const doc = JSON.parse(r.stdout) as {
+      plan: unknown;
+      result: { applied: string[]; failed: unknown[]; skipped: unknown[] };
+    };
     const plan = parsePlanJson(JSON.stringify(doc.plan));
     expect(doc.result.failed).toEqual([]);
     expect(doc.result.applied.sort()).toEqual(plan.steps.map((s) => s.id).sort());

@@ -23,7 +23,10 @@ describe('the manifests checksum', () => {
     const big = Buffer.alloc(3 * 256 * 1024 * 2 + 7, 'spec: x\n'); // over two hashing slices, not a multiple of 3
     await writeFile(path.join(dir, 'big.yaml'), big);
     await writeFile(path.join(dir, 'a.yaml'), 'apiVersion: docops/v1\n');
-    const parts = [`a.yaml\u0000${Buffer.from('apiVersion: docops/v1\n').toString('base64')}`, `big.yaml\u0000${big.toString('base64')}`];
+    const parts = [
+      `a.yaml\u0000${Buffer.from('apiVersion: docops/v1\n').toString('base64')}`,
+      `big.yaml\u0000${big.toString('base64')}`,
+    ];
     expect((await manifestsDigest(dir)).checksum).toBe(`sha256:${sha256(parts.join('\u0000'))}`);
     expect((await manifestsDigest(await tempDir('docops-digest-empty-'))).checksum).toBe(`sha256:${sha256('')}`);
   });
@@ -34,7 +37,16 @@ describe('docops plan --out', () => {
     const { dir, file } = await savedPlan();
     const saved = parseSavedPlan(await readFile(file, 'utf8'), file);
     expect(Object.keys(JSON.parse(await readFile(file, 'utf8')) as object)).toEqual([
-      'formatVersion', 'createdAt', 'options', 'manifestsChecksum', 'manifestFiles', 'liveFingerprint', 'liveObjects', 'planChecksum', 'cost', 'plan',
+      'formatVersion',
+      'createdAt',
+      'options',
+      'manifestsChecksum',
+      'manifestFiles',
+      'liveFingerprint',
+      'liveObjects',
+      'planChecksum',
+      'cost',
+      'plan',
     ]);
     expect(saved.formatVersion).toBe(1);
     expect(Number.isNaN(Date.parse(saved.createdAt))).toBe(false);
@@ -89,7 +101,13 @@ describe('docops apply --plan', () => {
 
   it('refuses when a live object the plan touches changed, naming it', async () => {
     const { cli, dir, file } = await savedPlan();
-    teamMembers(cli.sb.store).put({ id: 'team-writers/u-ivan', orgId: ORG, teamId: 'team-writers', userId: 'u-ivan', role: 'member' });
+    teamMembers(cli.sb.store).put({
+      id: 'team-writers/u-ivan',
+      orgId: ORG,
+      teamId: 'team-writers',
+      userId: 'u-ivan',
+      role: 'member',
+    });
     cli.sb.resetStats();
     const r = await cli.run(['apply', '-m', dir, '--plan', file]);
     expect(r.code).toBe(1);

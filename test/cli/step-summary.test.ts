@@ -61,7 +61,10 @@ describe('plan and apply', () => {
   it('render it once for the step summary in GitHub Actions', async () => {
     vi.mocked(renderMarkdown).mockClear();
     const file = join(dir, 'plan-summary.md');
-    const r = await runCli(['plan', '-m', 'config.example/manifests', '--sandbox'], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: file });
+    const r = await runCli(['plan', '-m', 'config.example/manifests', '--sandbox'], {
+      GITHUB_ACTIONS: 'true',
+      GITHUB_STEP_SUMMARY: file,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(renderMarkdown).toHaveBeenCalledTimes(1);
     expect(readFileSync(file, 'utf8')).toContain('docops');

@@ -50,7 +50,17 @@ describe('docops usage', () => {
   });
 
   it('a global flag a command does not use is still accepted (scripts pass one set of flags to every command)', async () => {
-    const r = await runCli(['validate', '-m', 'config.example/manifests', '--prune', 'Team', '--concurrency', '2', '--log-level', 'silent']);
+    const r = await runCli([
+      'validate',
+      '-m',
+      'config.example/manifests',
+      '--prune',
+      'Team',
+      '--concurrency',
+      '2',
+      '--log-level',
+      'silent',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/valid\n$/);
   });
@@ -58,7 +68,8 @@ describe('docops usage', () => {
   it('plan and apply still take every global flag', async () => {
     for (const cmd of ['plan', 'apply']) {
       const r = await runCli([cmd, '--help']);
-      for (const flag of ['--api-url', '--sandbox', '--sandbox-state', '--concurrency', '--prune', '--invite']) expect(r.stdout).toContain(flag);
+      for (const flag of ['--api-url', '--sandbox', '--sandbox-state', '--concurrency', '--prune', '--invite'])
+        expect(r.stdout).toContain(flag);
     }
   });
 
@@ -134,12 +145,17 @@ describe('docops usage', () => {
 // code, and a doc it points to is one the repository has.
 describe('docops help names no internal file', () => {
   const identifiers = exportedIdentifiers();
-  const helps = [{ name: 'docops --help', argv: ['--help'] }, ...COMMANDS.map((c) => ({ name: `docops ${c.name} --help`, argv: [c.name, '--help'] }))];
+  const helps = [
+    { name: 'docops --help', argv: ['--help'] },
+    ...COMMANDS.map((c) => ({ name: `docops ${c.name} --help`, argv: [c.name, '--help'] })),
+  ];
   it.each(helps)('$name', async ({ argv }) => {
     const r = await runCli(argv);
     expect(r.code, r.stderr).toBe(0);
     expect(codePaths(r.stdout)).toEqual([]);
     expect(missingPaths(r.stdout)).toEqual([]);
-    expect([...identifiers].filter((n) => new RegExp(`(?<![\\w$-])${n.replace(/\$/g, '\\$')}(?![\\w$-])`).test(r.stdout))).toEqual([]);
+    expect(
+      [...identifiers].filter((n) => new RegExp(`(?<![\\w$-])${n.replace(/\$/g, '\\$')}(?![\\w$-])`).test(r.stdout)),
+    ).toEqual([]);
   });
 });

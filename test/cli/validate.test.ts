@@ -37,7 +37,9 @@ describe('docops validate', () => {
     for (const files of [[], ['README.md', 'notes.txt']]) {
       for (const f of files) await writeFile(join(dir, f), 'not a manifest\n');
       for (const command of ['validate', 'plan', 'apply']) {
-        const r = await runCli([command, '-m', dir, '--log-level', 'silent', '--api-url', 'http://127.0.0.1:9/v1'], { DOCOPS_TOKEN: 'tok' });
+        const r = await runCli([command, '-m', dir, '--log-level', 'silent', '--api-url', 'http://127.0.0.1:9/v1'], {
+          DOCOPS_TOKEN: 'tok',
+        });
         expect(r.code, `${command}: ${r.stderr}`).toBe(1);
         expect(r.stdout).toBe('');
         expect(r.stderr).toContain(`no manifests in ${dir}: it holds no .yaml or .yml file`);
@@ -62,14 +64,21 @@ describe('docops validate', () => {
     // Without `manifests:` (DOCOPS_MANIFESTS names it), a document of only daemon config fields is still recognised.
     await writeFile(join(dir, 'deploy', 'docops.yaml'), 'mode: plan\nschedule: "*/5 * * * *"\n');
     const unnamed = await runCli(['validate', '-m', join(dir, 'deploy', 'docops.yaml'), '--log-level', 'silent']);
-    expect(unnamed.stderr).toContain(`${join(dir, 'deploy', 'docops.yaml')}:1:1: this is a docops daemon config, not a manifest: point -m at the manifests directory`);
+    expect(unnamed.stderr).toContain(
+      `${join(dir, 'deploy', 'docops.yaml')}:1:1: this is a docops daemon config, not a manifest: point -m at the manifests directory`,
+    );
   });
 
   it('--prune of a kind docops never deletes is a usage error before any request', async () => {
     await writeFile(join(dir, 'teams.yaml'), team('Platform'));
-    const r = await runCli(['plan', '-m', dir, '--prune', 'Organization', '--log-level', 'silent', '--api-url', 'http://127.0.0.1:9/v1'], { DOCOPS_TOKEN: 'tok' });
+    const r = await runCli(
+      ['plan', '-m', dir, '--prune', 'Organization', '--log-level', 'silent', '--api-url', 'http://127.0.0.1:9/v1'],
+      { DOCOPS_TOKEN: 'tok' },
+    );
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('--prune Organization: docops never deletes these objects, so pruning them means nothing');
+    expect(r.stderr).toContain(
+      '--prune Organization: docops never deletes these objects, so pruning them means nothing',
+    );
   });
 
   describe('${VAR} reads only the variables the user allows', () => {
@@ -79,7 +88,9 @@ describe('docops validate', () => {
       await withVar('${TEAM_SUFFIX}');
       const r = await runCli(['validate', '-m', dir, '--log-level', 'silent'], { TEAM_SUFFIX: 'hidden-value' });
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain(`${join(dir, 'teams.yaml')}:6:10: environment variable "TEAM_SUFFIX" is not allowed in manifests: allow it with --allow-env TEAM_SUFFIX`);
+      expect(r.stderr).toContain(
+        `${join(dir, 'teams.yaml')}:6:10: environment variable "TEAM_SUFFIX" is not allowed in manifests: allow it with --allow-env TEAM_SUFFIX`,
+      );
       expect(r.stderr + r.stdout).not.toContain('hidden-value');
     });
 
@@ -94,11 +105,16 @@ describe('docops validate', () => {
         const r = await runCli(['validate', '-m', dir, '--log-level', 'silent', ...args], { TEAM_SUFFIX: 'x', ...env });
         expect(r.code, `${args.join(' ')} ${JSON.stringify(env)}: ${r.stderr}`).toBe(0);
       }
-      const overridden = await runCli(['validate', '-m', dir, '--log-level', 'silent', '--allow-env', 'OTHER'], { TEAM_SUFFIX: 'x', DOCOPS_ALLOW_ENV: 'TEAM_*' });
+      const overridden = await runCli(['validate', '-m', dir, '--log-level', 'silent', '--allow-env', 'OTHER'], {
+        TEAM_SUFFIX: 'x',
+        DOCOPS_ALLOW_ENV: 'TEAM_*',
+      });
       expect(overridden.code).toBe(1);
       const bad = await runCli(['validate', '-m', dir, '--log-level', 'silent', '--allow-env', 'TEAM-SUFFIX'], {});
       expect(bad.code).toBe(1);
-      expect(bad.stderr).toContain('--allow-env: "TEAM-SUFFIX" is not a variable name or a prefix ending in * (e.g. TEAM_TITLE or TEAM_*)');
+      expect(bad.stderr).toContain(
+        '--allow-env: "TEAM-SUFFIX" is not a variable name or a prefix ending in * (e.g. TEAM_TITLE or TEAM_*)',
+      );
     });
 
     it('the API token never gets in: not as DOCOPS_TOKEN, not through an allowed copy, not from --token-file', async () => {
@@ -106,14 +122,22 @@ describe('docops validate', () => {
       const tokenFile = join(dir, 'token.txt');
       await writeFile(tokenFile, `${token}\n`);
       const cases: [string, string[], Record<string, string>, string][] = [
-        ['${DOCOPS_TOKEN}', ['--allow-env', 'DOCOPS_*'], { DOCOPS_TOKEN: token }, 'is docops\'s own'],
+        ['${DOCOPS_TOKEN}', ['--allow-env', 'DOCOPS_*'], { DOCOPS_TOKEN: token }, "is docops's own"],
         ['${COPY}', ['--allow-env', 'COPY'], { DOCOPS_TOKEN: token, COPY: token }, 'holds the API token'],
-        ['${COPY}', ['--allow-env', 'COPY', '--token-file', tokenFile], { COPY: `Bearer ${token}` }, 'holds the API token'],
+        [
+          '${COPY}',
+          ['--allow-env', 'COPY', '--token-file', tokenFile],
+          { COPY: `Bearer ${token}` },
+          'holds the API token',
+        ],
       ];
       for (const [expr, args, env, message] of cases) {
         await withVar(expr);
         for (const command of ['validate', 'plan']) {
-          const r = await runCli([command, '-m', dir, '--log-level', 'silent', '--api-url', 'http://127.0.0.1:9/v1', ...args], env);
+          const r = await runCli(
+            [command, '-m', dir, '--log-level', 'silent', '--api-url', 'http://127.0.0.1:9/v1', ...args],
+            env,
+          );
           expect(r.code, r.stderr).toBe(1);
           expect(r.stderr).toContain(message);
           expect(r.stderr + r.stdout).not.toContain(token);

@@ -27,13 +27,15 @@ export function quickBuild(): string {
   for (const [from, to] of trees) transpileTree(join(REPO, from), join(root, to));
   cpSync(join(REPO, 'schemas'), join(root, 'schemas'), { recursive: true });
   cpSync(join(REPO, 'package.json'), join(root, 'package.json'));
-  for (const name of packages) cpSync(join(REPO, 'packages', name, 'package.json'), join(root, 'packages', name, 'package.json'));
+  for (const name of packages)
+    cpSync(join(REPO, 'packages', name, 'package.json'), join(root, 'packages', name, 'package.json'));
   // The checkout's packages, but the workspace's own from this build.
   mkdirSync(join(root, 'node_modules', WORKSPACE_SCOPE), { recursive: true });
   for (const entry of readdirSync(join(REPO, 'node_modules'))) {
     if (entry !== WORKSPACE_SCOPE) symlinkSync(join(REPO, 'node_modules', entry), join(root, 'node_modules', entry));
   }
-  for (const name of packages) symlinkSync(join(root, 'packages', name), join(root, 'node_modules', WORKSPACE_SCOPE, name), 'dir');
+  for (const name of packages)
+    symlinkSync(join(root, 'packages', name), join(root, 'node_modules', WORKSPACE_SCOPE, name), 'dir');
   return root;
 }
 

@@ -28,32 +28,51 @@ const membersDoc = (role: string, org = 'o1'): ManifestDocument => ({
 
 function state(...docs: ManifestDocument[]): ReturnType<typeof desiredState> {
   const map = new Map<string, DesiredEntry[]>(KINDS.map((k) => [k.kind, []]));
-  for (const d of docs) map.get(d.kind)!.push({ kind: d.kind, org: d.metadata.organization, key: 'a@x', spec: {}, source: d.pos([]), doc: d });
+  for (const d of docs)
+    map
+      .get(d.kind)!
+      .push({ kind: d.kind, org: d.metadata.organization, key: 'a@x', spec: {}, source: d.pos([]), doc: d });
   return desiredState(map, docs);
 }
 
 describe('ScopeTracker', () => {
   it('the first run is full; after a success a file change is scoped to what changed; a failure makes the next one full', () => {
     const t = new ScopeTracker(KINDS, 'config', 'apply');
-    expect(t.decide(1, ['watch'], state(membersDoc('read')))).toMatchObject({ type: 'full', why: expect.stringMatching(/no successful run/) });
+    expect(t.decide(1, ['watch'], state(membersDoc('read')))).toMatchObject({
+      type: 'full',
+      why: expect.stringMatching(/no successful run/),
+    });
     t.settle(1, true);
-    expect(t.decide(2, ['watch'], state(membersDoc('edit')))).toEqual({ type: 'scoped', changed: ['Members\u0000o1'], scopes: ['Members\u0000o1'] });
+    expect(t.decide(2, ['watch'], state(membersDoc('edit')))).toEqual({
+      type: 'scoped',
+      changed: ['Members\u0000o1'],
+      scopes: ['Members\u0000o1'],
+    });
     t.settle(2, false);
     expect(t.decide(3, ['watch'], state(membersDoc('edit')))).toMatchObject({ type: 'full' });
     t.settle(3, true);
     // Changes since the last success, whatever the number of triggers that led here: one comparison.
-    expect(t.decide(4, ['watch'], state(membersDoc('read'), membersDoc('read', 'o2')))).toMatchObject({ type: 'scoped', changed: ['Members\u0000o1', 'Members\u0000o2'] });
+    expect(t.decide(4, ['watch'], state(membersDoc('read'), membersDoc('read', 'o2')))).toMatchObject({
+      type: 'scoped',
+      changed: ['Members\u0000o1', 'Members\u0000o2'],
+    });
   });
 
   it('any reason but a file change is full (scoped + full = full), and plan mode is always full', () => {
     const t = new ScopeTracker(KINDS, 'config', 'apply');
     t.decide(1, ['start'], state(membersDoc('read')));
     t.settle(1, true);
-    expect(t.decide(2, ['watch', 'schedule'], state(membersDoc('edit')))).toEqual({ type: 'full', why: 'triggered by schedule' });
+    expect(t.decide(2, ['watch', 'schedule'], state(membersDoc('edit')))).toEqual({
+      type: 'full',
+      why: 'triggered by schedule',
+    });
     const p = new ScopeTracker(KINDS, 'config', 'plan');
     p.decide(1, ['start'], state(membersDoc('read')));
     p.settle(1, true);
-    expect(p.decide(2, ['watch'], state(membersDoc('edit')))).toMatchObject({ type: 'full', why: expect.stringMatching(/plan mode/) });
+    expect(p.decide(2, ['watch'], state(membersDoc('edit')))).toMatchObject({
+      type: 'full',
+      why: expect.stringMatching(/plan mode/),
+    });
   });
 
   it('a settle for another run than the one that decided drops the baseline', () => {
@@ -93,7 +112,11 @@ describe('createPreloader with a fingerprint of the files', () => {
   it('a run after a write whose file event has not come yet loads the files again instead of taking the older load', async () => {
     let print = 'v1';
     let n = 0;
-    const p = createPreloader(async () => ++n, 1, async () => print);
+    const p = createPreloader(
+      async () => ++n,
+      1,
+      async () => print,
+    );
     p.changed();
     await vi.waitFor(() => expect(p.started).toBe(1));
     print = 'v2'; // a write: its file event is still on the way (no p.changed())
@@ -103,7 +126,11 @@ describe('createPreloader with a fingerprint of the files', () => {
 
   it('takes the load when the files are as they were when it started', async () => {
     let n = 0;
-    const p = createPreloader(async () => ++n, 1, async () => 'same');
+    const p = createPreloader(
+      async () => ++n,
+      1,
+      async () => 'same',
+    );
     p.changed();
     await vi.waitFor(() => expect(p.started).toBe(1));
     expect(await p.take()).toBe(1);
@@ -175,12 +202,19 @@ describe('coalescing in the daemon', () => {
     const first = t.daemon.trigger('http');
     const followUp = t.nextRun(isFollowUp);
     await read; // the first run has read the files
-    t.write('members.yaml', example('members.yaml').replace('bob@acme.test, role: edit', 'bob@acme.test, role: review'));
+    t.write(
+      'members.yaml',
+      example('members.yaml').replace('bob@acme.test, role: edit', 'bob@acme.test, role: review'),
+    );
     t.write('translations.yaml', example('translations.yaml').replace(/title: (.+)/, 'title: $1 (renamed)'));
     await vi.waitFor(() => expect(t.daemon.busy).toEqual({ running: true, pending: true }), { timeout: 10_000 });
     release();
     expect(await first).toMatchObject({ scope: 'full' });
-    expect(await followUp).toMatchObject({ result: 'success', scope: 'scoped', scopes: { changed: ['Members/org-demo', 'Translation/org-demo'] } });
+    expect(await followUp).toMatchObject({
+      result: 'success',
+      scope: 'scoped',
+      scopes: { changed: ['Members/org-demo', 'Translation/org-demo'] },
+    });
   });
 
   it('a schedule tick queued with a file change makes the follow-up full', async () => {
@@ -189,7 +223,10 @@ describe('coalescing in the daemon', () => {
     const first = t.daemon.trigger('http');
     const followUp = t.nextRun(isFollowUp);
     await read; // the first run has read the files
-    t.write('members.yaml', example('members.yaml').replace('bob@acme.test, role: edit', 'bob@acme.test, role: review'));
+    t.write(
+      'members.yaml',
+      example('members.yaml').replace('bob@acme.test, role: edit', 'bob@acme.test, role: review'),
+    );
     await vi.waitFor(() => expect(t.daemon.busy.pending).toBe(true), { timeout: 10_000 });
     t.scheduler.tick();
     release();

@@ -14,7 +14,9 @@ function configFile(text: string): { dir: string; file: string } {
 
 describe('loadDaemonConfig', () => {
   it('resolves paths against the config file and fills defaults', async () => {
-    const { dir, file } = configFile('manifests: ./manifests\ntokenFile: secrets/token\nschedule: "*/5 * * * *"\nprune: { Team: true }\n');
+    const { dir, file } = configFile(
+      'manifests: ./manifests\ntokenFile: secrets/token\nschedule: "*/5 * * * *"\nprune: { Team: true }\n',
+    );
     const config = await loadDaemonConfig(file, { env: {} });
     expect(config.manifestsDir).toBe(join(dir, 'manifests'));
     expect(config.tokenFile).toBe(join(dir, 'secrets/token'));
@@ -35,16 +37,26 @@ describe('loadDaemonConfig', () => {
   it('follows the audit log by default; informer: sets the poll, the resync and the overlap, or turns it off', async () => {
     const defaults = await loadDaemonConfig(configFile('manifests: ./m\n').file, { env: {} });
     expect(defaults.informer).toEqual({ enabled: true, pollMs: 30_000, resyncMs: 240 * 60_000, overlapMs: 60_000 });
-    const set = await loadDaemonConfig(configFile('manifests: ./m\ninformer: { pollSeconds: 10, resyncMinutes: 0, overlapSeconds: 5 }\n').file, { env: {} });
+    const set = await loadDaemonConfig(
+      configFile('manifests: ./m\ninformer: { pollSeconds: 10, resyncMinutes: 0, overlapSeconds: 5 }\n').file,
+      { env: {} },
+    );
     expect(set.informer).toEqual({ enabled: true, pollMs: 10_000, resyncMs: 0, overlapMs: 5_000 });
-    expect((await loadDaemonConfig(configFile('manifests: ./m\ninformer: { enabled: false }\n').file, { env: {} })).informer?.enabled).toBe(false);
-    const bad = (await loadDaemonConfig(configFile('manifests: ./m\ninformer: { pollSeconds: -1, every: 3 }\n').file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    expect(
+      (await loadDaemonConfig(configFile('manifests: ./m\ninformer: { enabled: false }\n').file, { env: {} })).informer
+        ?.enabled,
+    ).toBe(false);
+    const bad = (await loadDaemonConfig(configFile('manifests: ./m\ninformer: { pollSeconds: -1, every: 3 }\n').file, {
+      env: {},
+    }).catch((e: unknown) => e)) as ValidationError;
     expect(bad).toBeInstanceOf(ValidationError);
     expect(bad.issues.map((i) => i.message).join('\n')).toMatch(/pollSeconds[\s\S]*every|every[\s\S]*pollSeconds/);
   });
 
   it('reports every problem at once with file:line:column', async () => {
-    const { file } = configFile(['manifests: ./m', 'mode: dry', 'schedule: "61 * * * *"', 'bogus: 1', 'safety: 3', ''].join('\n'));
+    const { file } = configFile(
+      ['manifests: ./m', 'mode: dry', 'schedule: "61 * * * *"', 'bogus: 1', 'safety: 3', ''].join('\n'),
+    );
     const error = await loadDaemonConfig(file, { env: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     const issues = (error as ValidationError).issues;
@@ -54,7 +66,15 @@ describe('loadDaemonConfig', () => {
   });
 
   it('checks the cron expression, the port and the retry bounds', async () => {
-    const { file } = configFile(['manifests: ./m', 'schedule: "61 * * * *"', 'retry: { initialMs: 10, maxMs: 5 }', 'listen: 0.0.0.0:70000', ''].join('\n'));
+    const { file } = configFile(
+      [
+        'manifests: ./m',
+        'schedule: "61 * * * *"',
+        'retry: { initialMs: 10, maxMs: 5 }',
+        'listen: 0.0.0.0:70000',
+        '',
+      ].join('\n'),
+    );
     const error = (await loadDaemonConfig(file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.issues.map((i) => [i.line, i.message.split(':')[0]])).toEqual([
@@ -68,17 +88,31 @@ describe('loadDaemonConfig', () => {
   it('interpolates ${VAR} and lets DOCOPS_* variables and flags override the file', async () => {
     const { file } = configFile('manifests: ./m\napiUrl: ${API}\nmode: apply\nlisten: 127.0.0.1:9000\n');
     const config = await loadDaemonConfig(file, {
-      env: { API: 'https://file.example/v1', DOCOPS_MODE: 'plan', DOCOPS_CONCURRENCY: '3', DOCOPS_MANIFESTS: 'elsewhere', DOCOPS_RECONCILE_SECRET: 's'.repeat(20) },
+      env: {
+        API: 'https://file.example/v1',
+        DOCOPS_MODE: 'plan',
+        DOCOPS_CONCURRENCY: '3',
+        DOCOPS_MANIFESTS: 'elsewhere',
+        DOCOPS_RECONCILE_SECRET: 's'.repeat(20),
+      },
       overrides: { listen: '127.0.0.1:0' },
       cwd: '/work-dir',
     });
-    expect(config).toMatchObject({ apiUrl: 'https://file.example/v1', mode: 'plan', concurrency: 3, listen: { host: '127.0.0.1', port: 0 }, reconcileSecret: 's'.repeat(20) });
+    expect(config).toMatchObject({
+      apiUrl: 'https://file.example/v1',
+      mode: 'plan',
+      concurrency: 3,
+      listen: { host: '127.0.0.1', port: 0 },
+      reconcileSecret: 's'.repeat(20),
+    });
     expect(config.manifestsDir).toBe('/work-dir/elsewhere');
   });
 
   it('rejects bad environment values without echoing the secret', async () => {
     const { file } = configFile('manifests: ./m\n');
-    const error = (await loadDaemonConfig(file, { env: { DOCOPS_MODE: 'yolo', DOCOPS_CONCURRENCY: 'many', DOCOPS_RECONCILE_SECRET: 'short-secret' } }).catch((e: unknown) => e)) as Error;
+    const error = (await loadDaemonConfig(file, {
+      env: { DOCOPS_MODE: 'yolo', DOCOPS_CONCURRENCY: 'many', DOCOPS_RECONCILE_SECRET: 'short-secret' },
+    }).catch((e: unknown) => e)) as Error;
     expect(error).toBeInstanceOf(UsageError);
     expect(error.message).toMatch(/DOCOPS_MODE=yolo/);
     expect(error.message).toMatch(/DOCOPS_CONCURRENCY=many/);
@@ -89,7 +123,9 @@ describe('loadDaemonConfig', () => {
   it('requires a manifests directory from the file or the environment', async () => {
     const { file } = configFile('mode: plan\n');
     await expect(loadDaemonConfig(file, { env: {} })).rejects.toThrow(/manifests: required/);
-    await expect(loadDaemonConfig(file, { env: { DOCOPS_MANIFESTS: '/m' } })).resolves.toMatchObject({ manifestsDir: '/m' });
+    await expect(loadDaemonConfig(file, { env: { DOCOPS_MANIFESTS: '/m' } })).resolves.toMatchObject({
+      manifestsDir: '/m',
+    });
   });
 
   it('reads the reconcile secret from a file next to the config', async () => {
@@ -116,16 +152,40 @@ describe('loadDaemonConfig', () => {
 });
 
 describe('ha', () => {
-  it('is off by default; kubernetes takes client-go\'s timings unless given', async () => {
+  it("is off by default; kubernetes takes client-go's timings unless given", async () => {
     expect((await loadDaemonConfig(configFile('manifests: ./m\n').file, { env: {} })).ha).toBeUndefined();
-    expect((await loadDaemonConfig(configFile('manifests: ./m\nha: { mode: "off", leaseName: x }\n').file, { env: {} })).ha).toBeUndefined();
-    const config = await loadDaemonConfig(configFile('manifests: ./m\nha:\n  mode: kubernetes\n  namespace: ${NS}\n').file, { env: { NS: 'docs' } });
-    expect(config.ha).toEqual({ mode: 'kubernetes', namespace: 'docs', leaseName: 'docops', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 });
+    expect(
+      (await loadDaemonConfig(configFile('manifests: ./m\nha: { mode: "off", leaseName: x }\n').file, { env: {} })).ha,
+    ).toBeUndefined();
+    const config = await loadDaemonConfig(
+      configFile('manifests: ./m\nha:\n  mode: kubernetes\n  namespace: ${NS}\n').file,
+      { env: { NS: 'docs' } },
+    );
+    expect(config.ha).toEqual({
+      mode: 'kubernetes',
+      namespace: 'docs',
+      leaseName: 'docops',
+      leaseDurationMs: 15_000,
+      renewDeadlineMs: 10_000,
+      retryPeriodMs: 2_000,
+    });
   });
 
   it('reports bad fields and timings that do not nest, each at its file:line:column', async () => {
-    const text = ['manifests: ./m', 'ha:', '  mode: zookeeper', '  leaseName: Not_A_Name', '  leaseDurationMs: 3000', '  renewDeadlineMs: 3000', '  retryPeriodMs: 2600', '  extra: 1', ''].join('\n');
-    const error = (await loadDaemonConfig(configFile(text).file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    const text = [
+      'manifests: ./m',
+      'ha:',
+      '  mode: zookeeper',
+      '  leaseName: Not_A_Name',
+      '  leaseDurationMs: 3000',
+      '  renewDeadlineMs: 3000',
+      '  retryPeriodMs: 2600',
+      '  extra: 1',
+      '',
+    ].join('\n');
+    const error = (await loadDaemonConfig(configFile(text).file, { env: {} }).catch(
+      (e: unknown) => e,
+    )) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
     const at = Object.fromEntries(error.issues.map((i) => [`${i.line}:${i.column}`, i.message]));
     expect(Object.keys(at).sort()).toEqual(['3:9', '4:14', '6:20', '7:18', '8:3'].sort());
@@ -138,17 +198,32 @@ describe('ha', () => {
 });
 
 describe('kinds: ownership modes per kind', () => {
-  it('reads each kind\'s mode; a kind the registry does not know or a mode that does not exist is an error at its place', async () => {
-    const config = await loadDaemonConfig(configFile('manifests: ./m\nkinds:\n  Members: { mode: observe }\n  Team: { mode: additive }\n').file, { env: {} });
+  it("reads each kind's mode; a kind the registry does not know or a mode that does not exist is an error at its place", async () => {
+    const config = await loadDaemonConfig(
+      configFile('manifests: ./m\nkinds:\n  Members: { mode: observe }\n  Team: { mode: additive }\n').file,
+      { env: {} },
+    );
     expect(config.kinds).toEqual({ Members: { mode: 'observe' }, Team: { mode: 'additive' } });
-    const error = (await loadDaemonConfig(configFile('manifests: ./m\nkinds:\n  Widget: { mode: observe }\n  Team: { mode: readonly }\n').file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    const error = (await loadDaemonConfig(
+      configFile('manifests: ./m\nkinds:\n  Widget: { mode: observe }\n  Team: { mode: readonly }\n').file,
+      { env: {} },
+    ).catch((e: unknown) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.issues.map((i) => i.line).sort()).toEqual([3, 4]);
   });
 
   it('prune of a kind in additive or observe mode is a contradiction, said at the mode', async () => {
-    const text = ['manifests: ./m', 'prune: { Members: true, Team: true }', 'kinds:', '  Members: { mode: additive }', '  Team: { mode: authoritative }', ''].join('\n');
-    const error = (await loadDaemonConfig(configFile(text).file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    const text = [
+      'manifests: ./m',
+      'prune: { Members: true, Team: true }',
+      'kinds:',
+      '  Members: { mode: additive }',
+      '  Team: { mode: authoritative }',
+      '',
+    ].join('\n');
+    const error = (await loadDaemonConfig(configFile(text).file, { env: {} }).catch(
+      (e: unknown) => e,
+    )) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.issues.map((i) => `${i.line}:${i.column}: ${i.message}`)).toEqual([
       '4:20: kinds.Members.mode: additive never deletes what no manifest writes, so prune.Members: true contradicts it (remove one of them)',
@@ -158,34 +233,72 @@ describe('kinds: ownership modes per kind', () => {
 
 describe('kinds: drift per kind, and where proposals go', () => {
   it('reads drift and proposals.github (branch defaulted, tokenFile resolved beside the config)', async () => {
-    const text = ['manifests: ./m', 'kinds:', '  Members: { drift: propose }', '  Team: { mode: additive, drift: report }', 'proposals:', '  github: { repository: acme/docs-org, tokenFile: gh-token }', ''].join('\n');
+    const text = [
+      'manifests: ./m',
+      'kinds:',
+      '  Members: { drift: propose }',
+      '  Team: { mode: additive, drift: report }',
+      'proposals:',
+      '  github: { repository: acme/docs-org, tokenFile: gh-token }',
+      '',
+    ].join('\n');
     const { file } = configFile(text);
     const config = await loadDaemonConfig(file, { env: {} });
     expect(config.kinds).toEqual({ Members: { drift: 'propose' }, Team: { mode: 'additive', drift: 'report' } });
-    expect(config.proposals).toEqual({ github: { repository: 'acme/docs-org', apiUrl: 'https://api.github.com', tokenFile: join(dirname(file), 'gh-token'), branch: 'docops/drift' } });
+    expect(config.proposals).toEqual({
+      github: {
+        repository: 'acme/docs-org',
+        apiUrl: 'https://api.github.com',
+        tokenFile: join(dirname(file), 'gh-token'),
+        branch: 'docops/drift',
+      },
+    });
   });
 
   it('propose without proposals.github, and any kept drift beside observe, are errors at the drift', async () => {
-    const text = ['manifests: ./m', 'kinds:', '  Members: { drift: propose }', '  Team: { mode: observe, drift: report }', '  Space: { drift: revert }', ''].join('\n');
-    const error = (await loadDaemonConfig(configFile(text).file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    const text = [
+      'manifests: ./m',
+      'kinds:',
+      '  Members: { drift: propose }',
+      '  Team: { mode: observe, drift: report }',
+      '  Space: { drift: revert }',
+      '',
+    ].join('\n');
+    const error = (await loadDaemonConfig(configFile(text).file, { env: {} }).catch(
+      (e: unknown) => e,
+    )) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.issues.map((i) => `${i.line}:${i.column}: ${i.message}`)).toEqual([
-      '3:21: kinds.Members.drift: propose needs proposals.github (the manifests\' repository) to propose in',
+      "3:21: kinds.Members.drift: propose needs proposals.github (the manifests' repository) to propose in",
       '4:33: kinds.Team.drift: observe never writes, so it reverts no drift to keep (remove drift or the mode)',
     ]);
-    const bad = (await loadDaemonConfig(configFile('manifests: ./m\nkinds:\n  Team: { drift: adopt }\n').file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    const bad = (await loadDaemonConfig(configFile('manifests: ./m\nkinds:\n  Team: { drift: adopt }\n').file, {
+      env: {},
+    }).catch((e: unknown) => e)) as ValidationError;
     expect(bad.issues.map((i) => i.line)).toEqual([3]);
   });
 });
 
 describe('organizations: and shard:', () => {
-  const orgs = ['organizations:', '  - { id: org-a, manifests: ./a, tokenFile: ./a.token, schedule: "*/5 * * * *", prune: { Team: true } }', '  - { id: org-b, manifests: ./b, tokenEnv: ORG_B_TOKEN }'];
+  const orgs = [
+    'organizations:',
+    '  - { id: org-a, manifests: ./a, tokenFile: ./a.token, schedule: "*/5 * * * *", prune: { Team: true } }',
+    '  - { id: org-b, manifests: ./b, tokenEnv: ORG_B_TOKEN }',
+  ];
 
   it('reads each organization with its own manifests and token source, paths relative to the file', async () => {
-    const { dir, file } = configFile([...orgs, 'schedule: "0 * * * *"', 'shard: { index: 1, count: 2 }', ''].join('\n'));
+    const { dir, file } = configFile(
+      [...orgs, 'schedule: "0 * * * *"', 'shard: { index: 1, count: 2 }', ''].join('\n'),
+    );
     const config = await loadDaemonConfig(file, { env: {} });
     expect(config.organizations).toEqual([
-      { id: 'org-a', manifestsDir: join(dir, 'a'), tokenFile: join(dir, 'a.token'), schedule: '*/5 * * * *', prune: { Team: true } },
+      {
+        id: 'org-a',
+        manifestsDir: join(dir, 'a'),
+        tokenFile: join(dir, 'a.token'),
+        schedule: '*/5 * * * *',
+        prune: { Team: true },
+      },
       { id: 'org-b', manifestsDir: join(dir, 'b'), tokenEnv: 'ORG_B_TOKEN' },
     ]);
     expect(config.shard).toEqual({ mode: 'static', index: 1, count: 2 });
@@ -212,16 +325,27 @@ describe('organizations: and shard:', () => {
     expect(said).toMatch(/^4: organizations\[1\]\.schedule: "61 \* \* \* \*" is not a valid cron expression/m);
     expect(said).toMatch(/^4: organizations\[1\]\.manifests: overlaps the directory of organizations\[0\]/m);
     expect(said).toMatch(/^5: organizations\[2\]: give tokenFile or tokenEnv/m); // a file or a variable, never the token
-    expect(said).not.toContain("abc");
+    expect(said).not.toContain('abc');
     expect(said).toMatch(/^6: shard\.index: must be below shard\.count/m);
   });
 
   it('a shard needs organizations; dynamic shards need ha on Kubernetes Leases', async () => {
-    const alone = (await loadDaemonConfig(configFile('manifests: ./m\nshard: { index: 0, count: 2 }\n').file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
-    expect(alone.issues.map((i) => i.message)).toEqual(['shard: only with organizations (shards spread organizations over daemons)']);
-    const dynamic = (await loadDaemonConfig(configFile([...orgs, 'shard: { leases: 4 }', ''].join('\n')).file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
-    expect(dynamic.issues.map((i) => i.message)).toEqual(['shard.leases: dynamic shards are held through Kubernetes Leases; set ha.mode: kubernetes']);
-    const ok = await loadDaemonConfig(configFile([...orgs, 'shard: { leases: 4 }', 'ha: { mode: kubernetes }', ''].join('\n')).file, { env: {} });
+    const alone = (await loadDaemonConfig(configFile('manifests: ./m\nshard: { index: 0, count: 2 }\n').file, {
+      env: {},
+    }).catch((e: unknown) => e)) as ValidationError;
+    expect(alone.issues.map((i) => i.message)).toEqual([
+      'shard: only with organizations (shards spread organizations over daemons)',
+    ]);
+    const dynamic = (await loadDaemonConfig(configFile([...orgs, 'shard: { leases: 4 }', ''].join('\n')).file, {
+      env: {},
+    }).catch((e: unknown) => e)) as ValidationError;
+    expect(dynamic.issues.map((i) => i.message)).toEqual([
+      'shard.leases: dynamic shards are held through Kubernetes Leases; set ha.mode: kubernetes',
+    ]);
+    const ok = await loadDaemonConfig(
+      configFile([...orgs, 'shard: { leases: 4 }', 'ha: { mode: kubernetes }', ''].join('\n')).file,
+      { env: {} },
+    );
     expect(ok.shard).toEqual({ mode: 'dynamic', leases: 4 });
   });
 });

@@ -81,9 +81,14 @@ describe('Dockerfile', () => {
   });
 
   it('.dockerignore keeps out local state but not what the build copies', () => {
-    const ignored = readFileSync(join(REPO, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+    const ignored = readFileSync(join(REPO, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#'));
     for (const p of ['node_modules', 'dist', '.git', '.docops']) expect(ignored).toContain(p);
-    const copied = steps.filter((s) => s.op === 'COPY' && !s.args.startsWith('--from')).flatMap((s) => s.args.split(/\s+/).slice(0, -1));
+    const copied = steps
+      .filter((s) => s.op === 'COPY' && !s.args.startsWith('--from'))
+      .flatMap((s) => s.args.split(/\s+/).slice(0, -1));
     for (const src of copied) {
       expect(ignored, src).not.toContain(src);
       expect(existsSync(join(REPO, src)), src).toBe(true);
@@ -106,9 +111,19 @@ describe('deploy/kubernetes', () => {
   interface Manifest {
     kind: string;
     data: Record<string, string>;
-    spec: { replicas: number; template: { spec: { securityContext: { runAsNonRoot?: boolean }; terminationGracePeriodSeconds: number; containers: Container[] } } };
+    spec: {
+      replicas: number;
+      template: {
+        spec: {
+          securityContext: { runAsNonRoot?: boolean };
+          terminationGracePeriodSeconds: number;
+          containers: Container[];
+        };
+      };
+    };
   }
-  const load = (name: string): Manifest[] => parseAllDocuments(readFileSync(join(REPO, 'deploy/kubernetes', name), 'utf8')).map((d) => d.toJS() as Manifest);
+  const load = (name: string): Manifest[] =>
+    parseAllDocuments(readFileSync(join(REPO, 'deploy/kubernetes', name), 'utf8')).map((d) => d.toJS() as Manifest);
 
   it.each(['deployment.yaml'])('%s probes /healthz and /readyz and runs non-root on a read-only root', (file) => {
     const [deployment] = load(file);
@@ -140,9 +155,20 @@ describe('deploy/kubernetes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'docops-cm-'));
     // The Secret's mount, here a local file.
     writeFileSync(join(dir, 'reconcile-secret'), 'a-reconcile-secret-for-the-test\n');
-    writeFileSync(join(dir, 'docops.yaml'), configMap!.data['docops.yaml']!.replace('/var/run/secrets/docops/reconcile-secret', join(dir, 'reconcile-secret')));
+    writeFileSync(
+      join(dir, 'docops.yaml'),
+      configMap!.data['docops.yaml']!.replace(
+        '/var/run/secrets/docops/reconcile-secret',
+        join(dir, 'reconcile-secret'),
+      ),
+    );
     const config = await loadDaemonConfig(join(dir, 'docops.yaml'), { env: {}, cwd: dir });
-    expect(config).toMatchObject({ manifestsDir: '/git/current/manifests', listen: { host: '0.0.0.0', port: 8080 }, journalDir: '/var/lib/docops/journal', reconcileSecret: 'a-reconcile-secret-for-the-test' });
+    expect(config).toMatchObject({
+      manifestsDir: '/git/current/manifests',
+      listen: { host: '0.0.0.0', port: 8080 },
+      journalDir: '/var/lib/docops/journal',
+      reconcileSecret: 'a-reconcile-secret-for-the-test',
+    });
     expect(config.shutdownGraceMs).toBeLessThan(30_000); // below terminationGracePeriodSeconds
   });
 });

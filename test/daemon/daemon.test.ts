@@ -5,7 +5,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/model/api-client.js';
 import type { RunRecord } from '../../src/daemon/run.js';
 import { parsePrometheus } from './prometheus.js';
-import { ORG, SUPPORT, startTestDaemon, teamTitles, teamYaml, testClientFactory, writes, type TestDaemon } from './helpers.js';
+import {
+  ORG,
+  SUPPORT,
+  startTestDaemon,
+  teamTitles,
+  teamYaml,
+  testClientFactory,
+  writes,
+  type TestDaemon,
+} from './helpers.js';
 
 let current: TestDaemon | undefined;
 afterEach(async () => {
@@ -36,13 +45,17 @@ describe('docops daemon (in-process, against the sandbox)', () => {
     expect(appliedLines).toHaveLength(run.applied!);
     expect(appliedLines.every((l) => typeof l.step === 'string' && l.kind === 'Team')).toBe(true);
     // Each line says what it changed, in the plan's words.
-    expect(appliedLines.map((l) => l.change)).toEqual([expect.stringMatching(/^\+ Team org-demo\/Security {2}title: "Security", members: .*grace@acme.test/)]);
+    expect(appliedLines.map((l) => l.change)).toEqual([
+      expect.stringMatching(/^\+ Team org-demo\/Security {2}title: "Security", members: .*grace@acme.test/),
+    ]);
     expect(JSON.stringify(t.logs)).not.toContain(t.sandbox.token);
 
     const edit = t.nextRun();
     t.write('security.yaml', teamYaml('Security', ['grace@acme.test']));
     const edited = await edit;
-    expect(t.logs.filter((l) => l.msg === 'applied' && l.run === edited.id).map((l) => l.change)).toEqual(['~ Team org-demo/Security  members.ada@acme.test: "member" → (unset)']);
+    expect(t.logs.filter((l) => l.msg === 'applied' && l.run === edited.id).map((l) => l.change)).toEqual([
+      '~ Team org-demo/Security  members.ada@acme.test: "member" → (unset)',
+    ]);
   });
 
   it('turns twenty files written at once into one reconcile', async () => {
@@ -63,10 +76,16 @@ describe('docops daemon (in-process, against the sandbox)', () => {
 
   it('never reads its own config as data: a manifest naming it with {file} is an invalid run that publishes nothing', async () => {
     const config = 'manifests: .\nreconcileSecret: s3cr3t-reconcile-value\n';
-    const t = await start({ files: { 'support.yaml': SUPPORT, 'docops.yaml': config }, config: (dir) => ({ configFile: join(dir, 'docops.yaml') }) });
+    const t = await start({
+      files: { 'support.yaml': SUPPORT, 'docops.yaml': config },
+      config: (dir) => ({ configFile: join(dir, 'docops.yaml') }),
+    });
     t.sandbox.resetStats();
     const next = t.nextRun();
-    t.write('openapi.yaml', `apiVersion: docops/v1\nkind: OpenAPISpec\nmetadata: { organization: ${ORG} }\nspec:\n  slug: leak\n  source: { file: docops.yaml }\n`);
+    t.write(
+      'openapi.yaml',
+      `apiVersion: docops/v1\nkind: OpenAPISpec\nmetadata: { organization: ${ORG} }\nspec:\n  slug: leak\n  source: { file: docops.yaml }\n`,
+    );
     const run = await next;
     expect(run.result).toBe('invalid_manifests');
     expect(run.issues!.map((i) => `${i.file.slice(t.dir.length + 1)}:${i.line}: ${i.message}`)).toContain(
@@ -125,7 +144,12 @@ describe('docops daemon (in-process, against the sandbox)', () => {
     // The log says what drifted, field by field.
     const drift = t.logs.filter((l) => l.msg === 'drift');
     expect(drift).toHaveLength(1);
-    expect(drift[0]).toMatchObject({ kind: 'Team', action: 'update', before: { title: 'Helpdesk' }, after: { title: 'Support' } });
+    expect(drift[0]).toMatchObject({
+      kind: 'Team',
+      action: 'update',
+      before: { title: 'Helpdesk' },
+      after: { title: 'Support' },
+    });
   });
 
   it('in apply mode, a cron tick reverts the drift', async () => {
@@ -157,7 +181,9 @@ describe('docops daemon (in-process, against the sandbox)', () => {
     expect(await refused).toMatchObject({ result: 'refused' });
     expect(writes(t.sandbox)).toBe(0);
     expect(await teamTitles(t.sandbox)).toEqual(['Support', 'Writers']);
-    expect(parsePrometheus((await t.get('/metrics')).text).value('docops_reconcile_runs_total', { result: 'refused' })).toBe(1);
+    expect(
+      parsePrometheus((await t.get('/metrics')).text).value('docops_reconcile_runs_total', { result: 'refused' }),
+    ).toBe(1);
     expect(t.clock.timers.filter((x) => !x.cleared)).toHaveLength(0); // a refusal is not retried
   });
 
@@ -188,7 +214,8 @@ describe('docops daemon (in-process, against the sandbox)', () => {
   it('guards POST /reconcile with the bearer secret and can wait for the outcome', async () => {
     const secret = 'a-secret-of-enough-length';
     const t = await start({ files: { 'support.yaml': SUPPORT }, config: { reconcileSecret: secret } });
-    const post = (path: string, auth?: string) => fetch(t.daemon.url + path, { method: 'POST', headers: auth ? { authorization: auth } : {} });
+    const post = (path: string, auth?: string) =>
+      fetch(t.daemon.url + path, { method: 'POST', headers: auth ? { authorization: auth } : {} });
     expect((await post('/reconcile')).status).toBe(401);
     expect((await post('/reconcile', 'Bearer wrong-secret-wrong-secret')).status).toBe(401);
     expect((await fetch(t.daemon.url + '/reconcile')).status).toBe(405);
@@ -206,7 +233,10 @@ describe('docops daemon (in-process, against the sandbox)', () => {
 
   it('disables POST /reconcile without a secret', async () => {
     const t = await start({ files: { 'support.yaml': SUPPORT } });
-    const res = await fetch(t.daemon.url + '/reconcile', { method: 'POST', headers: { authorization: 'Bearer anything-at-all-here' } });
+    const res = await fetch(t.daemon.url + '/reconcile', {
+      method: 'POST',
+      headers: { authorization: 'Bearer anything-at-all-here' },
+    });
     expect(res.status).toBe(404);
   });
 
@@ -231,7 +261,12 @@ describe('docops daemon (in-process, against the sandbox)', () => {
     const inside = new Promise<void>((r) => (entered = r));
     const first = t.daemon.trigger('http');
     await inside; // the run is going
-    const followUps = [t.daemon.trigger('schedule'), t.daemon.trigger('http'), t.daemon.trigger('schedule'), t.daemon.trigger('watch')];
+    const followUps = [
+      t.daemon.trigger('schedule'),
+      t.daemon.trigger('http'),
+      t.daemon.trigger('schedule'),
+      t.daemon.trigger('watch'),
+    ];
     expect(t.daemon.busy).toEqual({ running: true, pending: true });
     hold = undefined;
     release();
@@ -245,7 +280,11 @@ describe('docops daemon (in-process, against the sandbox)', () => {
   });
 
   it('retries a failed reconcile with growing backoff, stays alive, and reports not ready', async () => {
-    const t = await start({ files: { 'support.yaml': SUPPORT }, faults: '5xx=1', config: { retry: { initialMs: 1000, maxMs: 5000 } } });
+    const t = await start({
+      files: { 'support.yaml': SUPPORT },
+      faults: '5xx=1',
+      config: { retry: { initialMs: 1000, maxMs: 5000 } },
+    });
     expect(t.daemon.runs[0]!.result).toBe('failed');
     const delays = [t.clock.timers.at(-1)!.ms];
     for (let i = 0; i < 3; i++) {
@@ -286,7 +325,14 @@ describe('docops daemon (in-process, against the sandbox)', () => {
             if (method !== 'GET') stopOnFirstWrite?.(client);
             return client.request(method, path, options);
           };
-          return { ...client, request, get: client.get.bind(client), paginate: client.paginate.bind(client), listAll: client.listAll.bind(client), close: client.close.bind(client) };
+          return {
+            ...client,
+            request,
+            get: client.get.bind(client),
+            paginate: client.paginate.bind(client),
+            listAll: client.listAll.bind(client),
+            close: client.close.bind(client),
+          };
         },
       },
     });
@@ -300,7 +346,13 @@ describe('docops daemon (in-process, against the sandbox)', () => {
     for (let i = 1; i <= 6; i++) t.write(`team-${i}.yaml`, teamYaml(`Crew ${i}`));
     const record = await run;
     expect(await stopping).toEqual({ graceful: true });
-    expect(record).toMatchObject({ result: 'interrupted', interrupted: true, interruptedBy: 'shutdown', applied: 1, failed: 0 });
+    expect(record).toMatchObject({
+      result: 'interrupted',
+      interrupted: true,
+      interruptedBy: 'shutdown',
+      applied: 1,
+      failed: 0,
+    });
     expect(record.skipped).toBe(record.planned! - 1);
     const stats = t.sandbox.stats();
     expect(writes(t.sandbox)).toBe(1); // the one step in flight, answered

@@ -27,16 +27,23 @@ const one = (all: Resource[], kind: string): Resource => all.find((r) => r.kind 
 async function configOf(configMap: Resource): Promise<DaemonConfig> {
   const dir = mkdtempSync(join(tmpdir(), 'docops-ha-cm-'));
   writeFileSync(join(dir, 'reconcile-secret'), 'a-reconcile-secret-for-the-test\n');
-  writeFileSync(join(dir, 'docops.yaml'), configMap.data!['docops.yaml']!.replace('/var/run/secrets/docops/reconcile-secret', join(dir, 'reconcile-secret')));
+  writeFileSync(
+    join(dir, 'docops.yaml'),
+    configMap.data!['docops.yaml']!.replace('/var/run/secrets/docops/reconcile-secret', join(dir, 'reconcile-secret')),
+  );
   return loadDaemonConfig(join(dir, 'docops.yaml'), { env: {}, cwd: dir });
 }
 
 describe('deploy/kubernetes-ha', () => {
-
   it('patches the base Deployment to two replicas, rolled one at a time, with the bound service account', () => {
     const deployment = load('deploy/kubernetes-ha', 'deployment-ha.yaml')[0]!;
-    expect(deployment.spec).toMatchObject({ replicas: 2, strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0 } } });
-    const pod = (deployment.spec!.template as { spec: { serviceAccountName: string; automountServiceAccountToken: boolean } }).spec;
+    expect(deployment.spec).toMatchObject({
+      replicas: 2,
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0 } },
+    });
+    const pod = (
+      deployment.spec!.template as { spec: { serviceAccountName: string; automountServiceAccountToken: boolean } }
+    ).spec;
     expect(pod.automountServiceAccountToken).toBe(true); // the base turns it off
     const rbac = load('deploy/kubernetes-ha', 'rbac.yaml');
     expect(one(rbac, 'ServiceAccount').metadata.name).toBe(pod.serviceAccountName);
@@ -48,7 +55,8 @@ describe('deploy/kubernetes-ha', () => {
     const config = await configOf(load('deploy/kubernetes-ha', 'configmap-ha.yaml')[0]!);
     const rules = one(load('deploy/kubernetes-ha', 'rbac.yaml'), 'Role').rules!;
     for (const r of rules) expect(r).toMatchObject({ apiGroups: ['coordination.k8s.io'], resources: ['leases'] });
-    const allowed = (verb: string, name: string): boolean => rules.some((r) => r.verbs.includes(verb) && (r.resourceNames === undefined || r.resourceNames.includes(name)));
+    const allowed = (verb: string, name: string): boolean =>
+      rules.some((r) => r.verbs.includes(verb) && (r.resourceNames === undefined || r.resourceNames.includes(name)));
     for (const verb of ['get', 'update', 'create']) expect(allowed(verb, config.ha!.leaseName), verb).toBe(true);
     expect(allowed('get', 'another-lease')).toBe(false);
     expect(rules.flatMap((r) => r.verbs).sort()).toEqual(['create', 'get', 'update']);
@@ -63,7 +71,13 @@ describe('deploy/kubernetes-ha', () => {
   it("its docops.yaml is the base one plus ha: kubernetes with client-go's timings", async () => {
     const ha = await configOf(load('deploy/kubernetes-ha', 'configmap-ha.yaml')[0]!);
     const single = await configOf(load('deploy/kubernetes', 'configmap.yaml')[0]!);
-    expect(ha.ha).toEqual({ mode: 'kubernetes', leaseName: 'docops', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 });
+    expect(ha.ha).toEqual({
+      mode: 'kubernetes',
+      leaseName: 'docops',
+      leaseDurationMs: 15_000,
+      renewDeadlineMs: 10_000,
+      retryPeriodMs: 2_000,
+    });
     const { ha: _ha, configFile: _a, reconcileSecret: _s, ...rest } = ha;
     const { configFile: _b, reconcileSecret: _t, ...base } = single;
     expect(rest).toEqual(base);

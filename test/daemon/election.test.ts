@@ -34,7 +34,8 @@ function elector(client: string): LeaderElector {
   return e;
 }
 
-const successfulWrites = (client: string) => server.events.filter((e) => e.client === client && (e.method === 'PUT' || e.method === 'POST') && e.status < 300);
+const successfulWrites = (client: string) =>
+  server.events.filter((e) => e.client === client && (e.method === 'PUT' || e.method === 'POST') && e.status < 300);
 
 describe('leader election over a Lease', () => {
   it('two replicas started together: exactly one leads, the lease names it, the other follows', async () => {
@@ -46,7 +47,11 @@ describe('leader election over a Lease', () => {
     await waitFor(() => a.isLeader || b.isLeader, 10_000, 'a leader');
     const [leader, follower] = a.isLeader ? [a, b] : [b, a];
     await waitFor(() => follower.status().holder === leader.identity, 10_000, 'the follower to see the leader');
-    expect(server.lease('docops', 'docops')!.spec).toMatchObject({ holderIdentity: leader.identity, leaseDurationSeconds: 3, leaseTransitions: 0 });
+    expect(server.lease('docops', 'docops')!.spec).toMatchObject({
+      holderIdentity: leader.identity,
+      leaseDurationSeconds: 3,
+      leaseTransitions: 0,
+    });
     expect(follower.status()).toMatchObject({ role: 'follower', holder: leader.identity, leaseReachable: true });
     expect(follower.writeBlocker()).toBe('this replica does not hold the lease');
     expect(leader.writeBlocker()).toBeUndefined();
@@ -78,28 +83,35 @@ describe('leader election over a Lease', () => {
     expect(taken.at - released.at).toBeLessThan(TIMINGS.retryPeriodMs + 1000);
   });
 
-  it.each(['error', 'hang'] as const)('a leader cut off from the lease (%s) closes its write gate before the lease can expire; the other takes over only after', async (mode) => {
-    server = await startLeaseServer();
-    const a = elector('a');
-    a.start();
-    await waitFor(() => a.isLeader, 10_000, 'a to lead');
-    const b = elector('b');
-    b.start();
-    await waitFor(() => b.status().holder === 'a', 10_000, 'b to see a');
-    let gateClosedAt: number | undefined;
-    a.on('stopped-leading', () => (gateClosedAt ??= performance.now()));
-    server.partition('a', mode);
-    // The gate is a clock comparison: poll it as apply would before each write.
-    await waitFor(() => (a.writeBlocker() !== undefined ? ((gateClosedAt ??= performance.now()), true) : false), 10_000, 'a to stop writing');
-    await waitFor(() => b.isLeader, 10_000, 'b to take over');
-    const lastRenew = successfulWrites('a').at(-1)!.at;
-    const takeover = successfulWrites('b')[0]!.at;
-    expect(gateClosedAt!).toBeLessThan(lastRenew + TIMINGS.leaseDurationMs);
-    expect(takeover).toBeGreaterThanOrEqual(lastRenew + TIMINGS.leaseDurationMs);
-    expect(a.status()).toMatchObject({ role: 'follower', leaseReachable: false });
-    // Healed, the former leader follows the new one.
-    server.heal('a');
-    await waitFor(() => a.status().holder === 'b' && a.status().leaseReachable === true, 10_000, 'a to follow b');
-    expect(a.isLeader).toBe(false);
-  });
+  it.each(['error', 'hang'] as const)(
+    'a leader cut off from the lease (%s) closes its write gate before the lease can expire; the other takes over only after',
+    async (mode) => {
+      server = await startLeaseServer();
+      const a = elector('a');
+      a.start();
+      await waitFor(() => a.isLeader, 10_000, 'a to lead');
+      const b = elector('b');
+      b.start();
+      await waitFor(() => b.status().holder === 'a', 10_000, 'b to see a');
+      let gateClosedAt: number | undefined;
+      a.on('stopped-leading', () => (gateClosedAt ??= performance.now()));
+      server.partition('a', mode);
+      // The gate is a clock comparison: poll it as apply would before each write.
+      await waitFor(
+        () => (a.writeBlocker() !== undefined ? ((gateClosedAt ??= performance.now()), true) : false),
+        10_000,
+        'a to stop writing',
+      );
+      await waitFor(() => b.isLeader, 10_000, 'b to take over');
+      const lastRenew = successfulWrites('a').at(-1)!.at;
+      const takeover = successfulWrites('b')[0]!.at;
+      expect(gateClosedAt!).toBeLessThan(lastRenew + TIMINGS.leaseDurationMs);
+      expect(takeover).toBeGreaterThanOrEqual(lastRenew + TIMINGS.leaseDurationMs);
+      expect(a.status()).toMatchObject({ role: 'follower', leaseReachable: false });
+      // Healed, the former leader follows the new one.
+      server.heal('a');
+      await waitFor(() => a.status().holder === 'b' && a.status().leaseReachable === true, 10_000, 'a to follow b');
+      expect(a.isLeader).toBe(false);
+    },
+  );
 });

@@ -17,7 +17,10 @@ describe('docops daemon -c config.example/docops.yaml --sandbox', () => {
       { stdout: { write: (s: string) => stdout.push(s) }, stderr: { write: (s: string) => stderr.push(s) }, env: {} },
       { stopSignal: stop.signal, processSignals: false, onStarted, deps: { defaultMetrics: false } },
     );
-    const daemon = await Promise.race([started, exitCode.then((code) => Promise.reject(new Error(`exited early with ${code}: ${stderr.join('')}`)))]);
+    const daemon = await Promise.race([
+      started,
+      exitCode.then((code) => Promise.reject(new Error(`exited early with ${code}: ${stderr.join('')}`))),
+    ]);
     const first = await daemon.firstRun!;
     expect(first.result, stderr.join('')).toBe('success');
     expect(first.documents).toBeGreaterThanOrEqual(4);

@@ -17,7 +17,15 @@ import { startReplica, type ProxiedRequest, type Replica } from './replicas.js';
 import { waitFor } from './wait.js';
 
 const S = 6;
-const LEASE = ['ha:', '  mode: kubernetes', '  leaseName: docops', '  leaseDurationMs: 3000', '  renewDeadlineMs: 2000', '  retryPeriodMs: 500', `shard: { leases: ${S} }`];
+const LEASE = [
+  'ha:',
+  '  mode: kubernetes',
+  '  leaseName: docops',
+  '  leaseDurationMs: 3000',
+  '  renewDeadlineMs: 2000',
+  '  retryPeriodMs: 500',
+  `shard: { leases: ${S} }`,
+];
 const WAIT = 90_000;
 const IDS = Array.from({ length: 12 }, (_, i) => `org-${String.fromCharCode(97 + i)}`);
 
@@ -48,10 +56,19 @@ afterAll(async () => {
 });
 
 const manifests = (teams: number): Record<string, string> =>
-  Object.fromEntries(orgs.flatMap((o) => Array.from({ length: teams }, (_, t) => [`${o.id}/team-${t}.yaml`, fleetTeamYaml(o.id, `Fleet ${o.id} ${t}`)])));
+  Object.fromEntries(
+    orgs.flatMap((o) =>
+      Array.from({ length: teams }, (_, t) => [`${o.id}/team-${t}.yaml`, fleetTeamYaml(o.id, `Fleet ${o.id} ${t}`)]),
+    ),
+  );
 
 async function replica(name: string): Promise<Replica> {
-  const config = ['concurrency: 1', 'organizations:', ...orgs.flatMap((o) => [`  - id: ${o.id}`, `    manifests: ./manifests/${o.id}`, `    tokenEnv: ${o.env}`]), ...LEASE];
+  const config = [
+    'concurrency: 1',
+    'organizations:',
+    ...orgs.flatMap((o) => [`  - id: ${o.id}`, `    manifests: ./manifests/${o.id}`, `    tokenEnv: ${o.env}`]),
+    ...LEASE,
+  ];
   const r = await startReplica({
     build,
     name,
@@ -68,16 +85,26 @@ async function replica(name: string): Promise<Replica> {
   return r;
 }
 
-const holder = (shard: number): string => String(leases.lease('docops', `docops-shard-${shard}`)?.spec.holderIdentity ?? '');
+const holder = (shard: number): string =>
+  String(leases.lease('docops', `docops-shard-${shard}`)?.spec.holderIdentity ?? '');
 /** The replica (by name) holding a shard, '' when none. */
 const owner = (shard: number): string => replicas.find((r) => holder(shard).startsWith(`${r.name}-`))?.name ?? '';
 const orgOf = (token: string | undefined): string | undefined => orgs.find((o) => o.token === token)?.id;
 const writes = (from = 0): ProxiedRequest[] => requests.slice(from).filter((r) => r.method !== 'GET');
 const alive = (): Replica[] => replicas.filter((r) => r.child.exitCode === null && r.child.signalCode === null);
-const allHeldBy = (names: string[]): boolean => Array.from({ length: S }, (_, s) => owner(s)).every((o) => names.includes(o));
-const fair = (names: string[]): boolean => allHeldBy(names) && names.every((n) => Array.from({ length: S }, (_, s) => owner(s)).filter((o) => o === n).length <= Math.ceil(S / names.length));
-const runsOf = (r: Replica, org: string, from = 0): Record<string, unknown>[] => r.logs.slice(from).filter((l) => l.org === org && l.msg === 'reconcile started');
-const converged = async (teams: number): Promise<boolean> => (await Promise.all(orgs.map(async (o) => (await orgTeams(o)).filter((t) => t.startsWith('Fleet ')).length === teams))).every(Boolean);
+const allHeldBy = (names: string[]): boolean =>
+  Array.from({ length: S }, (_, s) => owner(s)).every((o) => names.includes(o));
+const fair = (names: string[]): boolean =>
+  allHeldBy(names) &&
+  names.every(
+    (n) => Array.from({ length: S }, (_, s) => owner(s)).filter((o) => o === n).length <= Math.ceil(S / names.length),
+  );
+const runsOf = (r: Replica, org: string, from = 0): Record<string, unknown>[] =>
+  r.logs.slice(from).filter((l) => l.org === org && l.msg === 'reconcile started');
+const converged = async (teams: number): Promise<boolean> =>
+  (
+    await Promise.all(orgs.map(async (o) => (await orgTeams(o)).filter((t) => t.startsWith('Fleet ')).length === teams))
+  ).every(Boolean);
 
 /** Per organization, the writers in the order their writes arrived, with repeats folded: [A] or [A, B], never [A, B, A]. */
 function writerRuns(from: number): Map<string, string[]> {
@@ -91,23 +118,29 @@ function writerRuns(from: number): Map<string, string[]> {
   return seq;
 }
 
-
 describe('three replicas, twelve organizations, six shard Leases', () => {
   it('each organization is written by exactly one replica, its shard holder; a killed replica’s shards move; a cut-off one never writes beside another; a rolling restart hands every shard over', async () => {
     const [a, b, c] = [await replica('rep-a'), await replica('rep-b'), await replica('rep-c')];
     const three = [a.name, b.name, c.name];
-    await waitFor(() => fair(three), WAIT, () => `a fair share: ${Array.from({ length: S }, (_, s) => owner(s)).join(',')}\n${a.raw.slice(-5).join('\n')}`);
+    await waitFor(
+      () => fair(three),
+      WAIT,
+      () => `a fair share: ${Array.from({ length: S }, (_, s) => owner(s)).join(',')}\n${a.raw.slice(-5).join('\n')}`,
+    );
     await waitFor(() => converged(1), WAIT, 'every organization’s team');
 
     // Settled: a change in every organization is reconciled and written by exactly one replica, its shard's holder.
     const settledLogs = new Map(replicas.map((r) => [r.name, r.logs.length]));
     const settledFrom = requests.length;
-    for (const r of replicas) for (const [file, text] of Object.entries(manifests(2))) writeFileSync(join(r.dir, 'manifests', file), text);
+    for (const r of replicas)
+      for (const [file, text] of Object.entries(manifests(2))) writeFileSync(join(r.dir, 'manifests', file), text);
     await waitFor(() => converged(2), WAIT, 'every organization’s second team');
     const settled = writerRuns(settledFrom);
     for (const o of orgs) {
       expect(settled.get(o.id), o.id).toEqual([owner(shardOf(o.id, S))]);
-      const reconciledBy = replicas.filter((r) => runsOf(r, o.id, settledLogs.get(r.name)).length > 0).map((r) => r.name);
+      const reconciledBy = replicas
+        .filter((r) => runsOf(r, o.id, settledLogs.get(r.name)).length > 0)
+        .map((r) => r.name);
       expect(reconciledBy, `${o.id} reconciled by`).toEqual([owner(shardOf(o.id, S))]);
     }
     console.info(`fleet start: shard Lease holders over time ${JSON.stringify(holderHistory())}`);
@@ -119,17 +152,26 @@ describe('three replicas, twelve organizations, six shard Leases', () => {
     const logFrom = new Map(replicas.map((r) => [r.name, r.logs.length]));
     victim.child.kill('SIGKILL');
     await victim.exited;
-    await waitFor(() => victimShards.every((s) => [a.name, b.name].includes(owner(s))), WAIT, 'the killed replica’s shards to move');
+    await waitFor(
+      () => victimShards.every((s) => [a.name, b.name].includes(owner(s))),
+      WAIT,
+      'the killed replica’s shards to move',
+    );
     for (const o of orgs.filter((x) => victimShards.includes(shardOf(x.id, S)))) {
       const next = replicas.find((r) => r.name === owner(shardOf(o.id, S)))!;
-      await waitFor(() => runsOf(next, o.id, logFrom.get(next.name)).length > 0, WAIT, `${o.id} reconciled by ${next.name}`);
+      await waitFor(
+        () => runsOf(next, o.id, logFrom.get(next.name)).length > 0,
+        WAIT,
+        `${o.id} reconciled by ${next.name}`,
+      );
       expect(runsOf(next, o.id, logFrom.get(next.name))[0]!.reasons).toEqual(['leader']);
     }
 
     // Cut one off from the Leases while both apply new teams: it stops before the other takes over, and no
     // organization is ever written by the two at once (per organization the writers follow one another).
     const writesFrom = requests.length;
-    for (const r of alive()) for (const [file, text] of Object.entries(manifests(4))) writeFileSync(join(r.dir, 'manifests', file), text);
+    for (const r of alive())
+      for (const [file, text] of Object.entries(manifests(4))) writeFileSync(join(r.dir, 'manifests', file), text);
     await waitFor(() => writes(writesFrom).length > 0, WAIT, 'the new teams being written');
     leases.partition(b.name, 'error');
     await waitFor(() => allHeldBy([a.name]), WAIT, 'the replica still reaching the Leases to hold every shard');
@@ -138,7 +180,11 @@ describe('three replicas, twelve organizations, six shard Leases', () => {
       expect(seq.length, `${org}: ${seq.join(' → ')}`).toBeLessThanOrEqual(2);
       if (seq.length === 2) expect(seq, org).toEqual([b.name, a.name]); // the cut-off one, then the other: never back
     }
-    for (const o of orgs) expect((await orgTeams(o)).filter((t) => t.startsWith('Fleet ')), o.id).toHaveLength(4); // no duplicate create
+    for (const o of orgs)
+      expect(
+        (await orgTeams(o)).filter((t) => t.startsWith('Fleet ')),
+        o.id,
+      ).toHaveLength(4); // no duplicate create
     leases.heal(b.name);
     await waitFor(() => fair([a.name, b.name]), WAIT, 'the healed replica to get its share back');
 
@@ -168,7 +214,8 @@ function shardHandovers(from: number): { lease: string; holder: string; before: 
     if (e.holder === undefined || e.lease === undefined || !e.lease.startsWith('docops-shard-')) return;
     const before = last.get(e.lease);
     last.set(e.lease, e.holder);
-    if (i >= from && before !== undefined && e.holder !== '' && e.holder !== before) out.push({ lease: e.lease, holder: e.holder, before });
+    if (i >= from && before !== undefined && e.holder !== '' && e.holder !== before)
+      out.push({ lease: e.lease, holder: e.holder, before });
   });
   return out;
 }
@@ -176,6 +223,8 @@ function shardHandovers(from: number): { lease: string; holder: string; before: 
 /** Per shard Lease, the holders it was given in order (a short name each). */
 function holderHistory(): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (const e of leases.events) if (e.holder !== undefined && e.lease?.startsWith('docops-shard-')) (out[e.lease] ??= []).push(e.holder.replace(/-[0-9a-f]{8}$/, '') || '∅');
+  for (const e of leases.events)
+    if (e.holder !== undefined && e.lease?.startsWith('docops-shard-'))
+      (out[e.lease] ??= []).push(e.holder.replace(/-[0-9a-f]{8}$/, '') || '∅');
   return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v.filter((h, i) => v[i - 1] !== h)]));
 }

@@ -22,14 +22,29 @@ afterEach(async () => {
 
 async function startFleet(orgs: TestOrg[], extra: string[] = [], team?: (o: TestOrg) => string) {
   const router = await startTokenRouter(orgs);
-  const { root, config } = fleetDir(orgs, [`apiUrl: ${router.url}`, 'shutdownGraceMs: 2000', 'debounceMs: 100', ...extra], team);
+  const { root, config } = fleetDir(
+    orgs,
+    [`apiUrl: ${router.url}`, 'shutdownGraceMs: 2000', 'debounceMs: 100', ...extra],
+    team,
+  );
   const env = Object.fromEntries(orgs.map((o) => [o.env, o.token]));
   const logs: Record<string, unknown>[] = [];
-  const logger = createLogger({ level: 'debug', format: 'json', stream: { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) } });
-  const fleet = new Fleet(await loadDaemonConfig(config, { env }), { env, logger, defaultMetrics: false, scheduler: new FakeScheduler() });
+  const logger = createLogger({
+    level: 'debug',
+    format: 'json',
+    stream: { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) },
+  });
+  const fleet = new Fleet(await loadDaemonConfig(config, { env }), {
+    env,
+    logger,
+    defaultMetrics: false,
+    scheduler: new FakeScheduler(),
+  });
   const runs: { org: string; record: RunRecord; busy: Record<string, boolean> }[] = [];
   // What every organization was doing when each run ended: the order of events, not their times.
-  fleet.on('run', (e: { org: string; record: RunRecord }) => runs.push({ ...e, busy: Object.fromEntries([...fleet.orgs].map(([id, o]) => [id, o.daemon.busy.running])) }));
+  fleet.on('run', (e: { org: string; record: RunRecord }) =>
+    runs.push({ ...e, busy: Object.fromEntries([...fleet.orgs].map(([id, o]) => [id, o.daemon.busy.running])) }),
+  );
   cleanup.push(async () => {
     await fleet.stop();
     await router.close();
@@ -50,8 +65,14 @@ const until = async (cond: () => boolean, what: string): Promise<void> => {
 describe('one daemon, many organizations', () => {
   it('reconciles each organization with its own token; one stuck at its rate limit and one with invalid manifests hold no other', async () => {
     // org-slow's token may send two requests an hour: its run waits at its pacer for the rest.
-    const orgs = await startOrgs(['org-ok', 'org-slow', 'org-bad', 'org-ok2'], (id) => (id === 'org-slow' ? { rateLimit: '2/h' } : {}));
-    const { fleet, runs, router } = await startFleet(orgs, [], (o) => (o.id === 'org-bad' ? 'apiVersion: docops/v1\nkind: Team\nmetadata: { organization: org-bad }\nspec: { titel: x }\n' : fleetTeamYaml(o.id, `Fleet ${o.id}`)));
+    const orgs = await startOrgs(['org-ok', 'org-slow', 'org-bad', 'org-ok2'], (id) =>
+      id === 'org-slow' ? { rateLimit: '2/h' } : {},
+    );
+    const { fleet, runs, router } = await startFleet(orgs, [], (o) =>
+      o.id === 'org-bad'
+        ? 'apiVersion: docops/v1\nkind: Team\nmetadata: { organization: org-bad }\nspec: { titel: x }\n'
+        : fleetTeamYaml(o.id, `Fleet ${o.id}`),
+    );
     await until(() => ['org-ok', 'org-ok2', 'org-bad'].every((id) => runs.some((r) => r.org === id)), 'the three runs');
 
     const of = (id: string) => runs.find((r) => r.org === id)!;
@@ -80,7 +101,9 @@ describe('one daemon, many organizations', () => {
     expect(metrics).toMatch(/^docops_leader\{org="org-a"\} 1$/m);
     expect(metrics).toMatch(/^docops_changes_applied_total\{kind="Team",action="create",org="org-b"\} 1$/m);
 
-    const status = (await (await fetch(`${fleet.url}/api/status`)).json()) as { organizations: { org: string; runs: unknown[]; daemon: { role: string } }[] };
+    const status = (await (await fetch(`${fleet.url}/api/status`)).json()) as {
+      organizations: { org: string; runs: unknown[]; daemon: { role: string } }[];
+    };
     expect(status.organizations.map((o) => o.org)).toEqual(['org-a', 'org-b']);
     expect(status.organizations[0]!.runs).toHaveLength(1);
     const html = await (await fetch(`${fleet.url}/`)).text();
@@ -91,21 +114,31 @@ describe('one daemon, many organizations', () => {
     expect((await fetch(`${fleet.url}/api/orgs/org-b/runs/1`)).status).toBe(200);
     expect((await fetch(`${fleet.url}/orgs/org-nope/`)).status).toBe(404);
 
-    const answer = await fetch(`${fleet.url}/reconcile?org=org-b&wait=1`, { method: 'POST', headers: { authorization: 'Bearer 0123456789abcdef-secret' } });
+    const answer = await fetch(`${fleet.url}/reconcile?org=org-b&wait=1`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer 0123456789abcdef-secret' },
+    });
     expect(answer.status).toBe(200);
     expect(runs.filter((r) => r.org === 'org-b').map((r) => r.record.reasons)).toEqual([['start'], ['http']]);
     expect(runs.filter((r) => r.org === 'org-a')).toHaveLength(1);
-    const ready = (await (await fetch(`${fleet.url}/readyz`)).json()) as { ready: boolean; organizations: Record<string, { ready: boolean }> };
+    const ready = (await (await fetch(`${fleet.url}/readyz`)).json()) as {
+      ready: boolean;
+      organizations: Record<string, { ready: boolean }>;
+    };
     expect(ready).toMatchObject({ ready: true, organizations: { 'org-a': { ready: true }, 'org-b': { ready: true } } });
   }, 60_000);
 
   it("a document naming another organization fails that organization's load only, and is never sent with its token", async () => {
     const orgs = await startOrgs(['org-x', 'org-y']);
-    const { runs } = await startFleet(orgs, [], (o) => fleetTeamYaml(o.id === 'org-x' ? 'org-y' : o.id, `Fleet ${o.id}`));
+    const { runs } = await startFleet(orgs, [], (o) =>
+      fleetTeamYaml(o.id === 'org-x' ? 'org-y' : o.id, `Fleet ${o.id}`),
+    );
     await until(() => runs.length >= 2, 'both first runs');
     const x = runs.find((r) => r.org === 'org-x')!.record;
     expect(x.result).toBe('invalid_manifests');
-    expect(x.issues?.[0]?.message).toMatch(/metadata\.organization: org-y is not the organization of this directory \(org-x/);
+    expect(x.issues?.[0]?.message).toMatch(
+      /metadata\.organization: org-y is not the organization of this directory \(org-x/,
+    );
     expect(runs.find((r) => r.org === 'org-y')!.record.result).toBe('success');
     expect(orgs[0]!.sandbox.stats().total).toBe(0); // org-x's sandbox was never asked anything
   }, 60_000);
@@ -117,7 +150,9 @@ describe('one daemon, many organizations', () => {
     const shares: string[][] = [];
     for (const index of [0, 1, 2]) {
       writeFileSync(config, readFileSync(config, 'utf8').replace(/index: \d/, `index: ${index}`));
-      shares.push(new Fleet(await loadDaemonConfig(config, { env: {} }), { defaultMetrics: false }).share().map((s) => s.org.id));
+      shares.push(
+        new Fleet(await loadDaemonConfig(config, { env: {} }), { defaultMetrics: false }).share().map((s) => s.org.id),
+      );
     }
     expect(shares.flat().sort()).toEqual([...ids].sort()); // each organization in exactly one shard
     expect(shares.every((s) => s.length > 0)).toBe(true);

@@ -11,7 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/model/errors.js';
-import { isMissingPackage, KUBERNETES_CLIENT, KUBERNETES_CLIENT_RANGE, kubernetesClientMissing } from '../../src/daemon/ha/leadership.js';
+import {
+  isMissingPackage,
+  KUBERNETES_CLIENT,
+  KUBERNETES_CLIENT_RANGE,
+  kubernetesClientMissing,
+} from '../../src/daemon/ha/leadership.js';
 import { REPO } from './build.js';
 
 /** What `require(name)` throws from a file in `dir`. */
@@ -27,7 +32,9 @@ function requireError(dir: string, name: string): unknown {
 /** What `import(name)` rejects with in a node process whose working directory is `dir` (vitest resolves its own way). */
 function importError(dir: string, name: string): { code: string; message: string } {
   const script = `import(${JSON.stringify(name)}).then(() => console.log('null'), (e) => console.log(JSON.stringify({ code: e.code, message: e.message })))`;
-  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' })) as { code: string; message: string };
+  return JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' }),
+  ) as { code: string; message: string };
 }
 
 describe('ha without the Kubernetes client', () => {
@@ -46,7 +53,10 @@ describe('ha without the Kubernetes client', () => {
     const dir = mkdtempSync(join(tmpdir(), 'docops-broken-k8s-'));
     const pkg = join(dir, 'node_modules', ...KUBERNETES_CLIENT.split('/'));
     mkdirSync(pkg, { recursive: true });
-    writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: KUBERNETES_CLIENT, version: '1.4.0', main: 'index.js' }));
+    writeFileSync(
+      join(pkg, 'package.json'),
+      JSON.stringify({ name: KUBERNETES_CLIENT, version: '1.4.0', main: 'index.js' }),
+    );
     writeFileSync(join(pkg, 'index.js'), "require('a-dependency-that-is-gone');\n");
     const err = requireError(dir, KUBERNETES_CLIENT);
     expect((err as NodeJS.ErrnoException).code).toBe('MODULE_NOT_FOUND');

@@ -16,7 +16,15 @@ import { waitFor } from './wait.js';
 
 const LEASE_MS = 3000;
 const RETRY_MS = 500;
-const HA = ['concurrency: 1', 'ha:', '  mode: kubernetes', '  leaseName: docops', `  leaseDurationMs: ${LEASE_MS}`, '  renewDeadlineMs: 2000', `  retryPeriodMs: ${RETRY_MS}`];
+const HA = [
+  'concurrency: 1',
+  'ha:',
+  '  mode: kubernetes',
+  '  leaseName: docops',
+  `  leaseDurationMs: ${LEASE_MS}`,
+  '  renewDeadlineMs: 2000',
+  `  retryPeriodMs: ${RETRY_MS}`,
+];
 /** Generous: two replicas, a sandbox and vitest share two cores with the other test files. */
 const WAIT = 60_000;
 const CREATE_TEAM = 'PUT /v1/orgs/:organizationId/teams';
@@ -52,26 +60,40 @@ async function twoReplicas(prefix: string, count: number): Promise<{ leader: Rep
   requests = [];
   let startWriting!: () => void;
   const writesFrom = new Promise<void>((r) => (startWriting = r));
-  const manifests = Object.fromEntries(Array.from({ length: count }, (_, i) => [`t${i + 1}.yaml`, teamYaml(`${prefix} ${i + 1}`)]));
+  const manifests = Object.fromEntries(
+    Array.from({ length: count }, (_, i) => [`t${i + 1}.yaml`, teamYaml(`${prefix} ${i + 1}`)]),
+  );
   const common = { build, manifests, sandbox, leases, config: HA, requests, writesFrom };
-  replicas = await Promise.all([startReplica({ ...common, name: 'replica-a' }), startReplica({ ...common, name: 'replica-b' })]);
+  replicas = await Promise.all([
+    startReplica({ ...common, name: 'replica-a' }),
+    startReplica({ ...common, name: 'replica-b' }),
+  ]);
   const [a, b] = replicas as [Replica, Replica];
   await waitFor(() => holder() !== '', WAIT, 'a leader');
   const [leader, follower] = holder().startsWith(`${a.name}-`) ? [a, b] : [b, a];
   await waitFor(async () => (await role(leader)) === 'leader', WAIT, 'the leader to say so');
-  await waitFor(async () => follower.url() !== undefined && (await follower.get('/readyz')).status === 200, WAIT, 'the follower to stand by, ready');
+  await waitFor(
+    async () => follower.url() !== undefined && (await follower.get('/readyz')).status === 200,
+    WAIT,
+    'the follower to stand by, ready',
+  );
   startWriting();
   return { leader, follower };
 }
 
 const applied = (r: Replica): number => r.logs.filter((l) => l.msg === 'applied').length;
 const holder = (): string => String(leases.lease('docops', 'docops')?.spec.holderIdentity ?? '');
-const leaseWrites = (replica: string): LeaseEvent[] => leases.events.filter((e) => e.client === replica && (e.method === 'PUT' || e.method === 'POST') && e.status < 300);
+const leaseWrites = (replica: string): LeaseEvent[] =>
+  leases.events.filter((e) => e.client === replica && (e.method === 'PUT' || e.method === 'POST') && e.status < 300);
 /** Team creates the sandbox answered with success (a duplicate create would show as one more). */
-const teamCreates = (): number => sandbox.stats().requests.filter((r) => `${r.method} ${r.route}` === CREATE_TEAM && r.status >= 200 && r.status < 300).length;
-const role = async (r: Replica): Promise<unknown> => (r.url() === undefined ? undefined : ((await r.get('/readyz')).body.ha as { role?: string } | undefined)?.role);
+const teamCreates = (): number =>
+  sandbox.stats().requests.filter((r) => `${r.method} ${r.route}` === CREATE_TEAM && r.status >= 200 && r.status < 300)
+    .length;
+const role = async (r: Replica): Promise<unknown> =>
+  r.url() === undefined ? undefined : ((await r.get('/readyz')).body.ha as { role?: string } | undefined)?.role;
 /** The replica's runs since `from` (log index) that ended, by their final log line. */
-const runEnded = (r: Replica, msg: RegExp, from = 0): boolean => r.logs.slice(from).some((l) => typeof l.msg === 'string' && msg.test(l.msg));
+const runEnded = (r: Replica, msg: RegExp, from = 0): boolean =>
+  r.logs.slice(from).some((l) => typeof l.msg === 'string' && msg.test(l.msg));
 
 async function converged(prefix: string, count: number): Promise<void> {
   const titles = (await teamTitles(sandbox)).filter((t) => t.startsWith(`${prefix} `));
@@ -105,8 +127,13 @@ describe('two daemon replicas electing a leader through a Lease', () => {
     // The new leader's first run was a full reconcile: it planned exactly what the old one left undone.
     const run = follower.logs.find((l) => l.msg === 'reconcile started');
     expect(run?.reasons).toEqual(['leader']);
-    expect(follower.logs.find((l) => l.msg === 'reconcile applied')).toMatchObject({ planned: 12 - teamCreatesBy(leader.name), failed: 0 });
-    console.info(`HA kill: ${appliedByLeader} step(s) applied before SIGKILL; takeover ${Math.round(takeover - killedAt)} ms after the kill, ${Math.round(takeover - lastRenew)} ms after the last renew (lease ${LEASE_MS} ms)`);
+    expect(follower.logs.find((l) => l.msg === 'reconcile applied')).toMatchObject({
+      planned: 12 - teamCreatesBy(leader.name),
+      failed: 0,
+    });
+    console.info(
+      `HA kill: ${appliedByLeader} step(s) applied before SIGKILL; takeover ${Math.round(takeover - killedAt)} ms after the kill, ${Math.round(takeover - lastRenew)} ms after the last renew (lease ${LEASE_MS} ms)`,
+    );
   }, 120_000);
 
   it('a leader cut off from the lease stops writing before its lease expires; the other takes over, converges; SIGTERM hands the lease back within one retry period', async () => {
@@ -114,7 +141,11 @@ describe('two daemon replicas electing a leader through a Lease', () => {
     await waitFor(() => applied(leader) > 0, WAIT, 'the leader to apply a step');
     leases.partition(leader.name, 'error');
     const cutAt = performance.now();
-    await waitFor(() => runEnded(leader, /^apply interrupted, nothing further written/), WAIT, 'the leader to stop writing');
+    await waitFor(
+      () => runEnded(leader, /^apply interrupted, nothing further written/),
+      WAIT,
+      'the leader to stop writing',
+    );
     expect(leader.logs.some((l) => l.msg === 'lost the lease: writes stopped; standing by')).toBe(true);
     await waitFor(async () => (await role(follower)) === 'leader', WAIT, 'the follower to take over');
     await waitFor(() => runEnded(follower, /^reconcile applied$/), WAIT, "the new leader's run");
@@ -131,7 +162,11 @@ describe('two daemon replicas electing a leader through a Lease', () => {
     // The interrupted run is said as such: /readyz, metrics; the cut-off replica is not ready (it cannot read the lease).
     const cut = await leader.get('/readyz');
     expect(cut.status).toBe(503);
-    expect(cut.body).toMatchObject({ standby: true, ha: { role: 'follower', leaseReachable: false }, lastRun: { result: 'interrupted', interruptedBy: 'lease' } });
+    expect(cut.body).toMatchObject({
+      standby: true,
+      ha: { role: 'follower', leaseReachable: false },
+      lastRun: { result: 'interrupted', interruptedBy: 'lease' },
+    });
     const metrics = (await leader.get('/metrics')).text;
     expect(metrics).toMatch(/^docops_leader 0$/m);
     expect(metrics).toMatch(/^docops_reconcile_runs_total\{result="interrupted"\} 1$/m);
@@ -139,8 +174,15 @@ describe('two daemon replicas electing a leader through a Lease', () => {
 
     // Healed, it stands by, ready.
     leases.heal(leader.name);
-    await waitFor(async () => (await leader.get('/readyz')).status === 200, WAIT, 'the old leader to be a ready follower');
-    expect((await leader.get('/readyz')).body).toMatchObject({ standby: true, ha: { role: 'follower', holder: holder() } });
+    await waitFor(
+      async () => (await leader.get('/readyz')).status === 200,
+      WAIT,
+      'the old leader to be a ready follower',
+    );
+    expect((await leader.get('/readyz')).body).toMatchObject({
+      standby: true,
+      ha: { role: 'follower', holder: holder() },
+    });
 
     // SIGTERM: the new leader releases the lease; the other takes it at its next read.
     const writesBefore = writesOf(requests, leader.name).length;
@@ -162,5 +204,6 @@ describe('two daemon replicas electing a leader through a Lease', () => {
 });
 
 function teamCreatesBy(replica: string): number {
-  return requests.filter((r) => r.replica === replica && r.method === 'PUT' && /\/orgs\/[^/]+\/teams$/.test(r.path)).length;
+  return requests.filter((r) => r.replica === replica && r.method === 'PUT' && /\/orgs\/[^/]+\/teams$/.test(r.path))
+    .length;
 }

@@ -59,7 +59,13 @@ describe('a daemon standing by', () => {
     const dir = mkdtempSync(join(tmpdir(), 'docops-standby-'));
     writeFileSync(join(dir, 'support.yaml'), SUPPORT);
     const now = microTime(new Date());
-    const lease = memoryLease({ holderIdentity: 'other', leaseDurationSeconds: 60, acquireTime: now, renewTime: now, leaseTransitions: 0 });
+    const lease = memoryLease({
+      holderIdentity: 'other',
+      leaseDurationSeconds: 60,
+      acquireTime: now,
+      renewTime: now,
+      leaseTransitions: 0,
+    });
     const config: DaemonConfig = {
       configFile: '',
       manifestsDir: dir,
@@ -79,10 +85,20 @@ describe('a daemon standing by', () => {
       // A policy with an approver token: POST /approve goes to the leader too (approvals are in its memory).
       policy: await loadPolicyPath(writePolicy(dir)),
       approvals: { token: 'an-approver-token-for-tests' },
-      ha: { mode: 'kubernetes', leaseName: 'docops', leaseDurationMs: 60_000, renewDeadlineMs: 40_000, retryPeriodMs: 50 },
+      ha: {
+        mode: 'kubernetes',
+        leaseName: 'docops',
+        leaseDurationMs: 60_000,
+        renewDeadlineMs: 40_000,
+        retryPeriodMs: 50,
+      },
     };
     const logs: Record<string, unknown>[] = [];
-    const logger = createLogger({ level: 'debug', format: 'json', stream: { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) } });
+    const logger = createLogger({
+      level: 'debug',
+      format: 'json',
+      stream: { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) },
+    });
     const s = sandbox;
     daemon = new Daemon(config, {
       env: { DOCOPS_TOKEN: s.token },
@@ -103,23 +119,42 @@ describe('a daemon standing by', () => {
       return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
     };
     await waitFor(async () => (await get('/readyz')).status === 200, 10_000, 'standing by, ready');
-    expect((await get('/readyz')).body).toMatchObject({ ready: true, standby: true, ha: { role: 'follower', holder: 'other', lease: 'test/docops' } });
+    expect((await get('/readyz')).body).toMatchObject({
+      ready: true,
+      standby: true,
+      ha: { role: 'follower', holder: 'other', lease: 'test/docops' },
+    });
     expect(parsePrometheus(await (await fetch(d.url + '/metrics')).text()).value('docops_leader')).toBe(0);
 
     // A file change and POST /reconcile: no run.
     writeFileSync(join(dir, 'crew.yaml'), teamYaml('Crew'));
-    await waitFor(() => logs.some((l) => l.msg === 'standing by: no reconcile (another replica holds the lease)'), 10_000, 'the change to be seen');
-    const post = await get('/reconcile?wait=1', { method: 'POST', headers: { authorization: 'Bearer a-reconcile-secret-for-tests' } });
+    await waitFor(
+      () => logs.some((l) => l.msg === 'standing by: no reconcile (another replica holds the lease)'),
+      10_000,
+      'the change to be seen',
+    );
+    const post = await get('/reconcile?wait=1', {
+      method: 'POST',
+      headers: { authorization: 'Bearer a-reconcile-secret-for-tests' },
+    });
     expect(post.status).toBe(503);
     expect(post.body).toMatchObject({ standby: true });
-    const approve = await get('/approve', { method: 'POST', headers: { authorization: 'Bearer an-approver-token-for-tests' }, body: JSON.stringify({ checksum: `sha256:${'a'.repeat(64)}` }) });
+    const approve = await get('/approve', {
+      method: 'POST',
+      headers: { authorization: 'Bearer an-approver-token-for-tests' },
+      body: JSON.stringify({ checksum: `sha256:${'a'.repeat(64)}` }),
+    });
     expect(approve).toMatchObject({ status: 503, body: { standby: true } });
     expect(runs).toEqual([]);
     expect(s.stats().total).toBe(0); // not even a read
 
     // Released: it takes over; its first run reconciles everything (the new team included).
     const released = microTime(new Date());
-    await lease.update({ holderIdentity: '', leaseDurationSeconds: 1, acquireTime: released, renewTime: released, leaseTransitions: 0 }, String(lease.version), new AbortController().signal);
+    await lease.update(
+      { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: released, renewTime: released, leaseTransitions: 0 },
+      String(lease.version),
+      new AbortController().signal,
+    );
     await waitFor(() => runs.length > 0, 10_000, 'the first run as leader');
     expect(runs[0]).toMatchObject({ reasons: ['leader'], result: 'success', applied: 1 }); // the Crew team, created
     expect(lease.record).toMatchObject({ holderIdentity: expect.stringMatching(/-[0-9a-f]{8}$/), leaseTransitions: 1 });

@@ -4,7 +4,12 @@
  * space per run; a space gaining a broken link shows on the next run.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { changeRequestHost, changeRequests, putPageLink, spaceHost } from '../../packages/sandbox/src/content-records.js';
+import {
+  changeRequestHost,
+  changeRequests,
+  putPageLink,
+  spaceHost,
+} from '../../packages/sandbox/src/content-records.js';
 import { startTestDaemon, type TestDaemon } from './helpers.js';
 import { parsePrometheus } from './prometheus.js';
 
@@ -13,16 +18,38 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((d) => d.stop()));
 });
 
-const space = (title: string): string => ['apiVersion: docops/v1', 'kind: Space', 'metadata: { organization: org-demo }', 'spec:', `  title: ${title}`].join('\n') + '\n';
+const space = (title: string): string =>
+  ['apiVersion: docops/v1', 'kind: Space', 'metadata: { organization: org-demo }', 'spec:', `  title: ${title}`].join(
+    '\n',
+  ) + '\n';
 
 describe('docs health', () => {
   it('shows the broken links of each managed space on the status page and in the metrics, refreshed by every run', async () => {
-    const d = await startTestDaemon({ files: { 'api.yaml': space('API Reference'), 'runbooks.yaml': space('Runbooks') }, config: { schedule: '* * * * *' } });
+    const d = await startTestDaemon({
+      files: { 'api.yaml': space('API Reference'), 'runbooks.yaml': space('Runbooks') },
+      config: { schedule: '* * * * *' },
+    });
     running.push(d);
     const status = JSON.parse((await d.get('/api/status')).text);
     expect(status.health).toEqual([
-      { org: 'org-demo', space: 'API Reference', id: 'sp-api', broken: 1, inChangeRequests: 0, run: 1, at: expect.any(String) },
-      { org: 'org-demo', space: 'Runbooks', id: 'sp-runbooks', broken: 0, inChangeRequests: 0, run: 1, at: expect.any(String) },
+      {
+        org: 'org-demo',
+        space: 'API Reference',
+        id: 'sp-api',
+        broken: 1,
+        inChangeRequests: 0,
+        run: 1,
+        at: expect.any(String),
+      },
+      {
+        org: 'org-demo',
+        space: 'Runbooks',
+        id: 'sp-runbooks',
+        broken: 0,
+        inChangeRequests: 0,
+        run: 1,
+        at: expect.any(String),
+      },
     ]);
     let metrics = parsePrometheus((await d.get('/metrics')).text);
     expect(metrics.value('docops_broken_links', { org: 'org-demo', space: 'sp-api', title: 'API Reference' })).toBe(1);
@@ -33,7 +60,15 @@ describe('docs health', () => {
 
     // Runbooks gains a broken link in its content and another in an open change request of it.
     putPageLink(d.sandbox.store, spaceHost('sp-runbooks'), 'pg-rb-oncall', { file: 'file-missing-9' });
-    changeRequests(d.sandbox.store).put({ id: 'cr-rb-1', spaceId: 'sp-runbooks', number: 1, subject: 'Escalation', status: 'open', createdBy: 'u-ada', createdAt: new Date(0).toISOString() });
+    changeRequests(d.sandbox.store).put({
+      id: 'cr-rb-1',
+      spaceId: 'sp-runbooks',
+      number: 1,
+      subject: 'Escalation',
+      status: 'open',
+      createdBy: 'u-ada',
+      createdAt: new Date(0).toISOString(),
+    });
     putPageLink(d.sandbox.store, changeRequestHost('cr-rb-1'), 'pg-rb-escalation', { page: 'pg-rb-missing' });
     d.sandbox.resetStats();
     const next = d.nextRun();
@@ -42,14 +77,36 @@ describe('docs health', () => {
       { org: 'org-demo', id: 'sp-api', space: 'API Reference', broken: 1, inChangeRequests: 0 },
       { org: 'org-demo', id: 'sp-runbooks', space: 'Runbooks', broken: 1, inChangeRequests: 1 },
     ]);
-    expect(d.sandbox.stats().requests.filter((r) => r.path.endsWith('/links')).map((r) => r.path).sort()).toEqual(['/v1/spaces/sp-api/links', '/v1/spaces/sp-runbooks/links']);
+    expect(
+      d.sandbox
+        .stats()
+        .requests.filter((r) => r.path.endsWith('/links'))
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual(['/v1/spaces/sp-api/links', '/v1/spaces/sp-runbooks/links']);
     metrics = parsePrometheus((await d.get('/metrics')).text);
     expect(metrics.value('docops_broken_links', { org: 'org-demo', space: 'sp-runbooks', title: 'Runbooks' })).toBe(1);
-    expect(JSON.parse((await d.get('/api/status')).text).health[1]).toMatchObject({ id: 'sp-runbooks', broken: 1, inChangeRequests: 1, run: 2 });
+    expect(JSON.parse((await d.get('/api/status')).text).health[1]).toMatchObject({
+      id: 'sp-runbooks',
+      broken: 1,
+      inChangeRequests: 1,
+      run: 2,
+    });
   });
 
   it('reads nothing without Space manifests', async () => {
-    const d = await startTestDaemon({ files: { 'org.yaml': ['apiVersion: docops/v1', 'kind: Organization', 'metadata: { organization: org-demo }', 'spec:', '  title: Acme Docs'].join('\n') + '\n' } });
+    const d = await startTestDaemon({
+      files: {
+        'org.yaml':
+          [
+            'apiVersion: docops/v1',
+            'kind: Organization',
+            'metadata: { organization: org-demo }',
+            'spec:',
+            '  title: Acme Docs',
+          ].join('\n') + '\n',
+      },
+    });
     running.push(d);
     expect(JSON.parse((await d.get('/api/status')).text).health).toEqual([]);
     expect(d.sandbox.stats().requests.filter((r) => r.path.endsWith('/links'))).toEqual([]);

@@ -15,7 +15,14 @@ import { startSandbox, type RunningSandbox, type SandboxOptions } from '@docops/
 export const ORG = 'org-demo';
 
 export function teamYaml(title: string, emails: string[] = [], id?: string): string {
-  const lines = ['apiVersion: docops/v1', 'kind: Team', 'metadata:', `  organization: ${ORG}`, 'spec:', `  title: ${title}`];
+  const lines = [
+    'apiVersion: docops/v1',
+    'kind: Team',
+    'metadata:',
+    `  organization: ${ORG}`,
+    'spec:',
+    `  title: ${title}`,
+  ];
   if (id) lines.push(`  id: ${id}`);
   if (emails.length > 0) lines.push('  members:', ...emails.map((e) => `    - { email: ${e} }`));
   return lines.join('\n') + '\n';
@@ -50,9 +57,17 @@ export async function startTestDaemon(options: {
 }): Promise<TestDaemon> {
   const dir = mkdtempSync(join(tmpdir(), 'docops-daemon-'));
   for (const [name, text] of Object.entries(options.files)) writeFileSync(join(dir, name), text);
-  const sandbox = await startSandbox({ seed: 'demo', ...(options.faults ? { faults: options.faults } : {}), ...options.sandbox });
+  const sandbox = await startSandbox({
+    seed: 'demo',
+    ...(options.faults ? { faults: options.faults } : {}),
+    ...options.sandbox,
+  });
   const logs: Record<string, unknown>[] = [];
-  const logger = createLogger({ level: 'debug', format: 'json', stream: { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) } });
+  const logger = createLogger({
+    level: 'debug',
+    format: 'json',
+    stream: { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) },
+  });
   const scheduler = new FakeScheduler();
   const clock = new FakeClock();
   const config: DaemonConfig = {
@@ -127,7 +142,9 @@ export function writes(sandbox: RunningSandbox): number {
 
 /** Team titles in the sandbox's demo org. */
 export async function teamTitles(sandbox: RunningSandbox): Promise<string[]> {
-  const res = await fetch(`${sandbox.url}/orgs/${ORG}/teams?limit=1000`, { headers: { authorization: `Bearer ${sandbox.token}` } });
+  const res = await fetch(`${sandbox.url}/orgs/${ORG}/teams?limit=1000`, {
+    headers: { authorization: `Bearer ${sandbox.token}` },
+  });
   const body = (await res.json()) as { items: { title: string }[] };
   return body.items.map((t) => t.title).sort();
 }

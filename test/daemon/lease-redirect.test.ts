@@ -28,7 +28,12 @@ afterEach(async () => {
 
 /** An "API server" answering every request with `status` pointing at the same path on another origin. */
 async function redirectingApiServer(status: number): Promise<string> {
-  elsewhere = await startElsewhere({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'docops', namespace: 'docops', resourceVersion: '7' }, spec: {} });
+  elsewhere = await startElsewhere({
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name: 'docops', namespace: 'docops', resourceVersion: '7' },
+    spec: {},
+  });
   server = createServer((req, res) => {
     req.resume();
     req.on('end', () => redirect(res, status, `${elsewhere.origin}${req.url ?? '/'}`));
@@ -51,21 +56,36 @@ async function redirectingApiServer(status: number): Promise<string> {
   return file;
 }
 
-const RECORD: LeaseRecord = { holderIdentity: 'pod-a', leaseDurationSeconds: 15, acquireTime: '2030-01-01T00:00:00.000000Z', renewTime: '2030-01-01T00:00:00.000000Z', leaseTransitions: 0 };
+const RECORD: LeaseRecord = {
+  holderIdentity: 'pod-a',
+  leaseDurationSeconds: 15,
+  acquireTime: '2030-01-01T00:00:00.000000Z',
+  renewTime: '2030-01-01T00:00:00.000000Z',
+  leaseTransitions: 0,
+};
 
 describe('the Lease client and redirects', () => {
   for (const status of [307, 302, 308]) {
     it(`read, create and update answered ${status}: each fails with the status, nothing reaches the other origin`, async () => {
-      const lock = kubernetesLeaseLock({ leaseName: 'docops', env: { KUBECONFIG: await redirectingApiServer(status) } });
+      const lock = kubernetesLeaseLock({
+        leaseName: 'docops',
+        env: { KUBECONFIG: await redirectingApiServer(status) },
+      });
       const signal = new AbortController().signal;
-      for (const attempt of [() => lock.get(signal), () => lock.create(RECORD, signal), () => lock.update(RECORD, '6', signal)]) {
+      for (const attempt of [
+        () => lock.get(signal),
+        () => lock.create(RECORD, signal),
+        () => lock.update(RECORD, '6', signal),
+      ]) {
         const err = await attempt().then(
           () => undefined,
           (e: unknown) => e,
         );
         expect(err).toBeInstanceOf(LeaseRequestError);
         expect((err as LeaseRequestError).code).toBe(status);
-        expect((err as Error).message).toBe(`the Lease request was answered HTTP ${status}, a redirect: not followed (docops talks only to the configured API server)`);
+        expect((err as Error).message).toBe(
+          `the Lease request was answered HTTP ${status}, a redirect: not followed (docops talks only to the configured API server)`,
+        );
       }
       expect(elsewhere.received).toEqual([]);
     });

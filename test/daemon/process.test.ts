@@ -33,14 +33,25 @@ describe('docops daemon as a process', () => {
     for (let i = 1; i <= 8; i++) writeFileSync(join(dir, 'manifests', `crew-${i}.yaml`), teamYaml(`Crew ${i}`));
     writeFileSync(
       join(dir, 'docops.yaml'),
-      ['manifests: ./manifests', `apiUrl: ${sandbox.url}`, 'listen: 127.0.0.1:0', 'concurrency: 1', 'journalDir: ./journal', ''].join('\n'),
+      [
+        'manifests: ./manifests',
+        `apiUrl: ${sandbox.url}`,
+        'listen: 127.0.0.1:0',
+        'concurrency: 1',
+        'journalDir: ./journal',
+        '',
+      ].join('\n'),
     );
     sandbox.resetStats();
-    const child = spawn(process.execPath, [join(build, 'run-daemon.mjs'), '-c', join(dir, 'docops.yaml'), '--log-format', 'json'], {
-      cwd: dir,
-      env: { ...process.env, DOCOPS_TOKEN: sandbox.token, DOCOPS_API_URL: '', NO_COLOR: '1' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [join(build, 'run-daemon.mjs'), '-c', join(dir, 'docops.yaml'), '--log-format', 'json'],
+      {
+        cwd: dir,
+        env: { ...process.env, DOCOPS_TOKEN: sandbox.token, DOCOPS_API_URL: '', NO_COLOR: '1' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
     const logs: Record<string, unknown>[] = [];
     const raw: string[] = [];

@@ -39,7 +39,8 @@ export function parsePrometheus(text: string): ParsedMetrics {
     const m = SAMPLE_RE.exec(line);
     if (!m) throw new Error(`line ${i + 1} is not a sample: ${line}`);
     const labels: Record<string, string> = {};
-    for (const l of (m[2] ?? '').matchAll(LABEL_RE)) labels[l[1]!] = l[2]!.replace(/\\n/g, '\n').replace(/\\(["\\])/g, '$1');
+    for (const l of (m[2] ?? '').matchAll(LABEL_RE))
+      labels[l[1]!] = l[2]!.replace(/\\n/g, '\n').replace(/\\(["\\])/g, '$1');
     const raw = m[3]!;
     const value = raw.endsWith('Inf') ? (raw.startsWith('-') ? -Infinity : Infinity) : Number(raw);
     samples.push({ name: m[1]!, labels, value });
@@ -48,8 +49,11 @@ export function parsePrometheus(text: string): ParsedMetrics {
     samples,
     types,
     value(name, labels = {}) {
-      const found = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
-      if (found.length !== 1) throw new Error(`expected one sample ${name}${JSON.stringify(labels)}, found ${found.length}`);
+      const found = samples.filter(
+        (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+      );
+      if (found.length !== 1)
+        throw new Error(`expected one sample ${name}${JSON.stringify(labels)}, found ${found.length}`);
       return found[0]!.value;
     },
   };

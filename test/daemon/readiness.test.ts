@@ -17,9 +17,15 @@ afterEach(async () => {
 describe('/readyz and POST /reconcile carry no file content', () => {
   it('invalid manifests: problems and positions (relative to the manifests directory), not the messages', async () => {
     const secret = 'reconcile-secret-of-enough-length';
-    const t = (current = await startTestDaemon({ files: { 'support.yaml': SUPPORT }, config: { reconcileSecret: secret } }));
+    const t = (current = await startTestDaemon({
+      files: { 'support.yaml': SUPPORT },
+      config: { reconcileSecret: secret },
+    }));
     const bad = t.nextRun();
-    t.write('bad.yaml', teamYaml('Bad', [CONTENT]).replace(`organization: ${ORG}`, `organization: ${ORG}\n  ${CONTENT}: 1`));
+    t.write(
+      'bad.yaml',
+      teamYaml('Bad', [CONTENT]).replace(`organization: ${ORG}`, `organization: ${ORG}\n  ${CONTENT}: 1`),
+    );
     const run = await bad;
     expect(run.result).toBe('invalid_manifests');
     expect(run.issues!.some((i) => i.message.includes(CONTENT))).toBe(true); // the messages do quote the content
@@ -32,10 +38,17 @@ describe('/readyz and POST /reconcile carry no file content', () => {
     expect(body.lastRun).toMatchObject({ result: 'invalid_manifests', problems: run.issues!.length });
     expect(ready.text).not.toContain(CONTENT);
 
-    const answer = await fetch(`${t.daemon.url}/reconcile?wait=1`, { method: 'POST', headers: { authorization: `Bearer ${secret}` } });
+    const answer = await fetch(`${t.daemon.url}/reconcile?wait=1`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}` },
+    });
     const text = await answer.text();
     expect(answer.status).toBe(422);
-    expect(JSON.parse(text)).toMatchObject({ result: 'invalid_manifests', problems: run.issues!.length, positions: body.manifests!.positions });
+    expect(JSON.parse(text)).toMatchObject({
+      result: 'invalid_manifests',
+      problems: run.issues!.length,
+      positions: body.manifests!.positions,
+    });
     expect(text).not.toContain(CONTENT);
     // The operator's log has the messages.
     expect(JSON.stringify(t.logs)).toContain(CONTENT);
@@ -53,7 +66,10 @@ describe('/readyz and POST /reconcile carry no file content', () => {
     expect(t.daemon.runs[0]).toMatchObject({ result: 'invalid_manifests', errorType: 'Error' });
     const ready = await t.get('/readyz');
     expect(ready.status).toBe(503);
-    expect(JSON.parse(ready.text)).toMatchObject({ manifests: { ok: false, errorType: 'Error' }, reason: expect.stringMatching(/could not be read/) });
+    expect(JSON.parse(ready.text)).toMatchObject({
+      manifests: { ok: false, errorType: 'Error' },
+      reason: expect.stringMatching(/could not be read/),
+    });
     expect(ready.text).not.toContain(CONTENT);
     expect(JSON.stringify(t.logs)).toContain(CONTENT);
   });
@@ -64,7 +80,11 @@ describe('/readyz and POST /reconcile carry no file content', () => {
     expect(run).toMatchObject({ result: 'failed', apiOk: false, errorType: 'ApiError' });
     expect(run.apiStatus).toBeGreaterThanOrEqual(500);
     const ready = await t.get('/readyz');
-    const body = JSON.parse(ready.text) as { api: Record<string, unknown>; lastRun: Record<string, unknown>; reason: string };
+    const body = JSON.parse(ready.text) as {
+      api: Record<string, unknown>;
+      lastRun: Record<string, unknown>;
+      reason: string;
+    };
     expect(body.api).toMatchObject({ ok: false, status: run.apiStatus, errorType: 'ApiError' });
     expect(body.reason).toContain(`HTTP ${run.apiStatus}`);
     expect(body.lastRun).not.toHaveProperty('error');

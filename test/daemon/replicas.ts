@@ -67,13 +67,32 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
   const proxy = await startProxy(o.sandbox.origin, o.name, o.requests, o.writesFrom);
   writeFileSync(
     join(dir, 'docops.yaml'),
-    [...(o.fleet ? [] : ['manifests: ./manifests']), `apiUrl: ${proxy.url}/v1`, 'listen: 127.0.0.1:0', 'journalDir: ./journal', ...o.config, ''].join('\n'),
+    [
+      ...(o.fleet ? [] : ['manifests: ./manifests']),
+      `apiUrl: ${proxy.url}/v1`,
+      'listen: 127.0.0.1:0',
+      'journalDir: ./journal',
+      ...o.config,
+      '',
+    ].join('\n'),
   );
-  const child = spawn(process.execPath, [join(o.build, 'run-daemon.mjs'), '-c', join(dir, 'docops.yaml'), '--log-format', 'json'], {
-    cwd: dir,
-    env: { ...process.env, ...o.env, DOCOPS_TOKEN: o.sandbox.token, DOCOPS_API_URL: '', NO_COLOR: '1', KUBECONFIG: join(dir, 'kubeconfig'), HOSTNAME: o.name },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(o.build, 'run-daemon.mjs'), '-c', join(dir, 'docops.yaml'), '--log-format', 'json'],
+    {
+      cwd: dir,
+      env: {
+        ...process.env,
+        ...o.env,
+        DOCOPS_TOKEN: o.sandbox.token,
+        DOCOPS_API_URL: '',
+        NO_COLOR: '1',
+        KUBECONFIG: join(dir, 'kubeconfig'),
+        HOSTNAME: o.name,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
   const logs: Record<string, unknown>[] = [];
   const raw: string[] = [];
@@ -122,17 +141,31 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
  * Forwards to the sandbox, recording each request; a request keeps going upstream when its sender dies (it was
  * sent). Writes are held until `writesFrom` resolves.
  */
-async function startProxy(origin: string, replica: string, requests: ProxiedRequest[], writesFrom: Promise<void>): Promise<{ url: string; close(): Promise<void> }> {
+async function startProxy(
+  origin: string,
+  replica: string,
+  requests: ProxiedRequest[],
+  writesFrom: Promise<void>,
+): Promise<{ url: string; close(): Promise<void> }> {
   const target = new URL(origin);
   const server: Server = createServer(async (req, res) => {
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-    requests.push({ replica, method: req.method ?? 'GET', path: req.url ?? '/', at: performance.now(), ...(token !== undefined ? { token } : {}) });
-    if (req.method !== 'GET') await writesFrom;
-    const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.on('error', () => {});
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
+    requests.push({
+      replica,
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      at: performance.now(),
+      ...(token !== undefined ? { token } : {}),
     });
+    if (req.method !== 'GET') await writesFrom;
+    const upstream = httpRequest(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.on('error', () => {});
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });
@@ -148,4 +181,5 @@ async function startProxy(origin: string, replica: string, requests: ProxiedRequ
 }
 
 /** Writes (not GET) a replica sent to the API. */
-export const writesOf = (requests: ProxiedRequest[], replica: string): ProxiedRequest[] => requests.filter((r) => r.replica === replica && r.method !== 'GET');
+export const writesOf = (requests: ProxiedRequest[], replica: string): ProxiedRequest[] =>
+  requests.filter((r) => r.replica === replica && r.method !== 'GET');

@@ -23,7 +23,10 @@ afterEach(async () => {
 
 async function start(): Promise<TestDaemon> {
   const files = Object.fromEntries(FILES.map((f) => [f, example(f)]));
-  const t = (current = await startTestDaemon({ files, config: { debounceMs: 100, schedule: '0 0 * * *', reconcileSecret: SECRET } }));
+  const t = (current = await startTestDaemon({
+    files,
+    config: { debounceMs: 100, schedule: '0 0 * * *', reconcileSecret: SECRET },
+  }));
   expect(t.daemon.runs[0]).toMatchObject({ result: 'success', scope: 'full' });
   return t;
 }
@@ -40,7 +43,9 @@ const bobReviews = (text: string): string => {
 
 /** A member's role as the sandbox answers it. */
 async function roleOf(t: TestDaemon, email: string): Promise<string | undefined> {
-  const res = await fetch(`${t.sandbox.url}/orgs/${ORG}/members?limit=1000`, { headers: { authorization: `Bearer ${t.sandbox.token}` } });
+  const res = await fetch(`${t.sandbox.url}/orgs/${ORG}/members?limit=1000`, {
+    headers: { authorization: `Bearer ${t.sandbox.token}` },
+  });
   const body = (await res.json()) as { items: { role: string; user: { email: string } }[] };
   return body.items.find((m) => m.user.email === email)?.role;
 }
@@ -54,7 +59,12 @@ describe('scoped reconciles', () => {
     const next = t.nextRun(isWatch);
     t.write('members.yaml', bobReviews(example('members.yaml')));
     const r = await next;
-    expect(r).toMatchObject({ result: 'success', scope: 'scoped', applied: 1, scopes: { changed: ['Members/org-demo'], reconciled: ['Members/org-demo'] } });
+    expect(r).toMatchObject({
+      result: 'success',
+      scope: 'scoped',
+      applied: 1,
+      scopes: { changed: ['Members/org-demo'], reconciled: ['Members/org-demo'] },
+    });
     const served = routes(t);
     // The member list only (the token's user was asked for by the start-up run's gate and is kept). No audit
     // events: the step is the manifest edit itself, which has no live author to name (src/daemon/origin.ts).
@@ -70,7 +80,12 @@ describe('scoped reconciles', () => {
     // Another layout of the same documents: a comment added, the file written anew.
     t.write('teams.yaml', `# touched\n${example('teams.yaml')}`);
     const r = await next;
-    expect(r).toMatchObject({ result: 'success', scope: 'scoped', planned: 0, scopes: { changed: [], reconciled: [] } });
+    expect(r).toMatchObject({
+      result: 'success',
+      scope: 'scoped',
+      planned: 0,
+      scopes: { changed: [], reconciled: [] },
+    });
     expect(t.sandbox.stats().total).toBe(0);
   });
 
@@ -80,7 +95,11 @@ describe('scoped reconciles', () => {
     const next = t.nextRun(isWatch);
     t.write('teams.yaml', example('teams.yaml').replace('    - { email: carol@acme.test }\n', ''));
     const r = await next;
-    expect(r).toMatchObject({ result: 'success', scope: 'scoped', scopes: { changed: ['Team/org-demo'], reconciled: ['Members/org-demo', 'Team/org-demo'] } });
+    expect(r).toMatchObject({
+      result: 'success',
+      scope: 'scoped',
+      scopes: { changed: ['Team/org-demo'], reconciled: ['Members/org-demo', 'Team/org-demo'] },
+    });
     expect(routes(t).some((x) => /sites|spaces/.test(x))).toBe(false);
     expect(routes(t).filter((x) => !x.startsWith('GET') && x.includes('/teams/'))).not.toEqual([]);
   });
@@ -90,7 +109,10 @@ describe('scoped reconciles', () => {
     const tick = t.nextRun((r) => r.reasons.includes('schedule'));
     t.scheduler.tick();
     expect(await tick).toMatchObject({ scope: 'full', fullBecause: 'triggered by schedule' });
-    const res = await fetch(`${t.daemon.url}/reconcile?wait=1`, { method: 'POST', headers: { authorization: `Bearer ${SECRET}` } });
+    const res = await fetch(`${t.daemon.url}/reconcile?wait=1`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${SECRET}` },
+    });
     expect(await res.json()).toMatchObject({ result: 'success', scope: 'full' });
   });
 
@@ -104,10 +126,18 @@ describe('scoped reconciles', () => {
     t.sandbox.setFaults(undefined);
     const full = t.nextRun(isWatch);
     t.write('translations.yaml', `# again\n${example('translations.yaml')}`);
-    expect(await full).toMatchObject({ result: 'success', scope: 'full', fullBecause: expect.stringMatching(/no successful run/) });
+    expect(await full).toMatchObject({
+      result: 'success',
+      scope: 'full',
+      fullBecause: expect.stringMatching(/no successful run/),
+    });
     const scoped = t.nextRun(isWatch);
     t.write('members.yaml', example('members.yaml'));
-    expect(await scoped).toMatchObject({ result: 'success', scope: 'scoped', scopes: { changed: ['Members/org-demo'] } });
+    expect(await scoped).toMatchObject({
+      result: 'success',
+      scope: 'scoped',
+      scopes: { changed: ['Members/org-demo'] },
+    });
     const metrics = parsePrometheus((await t.get('/metrics')).text);
     expect(metrics.value('docops_reconcile_scope_runs_total', { scope: 'scoped', result: 'success' })).toBe(1);
     expect(metrics.value('docops_reconcile_scope_runs_total', { scope: 'scoped', result: 'failed' })).toBe(1);
@@ -120,7 +150,10 @@ describe('scoped reconciles', () => {
     async function startSlow(): Promise<TestDaemon> {
       const files = Object.fromEntries(FILES.map((f) => [f, example(f)]));
       // A long quiet time, so the load and the read ahead finish well before it ends.
-      const t = (current = await startTestDaemon({ files, config: { debounceMs: 2000, schedule: '0 0 * * *', reconcileSecret: SECRET } }));
+      const t = (current = await startTestDaemon({
+        files,
+        config: { debounceMs: 2000, schedule: '0 0 * * *', reconcileSecret: SECRET },
+      }));
       expect(t.daemon.runs[0]).toMatchObject({ result: 'success', scope: 'full' });
       return t;
     }
@@ -146,7 +179,10 @@ describe('scoped reconciles', () => {
       t.write('members.yaml', bobReviews(example('members.yaml')));
       await vi.waitFor(() => expect(memberReads(t)).toBe(1), { timeout: 10_000, interval: 20 });
       // A full run in between (it writes: it applies the save itself, from its own read).
-      const res = await fetch(`${t.daemon.url}/reconcile?wait=1`, { method: 'POST', headers: { authorization: `Bearer ${SECRET}` } });
+      const res = await fetch(`${t.daemon.url}/reconcile?wait=1`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${SECRET}` },
+      });
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ result: 'success', scope: 'full', applied: 1 });
       expect(memberReads(t)).toBe(2);

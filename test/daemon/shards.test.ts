@@ -10,7 +10,13 @@ import { ShardCoordinator } from '../../src/daemon/fleet/shards.js';
 import { createLogger } from '../../src/log.js';
 import { waitFor } from './wait.js';
 
-const HA: HaConfig = { mode: 'kubernetes', leaseName: 'docops', leaseDurationMs: 900, renewDeadlineMs: 600, retryPeriodMs: 150 };
+const HA: HaConfig = {
+  mode: 'kubernetes',
+  leaseName: 'docops',
+  leaseDurationMs: 900,
+  renewDeadlineMs: 600,
+  retryPeriodMs: 150,
+};
 const S = 6;
 
 /** Leases by name; a replica's requests fail while it is cut off. */
@@ -20,29 +26,31 @@ function memoryLeases() {
   /** Every successful write, in order: which holder each Lease was given. */
   const writes: { name: string; holder: string }[] = [];
   let version = 0;
-  const lockFor = (replica: string) => async (name: string): Promise<LeaseLock> => ({
-    description: `test/${name}`,
-    async get() {
-      if (cut.has(replica)) throw new Error('cut off');
-      const l = leases.get(name);
-      return l ? { record: { ...l.record }, version: String(l.version) } : undefined;
-    },
-    async create(record) {
-      if (cut.has(replica)) throw new Error('cut off');
-      if (leases.has(name)) throw new LeaseConflictError('exists');
-      leases.set(name, { record: { ...record }, version: ++version });
-      writes.push({ name, holder: record.holderIdentity });
-      return String(version);
-    },
-    async update(record, v) {
-      if (cut.has(replica)) throw new Error('cut off');
-      const l = leases.get(name);
-      if (!l || String(l.version) !== v) throw new LeaseConflictError('moved on');
-      leases.set(name, { record: { ...record }, version: ++version });
-      writes.push({ name, holder: record.holderIdentity });
-      return String(version);
-    },
-  });
+  const lockFor =
+    (replica: string) =>
+    async (name: string): Promise<LeaseLock> => ({
+      description: `test/${name}`,
+      async get() {
+        if (cut.has(replica)) throw new Error('cut off');
+        const l = leases.get(name);
+        return l ? { record: { ...l.record }, version: String(l.version) } : undefined;
+      },
+      async create(record) {
+        if (cut.has(replica)) throw new Error('cut off');
+        if (leases.has(name)) throw new LeaseConflictError('exists');
+        leases.set(name, { record: { ...record }, version: ++version });
+        writes.push({ name, holder: record.holderIdentity });
+        return String(version);
+      },
+      async update(record, v) {
+        if (cut.has(replica)) throw new Error('cut off');
+        const l = leases.get(name);
+        if (!l || String(l.version) !== v) throw new LeaseConflictError('moved on');
+        leases.set(name, { record: { ...record }, version: ++version });
+        writes.push({ name, holder: record.holderIdentity });
+        return String(version);
+      },
+    });
   return { leases, cut, lockFor, writes };
 }
 
@@ -56,7 +64,11 @@ afterEach(async () => {
   coordinators = [];
 });
 
-async function replica(name: string, store: ReturnType<typeof memoryLeases>, events: Event[]): Promise<ShardCoordinator> {
+async function replica(
+  name: string,
+  store: ReturnType<typeof memoryLeases>,
+  events: Event[],
+): Promise<ShardCoordinator> {
   const c = await ShardCoordinator.create(HA, {
     shards: S,
     identity: name,
@@ -83,15 +95,25 @@ function neverTwoWriters(events: Event[]): void {
   }
 }
 
-const holderOf = (store: ReturnType<typeof memoryLeases>, shard: number): string => store.leases.get(`docops-shard-${shard}`)?.record.holderIdentity ?? '';
-const balanced = (cs: ShardCoordinator[], each: number): boolean => cs.every((c) => c.held().length === each) && cs.reduce((n, c) => n + c.held().length, 0) === S;
+const holderOf = (store: ReturnType<typeof memoryLeases>, shard: number): string =>
+  store.leases.get(`docops-shard-${shard}`)?.record.holderIdentity ?? '';
+const balanced = (cs: ShardCoordinator[], each: number): boolean =>
+  cs.every((c) => c.held().length === each) && cs.reduce((n, c) => n + c.held().length, 0) === S;
 
 describe('dynamic shards', () => {
   it('three replicas share six shards two each, never two holders; a stopped one hands its shards over; a cut-off one stops writing before another takes over', async () => {
     const store = memoryLeases();
     const events: Event[] = [];
-    const [a, b, c] = [await replica('a', store, events), await replica('b', store, events), await replica('c', store, events)];
-    await waitFor(() => balanced([a, b, c], 2), 30_000, () => `two shards each: ${[a, b, c].map((x) => x.held().join(',')).join(' | ')}`);
+    const [a, b, c] = [
+      await replica('a', store, events),
+      await replica('b', store, events),
+      await replica('c', store, events),
+    ];
+    await waitFor(
+      () => balanced([a, b, c], 2),
+      30_000,
+      () => `two shards each: ${[a, b, c].map((x) => x.held().join(',')).join(' | ')}`,
+    );
     expect(a.replicas()).toBe(3);
     expect(a.target()).toBe(2);
 
@@ -128,11 +150,21 @@ describe('dynamic shards', () => {
     // Handed over, not left to expire: every change of holder of a shard Lease went through a release.
     const shardWrites = store.writes.filter((w) => w.name.includes('-shard-'));
     const takes = shardWrites.filter((w, i) => {
-      const before = shardWrites.slice(0, i).filter((x) => x.name === w.name).at(-1);
+      const before = shardWrites
+        .slice(0, i)
+        .filter((x) => x.name === w.name)
+        .at(-1);
       return before !== undefined && w.holder !== '' && before.holder !== w.holder;
     });
     expect(takes.length).toBeGreaterThanOrEqual(4); // b took three, c two (one of them from b)
-    for (const t of takes) expect(shardWrites.slice(0, shardWrites.indexOf(t)).filter((x) => x.name === t.name).at(-1)!.holder, t.name).toBe('');
+    for (const t of takes)
+      expect(
+        shardWrites
+          .slice(0, shardWrites.indexOf(t))
+          .filter((x) => x.name === t.name)
+          .at(-1)!.holder,
+        t.name,
+      ).toBe('');
     // c dies: no release; its Leases expire and a and b take them.
     const cShards = c.held();
     store.cut.add('c'); // its requests never arrive again

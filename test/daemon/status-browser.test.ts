@@ -17,19 +17,30 @@ import { startTestDaemon, type TestDaemon } from './helpers.js';
 const BROWSER = process.env.DOCOPS_CHROMIUM ?? '/usr/bin/chromium';
 const ARTIFACTS = process.env.DOCOPS_TEST_ARTIFACTS ?? mkdtempSync(join(tmpdir(), 'docops-status-browser-'));
 /** `DOCOPS_UPDATE_SCREENSHOT=1` also writes the README's screenshot (docs/images/status-page.png). */
-const README_SHOT = process.env.DOCOPS_UPDATE_SCREENSHOT === '1' ? join(process.cwd(), 'docs/images/status-page.png') : undefined;
+const README_SHOT =
+  process.env.DOCOPS_UPDATE_SCREENSHOT === '1' ? join(process.cwd(), 'docs/images/status-page.png') : undefined;
 
 let browser: Browser;
 let d: TestDaemon;
 
 beforeAll(async () => {
   if (!existsSync(BROWSER)) {
-    throw new Error(`no Chromium at ${BROWSER}: install it (apt-get install -y chromium; .ci/run does) or set DOCOPS_CHROMIUM to its path`);
+    throw new Error(
+      `no Chromium at ${BROWSER}: install it (apt-get install -y chromium; .ci/run does) or set DOCOPS_CHROMIUM to its path`,
+    );
   }
-  browser = await chromium.launch({ executablePath: BROWSER, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  browser = await chromium.launch({
+    executablePath: BROWSER,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
   mkdirSync(ARTIFACTS, { recursive: true });
   d = await startTestDaemon({
-    files: { 'members.yaml': membersYaml({ frank: 'comment' }), 'team.yaml': teamYaml('Support', ['frank@acme.test', 'ivan@acme.test']), 'odd.yaml': teamYaml('<script>alert(1)</script>', ['bob@acme.test']) },
+    files: {
+      'members.yaml': membersYaml({ frank: 'comment' }),
+      'team.yaml': teamYaml('Support', ['frank@acme.test', 'ivan@acme.test']),
+      'odd.yaml': teamYaml('<script>alert(1)</script>', ['bob@acme.test']),
+    },
     config: { schedule: '*/10 * * * *' },
     sandbox: { actorTokens: [CAROL] },
   });
@@ -66,7 +77,9 @@ describe('status page in a browser', () => {
     expect(text).toContain('The last load found no problem.');
     const runs = page.locator('section[aria-labelledby="runs"] tbody tr');
     expect(await runs.count()).toBe(1);
-    expect(await runs.first().innerText()).toMatch(/#1\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC\s+start\s+[\d.]+ s\s+Success\s+2\s+2\s+0/);
+    expect(await runs.first().innerText()).toMatch(
+      /#1\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC\s+start\s+[\d.]+ s\s+Success\s+2\s+2\s+0/,
+    );
     const members = page.locator('table.drift', { has: page.locator('caption', { hasText: 'Members (1)' }) });
     // The start-up run has no earlier success to tell a manifest edit from drift by: applied, not "reverted".
     expect(await members.innerText()).toMatch(/frank@acme\.test[\s\S]*role: "read" → "comment"[\s\S]*\tapplied$/);
@@ -78,14 +91,20 @@ describe('status page in a browser', () => {
   });
 
   it('after drift made behind docops’s back: what changed, who changed it, and that it was reverted', async () => {
-    const res = await fetch(`${d.sandbox.url}/orgs/org-demo/members/u-bob`, { method: 'PATCH', headers: { authorization: `Bearer ${CAROL.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ role: 'admin' }) });
+    const res = await fetch(`${d.sandbox.url}/orgs/org-demo/members/u-bob`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${CAROL.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ role: 'admin' }),
+    });
     expect(res.status).toBe(200);
     const run = d.nextRun();
     d.scheduler.tick();
     expect((await run).applied).toBe(1);
     const { page, text } = await open();
     const members = page.locator('table.drift', { has: page.locator('caption', { hasText: 'Members (1)' }) });
-    expect(await members.innerText()).toMatch(/bob@acme\.test[\s\S]*role: "admin" → "edit"[\s\S]*carol@acme\.test[\s\S]*member\.updated[\s\S]*applied \(reverted\)/);
+    expect(await members.innerText()).toMatch(
+      /bob@acme\.test[\s\S]*role: "admin" → "edit"[\s\S]*carol@acme\.test[\s\S]*member\.updated[\s\S]*applied \(reverted\)/,
+    );
     expect(text).toMatch(/#2\s+.*schedule/);
     await shot(page, 'status-after-drift.png');
     if (README_SHOT) await page.screenshot({ path: README_SHOT, fullPage: true });
@@ -93,14 +112,19 @@ describe('status page in a browser', () => {
 
   it('after an invalid manifest: the problem at file:line, and the run that refused to go on', async () => {
     const invalid = d.nextRun((r) => r.result === 'invalid_manifests');
-    d.write('broken.yaml', 'apiVersion: docops/v1\nkind: Team\nmetadata: { organization: org-demo }\nspec: { title: 7 }\n');
+    d.write(
+      'broken.yaml',
+      'apiVersion: docops/v1\nkind: Team\nmetadata: { organization: org-demo }\nspec: { title: 7 }\n',
+    );
     await invalid;
     const { page, text } = await open();
     expect(await page.title()).toBe('docops: manifests invalid');
     expect(text).toMatch(/Invalid\s+The last load failed with 1 problem\(s\)/);
     const errors = page.locator('table', { has: page.locator('caption', { hasText: 'Load errors' }) });
     expect(await errors.innerText()).toMatch(/broken\.yaml:4:\d+\s+spec\.title: must be string/);
-    expect(await page.locator('section[aria-labelledby="runs"] tbody tr').first().innerText()).toMatch(/#3[\s\S]*Invalid manifests[\s\S]*1 problem\(s\)/);
+    expect(await page.locator('section[aria-labelledby="runs"] tbody tr').first().innerText()).toMatch(
+      /#3[\s\S]*Invalid manifests[\s\S]*1 problem\(s\)/,
+    );
     await shot(page, 'status-after-invalid-manifest.png');
   });
 });

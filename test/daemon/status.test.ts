@@ -17,7 +17,11 @@ afterEach(async () => {
 });
 
 async function start(files: Record<string, string>, config = {}): Promise<TestDaemon> {
-  const d = await startTestDaemon({ files, config: { schedule: '* * * * *', ...config }, sandbox: { actorTokens: [CAROL] } });
+  const d = await startTestDaemon({
+    files,
+    config: { schedule: '* * * * *', ...config },
+    sandbox: { actorTokens: [CAROL] },
+  });
   running.push(d);
   return d;
 }
@@ -29,16 +33,33 @@ describe('status endpoints', () => {
     expect(res.status).toBe(200);
     const s = JSON.parse(res.text);
     expect(s.daemon).toMatchObject({ mode: 'apply', role: 'single', schedule: '* * * * *', ready: true });
-    expect(s.manifests).toMatchObject({ ok: true, problems: [], revision: { source: 'digest', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) } });
-    expect(s.runs).toEqual([expect.objectContaining({ id: 1, result: 'success', reasons: ['start'], planned: 1, applied: 1, failed: 0 })]);
+    expect(s.manifests).toMatchObject({
+      ok: true,
+      problems: [],
+      revision: { source: 'digest', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    });
+    expect(s.runs).toEqual([
+      expect.objectContaining({ id: 1, result: 'success', reasons: ['start'], planned: 1, applied: 1, failed: 0 }),
+    ]);
     expect(s.drift.byKind).toEqual([
-      { kind: 'Members', steps: [expect.objectContaining({ key: 'frank@acme.test', action: 'update', outcome: 'applied', changes: [{ field: 'role', live: '"read"', desired: '"comment"' }] })] },
+      {
+        kind: 'Members',
+        steps: [
+          expect.objectContaining({
+            key: 'frank@acme.test',
+            action: 'update',
+            outcome: 'applied',
+            changes: [{ field: 'role', live: '"read"', desired: '"comment"' }],
+          }),
+        ],
+      },
     ]);
 
     const run = await d.get('/api/runs/1');
     expect(run.status).toBe(200);
     expect(JSON.parse(run.text)).toMatchObject({ id: 1, result: 'success', drift: { run: 1, total: 1 } });
-    for (const bad of ['0', '2', 'abc', '1x', '-1', '1.0', '01', '99999999999', '']) expect((await d.get(`/api/runs/${bad}`)).status, bad).toBe(404);
+    for (const bad of ['0', '2', 'abc', '1x', '-1', '1.0', '01', '99999999999', ''])
+      expect((await d.get(`/api/runs/${bad}`)).status, bad).toBe(404);
     for (const path of ['/', '/api/status', '/api/runs/1']) {
       for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
         const r = await fetch(d.daemon.url + path, { method });
@@ -48,9 +69,16 @@ describe('status endpoints', () => {
     }
   });
 
-  it('a manifest edit reads as one, old → new, with no live author; a change behind docops\'s back reads as drift', async () => {
+  it("a manifest edit reads as one, old → new, with no live author; a change behind docops's back reads as drift", async () => {
     const platform = (title: string): string =>
-      ['apiVersion: docops/v1', 'kind: Team', 'metadata: { organization: org-demo }', 'spec:', `  title: ${title}`, '  id: team-platform'].join('\n') + '\n';
+      [
+        'apiVersion: docops/v1',
+        'kind: Team',
+        'metadata: { organization: org-demo }',
+        'spec:',
+        `  title: ${title}`,
+        '  id: team-platform',
+      ].join('\n') + '\n';
     const d = await start({ 'members.yaml': membersYaml(), 'platform.yaml': platform('Platform') });
     // The first run has no earlier success to compare with: nobody can tell, and it says neither.
     const first = JSON.parse((await d.get('/api/status')).text);
@@ -63,7 +91,14 @@ describe('status endpoints', () => {
     expect(s.drift.byKind).toEqual([
       {
         kind: 'Team',
-        steps: [expect.objectContaining({ origin: 'manifests', changedBy: null, outcome: 'applied', sentence: 'Team Platform Engineering: title Platform → Platform Engineering (manifest change)' })],
+        steps: [
+          expect.objectContaining({
+            origin: 'manifests',
+            changedBy: null,
+            outcome: 'applied',
+            sentence: 'Team Platform Engineering: title Platform → Platform Engineering (manifest change)',
+          }),
+        ],
       },
     ]);
     const html = await (await fetch(d.daemon.url + '/')).text();
@@ -71,7 +106,11 @@ describe('status endpoints', () => {
     expect(html).not.toContain('applied (reverted)');
 
     // Carol changes a role in the web app: drift, by her, reverted.
-    const res = await fetch(`${d.sandbox.url}/orgs/org-demo/members/u-bob`, { method: 'PATCH', headers: { authorization: `Bearer ${CAROL.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ role: 'admin' }) });
+    const res = await fetch(`${d.sandbox.url}/orgs/org-demo/members/u-bob`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${CAROL.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ role: 'admin' }),
+    });
     expect(res.status).toBe(200);
     const scheduled = d.nextRun();
     d.scheduler.tick();
@@ -95,7 +134,11 @@ describe('status endpoints', () => {
 
   it('HTML: escapes user text, never shows a registered secret, sends a strict CSP and no script', async () => {
     const evil = '<script>alert("x")</script><img src=x onerror=alert(1)>';
-    const d = await start({ 'members.yaml': membersYaml(), 'evil.yaml': teamYaml(evil, ['bob@acme.test']), 'leak.yaml': teamYaml(`leak ${'sandbox-token'}`, []) });
+    const d = await start({
+      'members.yaml': membersYaml(),
+      'evil.yaml': teamYaml(evil, ['bob@acme.test']),
+      'leak.yaml': teamYaml(`leak ${'sandbox-token'}`, []),
+    });
     const res = await fetch(d.daemon.url + '/');
     const html = await res.text();
     expect(res.status).toBe(200);
@@ -113,11 +156,16 @@ describe('status endpoints', () => {
     const d = await start({ 'members.yaml': membersYaml() });
     const invalid = d.nextRun((r) => r.result === 'invalid_manifests');
     mkdirSync(join(d.dir, 'teams'));
-    d.write('teams/broken.yaml', 'apiVersion: docops/v1\nkind: Team\nmetadata: { organization: org-demo }\nspec: { title: 7 }\n');
+    d.write(
+      'teams/broken.yaml',
+      'apiVersion: docops/v1\nkind: Team\nmetadata: { organization: org-demo }\nspec: { title: 7 }\n',
+    );
     await invalid;
     const s = JSON.parse((await d.get('/api/status')).text);
     expect(s.manifests.ok).toBe(false);
-    expect(s.manifests.problems).toEqual([expect.objectContaining({ file: 'teams/broken.yaml', line: 4, message: expect.stringContaining('title') })]);
+    expect(s.manifests.problems).toEqual([
+      expect.objectContaining({ file: 'teams/broken.yaml', line: 4, message: expect.stringContaining('title') }),
+    ]);
     expect(s.runs[0]).toMatchObject({ result: 'invalid_manifests', problems: 1 });
     expect(s.daemon.ready).toBe(false);
   });
@@ -137,7 +185,11 @@ describe('manifests revision', () => {
     mkdirSync(join(repo, 'manifests'));
     writeFileSync(join(repo, '.git/HEAD'), 'ref: refs/heads/main\n');
     writeFileSync(join(repo, '.git/refs/heads/main'), `${sha}\n`);
-    expect(await manifestsRevision(join(repo, 'manifests'))).toEqual({ source: 'git', commit: sha, ref: 'refs/heads/main' });
+    expect(await manifestsRevision(join(repo, 'manifests'))).toEqual({
+      source: 'git',
+      commit: sha,
+      ref: 'refs/heads/main',
+    });
     writeFileSync(join(repo, '.git/HEAD'), 'ref: refs/heads/packed\n');
     writeFileSync(join(repo, '.git/packed-refs'), `# pack-refs\n${'b'.repeat(40)} refs/heads/packed\n`);
     expect(await manifestsRevision(repo)).toEqual({ source: 'git', commit: 'b'.repeat(40), ref: 'refs/heads/packed' });

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { backoffDelay, createRetrier } from '../../src/daemon/backoff.js';
-import { createCoalescingRunner, RunnerStoppedError, watchManifests, type TriggerReason } from '../../src/daemon/triggers.js';
+import {
+  createCoalescingRunner,
+  RunnerStoppedError,
+  watchManifests,
+  type TriggerReason,
+} from '../../src/daemon/triggers.js';
 import { FakeClock } from './fakes.js';
 
 function gate(): { wait: Promise<void>; open(): void } {
@@ -27,7 +32,12 @@ describe('createCoalescingRunner', () => {
       return runs.length;
     });
     const first = runner.trigger('start');
-    const during = [runner.trigger('watch'), runner.trigger('schedule'), runner.trigger('watch'), runner.trigger('http')];
+    const during = [
+      runner.trigger('watch'),
+      runner.trigger('schedule'),
+      runner.trigger('watch'),
+      runner.trigger('http'),
+    ];
     expect(runner.pending).toBe(true);
     gates[0]!.open();
     expect(await first).toBe(1);
@@ -70,7 +80,12 @@ describe('backoff', () => {
   it('schedules one retry at a time, and a success resets the count', () => {
     const clock = new FakeClock();
     let retries = 0;
-    const retrier = createRetrier({ initialMs: 10, maxMs: 1000 }, () => retries++, clock, () => 1);
+    const retrier = createRetrier(
+      { initialMs: 10, maxMs: 1000 },
+      () => retries++,
+      clock,
+      () => 1,
+    );
     expect(retrier.failed()).toEqual({ attempt: 1, delayMs: 10 });
     expect(retrier.failed()).toEqual({ attempt: 2, delayMs: 20 });
     expect(clock.timers.filter((t) => !t.cleared).map((t) => t.ms)).toEqual([20]);
@@ -93,12 +108,17 @@ describe('watchManifests', () => {
     symlinkSync(join(root, 'rev1'), join(root, 'current'));
     const bursts: string[][] = [];
     let notify = (): void => {};
-    const watcher = await watchManifests(join(root, 'current'), 50, (paths) => {
-      bursts.push(paths);
-      notify();
-    }, (err) => {
-      throw err;
-    });
+    const watcher = await watchManifests(
+      join(root, 'current'),
+      50,
+      (paths) => {
+        bursts.push(paths);
+        notify();
+      },
+      (err) => {
+        throw err;
+      },
+    );
     try {
       const swapped = new Promise<void>((r) => (notify = r));
       symlinkSync(join(root, 'rev2'), join(root, 'next'));
@@ -122,12 +142,17 @@ describe('watchManifests', () => {
     const throughLink = join(root, 'current', 'teams', 'core.yaml');
     const seen: string[] = [];
     let notify = (): void => {};
-    const watcher = await watchManifests(root, 20, (paths) => {
-      seen.push(...paths);
-      if (seen.includes(throughLink)) notify();
-    }, (err) => {
-      throw err;
-    });
+    const watcher = await watchManifests(
+      root,
+      20,
+      (paths) => {
+        seen.push(...paths);
+        if (seen.includes(throughLink)) notify();
+      },
+      (err) => {
+        throw err;
+      },
+    );
     try {
       // Resolves only once the change is reported through the link: chokidar follows it (followSymlinks).
       const reported = new Promise<void>((r) => (notify = r));

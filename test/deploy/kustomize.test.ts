@@ -84,13 +84,19 @@ beforeAll(() => {
     const r = spawnSync(KUBECTL, ['kustomize', join(DEPLOY, overlay)], { encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr, `${overlay}: kustomize warned`).toBe(''); // e.g. a deprecated field
-    rendered.set(overlay, parseAllDocuments(r.stdout).map((d) => d.toJS() as Resource));
+    rendered.set(
+      overlay,
+      parseAllDocuments(r.stdout).map((d) => d.toJS() as Resource),
+    );
   }
 });
 
 const only = (all: Resource[], kind: string): Resource => {
   const found = all.filter((r) => r.kind === kind);
-  expect(found.map((r) => r.metadata.name), kind).toHaveLength(1);
+  expect(
+    found.map((r) => r.metadata.name),
+    kind,
+  ).toHaveLength(1);
   return found[0]!;
 };
 const podOf = (all: Resource[]): PodSpec => only(all, 'Deployment').spec!.template!.spec;
@@ -102,40 +108,57 @@ async function daemonConfigOf(all: Resource[], docops: Container): Promise<Daemo
   const cm = all.find((r) => r.kind === 'ConfigMap' && r.metadata.name === mounted)!;
   const dir = mkdtempSync(join(scratch, 'cm-'));
   writeFileSync(join(dir, 'secret'), 'a-reconcile-secret-for-the-test\n');
-  writeFileSync(join(dir, 'docops.yaml'), cm.data!['docops.yaml']!.replace('/var/run/secrets/docops/reconcile-secret', join(dir, 'secret')));
+  writeFileSync(
+    join(dir, 'docops.yaml'),
+    cm.data!['docops.yaml']!.replace('/var/run/secrets/docops/reconcile-secret', join(dir, 'secret')),
+  );
   const env = Object.fromEntries((docops.env ?? []).map((e) => [e.name, e.value ?? '']));
   return loadDaemonConfig(join(dir, 'docops.yaml'), { env, cwd: dir });
 }
 
 describe('deploy/: every kustomization, rendered', () => {
   it('finds the base and its variants', () => {
-    expect(OVERLAYS.sort()).toEqual(['kubernetes', 'kubernetes-configmap', 'kubernetes-dynamic-shards', 'kubernetes-ha', 'kubernetes-shard']);
+    expect(OVERLAYS.sort()).toEqual([
+      'kubernetes',
+      'kubernetes-configmap',
+      'kubernetes-dynamic-shards',
+      'kubernetes-ha',
+      'kubernetes-shard',
+    ]);
   });
 
-  it.each(OVERLAYS)('%s applies no Secret: the token and the reconcile secret are created by the user, as its kustomization says', (overlay) => {
-    const all = rendered.get(overlay)!;
-    expect(all.filter((r) => r.kind === 'Secret')).toEqual([]);
-    const secretName = podOf(all).volumes.find((v) => v.secret)?.secret?.secretName;
-    expect(secretName).toBe('docops');
-    const howTo = readFileSync(join(DEPLOY, 'kubernetes', 'kustomization.yaml'), 'utf8');
-    expect(howTo).toContain(`kubectl create secret generic ${secretName} --from-file=token=`);
-    expect(howTo).toContain('reconcile-secret=');
-  });
+  it.each(OVERLAYS)(
+    '%s applies no Secret: the token and the reconcile secret are created by the user, as its kustomization says',
+    (overlay) => {
+      const all = rendered.get(overlay)!;
+      expect(all.filter((r) => r.kind === 'Secret')).toEqual([]);
+      const secretName = podOf(all).volumes.find((v) => v.secret)?.secret?.secretName;
+      expect(secretName).toBe('docops');
+      const howTo = readFileSync(join(DEPLOY, 'kubernetes', 'kustomization.yaml'), 'utf8');
+      expect(howTo).toContain(`kubectl create secret generic ${secretName} --from-file=token=`);
+      expect(howTo).toContain('reconcile-secret=');
+    },
+  );
 
-  it.each(OVERLAYS)('%s keeps the delete journal on a PersistentVolumeClaim, one every replica can mount', async (overlay) => {
-    const all = rendered.get(overlay)!;
-    const pod = podOf(all);
-    const docops = docopsOf(pod);
-    const config = await daemonConfigOf(all, docops);
-    const mount = docops.volumeMounts.find((m) => config.journalDir === m.mountPath || config.journalDir.startsWith(`${m.mountPath}/`))!;
-    expect(mount, 'the journal directory is on a mounted volume').toBeDefined();
-    const claim = pod.volumes.find((v) => v.name === mount.name)?.persistentVolumeClaim?.claimName;
-    expect(claim, 'the journal volume is a PersistentVolumeClaim').toBeDefined();
-    const pvc = all.find((r) => r.kind === 'PersistentVolumeClaim' && r.metadata.name === claim)!;
-    expect(pvc).toBeDefined();
-    const replicas = only(all, 'Deployment').spec!.replicas ?? 1;
-    expect(pvc.spec!.accessModes).toContain(replicas > 1 ? 'ReadWriteMany' : 'ReadWriteOnce');
-  });
+  it.each(OVERLAYS)(
+    '%s keeps the delete journal on a PersistentVolumeClaim, one every replica can mount',
+    async (overlay) => {
+      const all = rendered.get(overlay)!;
+      const pod = podOf(all);
+      const docops = docopsOf(pod);
+      const config = await daemonConfigOf(all, docops);
+      const mount = docops.volumeMounts.find(
+        (m) => config.journalDir === m.mountPath || config.journalDir.startsWith(`${m.mountPath}/`),
+      )!;
+      expect(mount, 'the journal directory is on a mounted volume').toBeDefined();
+      const claim = pod.volumes.find((v) => v.name === mount.name)?.persistentVolumeClaim?.claimName;
+      expect(claim, 'the journal volume is a PersistentVolumeClaim').toBeDefined();
+      const pvc = all.find((r) => r.kind === 'PersistentVolumeClaim' && r.metadata.name === claim)!;
+      expect(pvc).toBeDefined();
+      const replicas = only(all, 'Deployment').spec!.replicas ?? 1;
+      expect(pvc.spec!.accessModes).toContain(replicas > 1 ? 'ReadWriteMany' : 'ReadWriteOnce');
+    },
+  );
 
   it.each(OVERLAYS)('%s admits only the scraper to the daemon port; the probes use that port', (overlay) => {
     const all = rendered.get(overlay)!;
@@ -145,7 +168,8 @@ describe('deploy/: every kustomization, rendered', () => {
     expect(policy.spec!.policyTypes).toContain('Ingress');
     const docops = docopsOf(deployment.spec!.template!.spec);
     const port = docops.ports![0]!;
-    const portOf = (p: string | number): number => (typeof p === 'number' ? p : docops.ports!.find((x) => x.name === p)!.containerPort);
+    const portOf = (p: string | number): number =>
+      typeof p === 'number' ? p : docops.ports!.find((x) => x.name === p)!.containerPort;
     expect(portOf(docops.livenessProbe!.httpGet.port)).toBe(port.containerPort);
     expect(portOf(docops.readinessProbe!.httpGet.port)).toBe(port.containerPort);
     const rules = policy.spec!.ingress!;
@@ -167,7 +191,8 @@ describe('deploy/: every kustomization, rendered', () => {
       const pod = podOf(all);
       expect(pod.containers.map((c) => c.image.split(':')[0])).toContain('registry.k8s.io/git-sync/git-sync');
       const config = await daemonConfigOf(all, docopsOf(pod));
-      for (const dir of config.organizations?.map((o) => o.manifestsDir) ?? [config.manifestsDir]) expect(dir.startsWith('/git/current/'), `${overlay}: ${dir}`).toBe(true);
+      for (const dir of config.organizations?.map((o) => o.manifestsDir) ?? [config.manifestsDir])
+        expect(dir.startsWith('/git/current/'), `${overlay}: ${dir}`).toBe(true);
       expect(docopsOf(pod).volumeMounts.map((m) => m.mountPath)).toContain('/git');
     }
   });
@@ -189,11 +214,21 @@ describe('deploy/: every kustomization, rendered', () => {
 
   it('kubernetes-ha adds the election: two replicas, RBAC for the Lease, a PodDisruptionBudget', () => {
     const all = rendered.get('kubernetes-ha')!;
-    expect(all.map((r) => r.kind).sort()).toEqual(
-      ['ConfigMap', 'Deployment', 'NetworkPolicy', 'PersistentVolumeClaim', 'PodDisruptionBudget', 'Role', 'RoleBinding', 'Service', 'ServiceAccount'],
-    );
+    expect(all.map((r) => r.kind).sort()).toEqual([
+      'ConfigMap',
+      'Deployment',
+      'NetworkPolicy',
+      'PersistentVolumeClaim',
+      'PodDisruptionBudget',
+      'Role',
+      'RoleBinding',
+      'Service',
+      'ServiceAccount',
+    ]);
     expect(only(all, 'Deployment').spec).toMatchObject({ replicas: 2 });
-    expect(all.find((r) => r.metadata.name === 'docops-config')!.data!['docops.yaml']).toMatch(/^ha:\n {2}mode: kubernetes/m);
+    expect(all.find((r) => r.metadata.name === 'docops-config')!.data!['docops.yaml']).toMatch(
+      /^ha:\n {2}mode: kubernetes/m,
+    );
   });
 
   it('kubernetes-shard is one static shard: its own Lease, granted by its Role; it selects only its own pods; the scraper keeps its labels', async () => {
@@ -206,8 +241,12 @@ describe('deploy/: every kustomization, rendered', () => {
     expect(role.rules.flatMap((r) => r.resourceNames ?? [])).toEqual([config.ha!.leaseName]);
     const deployment = only(all, 'Deployment');
     expect(deployment.spec!.selector!.matchLabels).toMatchObject({ 'docops.dev/shard': '0' });
-    expect(only(all, 'NetworkPolicy').spec!.podSelector!.matchLabels).toEqual(deployment.spec!.template!.metadata.labels);
-    expect(only(all, 'NetworkPolicy').spec!.ingress![0]!.from![0]!.podSelector!.matchLabels).toEqual({ 'app.kubernetes.io/name': 'prometheus' });
+    expect(only(all, 'NetworkPolicy').spec!.podSelector!.matchLabels).toEqual(
+      deployment.spec!.template!.metadata.labels,
+    );
+    expect(only(all, 'NetworkPolicy').spec!.ingress![0]!.from![0]!.podSelector!.matchLabels).toEqual({
+      'app.kubernetes.io/name': 'prometheus',
+    });
   });
 
   it('kubernetes-dynamic-shards: replicas share shard.leases Leases, the Role grants exactly them and the member Leases, an alert fires below that many owners', async () => {
@@ -216,9 +255,14 @@ describe('deploy/: every kustomization, rendered', () => {
     expect(config.shard).toEqual({ mode: 'dynamic', leases: 4 });
     expect(only(all, 'Deployment').spec!.replicas).toBe(3);
     const role = only(all, 'Role') as Resource & { rules: { resourceNames?: string[]; verbs: string[] }[] };
-    const names = Array.from({ length: 4 }, (_, i) => [`${config.ha!.leaseName}-shard-${i}`, `${config.ha!.leaseName}-member-${i}`]).flat();
+    const names = Array.from({ length: 4 }, (_, i) => [
+      `${config.ha!.leaseName}-shard-${i}`,
+      `${config.ha!.leaseName}-member-${i}`,
+    ]).flat();
     expect(role.rules.flatMap((r) => r.resourceNames ?? []).sort()).toEqual(names.sort());
-    const rule = only(all, 'PrometheusRule') as Resource & { spec: { groups: { rules: { alert: string; expr: string }[] }[] } };
+    const rule = only(all, 'PrometheusRule') as Resource & {
+      spec: { groups: { rules: { alert: string; expr: string }[] }[] };
+    };
     const alert = rule.spec.groups[0]!.rules.find((r) => r.alert === 'DocopsShardWithoutOwner')!;
     expect(alert.expr).toMatch(/docops_shard_owner[\s\S]*< max\(docops_shards\)/);
   });

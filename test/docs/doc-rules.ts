@@ -50,7 +50,8 @@ export function brokenLinks(text: string, file: string): string[] {
 }
 
 /** The repository's top-level folders a doc may name as text (`docs/safety.md`, `deploy/kubernetes/`). */
-const REPO_PATH = /(?<![\w./-])((?:docs|deploy|examples|schemas|config\.example|action|bench|src|test)\/[\w./-]*[\w/])/g;
+const REPO_PATH =
+  /(?<![\w./-])((?:docs|deploy|examples|schemas|config\.example|action|bench|src|test)\/[\w./-]*[\w/])/g;
 
 /**
  * Repository paths written as text that name nothing: those with a file extension, or ending in `/` (a folder).
@@ -83,7 +84,9 @@ export function exportedIdentifiers(): Set<string> {
       const p = join(dir, f);
       if (statSync(p).isDirectory()) walk(p);
       else if (p.endsWith('.ts')) {
-        for (const m of readFileSync(p, 'utf8').matchAll(/^export (?:declare )?(?:async )?(?:abstract )?(?:function\*?|class|interface|type|const|let|enum) ([A-Za-z_$][\w$]*)/gm)) {
+        for (const m of readFileSync(p, 'utf8').matchAll(
+          /^export (?:declare )?(?:async )?(?:abstract )?(?:function\*?|class|interface|type|const|let|enum) ([A-Za-z_$][\w$]*)/gm,
+        )) {
           names.add(m[1]!);
         }
       }
@@ -95,7 +98,16 @@ export function exportedIdentifiers(): Set<string> {
 
 const USER_FACING = new Set([
   // kinds and sub-kinds: in manifests, plans, safety messages and config keys
-  ...['OpenAPISpec', 'OpenAPISpecVersion', 'SamlProvider', 'SiteSection', 'SiteSectionGroup', 'SiteSpace', 'SiteShareLink', 'SiteAdaptiveSchema'],
+  ...[
+    'OpenAPISpec',
+    'OpenAPISpecVersion',
+    'SamlProvider',
+    'SiteSection',
+    'SiteSectionGroup',
+    'SiteSpace',
+    'SiteShareLink',
+    'SiteAdaptiveSchema',
+  ],
   ...['SpaceAccess', 'CollectionAccess', 'SiteAccess', 'TeamMember'],
   // error classes: the `errorType` of /readyz, run records and JSON output
   ...['ValidationError', 'ApiError', 'ConflictError', 'ScopeError', 'SafetyError', 'PolicyError'],

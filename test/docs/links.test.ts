@@ -31,7 +31,12 @@ describe('the README', () => {
     expect(firstScreen).toMatch(/GitOps for a GitBook organization/);
     expect(firstScreen).toContain('https://api.gitbook.com/v1');
     const block = /```sh\n([\s\S]*?)```/.exec(firstScreen)?.[1] ?? '';
-    expect(block.split('\n').filter(Boolean).map((l) => l.split('#')[0]!.trim())).toEqual(['npm ci && npm start', 'npm test']);
+    expect(
+      block
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('#')[0]!.trim()),
+    ).toEqual(['npm ci && npm start', 'npm test']);
   });
 
   it('shows the road on its first screen, in order', () => {
@@ -45,7 +50,8 @@ describe('the user documentation speaks to users', () => {
   const identifiers = exportedIdentifiers();
 
   it('the checks find what they look for (a planted source path, identifier, missing file)', () => {
-    const planted = 'Settled by `SETTLE_DELAYS_MS` (src/engine/settle.ts, held by test/engine/settle.test.ts); see docs/gone.md.';
+    const planted =
+      'Settled by `SETTLE_DELAYS_MS` (src/engine/settle.ts, held by test/engine/settle.test.ts); see docs/gone.md.';
     expect(codePaths(planted)).toEqual(['src/engine/settle.ts', 'test/engine/settle.test.ts']);
     expect(identifiers.has('SETTLE_DELAYS_MS')).toBe(true);
     expect(missingPaths(planted)).toEqual(['docs/gone.md']);
@@ -62,7 +68,9 @@ describe('the user documentation speaks to users', () => {
 
   it.each(USER_DOCS)("%s names none of docops's code identifiers (say what it does in a user's words)", (doc) => {
     const text = read(doc);
-    const named = [...identifiers].filter((n) => new RegExp(`(?<![\\w$-])${n.replace(/\$/g, '\\$')}(?![\\w$-])`).test(text));
+    const named = [...identifiers].filter((n) =>
+      new RegExp(`(?<![\\w$-])${n.replace(/\$/g, '\\$')}(?![\\w$-])`).test(text),
+    );
     expect(named).toEqual([]);
   });
 });
@@ -80,7 +88,10 @@ describe('links and paths in every doc', () => {
     },
   );
 
-  it.each([...USER_DOCS, ...CONTRIBUTOR_DOCS].filter((d) => existsSync(join(ROOT, d))))('%s: every repository path it writes is there', (doc) => {
-    expect(missingPaths(read(doc))).toEqual([]);
-  });
+  it.each([...USER_DOCS, ...CONTRIBUTOR_DOCS].filter((d) => existsSync(join(ROOT, d))))(
+    '%s: every repository path it writes is there',
+    (doc) => {
+      expect(missingPaths(read(doc))).toEqual([]);
+    },
+  );
 });

@@ -23,23 +23,42 @@ const ORG = 'org-demo';
 const SETUP: Record<string, string> = {
   'teams.yaml': doc('Team', '  title: Docs\n  members: [{ email: bob@acme.test }]\n'),
   'handbook.yaml': [
-    doc('Collection', '  title: Handbook\n  access:\n    - { team: Docs, role: admin }\n    - { email: carol@acme.test, role: read }\n'),
-    doc('Space', '  title: Onboarding\n  parent: Handbook\n  access:\n    - { team: Docs, role: edit }\n    - { team: Writers, role: edit }\n'),
+    doc(
+      'Collection',
+      '  title: Handbook\n  access:\n    - { team: Docs, role: admin }\n    - { email: carol@acme.test, role: read }\n',
+    ),
+    doc(
+      'Space',
+      '  title: Onboarding\n  parent: Handbook\n  access:\n    - { team: Docs, role: edit }\n    - { team: Writers, role: edit }\n',
+    ),
   ].join('---\n'),
   'spaces.yaml': [
-    doc('Space', '  title: API Reference\n  access:\n    - { team: Platform, role: admin }\n    - { team: Support, role: read }\n'),
+    doc(
+      'Space',
+      '  title: API Reference\n  access:\n    - { team: Platform, role: admin }\n    - { team: Support, role: read }\n',
+    ),
     doc('Space', '  title: Getting Started\n  access:\n    - { team: Support, role: comment }\n'),
   ].join('---\n'),
-  'site.yaml': doc('Site', '  title: Help Center\n  spaces: [Onboarding]\n  access:\n    - { team: Support, role: read }\n    - { email: erin@acme.test, role: null }\n'),
+  'site.yaml': doc(
+    'Site',
+    '  title: Help Center\n  spaces: [Onboarding]\n  access:\n    - { team: Support, role: read }\n    - { email: erin@acme.test, role: null }\n',
+  ),
 };
 
 /** The sandbox's grants as `<type>:<object title>/<team title | user id>=<role>`, sorted. */
 function stored(store: SandboxStore): string[] {
   const title = (type: string, id: string): string =>
-    (type === 'space' ? spaces(store).get(id)?.title : type === 'collection' ? collections(store).get(id)?.title : sites(store).get(id)?.title) ?? id;
+    (type === 'space'
+      ? spaces(store).get(id)?.title
+      : type === 'collection'
+        ? collections(store).get(id)?.title
+        : sites(store).get(id)?.title) ?? id;
   return grants(store)
     .all()
-    .map((g) => `${g.targetType}:${title(g.targetType, g.targetId)}/${g.principalType === 'team' ? (teams(store).get(g.principalId)?.title ?? g.principalId) : g.principalId}=${g.role}`)
+    .map(
+      (g) =>
+        `${g.targetType}:${title(g.targetType, g.targetId)}/${g.principalType === 'team' ? (teams(store).get(g.principalId)?.title ?? g.principalId) : g.principalId}=${g.role}`,
+    )
     .sort();
 }
 
@@ -72,13 +91,19 @@ async function permissive(): Promise<string> {
 }
 
 type Blocked = { kind: string; key: string; message: string; source?: { file: string; line: number; column: number } };
-type PlanJson = { steps: { id: string; kind: string; key: string; note?: string; cascades?: { kind: string; key: string }[] }[]; blocked: Blocked[] };
+type PlanJson = {
+  steps: { id: string; kind: string; key: string; note?: string; cascades?: { kind: string; key: string }[] }[];
+  blocked: Blocked[];
+};
 
 describe('access lists across the lifecycle', () => {
   it('a team or e-mail that names nothing blocks the document loudly: exit 1, where, nothing of it planned', async () => {
     const cli = await liveCli();
     const dir = await manifestsOf({
-      'space.yaml': doc('Space', '  title: API Reference\n  emoji: "📕"\n  access:\n    - { team: Platform, role: admin }\n    - { team: Nobody, role: read }\n    - { email: zed@nowhere.test, role: read }\n'),
+      'space.yaml': doc(
+        'Space',
+        '  title: API Reference\n  emoji: "📕"\n  access:\n    - { team: Platform, role: admin }\n    - { team: Nobody, role: read }\n    - { email: zed@nowhere.test, role: read }\n',
+      ),
       'other.yaml': doc('Space', '  title: Changelog\n  emoji: "🗒"\n'),
     });
     const run = await cli.run(['plan', '-m', dir, '--format', 'json']);
@@ -89,7 +114,9 @@ describe('access lists across the lifecycle', () => {
     expect(plan.blocked).toHaveLength(1);
     const b = plan.blocked[0]!;
     expect([b.kind, b.key, b.source?.line, b.source?.column]).toEqual(['Space', 'API Reference', 10, 15]);
-    expect(b.message).toContain('team "Nobody" is no Team manifest, live team title or team id of organization org-demo');
+    expect(b.message).toContain(
+      'team "Nobody" is no Team manifest, live team title or team id of organization org-demo',
+    );
     expect(b.message).toContain('zed@nowhere.test is not an organization member');
     expect(b.message).toMatch(/space\.yaml:11:\d+/);
     // apply refuses the same way and writes nothing.
@@ -104,7 +131,9 @@ describe('access lists across the lifecycle', () => {
     const { cli } = await setUp();
     // Support leaves the Team manifests (prune), and the API Reference list; Getting Started and the site stop managing access.
     const dir = await manifestsOf({
-      'teams.yaml': ['Docs', 'Platform', 'Writers'].map((t) => doc('Team', `  title: ${t}\n`, ORG, 'prune: true\n')).join('---\n'),
+      'teams.yaml': ['Docs', 'Platform', 'Writers']
+        .map((t) => doc('Team', `  title: ${t}\n`, ORG, 'prune: true\n'))
+        .join('---\n'),
       'spaces.yaml': doc('Space', '  title: API Reference\n  access:\n    - { team: Platform, role: admin }\n'),
     });
     const run = await cli.run(['plan', '-m', dir, '--format', 'json', '--detailed-exitcode']);
@@ -112,12 +141,24 @@ describe('access lists across the lifecycle', () => {
     const plan = JSON.parse(run.stdout) as PlanJson;
     expect(plan.blocked).toEqual([]);
     const del = plan.steps.find((s) => s.id === 'Team/org-demo/Support#delete')!;
-    expect(del.cascades?.map((c) => `${c.kind} ${c.key}`)).toEqual(['TeamMember Support/frank@acme.test', 'TeamMember Support/ivan@acme.test', 'SpaceAccess API Reference/team:Support']);
+    expect(del.cascades?.map((c) => `${c.kind} ${c.key}`)).toEqual([
+      'TeamMember Support/frank@acme.test',
+      'TeamMember Support/ivan@acme.test',
+      'SpaceAccess API Reference/team:Support',
+    ]);
     // The space grant the plan did not read (Getting Started's list is unmanaged now) shows as a count.
     expect(del.note).toBe('its access to 1 other space goes too');
     // The access diff sends no DELETE of its own for it: the team's delete takes it.
     expect(plan.steps.map((s) => s.id).filter((id) => id.includes('Access/'))).toEqual([]);
-    const applied = await cli.run(['apply', '-m', dir, '--config', await permissive(), '--journal-dir', await tempDir()]);
+    const applied = await cli.run([
+      'apply',
+      '-m',
+      dir,
+      '--config',
+      await permissive(),
+      '--journal-dir',
+      await tempDir(),
+    ]);
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
     expect(stored(cli.sb.store)).toEqual(GRANTED.filter((g) => !g.includes('/Support=')));
   });
@@ -125,23 +166,46 @@ describe('access lists across the lifecycle', () => {
   it('undo of a prune that deleted the collections and the site brings every grant back; the original manifests plan no changes', async () => {
     const { cli, setup } = await setUp();
     const pruning = await manifestsOf({
-      'placeholders.yaml': [doc('Collection', '  title: Placeholder collection\n', ORG, 'prune: true\n'), doc('Site', '  title: Placeholder site\n', ORG, 'prune: true\n')].join('---\n'),
+      'placeholders.yaml': [
+        doc('Collection', '  title: Placeholder collection\n', ORG, 'prune: true\n'),
+        doc('Site', '  title: Placeholder site\n', ORG, 'prune: true\n'),
+      ].join('---\n'),
     });
     const config = await permissive();
     const journalDir = await tempDir();
     const pruned = await cli.run(['apply', '-m', pruning, '--config', config, '--journal-dir', journalDir]);
     expect(pruned.code, pruned.stdout + pruned.stderr).toBe(0);
     // The collection's and the site's grants went with them; the soft-deleted spaces keep theirs (hidden).
-    expect(collections(cli.sb.store).all().map((c) => c.title)).toEqual(['Placeholder collection']);
+    expect(
+      collections(cli.sb.store)
+        .all()
+        .map((c) => c.title),
+    ).toEqual(['Placeholder collection']);
     expect(stored(cli.sb.store).filter((g) => !g.startsWith('space:'))).toEqual([]);
 
     const [journal] = await readdir(journalDir);
-    const undo = await cli.run(['undo', path.join(journalDir, journal!), '--apply', '--format', 'json', '--journal-dir', journalDir]);
+    const undo = await cli.run([
+      'undo',
+      path.join(journalDir, journal!),
+      '--apply',
+      '--format',
+      'json',
+      '--journal-dir',
+      journalDir,
+    ]);
     expect(undo.code, undo.stderr).toBe(0);
-    const report = JSON.parse(undo.stdout) as { result: { failed: unknown[] }; plan: { steps: { id: string }[]; blocked: unknown[] } };
+    const report = JSON.parse(undo.stdout) as {
+      result: { failed: unknown[] };
+      plan: { steps: { id: string }[]; blocked: unknown[] };
+    };
     expect(report.result.failed).toEqual([]);
     expect(report.plan.blocked).toEqual([]);
-    expect(report.plan.steps.map((s) => s.id).filter((id) => id.includes('Access/')).sort()).toEqual([
+    expect(
+      report.plan.steps
+        .map((s) => s.id)
+        .filter((id) => id.includes('Access/'))
+        .sort(),
+    ).toEqual([
       'CollectionAccess/org-demo/Handbook#grant-admin',
       'CollectionAccess/org-demo/Handbook#grant-read',
       'SiteAccess/org-demo/Help Center#grant-none',

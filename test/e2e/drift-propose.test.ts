@@ -26,7 +26,10 @@ interface World {
   tick(): Promise<{ result: string; planned?: number; applied?: number }>;
   /** The default branch's files reach the daemon's checkout (what a git-sync sidecar does). */
   pull(): Promise<void>;
-  status(): Promise<{ proposal: { pullRequest: { number: number; state: string } | null; problem: string | null; objects: number }; drift: { total: number; reported: { items: { key: string; outcomeDetail: string | null }[] } } }>;
+  status(): Promise<{
+    proposal: { pullRequest: { number: number; state: string } | null; problem: string | null; objects: number };
+    drift: { total: number; reported: { items: { key: string; outcomeDetail: string | null }[] } };
+  }>;
 }
 
 const running: World[] = [];
@@ -37,13 +40,22 @@ afterEach(async () => {
   }
 });
 
-async function world(kinds: Record<string, { drift: 'propose' | 'report' }> = { Members: { drift: 'propose' }, Team: { drift: 'propose' } }): Promise<World> {
+async function world(
+  kinds: Record<string, { drift: 'propose' | 'report' }> = {
+    Members: { drift: 'propose' },
+    Team: { drift: 'propose' },
+  },
+): Promise<World> {
   const repo = new FakeRepo('acme', 'docs-org', FILES);
   const gh = await startFakeGitHub({ token: GH_TOKEN, owner: 'acme', repo: 'docs-org', issue: 999, repository: repo });
   const d = await startTestDaemon({
     files: FILES,
     sandbox: { actorTokens: [CAROL] },
-    config: { schedule: '* * * * *', kinds, proposals: { github: { repository: 'acme/docs-org', apiUrl: gh.url, branch: 'docops/drift', path: '' } } },
+    config: {
+      schedule: '* * * * *',
+      kinds,
+      proposals: { github: { repository: 'acme/docs-org', apiUrl: gh.url, branch: 'docops/drift', path: '' } },
+    },
     deps: { env: { DOCOPS_TOKEN: 'unused', DOCOPS_GITHUB_TOKEN: GH_TOKEN } },
   });
   const w: World = {
@@ -51,7 +63,11 @@ async function world(kinds: Record<string, { drift: 'propose' | 'report' }> = { 
     repo,
     gh,
     async app(method, path, body) {
-      const res = await fetch(`${d.sandbox.url}${path}`, { method, headers: { authorization: `Bearer ${CAROL.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${d.sandbox.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${CAROL.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       expect(res.status).toBeLessThan(300);
     },
     async tick() {
@@ -72,8 +88,13 @@ async function world(kinds: Record<string, { drift: 'propose' | 'report' }> = { 
   return w;
 }
 
-const role = (w: World, user: string): string | null | undefined => memberRows(w.d.sandbox.store).where((m) => m.userId === user)[0]?.role;
-const supportMembers = (w: World): string[] => teamMembers(w.d.sandbox.store).where((m) => m.teamId === 'team-support').map((m) => m.userId).sort();
+const role = (w: World, user: string): string | null | undefined =>
+  memberRows(w.d.sandbox.store).where((m) => m.userId === user)[0]?.role;
+const supportMembers = (w: World): string[] =>
+  teamMembers(w.d.sandbox.store)
+    .where((m) => m.teamId === 'team-support')
+    .map((m) => m.userId)
+    .sort();
 
 describe('drift: propose', () => {
   it('two objects drift at once: one pull request with a minimal edit of each file; merged, the plan is empty', async () => {
@@ -87,15 +108,26 @@ describe('drift: propose', () => {
     expect(w.repo.pulls.map((p) => [p.number, p.state, p.head, p.base])).toEqual([[1, 'open', 'docops/drift', 'main']]);
     const branch = w.repo.files('docops/drift');
     // Only bob's role changed, byte for byte; the comment line stays.
-    expect(branch.get('members.yaml')).toBe(MEMBERS.replace('{ email: bob@acme.test, role: edit }', '{ email: bob@acme.test, role: admin }'));
+    expect(branch.get('members.yaml')).toBe(
+      MEMBERS.replace('{ email: bob@acme.test, role: edit }', '{ email: bob@acme.test, role: admin }'),
+    );
     // The member Carol added, appended in the style of the others.
     expect(branch.get('support.yaml')).toBe(`${SUPPORT}    - { email: carol@acme.test }\n`);
     const body = w.repo.pulls[0]!.body;
     // Who changed what, and when (the audit log).
     expect(body).toMatch(/\| Members org-demo\/bob@acme\.test \| role: "edit" → "admin" \| carol@acme\.test, 20\d\d-/);
-    expect(body).toMatch(/\| Team org-demo\/Support \| members\.carol@acme\.test: \(unset\) → "member" \| carol@acme\.test, /);
-    expect((await w.status()).proposal).toMatchObject({ pullRequest: { number: 1, state: 'open' }, objects: 2, problem: null });
-    expect((await w.status()).drift.reported.items.map((i) => i.outcomeDetail)).toEqual(['drift propose: proposed as a manifest change, not reverted', 'drift propose: proposed as a manifest change, not reverted']);
+    expect(body).toMatch(
+      /\| Team org-demo\/Support \| members\.carol@acme\.test: \(unset\) → "member" \| carol@acme\.test, /,
+    );
+    expect((await w.status()).proposal).toMatchObject({
+      pullRequest: { number: 1, state: 'open' },
+      objects: 2,
+      problem: null,
+    });
+    expect((await w.status()).drift.reported.items.map((i) => i.outcomeDetail)).toEqual([
+      'drift propose: proposed as a manifest change, not reverted',
+      'drift propose: proposed as a manifest change, not reverted',
+    ]);
 
     // More drift while it is open: the same pull request, updated in place.
     await w.app('PATCH', '/orgs/org-demo/members/u-dan', { role: 'edit' });
@@ -147,12 +179,16 @@ describe('drift: propose', () => {
     await w.tick();
     const proposed = w.repo.refs.get('docops/drift');
     // Someone sets bob's role in git to something else; the daemon's checkout does not have it yet.
-    w.repo.push('main', { 'members.yaml': MEMBERS.replace('{ email: bob@acme.test, role: edit }', '{ email: bob@acme.test, role: review }') });
+    w.repo.push('main', {
+      'members.yaml': MEMBERS.replace('{ email: bob@acme.test, role: edit }', '{ email: bob@acme.test, role: review }'),
+    });
     await w.app('PATCH', '/orgs/org-demo/members/u-dan', { role: 'edit' });
     expect(await w.tick()).toMatchObject({ result: 'success', planned: 0 });
     // The new proposal would write bob's line, which main changed: not pushed, said on the status page, nothing reverted.
     expect(w.repo.refs.get('docops/drift')).toBe(proposed);
-    expect((await w.status()).proposal.problem).toMatch(/^conflict with main: members\.yaml: Members org-demo: spec\.members\.1\.role is "review" there, not "edit"/);
+    expect((await w.status()).proposal.problem).toMatch(
+      /^conflict with main: members\.yaml: Members org-demo: spec\.members\.1\.role is "review" there, not "edit"/,
+    );
     expect([role(w, 'u-bob'), role(w, 'u-dan')]).toEqual(['admin', 'edit']);
 
     // The checkout catches up: bob's role is a manifest edit (applied); dan's drift is proposed on the new main.
@@ -175,10 +211,15 @@ describe('drift: report', () => {
     expect(await w.tick()).toMatchObject({ result: 'success', planned: 0 });
     expect(role(w, 'u-bob')).toBe('admin');
     const s = await w.status();
-    expect(s.drift.reported.items).toEqual([expect.objectContaining({ key: 'bob@acme.test', outcomeDetail: 'drift report: kept, not reverted' })]);
+    expect(s.drift.reported.items).toEqual([
+      expect.objectContaining({ key: 'bob@acme.test', outcomeDetail: 'drift report: kept, not reverted' }),
+    ]);
     expect(w.repo.pulls).toEqual([]);
     const edited = w.d.nextRun();
-    w.d.write('members.yaml', MEMBERS.replace('{ email: dan@acme.test, role: review }', '{ email: dan@acme.test, role: read }'));
+    w.d.write(
+      'members.yaml',
+      MEMBERS.replace('{ email: dan@acme.test, role: review }', '{ email: dan@acme.test, role: read }'),
+    );
     expect(await edited).toMatchObject({ result: 'success', applied: 1 });
     expect([role(w, 'u-bob'), role(w, 'u-dan')]).toEqual(['admin', 'read']);
   });

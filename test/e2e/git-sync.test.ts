@@ -19,7 +19,14 @@ import { sandboxPerTest } from '../kinds/sandbox-per-test.js';
 
 const start = sandboxPerTest('git-sync-e2e');
 
-const site = (spec: string[]): string => ['apiVersion: docops/v1', 'kind: Site', 'metadata: { organization: org-demo }', 'spec:', ...spec.map((l) => `  ${l}`)].join('\n') + '\n';
+const site = (spec: string[]): string =>
+  [
+    'apiVersion: docops/v1',
+    'kind: Site',
+    'metadata: { organization: org-demo }',
+    'spec:',
+    ...spec.map((l) => `  ${l}`),
+  ].join('\n') + '\n';
 
 const WITH_STRUCTURE = [
   'title: Help',
@@ -40,7 +47,12 @@ async function connectGitSync(sb: RunningSandbox, title: string, repoName = 'acm
   const res = await fetch(`${sb.url.replace(/\/v1$/, '')}/_sandbox/sites/${id}/git-sync`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ installationId: 'inst-7', installationProvider: 'github', installationStatus: 'active', repoName }),
+    body: JSON.stringify({
+      installationId: 'inst-7',
+      installationProvider: 'github',
+      installationStatus: 'active',
+      repoName,
+    }),
   });
   expect(res.status).toBe(200);
   return id;
@@ -48,7 +60,10 @@ async function connectGitSync(sb: RunningSandbox, title: string, repoName = 'acm
 
 /** Requests below a site's structure (sections, groups, site spaces, the sort): none may be sent for a synced site. */
 const structureRequests = (sb: RunningSandbox): string[] =>
-  sb.stats().requests.filter((r) => /\/sites\/[^/]+\/(sections|section-groups|site-spaces|structure)/.test(r.path)).map((r) => `${r.method} ${r.path}`);
+  sb
+    .stats()
+    .requests.filter((r) => /\/sites\/[^/]+\/(sections|section-groups|site-spaces|structure)/.test(r.path))
+    .map((r) => `${r.method} ${r.path}`);
 
 describe('a site under Git Sync', () => {
   it('converges with a docops Site manifest and zero structure requests; its structure shows as owned', async () => {
@@ -58,13 +73,34 @@ describe('a site under Git Sync', () => {
     const id = await connectGitSync(sb, 'Help');
 
     // The team moved the structure to the repository: the manifest keeps the site's settings and says so.
-    writeFileSync(join(dir, 'site.yaml'), site(['title: Help', 'visibility: unlisted', 'agentsContext: included', 'gitSync: { repository: acme/help-docs }']));
+    writeFileSync(
+      join(dir, 'site.yaml'),
+      site([
+        'title: Help',
+        'visibility: unlisted',
+        'agentsContext: included',
+        'gitSync: { repository: acme/help-docs }',
+      ]),
+    );
     sb.resetStats();
     const plan = await planOnce(client, await loadDesired(dir));
     expect(plan.blocked).toEqual([]);
-    expect(plan.steps.map((s) => [s.id, s.after])).toEqual([['Site/org-demo/Help#update', { visibility: 'unlisted', agentsContext: 'included' }]]);
-    expect(plan.owned).toEqual([{ kind: 'Site', org: 'org-demo', key: 'Help', id, what: 'sections, section groups and site spaces', owner: 'Git Sync (repository acme/help-docs)' }]);
-    expect(renderText(plan)).toContain('Site org-demo/Help: sections, section groups and site spaces owned by Git Sync (repository acme/help-docs)');
+    expect(plan.steps.map((s) => [s.id, s.after])).toEqual([
+      ['Site/org-demo/Help#update', { visibility: 'unlisted', agentsContext: 'included' }],
+    ]);
+    expect(plan.owned).toEqual([
+      {
+        kind: 'Site',
+        org: 'org-demo',
+        key: 'Help',
+        id,
+        what: 'sections, section groups and site spaces',
+        owner: 'Git Sync (repository acme/help-docs)',
+      },
+    ]);
+    expect(renderText(plan)).toContain(
+      'Site org-demo/Help: sections, section groups and site spaces owned by Git Sync (repository acme/help-docs)',
+    );
     expect(renderMarkdown(plan)).toContain('Owned by another writer: 1 object docops leaves alone');
     expect((await applyPlan(client, plan)).failed).toEqual([]);
 
@@ -86,16 +122,28 @@ describe('a site under Git Sync', () => {
 
     // Someone reorders and renames in the repository; the manifest (unchanged structure, new visibility) would revert it.
     const live = sites(sb.store).where((s) => s.title === 'Help')[0]!;
-    writeFileSync(join(dir, 'site.yaml'), site([...WITH_STRUCTURE.map((l) => (l === 'visibility: public' ? 'visibility: unlisted' : l)), '  - path: extra', '    title: Extra', '    spaces: [sp-runbooks]']));
+    writeFileSync(
+      join(dir, 'site.yaml'),
+      site([
+        ...WITH_STRUCTURE.map((l) => (l === 'visibility: public' ? 'visibility: unlisted' : l)),
+        '  - path: extra',
+        '    title: Extra',
+        '    spaces: [sp-runbooks]',
+      ]),
+    );
     sb.resetStats();
     const plan = await planOnce(client, await loadDesired(dir));
     expect(plan.steps.map((s) => s.id)).toEqual(['Site/org-demo/Help#update']);
     // Where the manifest writes each structure field (its value: `sections:` on line 8, the list from line 9).
-    expect(plan.blocked.map((b) => [b.kind, b.key, `${b.source?.line}:${b.source?.column}`, b.message.split(':')[0]])).toEqual([
+    expect(
+      plan.blocked.map((b) => [b.kind, b.key, `${b.source?.line}:${b.source?.column}`, b.message.split(':')[0]]),
+    ).toEqual([
       ['Site', 'Help', '9:5', 'sections'],
       ['Site', 'Help', '7:19', 'defaultSection'],
     ]);
-    expect(plan.blocked[0]!.message).toMatch(/owned by Git Sync \(repository acme\/help-docs\); docops writes none of them/);
+    expect(plan.blocked[0]!.message).toMatch(
+      /owned by Git Sync \(repository acme\/help-docs\); docops writes none of them/,
+    );
     expect(renderText(plan)).toMatch(/Blocked: 2 manifest objects/);
     const report = await applyPlan(client, plan);
     expect(report.applied).toEqual(['Site/org-demo/Help#update']);
@@ -109,8 +157,8 @@ describe('a site under Git Sync', () => {
     const { warnings } = await loadManifests(dir, KINDS, { env: {} });
     const mine = warnings.filter((w) => /Git Sync/.test(w.message));
     expect(mine.map((w) => `${w.line}:${w.column}: ${w.message}`)).toEqual([
-      '7:19: defaultSection: this site\'s sections, section groups and site spaces are owned by Git Sync (repository acme/help-docs), as gitSync says: docops writes none of them, and plan blocks this field while Git Sync is connected',
-      '9:5: sections: this site\'s sections, section groups and site spaces are owned by Git Sync (repository acme/help-docs), as gitSync says: docops writes none of them, and plan blocks this field while Git Sync is connected',
+      "7:19: defaultSection: this site's sections, section groups and site spaces are owned by Git Sync (repository acme/help-docs), as gitSync says: docops writes none of them, and plan blocks this field while Git Sync is connected",
+      "9:5: sections: this site's sections, section groups and site spaces are owned by Git Sync (repository acme/help-docs), as gitSync says: docops writes none of them, and plan blocks this field while Git Sync is connected",
     ]);
   });
 
@@ -122,7 +170,9 @@ describe('a site under Git Sync', () => {
     expect((await applyPlan(client, unsynced)).failed).toEqual([]);
     await connectGitSync(sb, 'Help', 'acme/other');
     const other = await planOnce(client, await loadDesired(dir));
-    expect(other.warnings.map((w) => w.message)).toEqual(['gitSync.repository says acme/help-docs, but the site is synced from acme/other']);
+    expect(other.warnings.map((w) => w.message)).toEqual([
+      'gitSync.repository says acme/help-docs, but the site is synced from acme/other',
+    ]);
   });
 
   it('export writes gitSync and no structure for a synced site, and its plan shows no changes', async () => {
@@ -135,7 +185,8 @@ describe('a site under Git Sync', () => {
     const { desired } = await loadManifests(out, KINDS, { env: {} });
     const [entry] = desired.get('Site')!;
     expect(entry!.doc.spec).toMatchObject({ title: 'Help', gitSync: { repository: 'acme/help-docs' } });
-    for (const f of ['sections', 'sectionGroups', 'spaces', 'defaultSection', 'defaultSiteSpace']) expect(entry!.doc.spec).not.toHaveProperty(f);
+    for (const f of ['sections', 'sectionGroups', 'spaces', 'defaultSection', 'defaultSiteSpace'])
+      expect(entry!.doc.spec).not.toHaveProperty(f);
     sb.resetStats();
     const plan = await planOnce(client, desired);
     expect(plan.steps).toEqual([]);

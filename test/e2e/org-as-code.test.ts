@@ -37,16 +37,23 @@ const PEM_B = fixture('idp-b.pem');
 const PETS = (version: string): string => `openapi: 3.1.0\ninfo:\n  title: Pets\n  version: "${version}"\npaths: {}\n`;
 const STORE = '{"openapi":"3.0.3","info":{"title":"Store","version":"1"},"paths":{}}';
 
-const doc = (kind: string, spec: string): string => `apiVersion: docops/v1\nkind: ${kind}\nmetadata: { organization: ${ORG} }\nspec:\n${spec}`;
+const doc = (kind: string, spec: string): string =>
+  `apiVersion: docops/v1\nkind: ${kind}\nmetadata: { organization: ${ORG} }\nspec:\n${spec}`;
 
 const FILES: Record<string, string> = {
-  'teams.yaml': [doc('Team', '  title: Security\n'), doc('Team', '  title: Docs\n  members: [{ email: bob@acme.test }]\n')].join('---\n'),
+  'teams.yaml': [
+    doc('Team', '  title: Security\n'),
+    doc('Team', '  title: Docs\n  members: [{ email: bob@acme.test }]\n'),
+  ].join('---\n'),
   'sso.yaml': [
     doc(
       'SamlProvider',
       '  label: Okta\n  entityID: http://www.okta.com/exk1\n  ssoURL: https://acme.okta.test/app/sso/saml\n  certificate: { file: certs/okta.pem }\n  defaultTeam: Security\n  defaultRole: read\n',
     ),
-    doc('SamlProvider', `  label: Azure\n  certificate: "${PEM_B.trim().replace(/\n/g, '\\n')}"\n  defaultTeam: Docs\n`),
+    doc(
+      'SamlProvider',
+      `  label: Azure\n  certificate: "${PEM_B.trim().replace(/\n/g, '\\n')}"\n  defaultTeam: Docs\n`,
+    ),
   ].join('---\n'),
   'certs/okta.pem': PEM_A,
   'apis.yaml': [
@@ -57,8 +64,14 @@ const FILES: Record<string, string> = {
   'specs/petstore.yaml': PETS('1'),
   'specs/store.json': STORE,
   'content.yaml': [
-    doc('Collection', '  title: Handbook\n  access:\n    - { team: Docs, role: admin }\n    - { email: carol@acme.test, role: read }\n'),
-    doc('Space', '  title: Onboarding\n  parent: Handbook\n  access:\n    - { team: Docs, role: edit }\n    - { team: Security, role: read }\n'),
+    doc(
+      'Collection',
+      '  title: Handbook\n  access:\n    - { team: Docs, role: admin }\n    - { email: carol@acme.test, role: read }\n',
+    ),
+    doc(
+      'Space',
+      '  title: Onboarding\n  parent: Handbook\n  access:\n    - { team: Docs, role: edit }\n    - { team: Security, role: read }\n',
+    ),
     doc('Space', '  title: Runbooks\n  access:\n    - { team: Security, role: admin }\n'),
   ].join('---\n'),
   'site.yaml': doc(
@@ -85,7 +98,10 @@ function storedGrants(sb: RunningSandbox): string[] {
   const title = (id: string): string => spaces(sb.store).get(id)?.title ?? sites(sb.store).get(id)?.title ?? id;
   return grants(sb.store)
     .all()
-    .map((g) => `${g.targetType}:${g.targetType === 'collection' ? 'Handbook' : title(g.targetId)}/${g.principalType === 'team' ? (teams(sb.store).get(g.principalId)?.title ?? g.principalId) : g.principalId}=${g.role}`)
+    .map(
+      (g) =>
+        `${g.targetType}:${g.targetType === 'collection' ? 'Handbook' : title(g.targetId)}/${g.principalType === 'team' ? (teams(sb.store).get(g.principalId)?.title ?? g.principalId) : g.principalId}=${g.role}`,
+    )
     .sort();
 }
 
@@ -103,7 +119,18 @@ describe('the rest of the organization as code (issue 13), end to end', () => {
     const first = await planOnce(client, await loadDesired(dir));
     expect(first.blocked).toEqual([]);
     const kindsPlanned = new Set(first.steps.map((s) => s.kind));
-    for (const k of ['SamlProvider', 'OpenAPISpec', 'SpaceAccess', 'CollectionAccess', 'SiteAccess', 'Site', 'Team', 'Space', 'Collection']) expect(kindsPlanned).toContain(k);
+    for (const k of [
+      'SamlProvider',
+      'OpenAPISpec',
+      'SpaceAccess',
+      'CollectionAccess',
+      'SiteAccess',
+      'Site',
+      'Team',
+      'Space',
+      'Collection',
+    ])
+      expect(kindsPlanned).toContain(k);
     expect(first.steps.some((s) => s.id === `Site/${ORG}/Help Center#customization`)).toBe(true);
     await applyAll(client, first);
 
@@ -115,9 +142,18 @@ describe('the rest of the organization as code (issue 13), end to end', () => {
     ).toEqual(['Azure', 'Okta']);
     expect(['public-api', 'pets', 'store'].map((s) => versionsOf(sb, s))).toEqual([1, 1, 1]);
     expect(storedGrants(sb)).toEqual(
-      expect.arrayContaining(['collection:Handbook/u-carol=read', 'collection:Handbook/Docs=admin', 'space:Onboarding/Docs=edit', 'space:Onboarding/Security=read', 'space:Runbooks/Security=admin', 'site:Help Center/Docs=read']),
+      expect.arrayContaining([
+        'collection:Handbook/u-carol=read',
+        'collection:Handbook/Docs=admin',
+        'space:Onboarding/Docs=edit',
+        'space:Onboarding/Security=read',
+        'space:Runbooks/Security=admin',
+        'site:Help Center/Docs=read',
+      ]),
     );
-    const site = sites(sb.store).all().find((s) => s.title === 'Help Center')!;
+    const site = sites(sb.store)
+      .all()
+      .find((s) => s.title === 'Help Center')!;
     const customization = await client.get<Customization>(`/orgs/${ORG}/sites/${site.id}/customization`);
     expect(customization['styling']).toMatchObject({ primaryColor: { light: '#FF6600' }, font: 'Roboto' });
     expect(customization['favicon']).toEqual({ emoji: '🚀' });
@@ -125,8 +161,16 @@ describe('the rest of the organization as code (issue 13), end to end', () => {
     // A member nobody manages, changed by hand: no apply may reset it.
     const dark = customization['styling']['primaryColor']['dark'];
     const { updatedAt: _updatedAt, ...rest } = customization;
-    const byHand = { ...rest, styling: { ...customization['styling'], primaryColor: { ...customization['styling']['primaryColor'], dark: '#123456' } } };
-    expect((await client.request('PUT', `/orgs/${ORG}/sites/${site.id}/customization`, { body: byHand })).status).toBe(200);
+    const byHand = {
+      ...rest,
+      styling: {
+        ...customization['styling'],
+        primaryColor: { ...customization['styling']['primaryColor'], dark: '#123456' },
+      },
+    };
+    expect((await client.request('PUT', `/orgs/${ORG}/sites/${site.id}/customization`, { body: byHand })).status).toBe(
+      200,
+    );
     expect(dark).not.toBe('#123456');
 
     // The second plan is empty.
@@ -150,7 +194,8 @@ describe('the rest of the organization as code (issue 13), end to end', () => {
     const out = tempDir('org-as-code-export');
     try {
       const result = await exportOrganization(client, KINDS, ORG, out);
-      for (const k of ['SamlProvider', 'OpenAPISpec', 'Site', 'Space', 'Collection']) expect(result.counts[k]).toBeGreaterThan(0);
+      for (const k of ['SamlProvider', 'OpenAPISpec', 'Site', 'Space', 'Collection'])
+        expect(result.counts[k]).toBeGreaterThan(0);
       const plan = await planOnce(client, await loadDesired(out));
       expect(plan.blocked).toEqual([]);
       expect(plan.steps).toEqual([]);

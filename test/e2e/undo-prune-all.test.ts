@@ -14,7 +14,11 @@ const ORG = 'org-demo';
 
 interface UndoJson {
   objects: { kind: string; key: string; id?: string; outcome: string; losses: string[] }[];
-  plan: { steps: { id: string; kind: string; phase: string; dependsOn: string[] }[]; warnings: unknown[]; blocked: unknown[] };
+  plan: {
+    steps: { id: string; kind: string; phase: string; dependsOn: string[] }[];
+    warnings: unknown[];
+    blocked: unknown[];
+  };
   result?: { applied: string[]; failed: unknown[]; skipped: unknown[] };
   files?: string[];
 }
@@ -24,10 +28,19 @@ async function setUp(): Promise<string> {
   const dir = path.join(await tempDir('docops-undo-e2e-'), 'setup');
   await cp('config.example/manifests', dir, { recursive: true });
   const site = path.join(dir, 'site.yaml');
-  await writeFile(site, (await readFile(site, 'utf8')).replace('    - name: partner-preview\n', '    - name: partner-preview\n    - { name: old-preview, active: false }\n'));
+  await writeFile(
+    site,
+    (await readFile(site, 'utf8')).replace(
+      '    - name: partner-preview\n',
+      '    - name: partner-preview\n    - { name: old-preview, active: false }\n',
+    ),
+  );
   await writeFile(
     path.join(dir, 'guides.yaml'),
-    [doc('Collection', '  title: Guides\n  parent: Product docs\n  description: How-to guides\n'), doc('Space', '  title: Tutorials\n  emoji: "📗"\n  parent: Guides\n')].join('---\n'),
+    [
+      doc('Collection', '  title: Guides\n  parent: Product docs\n  description: How-to guides\n'),
+      doc('Space', '  title: Tutorials\n  emoji: "📗"\n  parent: Guides\n'),
+    ].join('---\n'),
   );
   return dir;
 }
@@ -60,12 +73,29 @@ describe('prune everything, undo, plan the original manifests', () => {
     expect((await cli.run(['export', '--org', ORG, '-o', original])).code).toBe(0);
 
     const before = {
-      teams: new Map(teams(store).all().map((t) => [t.title, t.id])),
-      collections: new Map(collections(store).all().map((c) => [c.title, c.id])),
-      spaces: new Map(spaces(store).all().map((s) => [s.title, s.id])),
+      teams: new Map(
+        teams(store)
+          .all()
+          .map((t) => [t.title, t.id]),
+      ),
+      collections: new Map(
+        collections(store)
+          .all()
+          .map((c) => [c.title, c.id]),
+      ),
+      spaces: new Map(
+        spaces(store)
+          .all()
+          .map((s) => [s.title, s.id]),
+      ),
       site: sites(store).all()[0]!,
-      secrets: siteShareLinks(store).all().map((l) => l.secret),
-      memberships: teamMembers(store).all().map((m) => `${m.userId}@${teams(store).get(m.teamId)!.title}:${m.role}`).sort(),
+      secrets: siteShareLinks(store)
+        .all()
+        .map((l) => l.secret),
+      memberships: teamMembers(store)
+        .all()
+        .map((m) => `${m.userId}@${teams(store).get(m.teamId)!.title}:${m.role}`)
+        .sort(),
     };
     const guides = before.collections.get('Guides')!;
 
@@ -73,11 +103,31 @@ describe('prune everything, undo, plan the original manifests', () => {
     const config = path.join(await tempDir('docops-undo-e2e-'), 'docops.yaml');
     await writeFile(config, 'safety:\n  allowPruneAll: true\n  deletes: { fraction: 1, max: 1000 }\n');
     const journalDir = await tempDir('docops-undo-e2e-');
-    const pruned = await cli.run(['apply', '-m', await pruneEverything(), '--config', config, '--journal-dir', journalDir]);
+    const pruned = await cli.run([
+      'apply',
+      '-m',
+      await pruneEverything(),
+      '--config',
+      config,
+      '--journal-dir',
+      journalDir,
+    ]);
     expect(pruned.code, pruned.stdout + pruned.stderr).toBe(0);
-    expect(teams(store).all().map((t) => t.title)).toEqual(['Placeholder team']);
-    expect(spaces(store).where((s) => s.deletedAt === undefined).map((s) => s.title)).toEqual(['Placeholder space']);
-    expect(sites(store).all().map((s) => s.title)).toEqual(['Placeholder site']);
+    expect(
+      teams(store)
+        .all()
+        .map((t) => t.title),
+    ).toEqual(['Placeholder team']);
+    expect(
+      spaces(store)
+        .where((s) => s.deletedAt === undefined)
+        .map((s) => s.title),
+    ).toEqual(['Placeholder space']);
+    expect(
+      sites(store)
+        .all()
+        .map((s) => s.title),
+    ).toEqual(['Placeholder site']);
     const [journalName] = await readdir(journalDir);
     const journal = path.join(journalDir, journalName!);
 
@@ -90,29 +140,73 @@ describe('prune everything, undo, plan the original manifests', () => {
 
     // Apply, writing the documents to commit.
     const restored = path.join(await tempDir('docops-undo-e2e-'), 'restored');
-    const undo = await cli.run(['undo', journal, '--apply', '-o', restored, '--format', 'json', '--journal-dir', journalDir]);
+    const undo = await cli.run([
+      'undo',
+      journal,
+      '--apply',
+      '-o',
+      restored,
+      '--format',
+      'json',
+      '--journal-dir',
+      journalDir,
+    ]);
     expect(undo.code, undo.stderr).toBe(0);
     const report = JSON.parse(undo.stdout) as UndoJson;
     expect(report.result).toMatchObject({ failed: [], skipped: [] });
     expect(report.plan.blocked).toEqual([]);
     // Deleted spaces came back through the API, first, everything else was recreated.
-    expect(report.objects.filter((o) => o.outcome === 'restore').map((o) => o.id).sort()).toEqual([...before.spaces.values()].sort());
+    expect(
+      report.objects
+        .filter((o) => o.outcome === 'restore')
+        .map((o) => o.id)
+        .sort(),
+    ).toEqual([...before.spaces.values()].sort());
     expect(report.objects.filter((o) => o.outcome !== 'restore').every((o) => o.outcome === 'recreate')).toBe(true);
     expect(report.plan.steps.slice(0, 5).map((s) => s.id.endsWith('#restore'))).toEqual([true, true, true, true, true]);
-    const runbooksSection = report.plan.steps.find((s) => s.id === 'SiteSection/org-demo/Acme Help Center/operations#create')!;
+    const runbooksSection = report.plan.steps.find(
+      (s) => s.id === 'SiteSection/org-demo/Acme Help Center/operations#create',
+    )!;
     expect(runbooksSection.dependsOn).toContain('Space/org-demo/Runbooks#restore');
 
     // Restored spaces keep their ids and come back connected: in their recreated collections, on the recreated site.
-    const now = (title: string): string => collections(store).all().find((c) => c.title === title)!.id;
+    const now = (title: string): string =>
+      collections(store)
+        .all()
+        .find((c) => c.title === title)!.id;
     expect(spaces(store).get(before.spaces.get('Runbooks')!)).toMatchObject({ parent: now('Internal') });
     expect(spaces(store).get(before.spaces.get('Tutorials')!)).toMatchObject({ parent: now('Guides') });
-    expect(collections(store).get(now('Guides'))).toMatchObject({ parent: now('Product docs'), description: 'How-to guides' });
-    const site = sites(store).all().find((s) => s.title === 'Acme Help Center')!;
-    expect(siteSpaces(store).where((x) => x.siteId === site.id).map((x) => x.spaceId).sort()).toEqual(['sp-api', 'sp-changelog', 'sp-getting-started', 'sp-runbooks']);
-    expect(teamMembers(store).all().map((m) => `${m.userId}@${teams(store).get(m.teamId)!.title}:${m.role}`).sort()).toEqual(before.memberships);
+    expect(collections(store).get(now('Guides'))).toMatchObject({
+      parent: now('Product docs'),
+      description: 'How-to guides',
+    });
+    const site = sites(store)
+      .all()
+      .find((s) => s.title === 'Acme Help Center')!;
+    expect(
+      siteSpaces(store)
+        .where((x) => x.siteId === site.id)
+        .map((x) => x.spaceId)
+        .sort(),
+    ).toEqual(['sp-api', 'sp-changelog', 'sp-getting-started', 'sp-runbooks']);
+    expect(
+      teamMembers(store)
+        .all()
+        .map((m) => `${m.userId}@${teams(store).get(m.teamId)!.title}:${m.role}`)
+        .sort(),
+    ).toEqual(before.memberships);
     // Share links: same names and flags, new secrets (as undo says).
-    expect(siteShareLinks(store).where((l) => l.siteId === site.id).map((l) => `${l.name}:${l.active}`).sort()).toEqual(['old-preview:false', 'partner-preview:true']);
-    expect(siteShareLinks(store).all().some((l) => before.secrets.includes(l.secret))).toBe(false);
+    expect(
+      siteShareLinks(store)
+        .where((l) => l.siteId === site.id)
+        .map((l) => `${l.name}:${l.active}`)
+        .sort(),
+    ).toEqual(['old-preview:false', 'partner-preview:true']);
+    expect(
+      siteShareLinks(store)
+        .all()
+        .some((l) => before.secrets.includes(l.secret)),
+    ).toBe(false);
 
     // Plan the original manifests: no steps; every difference left is one undo named. The original manifests
     // still pin the old ids of recreated objects (a warning each; parents are exported by title, so nothing names
@@ -122,7 +216,12 @@ describe('prune everything, undo, plan the original manifests', () => {
     type Diff = { kind: string; org: string; key: string; message: string };
     const result = JSON.parse(plan.stdout) as { steps: unknown[]; warnings: Diff[]; blocked: Diff[] };
     expect(result.steps).toEqual([]);
-    const stale = (kind: string, key: string, id: string): Diff => ({ kind, org: ORG, key, message: `pinned id ${id} does not exist; matched by title instead` });
+    const stale = (kind: string, key: string, id: string): Diff => ({
+      kind,
+      org: ORG,
+      key,
+      message: `pinned id ${id} does not exist; matched by title instead`,
+    });
     expect(result.warnings).toEqual([
       ...['Platform', 'Security', 'Support', 'Writers'].map((t) => stale('Team', t, before.teams.get(t)!)),
       stale('Translation', 'French docs', 'tr-fr'),
@@ -132,7 +231,13 @@ describe('prune everything, undo, plan the original manifests', () => {
       stale('Site', 'Acme Help Center', before.site.id),
     ]);
     expect(result.blocked.map(({ kind, org, key, message }) => ({ kind, org, key, message }))).toEqual([
-      { kind: 'Translation', org: ORG, key: 'French docs', message: 'languages are [], the manifest says [fr], and the API cannot change them: change them in the app, or write the live ones' },
+      {
+        kind: 'Translation',
+        org: ORG,
+        key: 'French docs',
+        message:
+          'languages are [], the manifest says [fr], and the API cannot change them: change them in the app, or write the live ones',
+      },
     ]);
 
     // …and each is what undo said: a new id (which the original manifests still pin), or the languages.
@@ -161,6 +266,11 @@ describe('prune everything, undo, plan the original manifests', () => {
     const again = await cli.run(['plan', '-m', next, '--format', 'json']);
     expect(again.code, again.stderr).toBe(0);
     expect((JSON.parse(again.stdout) as { steps: unknown[] }).steps).toEqual([]);
-    expect(translations(store).all().map((t) => t.title).sort()).toEqual(['French docs', 'Placeholder translation']);
+    expect(
+      translations(store)
+        .all()
+        .map((t) => t.title)
+        .sort(),
+    ).toEqual(['French docs', 'Placeholder translation']);
   });
 });

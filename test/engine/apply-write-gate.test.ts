@@ -39,7 +39,14 @@ describe('apply with a write gate', () => {
     const client = recordingClient();
     const plan = planOf([
       step({ id: 'a', wave: 0, requests: [{ method: 'POST', path: '/a' }] }),
-      step({ id: 'b', wave: 1, requests: [{ method: 'POST', path: '/b1' }, { method: 'POST', path: '/b2' }] }),
+      step({
+        id: 'b',
+        wave: 1,
+        requests: [
+          { method: 'POST', path: '/b1' },
+          { method: 'POST', path: '/b2' },
+        ],
+      }),
     ]);
     const report = await applyPlan(client, plan, { writeGate: g });
     expect(report.applied).toEqual(['a', 'b']);
@@ -75,7 +82,9 @@ describe('apply with a write gate', () => {
       if (r.path === '/p/0') g.close();
       return {};
     });
-    const many = Array.from({ length: 6 }, (_, i) => step({ id: `s${i}`, key: `k${i}`, requests: [{ method: 'POST', path: `/p/${i}` }] }));
+    const many = Array.from({ length: 6 }, (_, i) =>
+      step({ id: `s${i}`, key: `k${i}`, requests: [{ method: 'POST', path: `/p/${i}` }] }),
+    );
     const report = await applyPlan(client, planOf(many), { writeGate: g, concurrency: 1 });
     expect(client.calls.map((c) => c.path)).toEqual(['/p/0']);
     expect(report.skipped).toHaveLength(5);
@@ -110,7 +119,10 @@ describe('apply with a write gate', () => {
     let calls = 0;
     const flapping: WriteGate = { check: () => (++calls === 2 ? 'blip' : undefined) };
     const client = recordingClient();
-    const plan = planOf([step({ id: 'a', wave: 0, requests: [{ method: 'POST', path: '/a' }] }), step({ id: 'b', wave: 1, requests: [{ method: 'POST', path: '/b' }] })]);
+    const plan = planOf([
+      step({ id: 'a', wave: 0, requests: [{ method: 'POST', path: '/a' }] }),
+      step({ id: 'b', wave: 1, requests: [{ method: 'POST', path: '/b' }] }),
+    ]);
     const report = await applyPlan(client, plan, { writeGate: flapping });
     expect(client.calls).toEqual([]); // asked for the group (open), then for step a (closed): nothing sent
     expect(report.skipped).toEqual(['a', 'b']);
@@ -121,9 +133,23 @@ describe('apply with a write gate', () => {
     const sandbox = await startSandbox({ seed: 'demo', faults: '5xx=1' });
     try {
       const g = gate();
-      const client = createClient({ baseUrl: sandbox.url, token: sandbox.token, retry: { maxRetries: 5, minDelayMs: 200, maxDelayMs: 200 } });
-      const plan = planOf([step({ id: 'org', phase: 'update', action: 'update', requests: [{ method: 'PATCH', path: '/orgs/org-demo', body: { title: 'X' } }] })]);
-      const applied = applyPlan(client, plan, { writeGate: g, onStep: (e) => e.type === 'start' && void waitForRequests(sandbox, 1).then(() => g.close()) });
+      const client = createClient({
+        baseUrl: sandbox.url,
+        token: sandbox.token,
+        retry: { maxRetries: 5, minDelayMs: 200, maxDelayMs: 200 },
+      });
+      const plan = planOf([
+        step({
+          id: 'org',
+          phase: 'update',
+          action: 'update',
+          requests: [{ method: 'PATCH', path: '/orgs/org-demo', body: { title: 'X' } }],
+        }),
+      ]);
+      const applied = applyPlan(client, plan, {
+        writeGate: g,
+        onStep: (e) => e.type === 'start' && void waitForRequests(sandbox, 1).then(() => g.close()),
+      });
       const report = await applied;
       expect(report.failed.map((f) => f.stepId)).toEqual(['org']);
       expect(report.stopped).toBe('lost the lease');

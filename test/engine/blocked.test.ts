@@ -25,7 +25,21 @@ const pointer: KindDefinition<{ target: string }> = {
         blockEntry(result, e, e.doc.pos(['spec', 'target']), `target "${target}" names nothing`);
         continue;
       }
-      result.steps.push(makeStep({ id: `Pointer/${org}/${e.key}#create`, action: 'create', phase: 'create', kind: 'Pointer', org, key: e.key, wave: 10, before: null, after: { target }, requests: [{ method: 'POST', path: `/orgs/${org}/pointers`, body: { target } }], entry: e }));
+      result.steps.push(
+        makeStep({
+          id: `Pointer/${org}/${e.key}#create`,
+          action: 'create',
+          phase: 'create',
+          kind: 'Pointer',
+          org,
+          key: e.key,
+          wave: 10,
+          before: null,
+          after: { target },
+          requests: [{ method: 'POST', path: `/orgs/${org}/pointers`, body: { target } }],
+          entry: e,
+        }),
+      );
     }
     return result;
   },
@@ -37,7 +51,9 @@ const entry = (key: string, target: string): DesiredEntry<{ target: string }> =>
 };
 
 function planOf(entries: DesiredEntry[]): Plan {
-  const live: LiveState = new Map([[liveKey('Pointer', 'o1'), { objects: [{ kind: 'Pointer', org: 'o1', key: 'there', id: 'p1', fields: {} }] }]]);
+  const live: LiveState = new Map([
+    [liveKey('Pointer', 'o1'), { objects: [{ kind: 'Pointer', org: 'o1', key: 'there', id: 'p1', fields: {} }] }],
+  ]);
   return diffAll([pointer], new Map([['Pointer', entries]]), live);
 }
 
@@ -45,7 +61,15 @@ describe('blocked objects', () => {
   it('leave their document out of the plan while the other documents still plan', () => {
     const plan = planOf([entry('good', 'there'), entry('typo', 'thre')]);
     expect(plan.steps.map((s) => s.id)).toEqual(['Pointer/o1/good#create']);
-    expect(plan.blocked).toEqual([{ kind: 'Pointer', org: 'o1', key: 'typo', message: 'target "thre" names nothing', source: { file: 'pointers.yaml', line: 10, column: 2 } }]);
+    expect(plan.blocked).toEqual([
+      {
+        kind: 'Pointer',
+        org: 'o1',
+        key: 'typo',
+        message: 'target "thre" names nothing',
+        source: { file: 'pointers.yaml', line: 10, column: 2 },
+      },
+    ]);
   });
 
   it('are never rendered as "No changes", in text or markdown, and name file:line:column', () => {
@@ -67,7 +91,9 @@ describe('blocked objects', () => {
     const old = JSON.parse(renderJson(emptyPlan())) as Record<string, unknown>;
     delete old['blocked'];
     expect(parsePlanJson(JSON.stringify(old)).blocked).toEqual([]);
-    expect(() => parsePlanJson(JSON.stringify({ ...old, blocked: [{ kind: 'Pointer' }] }))).toThrow(/plan\.blocked\[0\]\.org: expected a string/);
+    expect(() => parsePlanJson(JSON.stringify({ ...old, blocked: [{ kind: 'Pointer' }] }))).toThrow(
+      /plan\.blocked\[0\]\.org: expected a string/,
+    );
   });
 
   it('fail the run with exit 1, listing each object and where it is written', () => {

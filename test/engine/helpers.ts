@@ -26,7 +26,9 @@ export interface Recorded {
 }
 
 /** An in-memory ApiClient that records writes and answers through a handler. */
-export function recordingClient(handler: (r: Recorded) => unknown = () => ({ id: 'x' })): ApiClient & { calls: Recorded[]; maxInFlight: number } {
+export function recordingClient(
+  handler: (r: Recorded) => unknown = () => ({ id: 'x' }),
+): ApiClient & { calls: Recorded[]; maxInFlight: number } {
   let inFlight = 0;
   const self = {
     baseUrl: 'memory://',

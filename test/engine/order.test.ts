@@ -48,7 +48,9 @@ describe('the declared order', () => {
   });
 
   it('rejects a dependency that would not run before its dependent', () => {
-    expect(() => orderSteps([step({ id: 'a', wave: 1 }), step({ id: 'b', wave: 1, dependsOn: ['a'] })])).toThrow(/does not run before/);
+    expect(() => orderSteps([step({ id: 'a', wave: 1 }), step({ id: 'b', wave: 1, dependsOn: ['a'] })])).toThrow(
+      /does not run before/,
+    );
     expect(() => orderSteps([step({ id: 'b', dependsOn: ['nope'] })])).toThrow(/unknown step nope/);
   });
 

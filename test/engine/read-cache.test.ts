@@ -31,7 +31,11 @@ function fakeApi(data: Record<string, unknown>) {
 
 const never = (): boolean => false;
 
-async function pass(cache: ReadCache, client: ApiClient, read: (ctx: ReturnType<ReadCache['pass']>['context']) => Promise<unknown>) {
+async function pass(
+  cache: ReadCache,
+  client: ApiClient,
+  read: (ctx: ReturnType<ReadCache['pass']>['context']) => Promise<unknown>,
+) {
   const p = cache.pass(client, never);
   const out = await read(p.context);
   p.end();
@@ -40,9 +44,16 @@ async function pass(cache: ReadCache, client: ApiClient, read: (ctx: ReturnType<
 
 describe('ReadCache', () => {
   it('serves what it read; reads again only what was marked stale, and only when asked', async () => {
-    const api = fakeApi({ '/orgs/o/teams': [{ id: 't1', title: 'A' }, { id: 't2', title: 'B' }], '/orgs/o': { id: 'o', title: 'O' } });
+    const api = fakeApi({
+      '/orgs/o/teams': [
+        { id: 't1', title: 'A' },
+        { id: 't2', title: 'B' },
+      ],
+      '/orgs/o': { id: 'o', title: 'O' },
+    });
     const cache = new ReadCache();
-    const both = (ctx: ReturnType<ReadCache['pass']>['context']) => Promise.all([ctx.list('/orgs/o/teams'), ctx.get('/orgs/o')]);
+    const both = (ctx: ReturnType<ReadCache['pass']>['context']) =>
+      Promise.all([ctx.list('/orgs/o/teams'), ctx.get('/orgs/o')]);
     await pass(cache, api.client, both);
     expect(api.calls).toEqual(['LIST /orgs/o/teams', 'GET /orgs/o']);
     api.calls.length = 0;
@@ -55,7 +66,10 @@ describe('ReadCache', () => {
     cache.invalidate({ get: '/orgs/o' });
     expect(api.calls).toEqual([]); // lazy
     const [teams] = (await pass(cache, api.client, both)) as [unknown[]];
-    expect(teams).toEqual([{ id: 't1', title: 'A2' }, { id: 't2', title: 'B' }]);
+    expect(teams).toEqual([
+      { id: 't1', title: 'A2' },
+      { id: 't2', title: 'B' },
+    ]);
     expect(api.calls.sort()).toEqual(['GET /orgs/o', 'GET /orgs/o/teams/t1']);
 
     // Gone (404, or said so): removed. New: the list is read again (its place is unknown).
@@ -63,16 +77,32 @@ describe('ReadCache', () => {
     cache.invalidate({ list: '/orgs/o/teams', item: { id: 't2', path: '/orgs/o/teams/t2' } });
     expect(await pass(cache, api.client, (ctx) => ctx.list('/orgs/o/teams'))).toEqual([{ id: 't1', title: 'A2' }]);
     api.data['/orgs/o/teams/t3'] = { id: 't3', title: 'C' };
-    api.data['/orgs/o/teams'] = [{ id: 't3', title: 'C' }, { id: 't1', title: 'A2' }];
+    api.data['/orgs/o/teams'] = [
+      { id: 't3', title: 'C' },
+      { id: 't1', title: 'A2' },
+    ];
     cache.invalidate({ list: '/orgs/o/teams', item: { id: 't3', path: '/orgs/o/teams/t3' } });
-    expect(await pass(cache, api.client, (ctx) => ctx.list('/orgs/o/teams'))).toEqual([{ id: 't3', title: 'C' }, { id: 't1', title: 'A2' }]);
+    expect(await pass(cache, api.client, (ctx) => ctx.list('/orgs/o/teams'))).toEqual([
+      { id: 't3', title: 'C' },
+      { id: 't1', title: 'A2' },
+    ]);
     expect(api.calls).toEqual(['GET /orgs/o/teams/t2', 'GET /orgs/o/teams/t3', 'LIST /orgs/o/teams']);
   });
 
   it('hides an item whose answer carries hiddenIf, marks whole lists and paths below a prefix stale', async () => {
-    const api = fakeApi({ '/orgs/o/spaces': [{ id: 's1' }, { id: 's2' }], '/spaces/s1': { id: 's1', deletedAt: '2026-01-01' }, '/spaces/s2/permissions/teams': [], '/orgs/o/sites/x/sections': [] });
+    const api = fakeApi({
+      '/orgs/o/spaces': [{ id: 's1' }, { id: 's2' }],
+      '/spaces/s1': { id: 's1', deletedAt: '2026-01-01' },
+      '/spaces/s2/permissions/teams': [],
+      '/orgs/o/sites/x/sections': [],
+    });
     const cache = new ReadCache();
-    const all = (ctx: ReturnType<ReadCache['pass']>['context']) => Promise.all([ctx.list('/orgs/o/spaces'), ctx.list('/spaces/s2/permissions/teams'), ctx.list('/orgs/o/sites/x/sections')]);
+    const all = (ctx: ReturnType<ReadCache['pass']>['context']) =>
+      Promise.all([
+        ctx.list('/orgs/o/spaces'),
+        ctx.list('/spaces/s2/permissions/teams'),
+        ctx.list('/orgs/o/sites/x/sections'),
+      ]);
     await pass(cache, api.client, all);
     api.calls.length = 0;
     cache.invalidate({ list: '/orgs/o/spaces', item: { id: 's1', path: '/spaces/s1', hiddenIf: 'deletedAt' } });
@@ -80,7 +110,11 @@ describe('ReadCache', () => {
     cache.invalidate({ under: '/orgs/o/sites/x' });
     const [spaces] = (await pass(cache, api.client, all)) as [unknown[]];
     expect(spaces).toEqual([{ id: 's2' }]);
-    expect(api.calls.sort()).toEqual(['GET /spaces/s1', 'LIST /orgs/o/sites/x/sections', 'LIST /spaces/s2/permissions/teams']);
+    expect(api.calls.sort()).toEqual([
+      'GET /spaces/s1',
+      'LIST /orgs/o/sites/x/sections',
+      'LIST /spaces/s2/permissions/teams',
+    ]);
     expect(cache.lists('/spaces/').map((l) => l.path)).toEqual(['/spaces/s2/permissions/teams']);
   });
 

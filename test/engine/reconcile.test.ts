@@ -54,7 +54,13 @@ const parent: KindDefinition = {
   depth: 10,
   toDesired: () => [],
   fetch: async (ctx, org) => ({
-    objects: (await ctx.list<{ id: string; name: string }>(`/orgs/${org}/parents`)).map((p) => ({ kind: 'Parent', org, key: p.name, id: p.id, fields: {} })),
+    objects: (await ctx.list<{ id: string; name: string }>(`/orgs/${org}/parents`)).map((p) => ({
+      kind: 'Parent',
+      org,
+      key: p.name,
+      id: p.id,
+      fields: {},
+    })),
   }),
   diff: (ctx, org, desired, live) => {
     const steps = desired
@@ -62,9 +68,25 @@ const parent: KindDefinition = {
       .map((d) => {
         const id = `Parent/${org}/${d.key}#create`;
         ctx.register('Parent', org, d.key, ref(id));
-        return { id, action: 'create' as const, phase: 'create' as const, kind: 'Parent', org, key: d.key, wave: 10, before: null, after: { name: d.key }, dependsOn: [], requests: [{ method: 'POST' as const, path: `/orgs/${org}/parents`, body: { name: d.key }, capture: { id: 'id' } }] };
+        return {
+          id,
+          action: 'create' as const,
+          phase: 'create' as const,
+          kind: 'Parent',
+          org,
+          key: d.key,
+          wave: 10,
+          before: null,
+          after: { name: d.key },
+          dependsOn: [],
+          requests: [
+            { method: 'POST' as const, path: `/orgs/${org}/parents`, body: { name: d.key }, capture: { id: 'id' } },
+          ],
+        };
       });
-    const unmanaged = live.objects.filter((o) => !desired.some((d) => d.key === o.key)).map((o) => ({ kind: 'Parent', org, key: o.key, id: o.id }));
+    const unmanaged = live.objects
+      .filter((o) => !desired.some((d) => d.key === o.key))
+      .map((o) => ({ kind: 'Parent', org, key: o.key, id: o.id }));
     return { steps, unmanaged, warnings: [], blocked: [] };
   },
 };
@@ -83,7 +105,19 @@ const child: KindDefinition = {
     steps: desired.map((d) => {
       const parentId = ctx.resolve('Parent', org, d.key) ?? 'missing';
       const dependsOn = isRef(parentId) ? [`Parent/${org}/${d.key}#create`] : [];
-      return { id: `Child/${org}/${d.key}#create`, action: 'create' as const, phase: 'create' as const, kind: 'Child', org, key: d.key, wave: 20, before: null, after: {}, dependsOn, requests: [{ method: 'POST' as const, path: `/parents/${parentId}/children` }] };
+      return {
+        id: `Child/${org}/${d.key}#create`,
+        action: 'create' as const,
+        phase: 'create' as const,
+        kind: 'Child',
+        org,
+        key: d.key,
+        wave: 20,
+        before: null,
+        after: {},
+        dependsOn,
+        requests: [{ method: 'POST' as const, path: `/parents/${parentId}/children` }],
+      };
     }),
     unmanaged: [],
     warnings: [],
@@ -102,12 +136,19 @@ describe('computePlan', () => {
     expect(client.listed).toEqual(['/orgs/o1/parents']);
     expect(plan.steps.map((s) => s.id)).toEqual(['Parent/o1/new#create', 'Child/o1/new#create', 'Child/o1/old#create']);
     expect(plan.steps[1]!.requests[0]!.path).toBe(`/parents/${placeholder('Parent/o1/new#create', 'id')}/children`);
-    expect(plan.steps[1]!.requests[0]!.refs).toEqual([{ at: 'path', offset: 9, step: 'Parent/o1/new#create', output: 'id' }]);
+    expect(plan.steps[1]!.requests[0]!.refs).toEqual([
+      { at: 'path', offset: 9, step: 'Parent/o1/new#create', output: 'id' },
+    ]);
     expect(plan.steps[2]!.requests[0]!.path).toBe('/parents/p-old/children');
   });
 
   it('reports live objects no manifest mentions as unmanaged', async () => {
-    const client = listingClient({ '/orgs/o1/parents': [{ id: 'p1', name: 'keep' }, { id: 'p2', name: 'stray' }] });
+    const client = listingClient({
+      '/orgs/o1/parents': [
+        { id: 'p1', name: 'keep' },
+        { id: 'p2', name: 'stray' },
+      ],
+    });
     const { plan } = await computePlan(client, [parent], new Map([['Parent', [entry('Parent', 'o1', 'keep')]]]));
     expect(plan.steps).toEqual([]);
     expect(plan.unmanaged).toEqual([{ kind: 'Parent', org: 'o1', key: 'stray', id: 'p2' }]);
@@ -115,7 +156,9 @@ describe('computePlan', () => {
 
   it('a failed list fails the whole plan instead of looking empty', async () => {
     const client = listingClient({ '/orgs/o1/parents': new Error('GET /orgs/o1/parents failed with 503') });
-    await expect(computePlan(client, [parent], new Map([['Parent', [entry('Parent', 'o1', 'x')]]]))).rejects.toThrow(/503/);
+    await expect(computePlan(client, [parent], new Map([['Parent', [entry('Parent', 'o1', 'x')]]]))).rejects.toThrow(
+      /503/,
+    );
   });
 
   it('only reconciles kinds in organisations that have a document of them', async () => {
@@ -133,13 +176,26 @@ describe('diffAll: ids for resolve', () => {
     depth: 90,
     fetch: async () => ({ objects: [] }),
     diff: (ctx, org, desired) => ({
-      steps: desired.map((d) => ({ id: `Asker/${org}/${d.key}#x`, action: 'update' as const, phase: 'update' as const, kind: 'Asker', org, key: d.key, wave: 90, before: {}, after: {}, dependsOn: [], requests: [{ method: 'PATCH' as const, path: `/${ctx.resolve(target, org, d.key) ?? 'missing'}` }] })),
+      steps: desired.map((d) => ({
+        id: `Asker/${org}/${d.key}#x`,
+        action: 'update' as const,
+        phase: 'update' as const,
+        kind: 'Asker',
+        org,
+        key: d.key,
+        wave: 90,
+        before: {},
+        after: {},
+        dependsOn: [],
+        requests: [{ method: 'PATCH' as const, path: `/${ctx.resolve(target, org, d.key) ?? 'missing'}` }],
+      })),
       unmanaged: [],
       warnings: [],
       blocked: [],
     }),
   });
-  const live = (objects: { kind: string; key: string; id: string }[]) => new Map([[liveKey('Holder', 'o1'), { objects: objects.map((o) => ({ ...o, org: 'o1', fields: {} })) }]]);
+  const live = (objects: { kind: string; key: string; id: string }[]) =>
+    new Map([[liveKey('Holder', 'o1'), { objects: objects.map((o) => ({ ...o, org: 'o1', fields: {} })) }]]);
   const paths = (plan: { steps: { requests: { path: string }[] }[] }) => plan.steps.map((s) => s.requests[0]!.path);
 
   it("finds live ids of a kind nobody registered, also inside another kind's live state, first object of a key winning", () => {
@@ -177,7 +233,9 @@ describe('diffAll: ids for resolve', () => {
 
 describe('pruneResolver', () => {
   it('is on where a document says prune: true or the config enables the kind', () => {
-    const prune = pruneResolver(new Map([['Parent', [entry('Parent', 'o1', 'a', true), entry('Parent', 'o2', 'b')]]]), { prune: { Child: true } });
+    const prune = pruneResolver(new Map([['Parent', [entry('Parent', 'o1', 'a', true), entry('Parent', 'o2', 'b')]]]), {
+      prune: { Child: true },
+    });
     expect(prune('Parent', 'o1')).toBe(true);
     expect(prune('Parent', 'o2')).toBe(false);
     expect(prune('Child', 'o9')).toBe(true);
@@ -185,9 +243,16 @@ describe('pruneResolver', () => {
 });
 
 describe('diffOrder', () => {
-  const k = (kind: string, depth: number, needs?: string[]): KindDefinition => ({ ...parent, kind, depth, ...(needs ? { needs } : {}) });
+  const k = (kind: string, depth: number, needs?: string[]): KindDefinition => ({
+    ...parent,
+    kind,
+    depth,
+    ...(needs ? { needs } : {}),
+  });
   it('goes by depth, but a kind follows every kind it needs', () => {
-    const order = diffOrder([k('Site', 30), k('Organization', 0, ['Site']), k('Team', 20), k('Members', 10)]).map((x) => x.kind);
+    const order = diffOrder([k('Site', 30), k('Organization', 0, ['Site']), k('Team', 20), k('Members', 10)]).map(
+      (x) => x.kind,
+    );
     expect(order).toEqual(['Members', 'Team', 'Site', 'Organization']);
   });
   it('refuses a cycle', () => {

@@ -9,11 +9,23 @@ import type { DesiredEntry, DiffResult, KindDefinition } from '../../src/model/k
 import type { Step } from '../../src/model/plan.js';
 import { makeStep } from '../../src/kinds/common.js';
 import { computePlan, diffAll } from '../../src/engine/reconcile.js';
-import { changedScopes, checkScopedSteps, documentFingerprints, ScopeError, scopeClosure } from '../../src/engine/scope.js';
+import {
+  changedScopes,
+  checkScopedSteps,
+  documentFingerprints,
+  ScopeError,
+  scopeClosure,
+} from '../../src/engine/scope.js';
 import { KINDS } from '../../src/kinds/index.js';
 import type { ManifestDocument } from '../../src/model/document.js';
 
-const doc = (kind: string, org: string, spec: Record<string, unknown> = {}, file = 'm.yaml', index = 0): ManifestDocument => ({
+const doc = (
+  kind: string,
+  org: string,
+  spec: Record<string, unknown> = {},
+  file = 'm.yaml',
+  index = 0,
+): ManifestDocument => ({
   file,
   index,
   apiVersion: 'docops/v1',
@@ -23,7 +35,14 @@ const doc = (kind: string, org: string, spec: Record<string, unknown> = {}, file
   pos: () => ({ file, line: 1, column: 1 }),
 });
 
-const entryOf = (d: ManifestDocument, key: string, spec: unknown = d.spec): DesiredEntry => ({ kind: d.kind, org: d.metadata.organization, key, spec, source: d.pos([]), doc: d });
+const entryOf = (d: ManifestDocument, key: string, spec: unknown = d.spec): DesiredEntry => ({
+  kind: d.kind,
+  org: d.metadata.organization,
+  key,
+  spec,
+  source: d.pos([]),
+  doc: d,
+});
 
 /** A desired state of these documents, one entry per document (keyed by its spec's `name`, or the kind). */
 function stateOf(docs: ManifestDocument[], kinds: readonly string[]): ReturnType<typeof desiredState> {
@@ -52,7 +71,11 @@ function kind(name: string, extra: Partial<KindDefinition> = {}, fetched: string
 const names = (keys: Iterable<string>): string[] => [...keys].map((k) => k.replace('\u0000', '/')).sort();
 
 describe('documentFingerprints / changedScopes', () => {
-  const base = [doc('Members', 'o1', { members: [{ email: 'a@x', role: 'read' }] }, 'members.yaml'), doc('Team', 'o1', { name: 'T' }, 'teams.yaml'), doc('Team', 'o2', { name: 'U' }, 'teams.yaml', 1)];
+  const base = [
+    doc('Members', 'o1', { members: [{ email: 'a@x', role: 'read' }] }, 'members.yaml'),
+    doc('Team', 'o1', { name: 'T' }, 'teams.yaml'),
+    doc('Team', 'o2', { name: 'U' }, 'teams.yaml', 1),
+  ];
 
   it('compares content per (kind, org), not files: the same documents from other files change nothing', () => {
     const before = documentFingerprints(stateOf(base, ['Members', 'Team']))!;
@@ -63,13 +86,18 @@ describe('documentFingerprints / changedScopes', () => {
   it('one role changed is one scope; a removed last document of a (kind, org) is a changed scope too', () => {
     const before = documentFingerprints(stateOf(base, ['Members', 'Team']))!;
     const edited = [doc('Members', 'o1', { members: [{ email: 'a@x', role: 'edit' }] }, 'members.yaml'), base[1]!];
-    expect(names(changedScopes(before, documentFingerprints(stateOf(edited, ['Members', 'Team']))!))).toEqual(['Members/o1', 'Team/o2']);
+    expect(names(changedScopes(before, documentFingerprints(stateOf(edited, ['Members', 'Team']))!))).toEqual([
+      'Members/o1',
+      'Team/o2',
+    ]);
   });
 
   it('`prune: true` written on a document changes its scope', () => {
     const before = documentFingerprints(stateOf(base, ['Members', 'Team']))!;
     const pruned = [base[0]!, { ...base[1]!, prune: true }, base[2]!];
-    expect(names(changedScopes(before, documentFingerprints(stateOf(pruned, ['Members', 'Team']))!))).toEqual(['Team/o1']);
+    expect(names(changedScopes(before, documentFingerprints(stateOf(pruned, ['Members', 'Team']))!))).toEqual([
+      'Team/o1',
+    ]);
   });
 });
 
@@ -89,7 +117,14 @@ describe('scopeClosure over the registered kinds', () => {
     for (const d of all) map.get(d.kind)!.push(entryOf(d, String(d.spec['title'] ?? d.kind)));
     return desiredState(map, all);
   };
-  const close = (...changed: string[]): string[] => names(scopeClosure(KINDS, desired(), changed.map((c) => liveKey(c.split('/')[0]!, c.split('/')[1]!)))!);
+  const close = (...changed: string[]): string[] =>
+    names(
+      scopeClosure(
+        KINDS,
+        desired(),
+        changed.map((c) => liveKey(c.split('/')[0]!, c.split('/')[1]!)),
+      )!,
+    );
 
   it("a Members change is Members of that org only (Team's plan does not depend on it)", () => {
     expect(close('Members/o1')).toEqual(['Members/o1']);
@@ -122,7 +157,18 @@ describe('a scoped plan stays inside its scopes', () => {
   const b = doc('B', 'o1', { name: 'b' });
   const desired = stateOf([a, b], ['A', 'B']);
   const deleteOf = (kindName: string, org: string, key: string): Step =>
-    makeStep({ id: `${kindName}/${org}/${key}#delete`, kind: kindName, org, key, action: 'delete', phase: 'delete', wave: 0, before: {}, after: null, requests: [{ method: 'DELETE', path: `/things/${key}` }] });
+    makeStep({
+      id: `${kindName}/${org}/${key}#delete`,
+      kind: kindName,
+      org,
+      key,
+      action: 'delete',
+      phase: 'delete',
+      wave: 0,
+      before: {},
+      after: null,
+      requests: [{ method: 'DELETE', path: `/things/${key}` }],
+    });
 
   it('a diff planning a delete of another kind outside the scope set is refused with a ScopeError', () => {
     // A buggy kind: A's diff deletes a B object, and B is not in the scope set.
@@ -135,9 +181,23 @@ describe('a scoped plan stays inside its scopes', () => {
   });
 
   it("a delete in another organization than the emitting scope's is refused, even of the kind's own objects", () => {
-    expect(() => checkScopedSteps([deleteOf('A', 'o2', 'x')], { kind: 'A', org: 'o1' }, new Set([liveKey('A', 'o1'), liveKey('A', 'o2')]), new Set(['A']))).toThrow(ScopeError);
+    expect(() =>
+      checkScopedSteps(
+        [deleteOf('A', 'o2', 'x')],
+        { kind: 'A', org: 'o1' },
+        new Set([liveKey('A', 'o1'), liveKey('A', 'o2')]),
+        new Set(['A']),
+      ),
+    ).toThrow(ScopeError);
     // Sub-objects (a kind that is not registered) belong to the emitting scope.
-    expect(() => checkScopedSteps([deleteOf('ASection', 'o1', 'x')], { kind: 'A', org: 'o1' }, new Set([liveKey('A', 'o1')]), new Set(['A']))).not.toThrow();
+    expect(() =>
+      checkScopedSteps(
+        [deleteOf('ASection', 'o1', 'x')],
+        { kind: 'A', org: 'o1' },
+        new Set([liveKey('A', 'o1')]),
+        new Set(['A']),
+      ),
+    ).not.toThrow();
   });
 
   it('reading the ids or live state of a managed scope the run did not fetch is a ScopeError', () => {
@@ -147,13 +207,17 @@ describe('a scoped plan stays inside its scopes', () => {
     const liveReader = kind('A', { diff: (ctx, org) => (ctx.live('B', org), noSteps()) });
     expect(() => diffAll([liveReader, kind('B')], desired, new Map(), { scope })).toThrow(ScopeError);
     // With B in the scope set, the read is fine.
-    expect(() => diffAll([reader, kind('B')], desired, new Map() as LiveState, { scope: new Set([...scope, liveKey('B', 'o1')]) })).not.toThrow();
+    expect(() =>
+      diffAll([reader, kind('B')], desired, new Map() as LiveState, { scope: new Set([...scope, liveKey('B', 'o1')]) }),
+    ).not.toThrow();
   });
 
   it('fetches only the scopes of the set', async () => {
     const fetched: string[] = [];
     const client = {} as ApiClient;
-    await computePlan(client, [kind('A', {}, fetched), kind('B', {}, fetched)], desired, { scope: new Set([liveKey('B', 'o1')]) });
+    await computePlan(client, [kind('A', {}, fetched), kind('B', {}, fetched)], desired, {
+      scope: new Set([liveKey('B', 'o1')]),
+    });
     expect(fetched).toEqual(['B/o1']);
   });
 });

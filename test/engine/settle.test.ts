@@ -23,35 +23,62 @@ const SETTLE: SettleSpec = {
 };
 
 const putStep = (settle: SettleSpec = SETTLE): Step =>
-  step({ id: 'spec', action: 'update', phase: 'update', requests: [{ method: 'PUT', path: '/orgs/o1/openapi/pets', body: { source: { text: 'x' } }, settle }] });
+  step({
+    id: 'spec',
+    action: 'update',
+    phase: 'update',
+    requests: [{ method: 'PUT', path: '/orgs/o1/openapi/pets', body: { source: { text: 'x' } }, settle }],
+  });
 
 /** A client whose GETs of the spec answer `reads` in turn (the last one repeated). */
 function specClient(reads: object[]) {
   let n = 0;
-  return recordingClient((r) => (r.method === 'GET' ? reads[Math.min(n++, reads.length - 1)] : { processingState: 'pending' }));
+  return recordingClient((r) =>
+    r.method === 'GET' ? reads[Math.min(n++, reads.length - 1)] : { processingState: 'pending' },
+  );
 }
 
 describe('settle', () => {
   it('reads until processing completes, waiting the growing delays between reads, and then the step succeeds', async () => {
-    const client = specClient([{ processingState: 'pending' }, { processingState: 'progress' }, { processingState: 'complete', lastVersion: 'v2' }]);
+    const client = specClient([
+      { processingState: 'pending' },
+      { processingState: 'progress' },
+      { processingState: 'complete', lastVersion: 'v2' },
+    ]);
     const waits: number[] = [];
     const report = await applyPlan(client, planOf([putStep()]), { sleep: async (ms) => void waits.push(ms) });
     expect(report.failed).toEqual([]);
     expect(report.applied).toEqual(['spec']);
-    expect(client.calls.map((c) => `${c.method} ${c.path}`)).toEqual(['PUT /orgs/o1/openapi/pets', 'GET /orgs/o1/openapi/pets', 'GET /orgs/o1/openapi/pets', 'GET /orgs/o1/openapi/pets']);
+    expect(client.calls.map((c) => `${c.method} ${c.path}`)).toEqual([
+      'PUT /orgs/o1/openapi/pets',
+      'GET /orgs/o1/openapi/pets',
+      'GET /orgs/o1/openapi/pets',
+      'GET /orgs/o1/openapi/pets',
+    ]);
     // The first read is immediate; the next ones wait the delays after it.
     expect(waits).toEqual(SETTLE_DELAYS_MS.slice(1, 3));
   });
 
   it('fails the step naming the failure field, its value and the first error message', async () => {
-    const client = specClient([{ processingState: 'complete', lastProcessErrorCode: 'PARSE_ERROR', lastProcessedErrors: [{ message: 'not YAML' }] }]);
+    const client = specClient([
+      {
+        processingState: 'complete',
+        lastProcessErrorCode: 'PARSE_ERROR',
+        lastProcessedErrors: [{ message: 'not YAML' }],
+      },
+    ]);
     const report = await applyPlan(client, planOf([putStep()]), { sleep: async () => {} });
     expect(report.applied).toEqual([]);
-    expect(report.failed).toEqual([{ stepId: 'spec', message: 'processing failed: lastProcessErrorCode PARSE_ERROR (not YAML)' }]);
+    expect(report.failed).toEqual([
+      { stepId: 'spec', message: 'processing failed: lastProcessErrorCode PARSE_ERROR (not YAML)' },
+    ]);
   });
 
   it('a failure field checked only once settled: an error of the previous processing while pending is not the outcome', async () => {
-    const client = specClient([{ processingState: 'pending', lastProcessErrorCode: 'PARSE_ERROR' }, { processingState: 'complete' }]);
+    const client = specClient([
+      { processingState: 'pending', lastProcessErrorCode: 'PARSE_ERROR' },
+      { processingState: 'complete' },
+    ]);
     const report = await applyPlan(client, planOf([putStep()]), { sleep: async () => {} });
     expect(report.failed).toEqual([]);
     expect(report.applied).toEqual(['spec']);
@@ -74,7 +101,9 @@ describe('settle', () => {
       sleep: async () => stop.abort(),
     });
     expect(client.calls.filter((c) => c.method === 'GET')).toHaveLength(1);
-    expect(report.failed[0]!.message).toMatch(/^PUT \/orgs\/o1\/openapi\/pets was sent, and apply was stopped before .* showed processingState complete/);
+    expect(report.failed[0]!.message).toMatch(
+      /^PUT \/orgs\/o1\/openapi\/pets was sent, and apply was stopped before .* showed processingState complete/,
+    );
   });
 
   it('round-trips through the saved JSON form, in a stable key order; the cost line counts the write (as it counts no recover lookup)', () => {
@@ -86,7 +115,9 @@ describe('settle', () => {
   });
 
   it('the parser refuses a malformed settle, naming each problem', () => {
-    const plan = JSON.parse(renderJson(planOf([putStep()]))) as { steps: { requests: { settle: Record<string, unknown> }[] }[] };
+    const plan = JSON.parse(renderJson(planOf([putStep()]))) as {
+      steps: { requests: { settle: Record<string, unknown> }[] }[];
+    };
     plan.steps[0]!.requests[0]!.settle = { path: 'x', until: [{ field: 1 }], reads: 0, extra: true };
     expect(() => parsePlanJson(JSON.stringify(plan))).toThrow(
       /settle\.extra: unknown field[\s\S]*settle\.path: expected a string starting with \/[\s\S]*settle\.reads: expected an integer ≥ 1[\s\S]*settle\.until\[0\]\.field: expected a string[\s\S]*settle\.until\[0\]\.value: expected a string/,

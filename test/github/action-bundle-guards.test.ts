@@ -19,7 +19,10 @@ let fixtures = 0;
 /** Bundle `src/main.ts` of a package made of `files`; the bundle's file, or the build's error. */
 async function bundle(files: Record<string, string>): Promise<{ file?: string; error?: string }> {
   const root = join(scratch, `pkg-${++fixtures}`);
-  for (const [name, text] of Object.entries({ 'src/model/errors.ts': 'export class UsageError extends Error {}\n', ...files })) {
+  for (const [name, text] of Object.entries({
+    'src/model/errors.ts': 'export class UsageError extends Error {}\n',
+    ...files,
+  })) {
     mkdirSync(dirname(join(root, name)), { recursive: true });
     writeFileSync(join(root, name), text);
   }
@@ -46,7 +49,12 @@ const load = createRequire(import.meta.url);
 describe('the action bundle plugin', () => {
   it('inlines a file read relative to a module (package.json: its name and version only)', async () => {
     const { file, error } = await bundle({
-      'package.json': JSON.stringify({ name: 'pkg', version: '1.2.3', scripts: { build: 'x' }, devDependencies: { secret: '1' } }),
+      'package.json': JSON.stringify({
+        name: 'pkg',
+        version: '1.2.3',
+        scripts: { build: 'x' },
+        devDependencies: { secret: '1' },
+      }),
       'schemas/a.json': '{"title":"A"}',
       'src/main.ts': [
         "import { readFileSync } from 'node:fs';",
@@ -62,7 +70,8 @@ describe('the action bundle plugin', () => {
 
   it('fails the build on any other use of import.meta.url, naming the module', async () => {
     const { error } = await bundle({
-      'src/main.ts': "import { readFileSync } from 'node:fs';\nexport const read = (name: string) => readFileSync(new URL(`../data/${name}.json`, import.meta.url), 'utf8');\n",
+      'src/main.ts':
+        "import { readFileSync } from 'node:fs';\nexport const read = (name: string) => readFileSync(new URL(`../data/${name}.json`, import.meta.url), 'utf8');\n",
     });
     expect(error).toMatch(/src\/main\.ts uses import\.meta\.url in a way the action bundle cannot serve/);
   });
@@ -72,16 +81,24 @@ describe('the action bundle plugin', () => {
       'src/main.ts': "export { operationScopes } from './scopes/operations.ts';\n",
       'src/scopes/operations.ts': 'let table: unknown[] = [];\nexport const operationScopes = () => table;\n',
     });
-    expect(error).toMatch(/src\/scopes\/operations\.ts changed: the action bundle's substitution of `let table: OperationScopes\[\] \| undefined;`/);
+    expect(error).toMatch(
+      /src\/scopes\/operations\.ts changed: the action bundle's substitution of `let table: OperationScopes\[\] \| undefined;`/,
+    );
   });
 
   it('a require relative to a module loads only what the build bundled: anything else is MODULE_NOT_FOUND', async () => {
     const { file, error } = await bundle({
-      'src/main.ts': "import { createRequire } from 'node:module';\nexport const pretty = () => createRequire(import.meta.url)('pino-pretty');\n",
+      'src/main.ts':
+        "import { createRequire } from 'node:module';\nexport const pretty = () => createRequire(import.meta.url)('pino-pretty');\n",
     });
     expect(error).toBeUndefined();
     const mod = load(file!) as { pretty: () => unknown };
-    expect(() => mod.pretty()).toThrow(expect.objectContaining({ code: 'MODULE_NOT_FOUND', message: expect.stringMatching(/'pino-pretty': it is not in the docops action bundle/) }));
+    expect(() => mod.pretty()).toThrow(
+      expect.objectContaining({
+        code: 'MODULE_NOT_FOUND',
+        message: expect.stringMatching(/'pino-pretty': it is not in the docops action bundle/),
+      }),
+    );
   });
 
   it('leaves out the modules the action never runs: the bundle loads, importing one refuses with a usage error', async () => {
@@ -91,7 +108,9 @@ describe('the action bundle plugin', () => {
     });
     expect(error).toBeUndefined();
     const mod = load(file!) as { sandbox: () => Promise<unknown> };
-    await expect(mod.sandbox()).rejects.toThrow(/the in-process sandbox \(--sandbox\) is not part of the docops GitHub Action/);
+    await expect(mod.sandbox()).rejects.toThrow(
+      /the in-process sandbox \(--sandbox\) is not part of the docops GitHub Action/,
+    );
     expect(JSON.stringify(load(file!))).not.toContain('the real sandbox');
   });
 });

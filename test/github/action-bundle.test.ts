@@ -42,14 +42,21 @@ describe('the committed action bundle', () => {
       const fresh = readFileSync(join(out, file));
       const kept = committed(file);
       const where = `${ACTION_BUNDLE_DIR}/${file}`;
-      const stale = kept === undefined ? `${where} is missing` : `${where} differs from a fresh build (${firstDifference(kept, fresh)})`;
-      expect(kept !== undefined && kept.equals(fresh), `${stale}: run \`npm run build:action\` and commit ${ACTION_BUNDLE_DIR}/`).toBe(true);
+      const stale =
+        kept === undefined
+          ? `${where} is missing`
+          : `${where} differs from a fresh build (${firstDifference(kept, fresh)})`;
+      expect(
+        kept !== undefined && kept.equals(fresh),
+        `${stale}: run \`npm run build:action\` and commit ${ACTION_BUNDLE_DIR}/`,
+      ).toBe(true);
     }
   });
 
   it('holds nothing of the machine that built it (no absolute path, no home, no temp directory)', () => {
     const text = readFileSync(join(out, 'index.cjs'), 'utf8');
-    for (const local of [REPO, REPO.replace(/\/$/, ''), out, `${homedir()}/`, `${tmpdir()}/`]) expect(text.includes(local), local).toBe(false);
+    for (const local of [REPO, REPO.replace(/\/$/, ''), out, `${homedir()}/`, `${tmpdir()}/`])
+      expect(text.includes(local), local).toBe(false);
     expect(text).not.toMatch(/\b20\d\d-\d\d-\d\dT\d\d:\d\d/); // no build timestamp
   });
 
@@ -57,7 +64,11 @@ describe('the committed action bundle', () => {
     const text = readFileSync(join(out, 'index.cjs'), 'utf8');
     const modules = [...text.matchAll(/^\/\/ ((?:src|action|dist|node_modules)\/\S+)$/gm)].map((m) => m[1]!);
     expect(modules).toContain('src/cli/commands/plan.ts');
-    const leftOut = modules.filter((m) => /^src\/(sandbox|export|undo)\/|^src\/daemon\/(?!config|notify\/(config|types)\.ts)|^src\/cli\/commands\/(daemon|sandbox|export|undo)\.ts|node_modules\/(@kubernetes|chokidar|prom-client)\//.test(m));
+    const leftOut = modules.filter((m) =>
+      /^src\/(sandbox|export|undo)\/|^src\/daemon\/(?!config|notify\/(config|types)\.ts)|^src\/cli\/commands\/(daemon|sandbox|export|undo)\.ts|node_modules\/(@kubernetes|chokidar|prom-client)\//.test(
+        m,
+      ),
+    );
     expect(leftOut).toEqual([]);
     expect(text.length).toBeLessThan(3 * 1024 * 1024);
   });

@@ -95,7 +95,12 @@ async function composite(npmCache: string): Promise<{ install: number; comment: 
   }
   const github = await startFakeGitHub({ token: TOKEN, owner: 'acme', repo: 'docs-org', issue: 7 });
   try {
-    const env = { ...jobEnv(github, checkout), DOCOPS_TOKEN: sandbox.readToken, npm_config_cache: npmCache, npm_config_update_notifier: 'false' };
+    const env = {
+      ...jobEnv(github, checkout),
+      DOCOPS_TOKEN: sandbox.readToken,
+      npm_config_cache: npmCache,
+      npm_config_update_notifier: 'false',
+    };
     const cli = join(checkout, 'dist/cli/main.js');
     let installed = 0;
     const install = async (): Promise<void> => {
@@ -106,13 +111,36 @@ async function composite(npmCache: string): Promise<{ install: number; comment: 
     };
     const start = performance.now();
     await install();
-    const validate = await exec(process.execPath, [cli, 'validate', '-m', manifests], checkout, { ...env, DOCOPS_TOKEN: undefined });
+    const validate = await exec(process.execPath, [cli, 'validate', '-m', manifests], checkout, {
+      ...env,
+      DOCOPS_TOKEN: undefined,
+    });
     expect(validate.code, validate.stderr).toBe(0);
     await install();
-    const plan = await exec(process.execPath, [cli, 'plan', '-m', manifests, '--format', 'markdown', '--detailed-exitcode', '--out', join(checkout, 'plan.json')], checkout, env);
+    const plan = await exec(
+      process.execPath,
+      [
+        cli,
+        'plan',
+        '-m',
+        manifests,
+        '--format',
+        'markdown',
+        '--detailed-exitcode',
+        '--out',
+        join(checkout, 'plan.json'),
+      ],
+      checkout,
+      env,
+    );
     expect(plan.code, plan.stderr).toBe(2);
     writeFileSync(join(checkout, 'plan.md'), plan.stdout);
-    const posted = await exec(process.execPath, [cli, 'pr-comment', '--body-file', join(checkout, 'plan.md'), '--marker', 'docops-plan'], checkout, env);
+    const posted = await exec(
+      process.execPath,
+      [cli, 'pr-comment', '--body-file', join(checkout, 'plan.md'), '--marker', 'docops-plan'],
+      checkout,
+      env,
+    );
     expect(posted.code, posted.stderr).toBe(0);
     return { install: installed, comment: commentAt(github, start) };
   } finally {
@@ -140,7 +168,11 @@ async function bundled(): Promise<number> {
     };
     const action = join(REPO, 'action/dist/index.cjs');
     const start = performance.now();
-    const validate = await exec(process.execPath, [action], workspace, { ...env, INPUT_COMMAND: 'validate', INPUT_TOKEN: '' });
+    const validate = await exec(process.execPath, [action], workspace, {
+      ...env,
+      INPUT_COMMAND: 'validate',
+      INPUT_TOKEN: '',
+    });
     expect(validate.code, validate.stderr).toBe(0);
     const plan = await exec(process.execPath, [action], workspace, env);
     expect(plan.code, plan.stderr).toBe(0);
@@ -153,17 +185,21 @@ async function bundled(): Promise<number> {
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 describe.skipIf(process.env.DOCOPS_ACTION_TIMING !== '1')('time from job start to the PR comment', () => {
-  it('composite (npm ci + build at each use) against the bundle', async () => {
-    const cold = await composite(mkdtempSync(join(dir, 'npm-cache-')));
-    const warm = await composite(join(process.env.HOME ?? tmpdir(), '.npm'));
-    const after: number[] = [];
-    for (let i = 0; i < 5; i++) after.push(await bundled());
-    const median = after.sort((a, b) => a - b)[2]!;
-    const rows = [
-      `| composite, empty npm cache (a hosted runner) | ${seconds(cold.comment)} | 2 × (npm ci + build): ${seconds(cold.install)} |`,
-      `| composite, warm npm cache | ${seconds(warm.comment)} | 2 × (npm ci + build): ${seconds(warm.install)} |`,
-      `| bundle (action/dist/index.cjs) | ${(median / 1000).toFixed(2)} s | median of 5: ${after.map((ms) => (ms / 1000).toFixed(2)).join(', ')} s |`,
-    ];
-    process.stdout.write(`\n| action | job start → comment | |\n|---|---|---|\n${rows.join('\n')}\n\n`);
-  }, 30 * 60_000);
+  it(
+    'composite (npm ci + build at each use) against the bundle',
+    async () => {
+      const cold = await composite(mkdtempSync(join(dir, 'npm-cache-')));
+      const warm = await composite(join(process.env.HOME ?? tmpdir(), '.npm'));
+      const after: number[] = [];
+      for (let i = 0; i < 5; i++) after.push(await bundled());
+      const median = after.sort((a, b) => a - b)[2]!;
+      const rows = [
+        `| composite, empty npm cache (a hosted runner) | ${seconds(cold.comment)} | 2 × (npm ci + build): ${seconds(cold.install)} |`,
+        `| composite, warm npm cache | ${seconds(warm.comment)} | 2 × (npm ci + build): ${seconds(warm.install)} |`,
+        `| bundle (action/dist/index.cjs) | ${(median / 1000).toFixed(2)} s | median of 5: ${after.map((ms) => (ms / 1000).toFixed(2)).join(', ')} s |`,
+      ];
+      process.stdout.write(`\n| action | job start → comment | |\n|---|---|---|\n${rows.join('\n')}\n\n`);
+    },
+    30 * 60_000,
+  );
 });

@@ -82,7 +82,11 @@ function readOutputs(file: string): Record<string, string> {
 }
 
 let steps = 0;
-function runStep(inputs: Record<string, string>, event = 'pull_request', extraEnv: Record<string, string> = {}): Promise<Step> {
+function runStep(
+  inputs: Record<string, string>,
+  event = 'pull_request',
+  extraEnv: Record<string, string> = {},
+): Promise<Step> {
   const outputFile = join(dir, `output-${++steps}.txt`);
   writeFileSync(outputFile, '');
   const eventFile = join(dir, 'event.json');
@@ -106,12 +110,21 @@ function runStep(inputs: Record<string, string>, event = 'pull_request', extraEn
     // The workflow's env: the API the sandbox serves (a real workflow leaves it unset), quieter logs.
     DOCOPS_API_URL: sandbox.url,
     DOCOPS_LOG_LEVEL: 'warn',
-    ...inputVariables({ manifests: join(REPO, 'config.example/manifests'), 'plan-file': join(dir, 'plan.json'), ...inputs }),
+    ...inputVariables({
+      manifests: join(REPO, 'config.example/manifests'),
+      'plan-file': join(dir, 'plan.json'),
+      ...inputs,
+    }),
     ...extraEnv,
   };
   return new Promise((resolve) => {
     execFile(NODE, [join(actionPath, action.runs.main!)], { cwd: dir, env }, (err, stdout, stderr) => {
-      resolve({ code: err ? Number((err as { code?: unknown }).code ?? -1) : 0, stdout, stderr, outputs: readOutputs(outputFile) });
+      resolve({
+        code: err ? Number((err as { code?: unknown }).code ?? -1) : 0,
+        stdout,
+        stderr,
+        outputs: readOutputs(outputFile),
+      });
     });
   });
 }
@@ -127,7 +140,8 @@ describe('action.yml', () => {
 
   it('examples/github uses the action for validate, plan and apply', () => {
     const workflow = readFileSync(join(REPO, 'examples/github/docops.yml'), 'utf8');
-    for (const command of ['validate', 'plan', 'apply']) expect(workflow).toMatch(new RegExp(`uses: your-org/docops@\\S+\\n\\s+with: \\{ command: ${command},`));
+    for (const command of ['validate', 'plan', 'apply'])
+      expect(workflow).toMatch(new RegExp(`uses: your-org/docops@\\S+\\n\\s+with: \\{ command: ${command},`));
     expect(workflow).not.toContain('actions/github-script');
   });
 });
@@ -146,8 +160,12 @@ describe('the example workflow (examples/github/docops.yml)', () => {
     outputs?: Record<string, string>;
     steps: WorkflowStep[];
   }
-  const workflow = parse(readFileSync(join(REPO, 'examples/github/docops.yml'), 'utf8')) as { on: Record<string, unknown>; jobs: Record<string, Job> };
-  const docopsSteps = (job: Job, command: string): WorkflowStep[] => job.steps.filter((s) => s.uses?.startsWith('your-org/docops@') && s.with?.command === command);
+  const workflow = parse(readFileSync(join(REPO, 'examples/github/docops.yml'), 'utf8')) as {
+    on: Record<string, unknown>;
+    jobs: Record<string, Job>;
+  };
+  const docopsSteps = (job: Job, command: string): WorkflowStep[] =>
+    job.steps.filter((s) => s.uses?.startsWith('your-org/docops@') && s.with?.command === command);
   const planJobs = Object.entries(workflow.jobs).filter(([, job]) => docopsSteps(job, 'plan').length > 0);
 
   it('plans once per event: one job with one plan step, for pull requests and pushes alike', () => {
@@ -178,7 +196,10 @@ describe('the bundled action, as a workflow runs it', () => {
   it('validate: a bad manifest is an ::error annotation at its line, and the step fails', async () => {
     const bad = join(dir, 'bad');
     mkdirSync(bad);
-    writeFileSync(join(bad, 'team.yaml'), 'apiVersion: docops/v1\nkind: Team\nmetadata: { organization: org-demo }\nspec:\n  title: T\n  members:\n    - { email: not-an-email }\n');
+    writeFileSync(
+      join(bad, 'team.yaml'),
+      'apiVersion: docops/v1\nkind: Team\nmetadata: { organization: org-demo }\nspec:\n  title: T\n  members:\n    - { email: not-an-email }\n',
+    );
     const run = await runStep({ command: 'validate', manifests: bad });
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^::error file=bad\/team\.yaml,line=7,col=\d+::/m);
@@ -227,15 +248,22 @@ describe('the bundled action, as a workflow runs it', () => {
   });
 
   it('what the bundle leaves out refuses with a usage error: --sandbox', async () => {
-    const run = await runStep({ command: 'plan', token: READ_TOKEN, args: '--sandbox', 'plan-file': join(dir, 'sandbox-plan.json') }, 'push');
+    const run = await runStep(
+      { command: 'plan', token: READ_TOKEN, args: '--sandbox', 'plan-file': join(dir, 'sandbox-plan.json') },
+      'push',
+    );
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/the in-process sandbox \(--sandbox\) is not part of the docops GitHub Action, which runs validate, plan and apply/);
+    expect(run.stderr).toMatch(
+      /the in-process sandbox \(--sandbox\) is not part of the docops GitHub Action, which runs validate, plan and apply/,
+    );
   });
 
   it('an unknown command fails with an ::error naming the three commands', async () => {
     const run = await runStep({ command: 'destroy%0A::warning::x' });
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/^::error::docops action: input 'command' must be validate, plan or apply \(got 'destroy%250A::warning::x'\)$/m);
+    expect(run.stdout).toMatch(
+      /^::error::docops action: input 'command' must be validate, plan or apply \(got 'destroy%250A::warning::x'\)$/m,
+    );
     expect(run.outputs['exit-code']).toBe('1');
   });
 });

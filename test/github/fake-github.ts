@@ -32,7 +32,11 @@ export interface FakeComment {
 }
 
 /** A test's own answer to a request, before the fake's routes: e.g. a redirect. */
-export type Intercept = (request: { method: string; pathname: string; base: string }) => { status: number; headers?: Record<string, string> } | undefined;
+export type Intercept = (request: {
+  method: string;
+  pathname: string;
+  base: string;
+}) => { status: number; headers?: Record<string, string> } | undefined;
 
 export interface FakeGitHub {
   url: string;
@@ -75,14 +79,20 @@ export interface FakeGitHubOptions {
 
 export async function startFakeGitHub(options: FakeGitHubOptions): Promise<FakeGitHub> {
   const perPage = options.perPage ?? 2;
-  const accounts = new Map<string, Account>([...Object.entries(options.accounts ?? {}), [options.token, options.account ?? ACTIONS_BOT]]);
+  const accounts = new Map<string, Account>([
+    ...Object.entries(options.accounts ?? {}),
+    [options.token, options.account ?? ACTIONS_BOT],
+  ]);
   const comments: FakeComment[] = [];
   const requests: string[] = [];
   const requestTimes: number[] = [];
   let nextId = 1000;
   let url = '';
   const base = `/repos/${options.owner}/${options.repo}/issues`;
-  const shown = (c: FakeComment): object => ({ ...c, html_url: `https://github.test/${options.owner}/${options.repo}/pull/${options.issue}#issuecomment-${c.id}` });
+  const shown = (c: FakeComment): object => ({
+    ...c,
+    html_url: `https://github.test/${options.owner}/${options.repo}/pull/${options.issue}#issuecomment-${c.id}`,
+  });
 
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -101,12 +111,20 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<FakeG
       const token = /^(?:token|bearer) (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
       const account = token === undefined ? undefined : accounts.get(token);
       if (!account) return send(401, { message: 'Bad credentials' });
-      const input = chunks.length > 0 ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { body?: unknown; query?: unknown }) : {};
+      const input =
+        chunks.length > 0
+          ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { body?: unknown; query?: unknown })
+          : {};
       const inRepo = options.repository?.handle(method, at.pathname, at.searchParams, input as Record<string, unknown>);
       if (inRepo) return inRepo.status === 204 ? void res.writeHead(204).end() : send(inRepo.status, inRepo.body);
       if (at.pathname === '/graphql' && method === 'POST') {
-        if (options.graphqlErrors) return send(200, { data: null, errors: options.graphqlErrors.map((message) => ({ type: 'FORBIDDEN', message })) });
-        if (typeof input.query !== 'string' || !/\bviewer\s*\{\s*login\s*\}/.test(input.query)) return send(200, { errors: [{ message: 'the fake answers only viewer { login }' }] });
+        if (options.graphqlErrors)
+          return send(200, {
+            data: null,
+            errors: options.graphqlErrors.map((message) => ({ type: 'FORBIDDEN', message })),
+          });
+        if (typeof input.query !== 'string' || !/\bviewer\s*\{\s*login\s*\}/.test(input.query))
+          return send(200, { errors: [{ message: 'the fake answers only viewer { login }' }] });
         return send(200, { data: { viewer: { login: account.login } } });
       }
       if (at.pathname === `${base}/${options.issue}/comments` && method === 'GET') {
@@ -114,17 +132,29 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<FakeG
         const slice = comments.slice((page - 1) * perPage, page * perPage);
         const last = Math.max(1, Math.ceil(comments.length / perPage));
         const pages = options.linkBase ?? url;
-        const link: Record<string, string> = page < last ? { link: `<${pages}${at.pathname}?per_page=100&page=${page + 1}>; rel="next", <${pages}${at.pathname}?per_page=100&page=${last}>; rel="last"` } : {};
+        const link: Record<string, string> =
+          page < last
+            ? {
+                link: `<${pages}${at.pathname}?per_page=100&page=${page + 1}>; rel="next", <${pages}${at.pathname}?per_page=100&page=${last}>; rel="last"`,
+              }
+            : {};
         return send(200, slice.map(shown), link);
       }
       if (at.pathname === `${base}/${options.issue}/comments` && method === 'POST') {
-        if (typeof input.body !== 'string' || input.body.length > 65_536) return send(422, { message: 'Validation Failed' });
+        if (typeof input.body !== 'string' || input.body.length > 65_536)
+          return send(422, { message: 'Validation Failed' });
         const c = { id: nextId++, body: input.body, user: account };
         comments.push(c);
         return send(201, shown(c));
       }
-      const commitPulls = new RegExp(`^/repos/${options.owner}/${options.repo}/commits/([0-9a-f]{40})/pulls$`).exec(at.pathname);
-      if (commitPulls && method === 'GET') return send(200, (options.pulls?.[commitPulls[1]!] ?? []).map((number) => ({ number, state: 'closed' })));
+      const commitPulls = new RegExp(`^/repos/${options.owner}/${options.repo}/commits/([0-9a-f]{40})/pulls$`).exec(
+        at.pathname,
+      );
+      if (commitPulls && method === 'GET')
+        return send(
+          200,
+          (options.pulls?.[commitPulls[1]!] ?? []).map((number) => ({ number, state: 'closed' })),
+        );
       const membership = /^\/orgs\/([^/]+)\/teams\/([^/]+)\/memberships\/([^/]+)$/.exec(at.pathname);
       if (membership && method === 'GET') {
         const state = options.teams?.[`${membership[1]}/${membership[2]}`]?.[decodeURIComponent(membership[3]!)];
@@ -136,7 +166,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<FakeG
         if (!c) return send(404, { message: 'Not Found' });
         // As on GitHub, a token with write access to the repository may edit anyone's comment: what makes a
         // spoofed marker dangerous (docops would write into a comment its author can edit again later).
-        if (typeof input.body !== 'string' || input.body.length > 65_536) return send(422, { message: 'Validation Failed' });
+        if (typeof input.body !== 'string' || input.body.length > 65_536)
+          return send(422, { message: 'Validation Failed' });
         c.body = input.body;
         return send(200, shown(c));
       }
@@ -152,7 +183,11 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<FakeG
     requestTimes,
     intercept: undefined,
     async postAs(token, body) {
-      const res = await fetch(`${url}${base}/${options.issue}/comments`, { method: 'POST', headers: { authorization: `token ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ body }) });
+      const res = await fetch(`${url}${base}/${options.issue}/comments`, {
+        method: 'POST',
+        headers: { authorization: `token ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ body }),
+      });
       if (res.status !== 201) throw new Error(`the fake GitHub refused the comment: ${res.status}`);
       return comments.at(-1)!;
     },

@@ -62,8 +62,9 @@ export class FakeRepo {
   /** Someone pushes to `branch`: `files` written (null: deleted). */
   push(branch: string, files: Record<string, string | null>, message = 'edit'): string {
     const next = this.files(branch);
-    for (const [p, c] of Object.entries(files)) if (c === null) next.delete(p);
-    else next.set(p, c);
+    for (const [p, c] of Object.entries(files))
+      if (c === null) next.delete(p);
+      else next.set(p, c);
     const id = this.commit(this.tree(next), [this.refs.get(branch)!], message);
     this.refs.set(branch, id);
     return id;
@@ -90,24 +91,44 @@ export class FakeRepo {
 
   private shown(p: FakePull): object {
     const { comments: _c, head, base, headSha, ...rest } = p;
-    return { ...rest, html_url: `https://github.test/${this.owner}/${this.repo}/pull/${p.number}`, head: { ref: head, sha: headSha ?? this.refs.get(head) ?? null }, base: { ref: base } };
+    return {
+      ...rest,
+      html_url: `https://github.test/${this.owner}/${this.repo}/pull/${p.number}`,
+      head: { ref: head, sha: headSha ?? this.refs.get(head) ?? null },
+      base: { ref: base },
+    };
   }
 
   /** The answer to a request on this repository, or undefined when the route is not one of it. */
-  handle(method: string, pathname: string, query: URLSearchParams, input: Record<string, unknown>): RepoAnswer | undefined {
+  handle(
+    method: string,
+    pathname: string,
+    query: URLSearchParams,
+    input: Record<string, unknown>,
+  ): RepoAnswer | undefined {
     const prefix = `/repos/${this.owner}/${this.repo}`;
     if (pathname !== prefix && !pathname.startsWith(`${prefix}/`)) return undefined;
     const rest = decodeURIComponent(pathname.slice(prefix.length));
-    if (rest === '' && method === 'GET') return { status: 200, body: { default_branch: this.defaultBranch, full_name: `${this.owner}/${this.repo}` } };
+    if (rest === '' && method === 'GET')
+      return { status: 200, body: { default_branch: this.defaultBranch, full_name: `${this.owner}/${this.repo}` } };
     const ref = /^\/git\/refs?\/heads\/(.+)$/.exec(rest);
-    if (ref && method === 'GET') return this.refs.has(ref[1]!) ? { status: 200, body: { ref: `refs/heads/${ref[1]}`, object: { sha: this.refs.get(ref[1]!), type: 'commit' } } } : { status: 404, body: { message: 'Not Found' } };
+    if (ref && method === 'GET')
+      return this.refs.has(ref[1]!)
+        ? {
+            status: 200,
+            body: { ref: `refs/heads/${ref[1]}`, object: { sha: this.refs.get(ref[1]!), type: 'commit' } },
+          }
+        : { status: 404, body: { message: 'Not Found' } };
     if (ref && method === 'PATCH') {
       if (!this.refs.has(ref[1]!)) return { status: 422, body: { message: 'Reference does not exist' } };
       if (!this.commits.has(String(input['sha']))) return { status: 422, body: { message: 'Object does not exist' } };
       this.refs.set(ref[1]!, String(input['sha']));
       return { status: 200, body: { ref: `refs/heads/${ref[1]}`, object: { sha: input['sha'] } } };
     }
-    if (ref && method === 'DELETE') return this.refs.delete(ref[1]!) ? { status: 204 } : { status: 422, body: { message: 'Reference does not exist' } };
+    if (ref && method === 'DELETE')
+      return this.refs.delete(ref[1]!)
+        ? { status: 204 }
+        : { status: 422, body: { message: 'Reference does not exist' } };
     if (rest === '/git/refs' && method === 'POST') {
       const name = String(input['ref']).replace(/^refs\/heads\//, '');
       if (this.refs.has(name)) return { status: 422, body: { message: 'Reference already exists' } };
@@ -117,12 +138,27 @@ export class FakeRepo {
     const contents = /^\/contents\/(.+)$/.exec(rest);
     if (contents && method === 'GET') {
       const text = this.files(query.get('ref') ?? this.defaultBranch).get(contents[1]!);
-      return text === undefined ? { status: 404, body: { message: 'Not Found' } } : { status: 200, body: { path: contents[1], encoding: 'base64', content: Buffer.from(text).toString('base64') } };
+      return text === undefined
+        ? { status: 404, body: { message: 'Not Found' } }
+        : {
+            status: 200,
+            body: { path: contents[1], encoding: 'base64', content: Buffer.from(text).toString('base64') },
+          };
     }
     const commit = /^\/git\/commits\/([0-9a-f]{40})$/.exec(rest);
     if (commit && method === 'GET') {
       const c = this.commits.get(commit[1]!);
-      return c ? { status: 200, body: { sha: commit[1], tree: { sha: c.tree }, parents: c.parents.map((p) => ({ sha: p })), message: c.message } } : { status: 404, body: { message: 'Not Found' } };
+      return c
+        ? {
+            status: 200,
+            body: {
+              sha: commit[1],
+              tree: { sha: c.tree },
+              parents: c.parents.map((p) => ({ sha: p })),
+              message: c.message,
+            },
+          }
+        : { status: 404, body: { message: 'Not Found' } };
     }
     if (rest === '/git/trees' && method === 'POST') {
       const files = new Map(this.trees.get(String(input['base_tree'])) ?? []);
@@ -134,19 +170,34 @@ export class FakeRepo {
     }
     if (rest === '/git/commits' && method === 'POST') {
       if (!this.trees.has(String(input['tree']))) return { status: 422, body: { message: 'Tree does not exist' } };
-      return { status: 201, body: { sha: this.commit(String(input['tree']), input['parents'] as string[], String(input['message'])) } };
+      return {
+        status: 201,
+        body: { sha: this.commit(String(input['tree']), input['parents'] as string[], String(input['message'])) },
+      };
     }
     if (rest === '/pulls' && method === 'GET') {
       const head = query.get('head')?.split(':')[1];
       const state = query.get('state') ?? 'open';
-      const list = this.pulls.filter((p) => (head === undefined || p.head === head) && (state === 'all' || p.state === state)).sort((a, b) => b.number - a.number);
+      const list = this.pulls
+        .filter((p) => (head === undefined || p.head === head) && (state === 'all' || p.state === state))
+        .sort((a, b) => b.number - a.number);
       return { status: 200, body: list.map((p) => this.shown(p)) };
     }
     if (rest === '/pulls' && method === 'POST') {
       const head = String(input['head']);
       if (!this.refs.has(head)) return { status: 422, body: { message: 'Validation Failed: head does not exist' } };
-      if (this.pulls.some((p) => p.head === head && p.state === 'open')) return { status: 422, body: { message: `A pull request already exists for ${this.owner}:${head}.` } };
-      const p: FakePull = { number: this.pulls.length + 1, head, base: String(input['base']), title: String(input['title']), body: String(input['body'] ?? ''), state: 'open', merged_at: null, comments: [] };
+      if (this.pulls.some((p) => p.head === head && p.state === 'open'))
+        return { status: 422, body: { message: `A pull request already exists for ${this.owner}:${head}.` } };
+      const p: FakePull = {
+        number: this.pulls.length + 1,
+        head,
+        base: String(input['base']),
+        title: String(input['title']),
+        body: String(input['body'] ?? ''),
+        state: 'open',
+        merged_at: null,
+        comments: [],
+      };
       this.pulls.push(p);
       return { status: 201, body: this.shown(p) };
     }

@@ -21,18 +21,31 @@ interface Sent {
 function scripted(answers: [number, string?][]) {
   const sent: Sent[] = [];
   const send: typeof fetch = async (input, init = {}) => {
-    sent.push({ url: String(input), method: init.method ?? 'GET', body: init.body, contentType: new Headers(init.headers).get('content-type'), redirect: init.redirect });
+    sent.push({
+      url: String(input),
+      method: init.method ?? 'GET',
+      body: init.body,
+      contentType: new Headers(init.headers).get('content-type'),
+      redirect: init.redirect,
+    });
     const [status, location] = answers.shift() ?? [200];
     return new Response(status === 200 ? '{}' : null, { status, headers: location === undefined ? {} : { location } });
   };
   return { sent, fetch: originBoundFetch(ORIGIN, send) };
 }
 
-const post = { method: 'POST', body: '{"body":"plan"}', headers: { 'content-type': 'application/json', authorization: 'token T' } };
+const post = {
+  method: 'POST',
+  body: '{"body":"plan"}',
+  headers: { 'content-type': 'application/json', authorization: 'token T' },
+};
 
 describe('originBoundFetch', () => {
   it('307 and 308 within the origin re-send method and body; nothing is left to fetch to follow', async () => {
-    const s = scripted([[307, '/api/v3/repositories/1/issues/7/comments'], [308, `${ORIGIN}/api/v3/x`]]);
+    const s = scripted([
+      [307, '/api/v3/repositories/1/issues/7/comments'],
+      [308, `${ORIGIN}/api/v3/x`],
+    ]);
     const res = await s.fetch(`${ORIGIN}/api/v3/repos/a/old/issues/7/comments`, post);
     expect(res.status).toBe(200);
     expect(s.sent.map((x) => [x.url, x.method, x.body, x.redirect])).toEqual([
@@ -68,9 +81,13 @@ describe('originBoundFetch', () => {
 
   it(`a redirect without a Location, or more than ${MAX_REDIRECTS} in a row, fails with its status`, async () => {
     const bare = scripted([[307]]);
-    await expect(bare.fetch(`${ORIGIN}/a`)).rejects.toThrow('GET /a failed with 307: answered a redirect without a Location');
+    await expect(bare.fetch(`${ORIGIN}/a`)).rejects.toThrow(
+      'GET /a failed with 307: answered a redirect without a Location',
+    );
     const loop = scripted(Array.from({ length: MAX_REDIRECTS + 1 }, () => [302, '/a'] as [number, string]));
-    await expect(loop.fetch(`${ORIGIN}/a`)).rejects.toThrow(`failed with 302: redirected more than ${MAX_REDIRECTS} times`);
+    await expect(loop.fetch(`${ORIGIN}/a`)).rejects.toThrow(
+      `failed with 302: redirected more than ${MAX_REDIRECTS} times`,
+    );
     expect(loop.sent).toHaveLength(MAX_REDIRECTS + 1);
   });
 });

@@ -19,8 +19,18 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let github: FakeGitHub;
 afterEach(() => github.close());
 
-async function start(options: Partial<FakeGitHubOptions> = {}, mallory: Account = { login: 'mallory', type: 'User' }): Promise<FakeGitHub> {
-  github = await startFakeGitHub({ token: TOKEN, accounts: { [MALLORY]: mallory }, owner: 'acme', repo: 'docs-org', issue: 7, ...options });
+async function start(
+  options: Partial<FakeGitHubOptions> = {},
+  mallory: Account = { login: 'mallory', type: 'User' },
+): Promise<FakeGitHub> {
+  github = await startFakeGitHub({
+    token: TOKEN,
+    accounts: { [MALLORY]: mallory },
+    owner: 'acme',
+    repo: 'docs-org',
+    issue: 7,
+    ...options,
+  });
   return github;
 }
 
@@ -28,7 +38,11 @@ let files = 0;
 async function post(markdown: string) {
   const file = join(dir, `plan-${++files}.md`);
   writeFileSync(file, markdown);
-  return runCli(['pr-comment', '--body-file', file, '--pr', '7'], { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: github.url, GITHUB_REPOSITORY: 'acme/docs-org' });
+  return runCli(['pr-comment', '--body-file', file, '--pr', '7'], {
+    GITHUB_TOKEN: TOKEN,
+    GITHUB_API_URL: github.url,
+    GITHUB_REPOSITORY: 'acme/docs-org',
+  });
 }
 
 const writes = (): string[] => github.requests.filter((r) => !r.startsWith('GET ') && r !== 'POST /graphql');
@@ -54,7 +68,11 @@ describe('docops pr-comment adopts only its own comment', () => {
     expect(second.stdout).toContain('updated the plan comment');
     expect(ours.body).toContain('4 to delete');
     expect(spoof.body).toBe(SPOOF);
-    expect(writes()).toEqual(['POST /repos/acme/docs-org/issues/7/comments', 'POST /repos/acme/docs-org/issues/7/comments', `PATCH /repos/acme/docs-org/issues/comments/${ours.id}`]);
+    expect(writes()).toEqual([
+      'POST /repos/acme/docs-org/issues/7/comments',
+      'POST /repos/acme/docs-org/issues/7/comments',
+      `PATCH /repos/acme/docs-org/issues/comments/${ours.id}`,
+    ]);
   });
 
   it('a spoof with the same text as the plan is not taken for "up to date"', async () => {

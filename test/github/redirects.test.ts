@@ -25,14 +25,24 @@ afterEach(async () => {
 
 async function start(options: { linkBase?: boolean } = {}): Promise<void> {
   elsewhere = await startElsewhere([]);
-  github = await startFakeGitHub({ token: TOKEN, owner: 'acme', repo: 'docs-org', issue: 7, ...(options.linkBase ? { linkBase: elsewhere.origin } : {}) });
-  for (let i = 0; i < 3; i++) github.comments.push({ id: i + 1, body: `LGTM ${i}`, user: { login: `dev${i}`, type: 'User' } });
+  github = await startFakeGitHub({
+    token: TOKEN,
+    owner: 'acme',
+    repo: 'docs-org',
+    issue: 7,
+    ...(options.linkBase ? { linkBase: elsewhere.origin } : {}),
+  });
+  for (let i = 0; i < 3; i++)
+    github.comments.push({ id: i + 1, body: `LGTM ${i}`, user: { login: `dev${i}`, type: 'User' } });
 }
 
 async function post(repo = 'acme/docs-org') {
   const file = join(dir, `plan-${Math.random().toString(36).slice(2)}.md`);
   writeFileSync(file, 'the plan: 3 to delete\n');
-  return runCli(['pr-comment', '--body-file', file, '--pr', '7', '--repo', repo], { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: github.url });
+  return runCli(['pr-comment', '--body-file', file, '--pr', '7', '--repo', repo], {
+    GITHUB_TOKEN: TOKEN,
+    GITHUB_API_URL: github.url,
+  });
 }
 
 describe('docops pr-comment and redirects', () => {
@@ -45,11 +55,16 @@ describe('docops pr-comment and redirects', () => {
   ] as const) {
     it(`${what} answered ${status} to another origin: not followed, the run fails saying so`, async () => {
       await start();
-      github.intercept = (r) => (r.method === method && r.pathname.endsWith(path) ? { status, headers: { location: `${elsewhere.origin}${r.pathname}` } } : undefined);
+      github.intercept = (r) =>
+        r.method === method && r.pathname.endsWith(path)
+          ? { status, headers: { location: `${elsewhere.origin}${r.pathname}` } }
+          : undefined;
       const run = await post();
       expect(run.code).toBe(1);
       expect(elsewhere.received).toEqual([]);
-      expect(run.stderr).toContain(`failed with ${status}: answered a redirect to another origin (${elsewhere.origin}), which docops does not follow`);
+      expect(run.stderr).toContain(
+        `failed with ${status}: answered a redirect to another origin (${elsewhere.origin}), which docops does not follow`,
+      );
       expect(run.stdout + run.stderr).not.toContain(TOKEN);
       expect(github.comments.map((c) => c.body)).toEqual(['LGTM 0', 'LGTM 1', 'LGTM 2']);
     });
@@ -60,14 +75,20 @@ describe('docops pr-comment and redirects', () => {
     const run = await post();
     expect(run.code).toBe(1);
     expect(elsewhere.received).toEqual([]);
-    expect(run.stderr).toContain(`GET /repos/acme/docs-org/issues/7/comments failed: not sent: ${elsewhere.origin} is not the GitHub API's origin (${github.url})`);
+    expect(run.stderr).toContain(
+      `GET /repos/acme/docs-org/issues/7/comments failed: not sent: ${elsewhere.origin} is not the GitHub API's origin (${github.url})`,
+    );
     expect(github.requests.filter((r) => !r.startsWith('GET ') && r !== 'POST /graphql')).toEqual([]);
   });
 
   it('a renamed repository (GitHub: 301 for a GET, 307 for a write, to the same origin) is followed, reads and writes', async () => {
     await start();
-    const moved = (pathname: string): string => `${github.url}${pathname.replace('/repos/acme/old-name/', '/repos/acme/docs-org/')}`;
-    github.intercept = (r) => (r.pathname.startsWith('/repos/acme/old-name/') ? { status: r.method === 'GET' ? 301 : 307, headers: { location: moved(r.pathname) } } : undefined);
+    const moved = (pathname: string): string =>
+      `${github.url}${pathname.replace('/repos/acme/old-name/', '/repos/acme/docs-org/')}`;
+    github.intercept = (r) =>
+      r.pathname.startsWith('/repos/acme/old-name/')
+        ? { status: r.method === 'GET' ? 301 : 307, headers: { location: moved(r.pathname) } }
+        : undefined;
     const first = await post('acme/old-name');
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toContain('created the plan comment');

@@ -91,8 +91,18 @@ export interface CollectedRun {
 }
 
 /** Run the CLI in-process with a collector watching for `secrets`. */
-export async function runCliCollecting(argv: string[], env: Record<string, string | undefined>, secrets: readonly string[]): Promise<CollectedRun> {
+export async function runCliCollecting(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  secrets: readonly string[],
+): Promise<CollectedRun> {
   const collector = new OutputCollector(secrets);
   const code = await main(argv, collector.io(env));
-  return { code, stdout: collector.stdout, stderr: collector.stderr, collector, leaks: (secrets) => collector.leaks(secrets) };
+  return {
+    code,
+    stdout: collector.stdout,
+    stderr: collector.stderr,
+    collector,
+    leaks: (secrets) => collector.leaks(secrets),
+  };
 }

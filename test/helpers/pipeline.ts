@@ -35,7 +35,11 @@ export async function planOnce(client: ApiClient, desired: DesiredState, options
   return (await computePlan(client, KINDS, desired, options)).plan;
 }
 
-export async function planAndApply(client: ApiClient, desired: DesiredState, options: PlanOptions = {}): Promise<{ plan: Plan; report: ApplyReport }> {
+export async function planAndApply(
+  client: ApiClient,
+  desired: DesiredState,
+  options: PlanOptions = {},
+): Promise<{ plan: Plan; report: ApplyReport }> {
   const plan = await planOnce(client, desired, options);
   const report = await applyPlan(client, plan, { concurrency: 8 });
   return { plan, report };
@@ -46,12 +50,18 @@ export const logPath = (planPath: string): string => `/v1${planPath}`;
 
 /** Log entries whose request the sandbox processed (answered 2xx, or processed and then reset the socket or answered 5xx). */
 export function processed(stats: SandboxStats, method: string, route: string): number {
-  return stats.requests.filter((r) => r.method === method && r.route === route && ((r.status >= 200 && r.status < 300) || r.fault === 'resetAfter' || r.fault === '5xxAfter')).length;
+  return stats.requests.filter(
+    (r) =>
+      r.method === method &&
+      r.route === route &&
+      ((r.status >= 200 && r.status < 300) || r.fault === 'resetAfter' || r.fault === '5xxAfter'),
+  ).length;
 }
 
 /** Every DELETE request path the plans asked for (refs cannot appear in a delete path of these kinds). */
 export function plannedDeletePaths(plans: readonly Plan[]): Set<string> {
   const out = new Set<string>();
-  for (const p of plans) for (const s of p.steps) for (const r of s.requests) if (r.method === 'DELETE') out.add(logPath(r.path));
+  for (const p of plans)
+    for (const s of p.steps) for (const r of s.requests) if (r.method === 'DELETE') out.add(logPath(r.path));
   return out;
 }

@@ -7,16 +7,32 @@ import type { HttpMethod } from '../../src/model/plan.js';
 import { ORG, userIdOf, type World } from './world.js';
 
 export function worldApi(world: World, org = ORG): ApiClient & { writes: string[] } {
-  const member = (email: string, role: unknown) => ({ object: 'member', id: userIdOf(email), role, user: { object: 'user', id: userIdOf(email), email }, sso: false });
+  const member = (email: string, role: unknown) => ({
+    object: 'member',
+    id: userIdOf(email),
+    role,
+    user: { object: 'user', id: userIdOf(email), email },
+    sso: false,
+  });
   const roleOf = new Map(world.members.map((m) => [m.email.toLowerCase(), m.role]));
   const lists = new Map<string, unknown[]>();
   const base = `/orgs/${org}`;
-  lists.set(`${base}/members`, world.members.map((m) => member(m.email, m.role)));
-  lists.set(`${base}/teams`, world.teams.map((t, i) => ({ object: 'team', id: t.id ?? `team-w${i}`, title: t.title })));
+  lists.set(
+    `${base}/members`,
+    world.members.map((m) => member(m.email, m.role)),
+  );
+  lists.set(
+    `${base}/teams`,
+    world.teams.map((t, i) => ({ object: 'team', id: t.id ?? `team-w${i}`, title: t.title })),
+  );
   world.teams.forEach((t, i) => {
     lists.set(
       `${base}/teams/${t.id ?? `team-w${i}`}/members`,
-      t.members.map((m) => ({ organization: member(m.email, roleOf.get(m.email.toLowerCase()) ?? 'read'), team: { role: m.role }, permissions: { view: true } })),
+      t.members.map((m) => ({
+        organization: member(m.email, roleOf.get(m.email.toLowerCase()) ?? 'read'),
+        team: { role: m.role },
+        permissions: { view: true },
+      })),
     );
   });
   // A member's teams (GET …/members/{userId}/teams), read when pruning members.
@@ -24,14 +40,33 @@ export function worldApi(world: World, org = ORG): ApiClient & { writes: string[
     const userId = userIdOf(m.email);
     const teams = world.teams.flatMap((t, i) => {
       const tm = t.members.find((x) => x.email.toLowerCase() === m.email.toLowerCase());
-      return tm ? [{ team: { object: 'team', id: t.id ?? `team-w${i}`, title: t.title }, member: { role: tm.role } }] : [];
+      return tm
+        ? [{ team: { object: 'team', id: t.id ?? `team-w${i}`, title: t.title }, member: { role: tm.role } }]
+        : [];
     });
     lists.set(`${base}/members/${userId}/teams`, teams);
   }
   // SAML providers: none (a team prune reads them to name the providers it leaves without a default team).
   lists.set(`${base}/saml`, []);
-  lists.set(`${base}/translations`, world.translations.map((t, i) => ({ object: 'translation-settings', id: t.id ?? `tr-w${i}`, title: t.title, languages: [] })));
-  const orgBody = { object: 'organization', id: org, title: 'Acme Docs', emailDomains: [], defaultRole: 'read', sso: false, ai: false, inviteLinks: false };
+  lists.set(
+    `${base}/translations`,
+    world.translations.map((t, i) => ({
+      object: 'translation-settings',
+      id: t.id ?? `tr-w${i}`,
+      title: t.title,
+      languages: [],
+    })),
+  );
+  const orgBody = {
+    object: 'organization',
+    id: org,
+    title: 'Acme Docs',
+    emailDomains: [],
+    defaultRole: 'read',
+    sso: false,
+    ai: false,
+    inviteLinks: false,
+  };
 
   const writes: string[] = [];
   const read = (path: string): unknown => {

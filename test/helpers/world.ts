@@ -7,7 +7,16 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import type { MemberRole, SandboxStore, TeamRole } from '@docops/sandbox';
-import { DEMO_ORG_ID, memberKey, members, teamMemberKey, teamMembers, teams, translations, users } from '@docops/sandbox';
+import {
+  DEMO_ORG_ID,
+  memberKey,
+  members,
+  teamMemberKey,
+  teamMembers,
+  teams,
+  translations,
+  users,
+} from '@docops/sandbox';
 
 export const ORG = DEMO_ORG_ID;
 /** The admin user of the `empty` seed; it is the token's own user, so worlds always keep it an admin. */
@@ -61,7 +70,15 @@ export function fillStore(store: SandboxStore, world: World, org = ORG): void {
       userIds.set(email, id);
     }
     const existing = members(store).get(memberKey(org, id));
-    members(store).put({ id: memberKey(org, id), orgId: org, userId: id, role: m.role, disabled: false, joinedAt: existing?.joinedAt ?? at, sso: false });
+    members(store).put({
+      id: memberKey(org, id),
+      orgId: org,
+      userId: id,
+      role: m.role,
+      disabled: false,
+      joinedAt: existing?.joinedAt ?? at,
+      sso: false,
+    });
   }
   world.teams.forEach((t, i) => {
     const id = t.id ?? `team-w${i}`;
@@ -73,13 +90,24 @@ export function fillStore(store: SandboxStore, world: World, org = ORG): void {
     }
   });
   world.translations.forEach((t, i) => {
-    translations(store).put({ id: t.id ?? `tr-w${i}`, orgId: org, title: t.title, languages: [], createdAt: at, updatedAt: at });
+    translations(store).put({
+      id: t.id ?? `tr-w${i}`,
+      orgId: org,
+      title: t.title,
+      languages: [],
+      createdAt: at,
+      updatedAt: at,
+    });
   });
 }
 
 /** The live organization read back from the store, in the world's shape (sorted, for comparisons). */
 export function readStore(store: SandboxStore, org = ORG): World & { teamIds: Record<string, string[]> } {
-  const emailOf = new Map(users(store).all().map((u) => [u.id, u.email.toLowerCase()]));
+  const emailOf = new Map(
+    users(store)
+      .all()
+      .map((u) => [u.id, u.email.toLowerCase()]),
+  );
   const ms = members(store)
     .where((m) => m.orgId === org)
     .map((m) => ({ email: emailOf.get(m.userId) ?? m.userId, role: m.role }))
@@ -108,7 +136,11 @@ export function readStore(store: SandboxStore, org = ORG): World & { teamIds: Re
 }
 
 /** One manifest document as docops reads it. */
-export function manifest(kind: string, spec: Record<string, unknown>, opts: { org?: string; prune?: boolean } = {}): Record<string, unknown> {
+export function manifest(
+  kind: string,
+  spec: Record<string, unknown>,
+  opts: { org?: string; prune?: boolean } = {},
+): Record<string, unknown> {
   return {
     apiVersion: 'docops/v1',
     kind,
@@ -122,23 +154,42 @@ export function manifest(kind: string, spec: Record<string, unknown>, opts: { or
 export function writeManifests(dir: string, docs: readonly Record<string, unknown>[]): void {
   mkdirSync(dir, { recursive: true });
   docs.forEach((d, i) => {
-    writeFileSync(join(dir, `${String(i).padStart(3, '0')}-${String(d['kind']).toLowerCase()}.yaml`), stringify(d, { lineWidth: 0 }));
+    writeFileSync(
+      join(dir, `${String(i).padStart(3, '0')}-${String(d['kind']).toLowerCase()}.yaml`),
+      stringify(d, { lineWidth: 0 }),
+    );
   });
 }
 
 /** The documents that ask for exactly `world` (Members lists every member; teams list their members). */
-export function worldManifests(world: World, opts: { prune?: boolean; invite?: boolean } = {}): Record<string, unknown>[] {
+export function worldManifests(
+  world: World,
+  opts: { prune?: boolean; invite?: boolean } = {},
+): Record<string, unknown>[] {
   const prune = opts.prune === true ? { prune: true } : {};
   const docs: Record<string, unknown>[] = [];
   if (world.members.length > 0) {
-    docs.push(manifest('Members', { ...(opts.invite ? { invite: true } : {}), members: world.members.map((m) => ({ email: m.email, role: m.role })) }, prune));
+    docs.push(
+      manifest(
+        'Members',
+        {
+          ...(opts.invite ? { invite: true } : {}),
+          members: world.members.map((m) => ({ email: m.email, role: m.role })),
+        },
+        prune,
+      ),
+    );
   }
   for (const t of world.teams) {
     const spec: Record<string, unknown> = { title: t.title };
-    if (t.manageMembers !== false) spec['members'] = t.members.map((m) => (m.role === 'owner' ? { email: m.email, role: 'owner' } : { email: m.email }));
+    if (t.manageMembers !== false)
+      spec['members'] = t.members.map((m) =>
+        m.role === 'owner' ? { email: m.email, role: 'owner' } : { email: m.email },
+      );
     if (t.id !== undefined) spec['id'] = t.id;
     docs.push(manifest('Team', spec, prune));
   }
-  for (const t of world.translations) docs.push(manifest('Translation', t.id !== undefined ? { title: t.title, id: t.id } : { title: t.title }, prune));
+  for (const t of world.translations)
+    docs.push(manifest('Translation', t.id !== undefined ? { title: t.title, id: t.id } : { title: t.title }, prune));
   return docs;
 }

@@ -25,9 +25,18 @@ export function imageTestUnavailable(): string | undefined {
   return undefined;
 }
 
-export function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<Run> {
+export function run(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], timeout: options.timeoutMs });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: options.timeoutMs,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -55,7 +64,8 @@ export interface ImageConfig {
 }
 
 export async function imageConfig(image: string): Promise<ImageConfig> {
-  return (JSON.parse(await buildah(['inspect', '--type', 'image', image])) as { Docker: { config: ImageConfig } }).Docker.config;
+  return (JSON.parse(await buildah(['inspect', '--type', 'image', image])) as { Docker: { config: ImageConfig } })
+    .Docker.config;
 }
 
 export interface RunOptions {

@@ -12,10 +12,25 @@ import type { DesiredState } from '../../src/model/state.js';
 import { fakeDoc } from './helpers.js';
 
 function kind(name: string, depth: number, diff: KindDefinition['diff']): KindDefinition {
-  return { kind: name, identity: 'key', schema: {}, depth, toDesired: () => [], fetch: async () => ({ objects: [] }), diff };
+  return {
+    kind: name,
+    identity: 'key',
+    schema: {},
+    depth,
+    toDesired: () => [],
+    fetch: async () => ({ objects: [] }),
+    diff,
+  };
 }
 
-const entry = (k: string): DesiredEntry => ({ kind: k, org: 'o1', key: 'x', spec: {}, source: { file: 'f', line: 1, column: 1 }, doc: fakeDoc(k, 'o1', {}) });
+const entry = (k: string): DesiredEntry => ({
+  kind: k,
+  org: 'o1',
+  key: 'x',
+  spec: {},
+  source: { file: 'f', line: 1, column: 1 },
+  doc: fakeDoc(k, 'o1', {}),
+});
 
 describe('diffAll drops cascaded objects from the unmanaged list', () => {
   it('by id, leaving a same-titled object with another id listed', () => {
@@ -71,7 +86,11 @@ describe('diffAll drops cascaded objects from the unmanaged list', () => {
   it('gives every kind the manifest entries of any kind in its org (ctx.desired)', () => {
     const seen: string[] = [];
     const a = kind('A', 1, (ctx) => {
-      seen.push(...ctx.desired('B', 'o1').map((e) => `${e.kind}:${e.key}`), `o2:${ctx.desired('B', 'o2').length}`, `C:${ctx.desired('C', 'o1').length}`);
+      seen.push(
+        ...ctx.desired('B', 'o1').map((e) => `${e.kind}:${e.key}`),
+        `o2:${ctx.desired('B', 'o2').length}`,
+        `C:${ctx.desired('C', 'o1').length}`,
+      );
       return { steps: [], unmanaged: [], warnings: [], blocked: [] };
     });
     const desired: DesiredState = new Map([

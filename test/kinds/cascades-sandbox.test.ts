@@ -19,8 +19,25 @@ import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifests/index.js';
 import { resolveSafetyConfig } from '../../src/safety/config.js';
 import { evaluatePlan } from '../../src/safety/gate.js';
-import { collections, members, spaces, startSandbox, teamMembers, teams, translations, users, type RunningSandbox, type SandboxStore } from '@docops/sandbox';
-import { siteSections, siteSectionGroups, siteShareLinks, siteSpaces, sites } from '../../packages/sandbox/src/site-records.js';
+import {
+  collections,
+  members,
+  spaces,
+  startSandbox,
+  teamMembers,
+  teams,
+  translations,
+  users,
+  type RunningSandbox,
+  type SandboxStore,
+} from '@docops/sandbox';
+import {
+  siteSections,
+  siteSectionGroups,
+  siteShareLinks,
+  siteSpaces,
+  sites,
+} from '../../packages/sandbox/src/site-records.js';
 import { fastClient, tempDir } from '../helpers/pipeline.js';
 
 const ORG = 'org-demo';
@@ -28,7 +45,11 @@ const DAY = 24 * 60 * 60 * 1000;
 const SCHEMA = { type: 'object', additionalProperties: false, properties: { beta: { type: 'boolean' } } };
 
 type Doc = { kind: string; spec: Record<string, unknown>; prune?: boolean };
-const doc = (kind: string, spec: Record<string, unknown>, prune?: boolean): Doc => ({ kind, spec, ...(prune ? { prune } : {}) });
+const doc = (kind: string, spec: Record<string, unknown>, prune?: boolean): Doc => ({
+  kind,
+  spec,
+  ...(prune ? { prune } : {}),
+});
 
 /**
  * The world on top of the demo seed: collection Archive inside Internal; spaces Playbook and Status in Internal,
@@ -90,7 +111,14 @@ async function plan(r: Run, docs: Doc[], options: PlanOptions = {}): Promise<{ p
   const dir = join(r.dir, String(Date.now()) + Math.random().toString(36).slice(2));
   mkdirSync(dir);
   docs.forEach((d, i) => {
-    const yaml = ['apiVersion: docops/v1', `kind: ${d.kind}`, `metadata: { organization: ${ORG} }`, ...(d.prune ? ['prune: true'] : []), `spec: ${JSON.stringify(d.spec)}`, ''];
+    const yaml = [
+      'apiVersion: docops/v1',
+      `kind: ${d.kind}`,
+      `metadata: { organization: ${ORG} }`,
+      ...(d.prune ? ['prune: true'] : []),
+      `spec: ${JSON.stringify(d.spec)}`,
+      '',
+    ];
     writeFileSync(join(dir, `${i}.yaml`), yaml.join('\n'));
   });
   const { desired } = await loadManifests(dir, KINDS, { env: {} });
@@ -114,7 +142,8 @@ function snapshot(store: SandboxStore): Set<string> {
   for (const x of translations(store).all()) out.add(`translation:${x.id}`);
   for (const x of sites(store).all()) {
     out.add(`site:${x.id}`);
-    if (Object.keys((x.adaptiveSchema['properties'] as object | undefined) ?? {}).length > 0) out.add(`adaptiveSchema:${x.id}`);
+    if (Object.keys((x.adaptiveSchema['properties'] as object | undefined) ?? {}).length > 0)
+      out.add(`adaptiveSchema:${x.id}`);
   }
   for (const x of siteSections(store).all()) out.add(`section:${x.id}`);
   for (const x of siteSectionGroups(store).all()) out.add(`group:${x.id}`);
@@ -152,11 +181,20 @@ const atPurge = (c: CascadeObject): boolean => c.note?.includes('purged') === tr
 function cascadeIdentity(store: SandboxStore, c: CascadeObject): string {
   if (c.kind === 'TeamMember') {
     const [title, email] = [c.key.slice(0, c.key.lastIndexOf('/')), c.key.slice(c.key.lastIndexOf('/') + 1)];
-    const team = teams(store).all().find((t) => t.title === title)!;
-    const user = users(store).all().find((u) => u.email === email)!;
+    const team = teams(store)
+      .all()
+      .find((t) => t.title === title)!;
+    const user = users(store)
+      .all()
+      .find((u) => u.email === email)!;
     return `membership:${team.id}/${user.id}`;
   }
-  if (c.kind === 'SiteAdaptiveSchema') return `adaptiveSchema:${sites(store).all().find((s) => s.title === c.key)!.id}`;
+  if (c.kind === 'SiteAdaptiveSchema')
+    return `adaptiveSchema:${
+      sites(store)
+        .all()
+        .find((s) => s.title === c.key)!.id
+    }`;
   const table = TABLE[c.kind];
   if (!table || c.id === undefined) throw new Error(`no sandbox identity for cascade ${JSON.stringify(c)}`);
   return `${table}:${c.id}`;
@@ -200,8 +238,18 @@ async function pruneAndCompare(r: Run, docs: Doc[], options: PlanOptions = {}) {
 }
 
 const id = {
-  space: (store: SandboxStore, title: string): string => `space:${spaces(store).all().find((s) => s.title === title)!.id}`,
-  collection: (store: SandboxStore, title: string): string => `collection:${collections(store).all().find((s) => s.title === title)!.id}`,
+  space: (store: SandboxStore, title: string): string =>
+    `space:${
+      spaces(store)
+        .all()
+        .find((s) => s.title === title)!.id
+    }`,
+  collection: (store: SandboxStore, title: string): string =>
+    `collection:${
+      collections(store)
+        .all()
+        .find((s) => s.title === title)!.id
+    }`,
 };
 
 describe('every object a prune plan deletes is in the plan, and nothing else disappears', () => {
@@ -209,17 +257,31 @@ describe('every object a prune plan deletes is in the plan, and nothing else dis
     const r = await start();
     const store = r.sb.store;
     const managed = [id.space(store, 'Playbook'), id.space(store, 'Status'), id.collection(store, 'Product docs')];
-    const taken = [id.collection(store, 'Archive'), id.collection(store, 'Internal'), id.space(store, 'Old notes'), id.space(store, 'Runbooks')].sort();
+    const taken = [
+      id.collection(store, 'Archive'),
+      id.collection(store, 'Internal'),
+      id.space(store, 'Old notes'),
+      id.space(store, 'Runbooks'),
+    ].sort();
     const result = await pruneAndCompare(r, [
       doc('Collection', { title: 'Product docs' }, true),
       // Described, no parent written: moved to the top level before Internal goes.
       doc('Space', { title: 'Playbook' }),
       // Help shows Status (not described by a Space manifest): moved out too. Runbooks it no longer shows.
-      doc('Site', { title: 'Help', sections: [{ path: 'guides', title: 'Guides', spaces: ['Getting Started', 'Changelog'] }, { path: 'internal', title: 'Internal', spaces: ['Status'] }] }),
+      doc('Site', {
+        title: 'Help',
+        sections: [
+          { path: 'guides', title: 'Guides', spaces: ['Getting Started', 'Changelog'] },
+          { path: 'internal', title: 'Internal', spaces: ['Status'] },
+        ],
+      }),
     ]);
     const { plan: p, now, afterPurge, expectedNow, expectedAfterPurge } = result;
     expect(p.blocked).toEqual([]);
-    expect(p.steps.filter((s) => s.id.endsWith('#move')).map((s) => s.id)).toEqual(['Space/org-demo/Playbook#move', 'Space/org-demo/Status#move']);
+    expect(p.steps.filter((s) => s.id.endsWith('#move')).map((s) => s.id)).toEqual([
+      'Space/org-demo/Playbook#move',
+      'Space/org-demo/Status#move',
+    ]);
     expect(now).toEqual(expectedNow);
     expect(now).toEqual(taken);
     expect(afterPurge).toEqual(expectedAfterPurge);
@@ -227,23 +289,50 @@ describe('every object a prune plan deletes is in the plan, and nothing else dis
     expect(afterPurge.length - now.length).toBe(3);
     expect(afterPurge.filter((x) => managed.includes(x))).toEqual([]);
     // The gate counts the spaces as deletes of their kind (2 of 7 live spaces).
-    const gate = evaluatePlan(p, result.live, KINDS, { config: resolveSafetyConfig({ deletes: { fraction: 0.25, minLive: 7 } }), force: false, desiredCount: 3 });
+    const gate = evaluatePlan(p, result.live, KINDS, {
+      config: resolveSafetyConfig({ deletes: { fraction: 0.25, minLive: 7 } }),
+      force: false,
+      desiredCount: 3,
+    });
     expect(gate.blocking.map((v) => `${v.rule}:${v.kind}`)).toEqual(['delete-fraction:Space']);
   });
 
   it('sites: everything below a deleted site (sections, group, site spaces, share link, adaptive schema)', async () => {
     const r = await start();
-    const { plan: p, now, afterPurge, expectedNow, expectedAfterPurge } = await pruneAndCompare(r, [doc('Site', { title: 'Old site' }, true)]);
+    const {
+      plan: p,
+      now,
+      afterPurge,
+      expectedNow,
+      expectedAfterPurge,
+    } = await pruneAndCompare(r, [doc('Site', { title: 'Old site' }, true)]);
     expect(p.steps.map((s) => s.id)).toEqual(['Site/org-demo/Help#delete']);
     expect(now).toEqual(expectedNow);
-    expect(now.map((x) => x.split(':')[0]).sort()).toEqual(['adaptiveSchema', 'group', 'section', 'section', 'section', 'shareLink', 'site', 'siteSpace', 'siteSpace', 'siteSpace', 'siteSpace', 'siteSpace']);
+    expect(now.map((x) => x.split(':')[0]).sort()).toEqual([
+      'adaptiveSchema',
+      'group',
+      'section',
+      'section',
+      'section',
+      'shareLink',
+      'site',
+      'siteSpace',
+      'siteSpace',
+      'siteSpace',
+      'siteSpace',
+      'siteSpace',
+    ]);
     expect(afterPurge).toEqual(expectedAfterPurge);
     expect(afterPurge).toEqual(now);
   });
 
   it('sections: a deleted section takes its site spaces, except one the manifest moves to another section', async () => {
     const r = await start();
-    const { plan: p, now, expectedNow } = await pruneAndCompare(r, [
+    const {
+      plan: p,
+      now,
+      expectedNow,
+    } = await pruneAndCompare(r, [
       doc(
         'Site',
         {
@@ -264,13 +353,26 @@ describe('every object a prune plan deletes is in the plan, and nothing else dis
     expect(now).toEqual(expectedNow);
     expect(now.map((x) => x.split(':')[0]).sort()).toEqual(['group', 'section', 'siteSpace']);
     // Runbooks' site space survived, now in guides.
-    const runbooks = siteSpaces(r.sb.store).all().find((x) => x.spaceId === spaces(r.sb.store).all().find((s) => s.title === 'Runbooks')!.id)!;
+    const runbooks = siteSpaces(r.sb.store)
+      .all()
+      .find(
+        (x) =>
+          x.spaceId ===
+          spaces(r.sb.store)
+            .all()
+            .find((s) => s.title === 'Runbooks')!.id,
+      )!;
     expect(siteSections(r.sb.store).get(runbooks.section!)?.path).toBe('guides');
   });
 
   it('teams: a deleted team takes its memberships', async () => {
     const r = await start();
-    const { plan: p, now, expectedNow, afterPurge } = await pruneAndCompare(r, [doc('Team', { title: 'Platform' }, true)]);
+    const {
+      plan: p,
+      now,
+      expectedNow,
+      afterPurge,
+    } = await pruneAndCompare(r, [doc('Team', { title: 'Platform' }, true)]);
     expect(p.steps.map((s) => [s.id, s.cascades?.length])).toEqual([
       ['Team/org-demo/Support#delete', 2],
       ['Team/org-demo/Writers#delete', 3],
@@ -282,14 +384,31 @@ describe('every object a prune plan deletes is in the plan, and nothing else dis
 
   it('members: a removed member leaves their teams (the memberships a team delete takes are listed once)', async () => {
     const r = await start();
-    const keep = ['ada', 'bob', 'carol', 'dan', 'erin', 'grace', 'heidi', 'ivan'].map((n) => ({ email: `${n}@acme.test`, role: n === 'ada' || n === 'grace' ? 'admin' : 'read' }));
-    const { plan: p, now, expectedNow } = await pruneAndCompare(r, [doc('Members', { members: keep }, true), doc('Team', { title: 'Platform' }, true), doc('Team', { title: 'Writers' })], {});
+    const keep = ['ada', 'bob', 'carol', 'dan', 'erin', 'grace', 'heidi', 'ivan'].map((n) => ({
+      email: `${n}@acme.test`,
+      role: n === 'ada' || n === 'grace' ? 'admin' : 'read',
+    }));
+    const {
+      plan: p,
+      now,
+      expectedNow,
+    } = await pruneAndCompare(
+      r,
+      [
+        doc('Members', { members: keep }, true),
+        doc('Team', { title: 'Platform' }, true),
+        doc('Team', { title: 'Writers' }),
+      ],
+      {},
+    );
     // frank leaves Support (deleted: its delete lists frank's membership), judy leaves Writers (kept).
-    expect(p.steps.filter((s) => s.phase === 'prune').map((s) => [s.id, (s.cascades ?? []).map((c) => c.key)])).toEqual([
-      ['Team/org-demo/Support#delete', ['Support/frank@acme.test', 'Support/ivan@acme.test']],
-      ['Members/org-demo/frank@acme.test#delete', []],
-      ['Members/org-demo/judy@acme.test#delete', ['Writers/judy@acme.test']],
-    ]);
+    expect(p.steps.filter((s) => s.phase === 'prune').map((s) => [s.id, (s.cascades ?? []).map((c) => c.key)])).toEqual(
+      [
+        ['Team/org-demo/Support#delete', ['Support/frank@acme.test', 'Support/ivan@acme.test']],
+        ['Members/org-demo/frank@acme.test#delete', []],
+        ['Members/org-demo/judy@acme.test#delete', ['Writers/judy@acme.test']],
+      ],
+    );
     expect(now).toEqual(expectedNow);
     expect(now).toContain('membership:team-writers/u-judy');
   });
@@ -297,9 +416,13 @@ describe('every object a prune plan deletes is in the plan, and nothing else dis
   it('spaces: a deleted space leaves its sites when it is purged (and a section it alone filled)', async () => {
     const r = await start();
     const changelog = id.space(r.sb.store, 'Changelog');
-    const all = ['Getting Started', 'API Reference', 'Runbooks', 'Playbook', 'Status', 'Old notes'].map((title) => doc('Space', { title }, true));
+    const all = ['Getting Started', 'API Reference', 'Runbooks', 'Playbook', 'Status', 'Old notes'].map((title) =>
+      doc('Space', { title }, true),
+    );
     const { plan: p, now, afterPurge, expectedNow, expectedAfterPurge } = await pruneAndCompare(r, all);
-    expect(p.steps.map((s) => [s.id, (s.cascades ?? []).map((c) => c.key)])).toEqual([['Space/org-demo/Changelog#delete', ['Help/guides/Changelog', 'Old site/Changelog']]]);
+    expect(p.steps.map((s) => [s.id, (s.cascades ?? []).map((c) => c.key)])).toEqual([
+      ['Space/org-demo/Changelog#delete', ['Help/guides/Changelog', 'Old site/Changelog']],
+    ]);
     expect(now).toEqual(expectedNow);
     expect(now).toEqual([changelog]);
     expect(afterPurge).toEqual(expectedAfterPurge);

@@ -6,14 +6,22 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { KINDS } from '../../src/kinds/index.js';
 
-const json = (path: string): Record<string, unknown> => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+const json = (path: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
 const kindsDoc = readFileSync('docs/kinds.md', 'utf8');
 const guide = readFileSync('docs/dev/architecture.md', 'utf8');
 const documentKinds = (json('schemas/document.schema.json')['properties'] as { kind: { enum: string[] } }).kind.enum;
 
 describe('every kind walks the "Adding a kind" checklist', () => {
   it('the guide names each step this test holds', () => {
-    for (const step of ['schemas/<name>.schema.json', 'src/kinds/generated/<name>.ts', 'src/kinds/index.ts', 'docs/kinds.md', 'test/kinds/checklist.test.ts']) expect(guide, step).toContain(step);
+    for (const step of [
+      'schemas/<name>.schema.json',
+      'src/kinds/generated/<name>.ts',
+      'src/kinds/index.ts',
+      'docs/kinds.md',
+      'test/kinds/checklist.test.ts',
+    ])
+      expect(guide, step).toContain(step);
   });
 
   for (const kind of KINDS) {

@@ -13,14 +13,26 @@ import { startSandbox } from '@docops/sandbox';
 const EXAMPLES = fileURLToPath(new URL('../../config.example/manifests', import.meta.url));
 
 const running: { close(): Promise<void> }[] = [];
-afterEach(async () => void (await Promise.all(running.splice(0).reverse().map((r) => r.close()))));
+afterEach(
+  async () =>
+    void (await Promise.all(
+      running
+        .splice(0)
+        .reverse()
+        .map((r) => r.close()),
+    )),
+);
 
 /** The demo sandbox and a real client; `gets()` reads the paths the sandbox saw (its own stats). */
 async function demo() {
   const sb = await startSandbox({ seed: 'demo' });
   const client = createClient({ baseUrl: sb.url, token: sb.token });
   running.push(sb, client);
-  const gets = () => sb.stats().requests.filter((r) => r.method === 'GET').map((r) => r.path.replace(/^\/v1/, '').replace(/\?.*$/, ''));
+  const gets = () =>
+    sb
+      .stats()
+      .requests.filter((r) => r.method === 'GET')
+      .map((r) => r.path.replace(/^\/v1/, '').replace(/\?.*$/, ''));
   return { client, gets };
 }
 
@@ -38,11 +50,20 @@ describe('config.example/manifests against the demo seed', () => {
     const { desired } = await loadManifests(EXAMPLES, KINDS);
     const { client, gets } = await demo();
     const { plan } = await computePlan(client, KINDS, desired);
-    expect(plan.steps.filter((s) => !s.kind.startsWith('Site') && s.kind !== 'OpenAPISpec').map((s) => [s.id, s.requests.map((r) => `${r.method} ${r.path} ${JSON.stringify(r.body)}`)])).toEqual([
-      ['Team/org-demo/Security#create', ['PUT /orgs/org-demo/teams {"title":"Security","members":["u-grace","u-ada"]}']],
+    expect(
+      plan.steps
+        .filter((s) => !s.kind.startsWith('Site') && s.kind !== 'OpenAPISpec')
+        .map((s) => [s.id, s.requests.map((r) => `${r.method} ${r.path} ${JSON.stringify(r.body)}`)]),
+    ).toEqual([
+      [
+        'Team/org-demo/Security#create',
+        ['PUT /orgs/org-demo/teams {"title":"Security","members":["u-grace","u-ada"]}'],
+      ],
       [
         'Team/org-demo/Security#members',
-        ['PUT /orgs/org-demo/teams/<<ref:Team/org-demo/Security#create.id>>/members {"memberships":{"u-grace":{"role":"owner"}}}'],
+        [
+          'PUT /orgs/org-demo/teams/<<ref:Team/org-demo/Security#create.id>>/members {"memberships":{"u-grace":{"role":"owner"}}}',
+        ],
       ],
       ['Members/org-demo/frank@acme.test#update', ['PATCH /orgs/org-demo/members/u-frank {"role":"comment"}']],
       ['Team/org-demo/Writers#members', ['PUT /orgs/org-demo/teams/team-writers/members {"add":["u-dan"]}']],
@@ -50,7 +71,9 @@ describe('config.example/manifests against the demo seed', () => {
     // The demo seed has no site yet: the example creates the Acme Help Center.
     expect(plan.steps.find((s) => s.kind === 'Site')?.action).toBe('create');
     // …and no OpenAPI spec: the example's spec is created.
-    expect(plan.steps.filter((s) => s.kind === 'OpenAPISpec').map((s) => s.id)).toEqual(['OpenAPISpec/org-demo/petstore#create']);
+    expect(plan.steps.filter((s) => s.kind === 'OpenAPISpec').map((s) => s.id)).toEqual([
+      'OpenAPISpec/org-demo/petstore#create',
+    ]);
     expect(plan.unmanaged).toEqual([]);
     expect(plan.warnings).toEqual([]);
     // Members and Team share one memoised member list; only managed teams' member lists are read.

@@ -1,6 +1,15 @@
 /** Test doubles for the kind tests: manifest documents, a diff context and a fetch context over fixed data. */
 import type { SourcePos } from '../../src/model/errors.js';
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, LiveKindState, LiveObject } from '../../src/model/kind.js';
+import type {
+  DesiredEntry,
+  DiffContext,
+  DiffResult,
+  FetchContext,
+  IdentityLookup,
+  KindDefinition,
+  LiveKindState,
+  LiveObject,
+} from '../../src/model/kind.js';
 import { findDuplicates } from '../../src/manifests/duplicates.js';
 import type { ManifestDocument } from '../../src/model/document.js';
 
@@ -8,7 +17,12 @@ import type { ManifestDocument } from '../../src/model/document.js';
  * A manifest document whose positions are deterministic and distinct per path: line = 10 + the last
  * numeric index in the path (0 when none), column = path length.
  */
-export function fakeDoc<D = Record<string, unknown>>(kind: string, org: string, spec: D, file = `${kind.toLowerCase()}.yaml`): ManifestDocument<D> {
+export function fakeDoc<D = Record<string, unknown>>(
+  kind: string,
+  org: string,
+  spec: D,
+  file = `${kind.toLowerCase()}.yaml`,
+): ManifestDocument<D> {
   return {
     file,
     index: 0,
@@ -52,13 +66,19 @@ export function fakeDiffContext(
 }
 
 /** Collect validation reports. */
-export function reports(): { list: { pos: SourcePos; message: string }[]; report: (pos: SourcePos, message: string) => void } {
+export function reports(): {
+  list: { pos: SourcePos; message: string }[];
+  report: (pos: SourcePos, message: string) => void;
+} {
   const list: { pos: SourcePos; message: string }[] = [];
   return { list, report: (pos, message) => void list.push({ pos, message }) };
 }
 
 /** Entries of documents through the kind's own toDesired, failing the test on any report. */
-export function desiredOf<S>(kind: KindDefinition<S, LiveObject, unknown>, docs: ManifestDocument[]): DesiredEntry<S>[] {
+export function desiredOf<S>(
+  kind: KindDefinition<S, LiveObject, unknown>,
+  docs: ManifestDocument[],
+): DesiredEntry<S>[] {
   const r = reports();
   const out = docs.flatMap((d) => kind.toDesired(d, r.report));
   if (r.list.length > 0) throw new Error(`unexpected reports: ${JSON.stringify(r.list)}`);
@@ -66,7 +86,10 @@ export function desiredOf<S>(kind: KindDefinition<S, LiveObject, unknown>, docs:
 }
 
 /** A FetchContext answering GET/list from a path → body map, recording the paths asked for. */
-export function fakeFetchContext(routes: Record<string, unknown>, prune: string[] = []): FetchContext & { asked: string[] } {
+export function fakeFetchContext(
+  routes: Record<string, unknown>,
+  prune: string[] = [],
+): FetchContext & { asked: string[] } {
   const asked: string[] = [];
   const answer = (path: string): unknown => {
     asked.push(path);
@@ -78,7 +101,13 @@ export function fakeFetchContext(routes: Record<string, unknown>, prune: string[
     client: undefined as never,
     // A list read with a query answers the route `path?query` (e.g. `…/redirects?draft=true`).
     list: <T>(path: string, query?: Record<string, string | number | boolean>) =>
-      Promise.resolve(answer(query ? `${path}?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString()}` : path) as T[]),
+      Promise.resolve(
+        answer(
+          query
+            ? `${path}?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString()}`
+            : path,
+        ) as T[],
+      ),
     get: <T>(path: string) => Promise.resolve(answer(path) as T),
     prune: (kind) => prune.includes(kind),
   };

@@ -16,8 +16,42 @@ describe('the kinds and the audit log', () => {
 
   it('every object type the sandbox records events on is claimed by a kind', () => {
     const find = <T>(): T | undefined => ({ id: 'x', orgId: 'o', title: 't', slug: 's', email: 'e' }) as T;
-    const tables = ['orgs', 'members', 'teams', 'teamMembers', 'translations', 'collections', 'spaces', 'contentOrder', 'contentGrants', 'sites', 'siteSections', 'siteSectionGroups', 'siteSpaces', 'siteShareLinks', 'siteCustomizations', 'siteRedirects', 'siteExternalLinks', 'sitePublishingAuth', 'samlProviders', 'openApiSpecs', 'openApiVersions'];
-    const row = { id: 'x', orgId: 'o', userId: 'u', teamId: 't', siteId: 's', specId: 'p', targetType: 'space', targetId: 'x', title: 't', slug: 's', label: 'l' };
+    const tables = [
+      'orgs',
+      'members',
+      'teams',
+      'teamMembers',
+      'translations',
+      'collections',
+      'spaces',
+      'contentOrder',
+      'contentGrants',
+      'sites',
+      'siteSections',
+      'siteSectionGroups',
+      'siteSpaces',
+      'siteShareLinks',
+      'siteCustomizations',
+      'siteRedirects',
+      'siteExternalLinks',
+      'sitePublishingAuth',
+      'samlProviders',
+      'openApiSpecs',
+      'openApiVersions',
+    ];
+    const row = {
+      id: 'x',
+      orgId: 'o',
+      userId: 'u',
+      teamId: 't',
+      siteId: 's',
+      specId: 'p',
+      targetType: 'space',
+      targetId: 'x',
+      title: 't',
+      slug: 's',
+      label: 'l',
+    };
     const recorded = new Set(tables.map((t) => auditedObject(t, row, find)?.type));
     expect(recorded.has(undefined)).toBe(false);
     const claimed = new Set(KINDS.flatMap((k) => k.informer?.targets ?? []));
@@ -28,9 +62,18 @@ describe('the kinds and the audit log', () => {
     const view = { lists: () => [], prune: () => false };
     for (const k of KINDS) {
       for (const type of k.informer!.targets) {
-        expect(k.informer!.stale({ type, id: 'o', action: `${type}.updated` }, 'o', view), `${k.kind} ${type}.updated`).toBeDefined();
-        expect(k.informer!.stale({ type, id: 'o', action: `${type}.frobbed` }, 'o', view), `${k.kind} ${type}.frobbed`).toBeUndefined();
-        expect(k.informer!.stale({ type, id: 'o', action: `${type}.widget.created` }, 'o', view), `${k.kind} ${type}.widget.created`).toBeUndefined();
+        expect(
+          k.informer!.stale({ type, id: 'o', action: `${type}.updated` }, 'o', view),
+          `${k.kind} ${type}.updated`,
+        ).toBeDefined();
+        expect(
+          k.informer!.stale({ type, id: 'o', action: `${type}.frobbed` }, 'o', view),
+          `${k.kind} ${type}.frobbed`,
+        ).toBeUndefined();
+        expect(
+          k.informer!.stale({ type, id: 'o', action: `${type}.widget.created` }, 'o', view),
+          `${k.kind} ${type}.widget.created`,
+        ).toBeUndefined();
       }
     }
   });

@@ -12,7 +12,8 @@ import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifests/index.js';
 import { sandboxPerTest } from './sandbox-per-test.js';
 
-const doc = (kind: string, spec: Record<string, unknown>): string => `apiVersion: docops/v1\nkind: ${kind}\nmetadata: { organization: org-demo }\nspec: ${JSON.stringify(spec)}\n`;
+const doc = (kind: string, spec: Record<string, unknown>): string =>
+  `apiVersion: docops/v1\nkind: ${kind}\nmetadata: { organization: org-demo }\nspec: ${JSON.stringify(spec)}\n`;
 
 describe('blocked references cascade', () => {
   const start = sandboxPerTest('refs-cascade');
@@ -26,7 +27,12 @@ describe('blocked references cascade', () => {
         doc('Space', { title: 'Setup', parent: 'Guides' }),
         doc('Site', { title: 'Help', spaces: ['Setup'] }),
         doc('Organization', { defaultContent: { type: 'site', site: 'Help' } }),
-        doc('Members', { members: [{ email: 'bob@acme.test', role: 'edit' }, { email: 'zoe@acme.test', role: 'read' }] }),
+        doc('Members', {
+          members: [
+            { email: 'bob@acme.test', role: 'edit' },
+            { email: 'zoe@acme.test', role: 'read' },
+          ],
+        }),
         doc('Team', { title: 'Squad', members: [{ email: 'bob@acme.test' }, { email: 'zoe@acme.test' }] }),
         // Resolving documents: a new collection, a space in it, a space under a live collection by its title.
         doc('Collection', { title: 'Fine' }),
@@ -44,14 +50,25 @@ describe('blocked references cascade', () => {
       'Site Help: space "Setup" is neither a Space manifest nor a live space (by title or id)',
       'Organization org-demo: defaultContent.site "Help" is neither a Site manifest nor a live site (by title or id)',
     ]);
-    expect(plan.steps.map((s) => s.id)).toEqual(['Collection/org-demo/Fine#create', 'Space/org-demo/Fine space#create', 'Space/org-demo/Product space#create']);
+    expect(plan.steps.map((s) => s.id)).toEqual([
+      'Collection/org-demo/Fine#create',
+      'Space/org-demo/Fine space#create',
+      'Space/org-demo/Product space#create',
+    ]);
     expect(plan.warnings).toEqual([]);
 
     r.sb.resetStats();
     const report = await applyPlan(r.client, plan);
     expect(report.failed).toEqual([]);
-    const written = r.sb.stats().requests.filter((q) => q.method !== 'GET').map((q) => `${q.method} ${q.route}`);
-    expect(written).toEqual(['POST /v1/orgs/:organizationId/collections', 'POST /v1/orgs/:organizationId/spaces', 'POST /v1/orgs/:organizationId/spaces']);
+    const written = r.sb
+      .stats()
+      .requests.filter((q) => q.method !== 'GET')
+      .map((q) => `${q.method} ${q.route}`);
+    expect(written).toEqual([
+      'POST /v1/orgs/:organizationId/collections',
+      'POST /v1/orgs/:organizationId/spaces',
+      'POST /v1/orgs/:organizationId/spaces',
+    ]);
 
     const again = (await computePlan(r.client, KINDS, desired)).plan;
     expect(again.steps).toEqual([]);

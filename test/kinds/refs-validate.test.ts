@@ -14,7 +14,8 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-const doc = (kind: string, spec: string): string => `apiVersion: docops/v1\nkind: ${kind}\nmetadata:\n  organization: org-demo\nspec:\n${spec}`;
+const doc = (kind: string, spec: string): string =>
+  `apiVersion: docops/v1\nkind: ${kind}\nmetadata:\n  organization: org-demo\nspec:\n${spec}`;
 
 async function warningsOf(files: Record<string, string>): Promise<string[]> {
   const dir = tempDir('refs-validate');
@@ -24,7 +25,8 @@ async function warningsOf(files: Record<string, string>): Promise<string[]> {
   return warnings.map((w) => `${w.file.slice(dir.length + 1)}:${w.line}:${w.column}: ${w.message}`);
 }
 
-const live = (what: string, name: string, kind: string) => `${what} "${name}" names no ${kind} manifest of organization org-demo: it must exist live (title or id), else plan blocks this document`;
+const live = (what: string, name: string, kind: string) =>
+  `${what} "${name}" names no ${kind} manifest of organization org-demo: it must exist live (title or id), else plan blocks this document`;
 
 describe('references naming no manifest are validation warnings', () => {
   it('site spaces, the default site space, space and collection parents, the default content site', async () => {
@@ -50,11 +52,18 @@ describe('references naming no manifest are validation warnings', () => {
 
   it('team members, when the organization has no Members documents: one warning per team', async () => {
     const team = doc('Team', '  title: Squad\n  members:\n    - { email: bob@acme.test }\n');
-    expect(await warningsOf({ 't.yaml': [team, doc('Team', '  title: Empty\n  members: []\n')].join('---\n') })).toEqual([
+    expect(
+      await warningsOf({ 't.yaml': [team, doc('Team', '  title: Empty\n  members: []\n')].join('---\n') }),
+    ).toEqual([
       't.yaml:8:5: team "Squad" lists members, and organization org-demo has no Members documents: each must be an organization member live, else plan blocks this team',
     ]);
     // With a Members document the same reference is checked offline (an error when missing), so no warning.
-    expect(await warningsOf({ 't.yaml': team, 'm.yaml': doc('Members', '  members:\n    - { email: bob@acme.test, role: edit }\n') })).toEqual([]);
+    expect(
+      await warningsOf({
+        't.yaml': team,
+        'm.yaml': doc('Members', '  members:\n    - { email: bob@acme.test, role: edit }\n'),
+      }),
+    ).toEqual([]);
   });
 
   it('the shipped example names only manifests: no warning', async () => {

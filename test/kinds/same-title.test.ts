@@ -25,7 +25,13 @@ const kind = (name: string): KindDefinition => KINDS.find((k) => k.kind === name
 function addSecondPlatform(sb: RunningSandbox): void {
   teams(sb.store).put({ id: 'team-dup', orgId: ORG, title: 'Platform', createdAt: T0 });
   for (const userId of ['u-dan', 'u-erin']) {
-    teamMembers(sb.store).put({ id: teamMemberKey('team-dup', userId), orgId: ORG, teamId: 'team-dup', userId, role: 'member' });
+    teamMembers(sb.store).put({
+      id: teamMemberKey('team-dup', userId),
+      orgId: ORG,
+      teamId: 'team-dup',
+      userId,
+      role: 'member',
+    });
   }
 }
 
@@ -38,7 +44,12 @@ const teamYaml = (title: string, id: string | undefined, members: string[]): str
     'spec:',
     `  title: ${title}`,
     ...(id === undefined ? [] : [`  id: ${id}`]),
-    ...(members.length === 0 ? [] : ['  members:', ...members.map((m) => `    - email: ${m}@acme.test${m === 'ada' ? '\n      role: owner' : ''}`)]),
+    ...(members.length === 0
+      ? []
+      : [
+          '  members:',
+          ...members.map((m) => `    - email: ${m}@acme.test${m === 'ada' ? '\n      role: owner' : ''}`),
+        ]),
     '',
   ].join('\n');
 
@@ -60,7 +71,17 @@ const liveTeams = (sb: RunningSandbox) =>
     teams(sb.store)
       .all()
       .filter((t) => t.orgId === ORG)
-      .map((t) => [t.id, { title: t.title, members: teamMembers(sb.store).all().filter((m) => m.teamId === t.id).map((m) => m.userId).sort() }]),
+      .map((t) => [
+        t.id,
+        {
+          title: t.title,
+          members: teamMembers(sb.store)
+            .all()
+            .filter((m) => m.teamId === t.id)
+            .map((m) => m.userId)
+            .sort(),
+        },
+      ]),
   );
 
 describe('loader: entries sharing a title', () => {
@@ -76,7 +97,9 @@ describe('loader: entries sharing a title', () => {
       [undefined, undefined],
     ] as const) {
       writeTeams(run.dir, [teamYaml('Platform', a, []), teamYaml('Platform', b, [])]);
-      await expect(loadManifests(run.dir, KINDS)).rejects.toThrow(/duplicate Team "Platform" in org-demo, also defined at/);
+      await expect(loadManifests(run.dir, KINDS)).rejects.toThrow(
+        /duplicate Team "Platform" in org-demo, also defined at/,
+      );
     }
   });
 });
@@ -84,7 +107,14 @@ describe('loader: entries sharing a title', () => {
 describe('display keys', () => {
   const entry = (kindName: string, title: string, id?: string, org = ORG): DesiredEntry => {
     const spec = { title, ...(id ? { id } : {}) };
-    const e: DesiredEntry = { kind: kindName, org, key: title, spec, source: { file: 'f.yaml', line: 1, column: 1 }, doc: fakeDoc(kindName, org, spec) };
+    const e: DesiredEntry = {
+      kind: kindName,
+      org,
+      key: title,
+      spec,
+      source: { file: 'f.yaml', line: 1, column: 1 },
+      doc: fakeDoc(kindName, org, spec),
+    };
     if (id !== undefined) e.id = id;
     return e;
   };
@@ -103,23 +133,45 @@ describe('display keys', () => {
   });
 
   // Each title-or-id kind: two pinned same-titled entries, two same-titled live objects, one renamed.
-  it.each(['Team', 'Translation', 'Collection', 'Space', 'Site'])('%s: steps of same-titled pinned entries get unique ids', (name) => {
-    const k = kind(name);
-    const docs = [fakeDoc(name, ORG, { title: 'Shared', id: 'x-1' }), fakeDoc(name, ORG, { title: 'Shared', id: 'x-2' }), fakeDoc(name, ORG, { title: 'Solo', id: 'x-3' })];
-    const desired = desiredOf(k, docs);
-    const live: LiveObject[] = ['x-1', 'x-2', 'x-3'].map((id) => ({ kind: name, org: ORG, key: 'Old', id, fields: { title: 'Old' } }));
-    const { steps } = k.diff(fakeDiffContext(), ORG, desired, { objects: live });
-    const ids = steps.map((s) => s.id);
-    expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toEqual(expect.arrayContaining([`${name}/${ORG}/Shared (x-1)#update`, `${name}/${ORG}/Shared (x-2)#update`, `${name}/${ORG}/Solo#update`]));
-  });
+  it.each(['Team', 'Translation', 'Collection', 'Space', 'Site'])(
+    '%s: steps of same-titled pinned entries get unique ids',
+    (name) => {
+      const k = kind(name);
+      const docs = [
+        fakeDoc(name, ORG, { title: 'Shared', id: 'x-1' }),
+        fakeDoc(name, ORG, { title: 'Shared', id: 'x-2' }),
+        fakeDoc(name, ORG, { title: 'Solo', id: 'x-3' }),
+      ];
+      const desired = desiredOf(k, docs);
+      const live: LiveObject[] = ['x-1', 'x-2', 'x-3'].map((id) => ({
+        kind: name,
+        org: ORG,
+        key: 'Old',
+        id,
+        fields: { title: 'Old' },
+      }));
+      const { steps } = k.diff(fakeDiffContext(), ORG, desired, { objects: live });
+      const ids = steps.map((s) => s.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids).toEqual(
+        expect.arrayContaining([
+          `${name}/${ORG}/Shared (x-1)#update`,
+          `${name}/${ORG}/Shared (x-2)#update`,
+          `${name}/${ORG}/Solo#update`,
+        ]),
+      );
+    },
+  );
 });
 
 describe('two teams with one title against the sandbox', () => {
-  it('renames one and changes the other\'s members in one apply, then plans no changes', async () => {
+  it("renames one and changes the other's members in one apply, then plans no changes", async () => {
     const run = await start();
     addSecondPlatform(run.sb);
-    writeTeams(run.dir, [teamYaml('Platform', 'team-platform', ['ada', 'bob']), teamYaml('Platform Ops', 'team-dup', ['dan', 'erin'])]);
+    writeTeams(run.dir, [
+      teamYaml('Platform', 'team-platform', ['ada', 'bob']),
+      teamYaml('Platform Ops', 'team-dup', ['dan', 'erin']),
+    ]);
     const { plan, applied, next } = await planAndApply(run);
     expect(applied).toEqual(['Team/org-demo/Platform#members', 'Team/org-demo/Platform Ops#update']);
     expect(plan.steps.map((s) => s.id)).toEqual(applied);
@@ -132,9 +184,17 @@ describe('two teams with one title against the sandbox', () => {
   it('keeps both titles and changes both member lists, with step ids naming the ids', async () => {
     const run = await start();
     addSecondPlatform(run.sb);
-    writeTeams(run.dir, [teamYaml('Platform', 'team-platform', ['ada', 'carol']), teamYaml('Platform', 'team-dup', ['dan', 'ivan']), teamYaml('Support', undefined, ['ivan'])]);
+    writeTeams(run.dir, [
+      teamYaml('Platform', 'team-platform', ['ada', 'carol']),
+      teamYaml('Platform', 'team-dup', ['dan', 'ivan']),
+      teamYaml('Support', undefined, ['ivan']),
+    ]);
     const { plan, applied, next } = await planAndApply(run);
-    expect(applied.sort()).toEqual(['Team/org-demo/Platform (team-dup)#members', 'Team/org-demo/Platform (team-platform)#members', 'Team/org-demo/Support#members']);
+    expect(applied.sort()).toEqual([
+      'Team/org-demo/Platform (team-dup)#members',
+      'Team/org-demo/Platform (team-platform)#members',
+      'Team/org-demo/Support#members',
+    ]);
     expect(plan.steps.map((s) => s.key).sort()).toEqual(['Platform (team-dup)', 'Platform (team-platform)', 'Support']);
     expect(next.steps).toEqual([]);
     expect(next.warnings).toEqual([]);

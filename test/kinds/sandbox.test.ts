@@ -41,7 +41,11 @@ async function applyAndReplan(client: ApiClient, desired: ReadonlyMap<string, De
 
 const members = (list: { email: string; role: string | null }[], invite = false) =>
   desiredOf(KINDS[1]!, [fakeDoc('Members', 'org-demo', { invite, members: list })]);
-const teams = (...specs: Record<string, unknown>[]) => desiredOf(KINDS[2]!, specs.map((s) => fakeDoc('Team', 'org-demo', s)));
+const teams = (...specs: Record<string, unknown>[]) =>
+  desiredOf(
+    KINDS[2]!,
+    specs.map((s) => fakeDoc('Team', 'org-demo', s)),
+  );
 
 describe('kinds against the sandbox', () => {
   it('applies the example manifests, after which the plan is empty', async () => {
@@ -64,11 +68,31 @@ describe('kinds against the sandbox', () => {
   it('invites missing members and builds a team of them in one apply', async () => {
     const client = await start();
     const desired = new Map([
-      ['Members', members([{ email: 'ada@acme.test', role: 'admin' }, { email: 'zoe@acme.test', role: 'edit' }, { email: 'yan@acme.test', role: null }], true)],
-      ['Team', teams({ title: 'Newcomers', members: [{ email: 'zoe@acme.test', role: 'owner' }, { email: 'yan@acme.test' }, { email: 'ada@acme.test' }] })],
+      [
+        'Members',
+        members(
+          [
+            { email: 'ada@acme.test', role: 'admin' },
+            { email: 'zoe@acme.test', role: 'edit' },
+            { email: 'yan@acme.test', role: null },
+          ],
+          true,
+        ),
+      ],
+      [
+        'Team',
+        teams({
+          title: 'Newcomers',
+          members: [{ email: 'zoe@acme.test', role: 'owner' }, { email: 'yan@acme.test' }, { email: 'ada@acme.test' }],
+        }),
+      ],
     ]);
     const { applied, next } = await applyAndReplan(client, desired);
-    expect(applied).toEqual(['Members/org-demo/invite#create', 'Team/org-demo/Newcomers#create', 'Team/org-demo/Newcomers#members']);
+    expect(applied).toEqual([
+      'Members/org-demo/invite#create',
+      'Team/org-demo/Newcomers#create',
+      'Team/org-demo/Newcomers#members',
+    ]);
     expect(next.steps).toEqual([]);
     const live = await client.listAll<{ role: string | null; user: { email: string } }>('/orgs/org-demo/members');
     const roleOf = (email: string) => live.find((m) => m.user.email === email)?.role;
@@ -79,7 +103,11 @@ describe('kinds against the sandbox', () => {
     const client = await start();
     const desired = new Map([['Team', teams({ title: 'Platform Engineering', id: 'team-platform' })]]);
     const { applied, next } = await applyAndReplan(client, desired, { prune: { Team: true } });
-    expect(applied.sort()).toEqual(['Team/org-demo/Platform Engineering#update', 'Team/org-demo/Support#delete', 'Team/org-demo/Writers#delete']);
+    expect(applied.sort()).toEqual([
+      'Team/org-demo/Platform Engineering#update',
+      'Team/org-demo/Support#delete',
+      'Team/org-demo/Writers#delete',
+    ]);
     expect(next.steps).toEqual([]);
     const live = await client.listAll<{ title: string }>('/orgs/org-demo/teams');
     expect(live.map((t) => t.title)).toEqual(['Platform Engineering']);

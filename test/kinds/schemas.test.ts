@@ -21,11 +21,23 @@ describe('kind schemas', () => {
       ['Space', 26],
       ['Site', 30],
     ]);
-    for (const k of KINDS) expect(k.schema).toMatchObject({ $schema: 'http://json-schema.org/draft-07/schema#', additionalProperties: false });
+    for (const k of KINDS)
+      expect(k.schema).toMatchObject({
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        additionalProperties: false,
+      });
   });
 
   it('Organization: limits, patterns and nullable fields', () => {
-    expect(valid('Organization', { title: 'Acme', hostname: 'acme-docs', defaultRole: null, defaultContent: { type: 'site', site: 's1' }, logo: null })).toBe(true);
+    expect(
+      valid('Organization', {
+        title: 'Acme',
+        hostname: 'acme-docs',
+        defaultRole: null,
+        defaultContent: { type: 'site', site: 's1' },
+        logo: null,
+      }),
+    ).toBe(true);
     expect(valid('Organization', { title: 'A' })).toBe(false);
     expect(valid('Organization', { title: 'x'.repeat(256) })).toBe(false);
     expect(valid('Organization', { hostname: '-acme' })).toBe(false);
@@ -44,7 +56,13 @@ describe('kind schemas', () => {
   });
 
   it('Team: title 1..64, team roles only', () => {
-    expect(valid('Team', { title: 'T', id: 'team-1', members: [{ email: 'a@acme.test', role: 'owner' }, { email: 'b@acme.test' }] })).toBe(true);
+    expect(
+      valid('Team', {
+        title: 'T',
+        id: 'team-1',
+        members: [{ email: 'a@acme.test', role: 'owner' }, { email: 'b@acme.test' }],
+      }),
+    ).toBe(true);
     expect(valid('Team', { title: '' })).toBe(false);
     expect(valid('Team', { title: 'x'.repeat(65) })).toBe(false);
     expect(valid('Team', { title: 'T', members: [{ email: 'a@acme.test', role: 'admin' }] })).toBe(false);
@@ -57,9 +75,19 @@ describe('kind schemas', () => {
   });
 
   it('SamlProvider: label 1..30, entityID ≤ 1024, certificate ≤ 10000 or {file}, ssoURL a URI ≤ 2048, member roles', () => {
-    const ok = { label: 'Okta', id: 'saml-1', entityID: 'http://www.okta.com/exk1', ssoURL: 'https://acme.okta.test/sso', certificate: 'MIIB', defaultTeam: 'Platform', defaultRole: null };
+    const ok = {
+      label: 'Okta',
+      id: 'saml-1',
+      entityID: 'http://www.okta.com/exk1',
+      ssoURL: 'https://acme.okta.test/sso',
+      certificate: 'MIIB',
+      defaultTeam: 'Platform',
+      defaultRole: null,
+    };
     expect(valid('SamlProvider', ok)).toBe(true);
-    expect(valid('SamlProvider', { label: 'Okta', certificate: { file: 'certs/idp.pem' }, defaultRole: 'read' })).toBe(true);
+    expect(valid('SamlProvider', { label: 'Okta', certificate: { file: 'certs/idp.pem' }, defaultRole: 'read' })).toBe(
+      true,
+    );
     expect(valid('SamlProvider', { label: 'Okta', entityID: '', certificate: '' })).toBe(true);
     expect(valid('SamlProvider', { label: '' })).toBe(false);
     expect(valid('SamlProvider', { label: 'x'.repeat(31) })).toBe(false);

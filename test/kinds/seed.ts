@@ -53,7 +53,9 @@ export function seedRoutes(): Record<string, unknown> {
     [`${base}/teams/team-platform/members`]: [teamMember('ada', 'owner'), teamMember('bob'), teamMember('carol')],
     [`${base}/teams/team-writers/members`]: [teamMember('heidi', 'owner'), teamMember('judy'), teamMember('erin')],
     [`${base}/teams/team-support/members`]: [teamMember('frank'), teamMember('ivan')],
-    [`${base}/translations`]: [{ object: 'translation-settings', id: 'tr-fr', title: 'French docs', languages: ['fr'] }],
+    [`${base}/translations`]: [
+      { object: 'translation-settings', id: 'tr-fr', title: 'French docs', languages: ['fr'] },
+    ],
     // The demo seed has no site and no SAML provider.
     [`${base}/sites`]: [],
     [`${base}/saml`]: [],

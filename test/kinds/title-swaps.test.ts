@@ -15,7 +15,15 @@ import { sandboxPerTest } from './sandbox-per-test.js';
 const ORG = 'org-demo';
 const start = sandboxPerTest('title-swaps');
 const entries = (kind: string, specs: Record<string, unknown>[]): Map<string, DesiredEntry[]> =>
-  new Map([[kind, desiredOf(KINDS.find((k) => k.kind === kind)!, specs.map((s) => fakeDoc(kind, ORG, s)))]]);
+  new Map([
+    [
+      kind,
+      desiredOf(
+        KINDS.find((k) => k.kind === kind)!,
+        specs.map((s) => fakeDoc(kind, ORG, s)),
+      ),
+    ],
+  ]);
 
 async function converge(client: ApiClient, desired: Map<string, DesiredEntry[]>): Promise<string[]> {
   const { plan } = await computePlan(client, KINDS, desired);
@@ -37,28 +45,63 @@ const titles = async (client: ApiClient, path: string, ids: string[]): Promise<s
 describe('two pinned objects swap titles in one apply', () => {
   it('teams', async () => {
     const r = await start();
-    const steps = await converge(r.client, entries('Team', [{ title: 'Writers', id: 'team-platform' }, { title: 'Platform', id: 'team-writers' }]));
+    const steps = await converge(
+      r.client,
+      entries('Team', [
+        { title: 'Writers', id: 'team-platform' },
+        { title: 'Platform', id: 'team-writers' },
+      ]),
+    );
     expect(steps.sort()).toEqual(['Team/org-demo/Platform#update', 'Team/org-demo/Writers#update']);
-    expect(await titles(r.client, `/orgs/${ORG}/teams`, ['team-platform', 'team-writers'])).toEqual(['Writers', 'Platform']);
+    expect(await titles(r.client, `/orgs/${ORG}/teams`, ['team-platform', 'team-writers'])).toEqual([
+      'Writers',
+      'Platform',
+    ]);
   });
 
   it('collections', async () => {
     const r = await start();
-    await converge(r.client, entries('Collection', [{ title: 'Internal', id: 'col-product' }, { title: 'Product docs', id: 'col-internal' }]));
-    expect(await titles(r.client, `/orgs/${ORG}/collections`, ['col-product', 'col-internal'])).toEqual(['Internal', 'Product docs']);
+    await converge(
+      r.client,
+      entries('Collection', [
+        { title: 'Internal', id: 'col-product' },
+        { title: 'Product docs', id: 'col-internal' },
+      ]),
+    );
+    expect(await titles(r.client, `/orgs/${ORG}/collections`, ['col-product', 'col-internal'])).toEqual([
+      'Internal',
+      'Product docs',
+    ]);
   });
 
   it('spaces', async () => {
     const r = await start();
-    await converge(r.client, entries('Space', [{ title: 'Changelog', id: 'sp-runbooks' }, { title: 'Runbooks', id: 'sp-changelog' }]));
-    expect(await titles(r.client, `/orgs/${ORG}/spaces`, ['sp-runbooks', 'sp-changelog'])).toEqual(['Changelog', 'Runbooks']);
+    await converge(
+      r.client,
+      entries('Space', [
+        { title: 'Changelog', id: 'sp-runbooks' },
+        { title: 'Runbooks', id: 'sp-changelog' },
+      ]),
+    );
+    expect(await titles(r.client, `/orgs/${ORG}/spaces`, ['sp-runbooks', 'sp-changelog'])).toEqual([
+      'Changelog',
+      'Runbooks',
+    ]);
   });
 
   it('translations', async () => {
     const r = await start();
-    const made = await r.client.request<{ id: string }>('POST', `/orgs/${ORG}/translations`, { body: { title: 'German docs' } });
+    const made = await r.client.request<{ id: string }>('POST', `/orgs/${ORG}/translations`, {
+      body: { title: 'German docs' },
+    });
     const de = made.body!.id;
-    await converge(r.client, entries('Translation', [{ title: 'German docs', id: 'tr-fr' }, { title: 'French docs', id: de }]));
+    await converge(
+      r.client,
+      entries('Translation', [
+        { title: 'German docs', id: 'tr-fr' },
+        { title: 'French docs', id: de },
+      ]),
+    );
     expect(await titles(r.client, `/orgs/${ORG}/translations`, ['tr-fr', de])).toEqual(['German docs', 'French docs']);
   });
 
@@ -68,7 +111,13 @@ describe('two pinned objects swap titles in one apply', () => {
     const sites = await r.client.listAll<{ id: string; title: string }>(`/orgs/${ORG}/sites`);
     const help = sites.find((s) => s.title === 'Help Center')!.id;
     const dev = sites.find((s) => s.title === 'Developer Portal')!.id;
-    await converge(r.client, entries('Site', [{ title: 'Developer Portal', id: help }, { title: 'Help Center', id: dev }]));
+    await converge(
+      r.client,
+      entries('Site', [
+        { title: 'Developer Portal', id: help },
+        { title: 'Help Center', id: dev },
+      ]),
+    );
     expect(await titles(r.client, `/orgs/${ORG}/sites`, [help, dev])).toEqual(['Developer Portal', 'Help Center']);
   });
 });

@@ -38,7 +38,14 @@ const site = (extra: Record<string, unknown>) => ({ title: 'Limits', ...extra })
 const section = (extra: Record<string, unknown>) => site({ sections: [{ path: 'p', spaces: ['sp-api'], ...extra }] });
 
 const LIMITS: Limit[] = [
-  { name: 'organization title 2..255, \\S.*\\S', kind: 'Organization', spec: (v) => ({ title: v }), request: (v) => ['PATCH', ORG, { title: v }], ok: ['ab', s(255)], bad: ['a', s(256), '  ', 5] },
+  {
+    name: 'organization title 2..255, \\S.*\\S',
+    kind: 'Organization',
+    spec: (v) => ({ title: v }),
+    request: (v) => ['PATCH', ORG, { title: v }],
+    ok: ['ab', s(255)],
+    bad: ['a', s(256), '  ', 5],
+  },
   {
     name: 'organization hostname 3..32, subdomain pattern',
     kind: 'Organization',
@@ -47,8 +54,22 @@ const LIMITS: Limit[] = [
     ok: ['abc', `a${s(30, '-')}b`],
     bad: ['ab', s(33), 'Acme_Docs', '-abc', 'abc-'],
   },
-  { name: 'organization logo URI ≤2048 or null', kind: 'Organization', spec: (v) => ({ logo: v }), request: (v) => ['PATCH', ORG, { logo: v }], ok: [uri(2048), null], bad: [uri(2049), 'logo.png'] },
-  { name: 'organization defaultRole', kind: 'Organization', spec: (v) => ({ defaultRole: v }), request: (v) => ['PATCH', ORG, { defaultRole: v }], ok: ['edit', null], bad: ['owner', 'guest'] },
+  {
+    name: 'organization logo URI ≤2048 or null',
+    kind: 'Organization',
+    spec: (v) => ({ logo: v }),
+    request: (v) => ['PATCH', ORG, { logo: v }],
+    ok: [uri(2048), null],
+    bad: [uri(2049), 'logo.png'],
+  },
+  {
+    name: 'organization defaultRole',
+    kind: 'Organization',
+    spec: (v) => ({ defaultRole: v }),
+    request: (v) => ['PATCH', ORG, { defaultRole: v }],
+    ok: ['edit', null],
+    bad: ['owner', 'guest'],
+  },
   {
     name: 'member role',
     kind: 'Members',
@@ -57,9 +78,30 @@ const LIMITS: Limit[] = [
     ok: ['review', null],
     bad: ['owner', 'guest'],
   },
-  { name: 'team title 1..64', kind: 'Team', spec: (v) => ({ title: v }), request: (v) => ['PUT', `${ORG}/teams`, { title: v }], ok: ['a', s(64)], bad: ['', s(65)] },
-  { name: 'translation title 1..100', kind: 'Translation', spec: (v) => ({ title: v }), request: (v) => ['POST', `${ORG}/translations`, { title: v }], ok: ['a', s(100)], bad: ['', s(101)] },
-  { name: 'collection title ≤50', kind: 'Collection', spec: (v) => ({ title: v }), request: (v) => ['PATCH', '/collections/col-internal', { title: v }], ok: ['a', s(50)], bad: [s(51)] },
+  {
+    name: 'team title 1..64',
+    kind: 'Team',
+    spec: (v) => ({ title: v }),
+    request: (v) => ['PUT', `${ORG}/teams`, { title: v }],
+    ok: ['a', s(64)],
+    bad: ['', s(65)],
+  },
+  {
+    name: 'translation title 1..100',
+    kind: 'Translation',
+    spec: (v) => ({ title: v }),
+    request: (v) => ['POST', `${ORG}/translations`, { title: v }],
+    ok: ['a', s(100)],
+    bad: ['', s(101)],
+  },
+  {
+    name: 'collection title ≤50',
+    kind: 'Collection',
+    spec: (v) => ({ title: v }),
+    request: (v) => ['PATCH', '/collections/col-internal', { title: v }],
+    ok: ['a', s(50)],
+    bad: [s(51)],
+  },
   {
     name: 'collection description ≤100',
     kind: 'Collection',
@@ -77,7 +119,14 @@ const LIMITS: Limit[] = [
     ok: ['admin', null],
     bad: ['guest'],
   },
-  { name: 'space title ≤50', kind: 'Space', spec: (v) => ({ title: v }), request: (v) => ['PATCH', '/spaces/sp-runbooks', { title: v }], ok: ['a', s(50)], bad: [s(51)] },
+  {
+    name: 'space title ≤50',
+    kind: 'Space',
+    spec: (v) => ({ title: v }),
+    request: (v) => ['PATCH', '/spaces/sp-runbooks', { title: v }],
+    ok: ['a', s(50)],
+    bad: [s(51)],
+  },
   {
     name: 'space emoji ≤50 code points',
     kind: 'Space',
@@ -86,7 +135,14 @@ const LIMITS: Limit[] = [
     ok: [s(50, '🚀')],
     bad: [s(51, '🚀'), null],
   },
-  { name: 'space editMode', kind: 'Space', spec: (v) => ({ title: 'S', editMode: v }), request: (v) => ['POST', `${ORG}/spaces`, { title: 'S', editMode: v }], ok: ['live', 'locked'], bad: ['frozen'] },
+  {
+    name: 'space editMode',
+    kind: 'Space',
+    spec: (v) => ({ title: 'S', editMode: v }),
+    request: (v) => ['POST', `${ORG}/spaces`, { title: 'S', editMode: v }],
+    ok: ['live', 'locked'],
+    bad: ['frozen'],
+  },
   {
     name: 'space defaultLevel',
     kind: 'Space',
@@ -96,8 +152,22 @@ const LIMITS: Limit[] = [
     ok: ['read', null],
     bad: ['guest'],
   },
-  { name: 'site title 2..128', kind: 'Site', spec: (v) => ({ title: v }), request: (v, ids) => ['PATCH', SITE(ids), { title: v }], ok: ['ab', s(128)], bad: ['a', s(129)] },
-  { name: 'site basename 1..100', kind: 'Site', spec: (v) => site({ basename: v }), request: (v, ids) => ['PATCH', SITE(ids), { basename: v }], ok: ['a', s(100)], bad: ['', s(101), null] },
+  {
+    name: 'site title 2..128',
+    kind: 'Site',
+    spec: (v) => ({ title: v }),
+    request: (v, ids) => ['PATCH', SITE(ids), { title: v }],
+    ok: ['ab', s(128)],
+    bad: ['a', s(129)],
+  },
+  {
+    name: 'site basename 1..100',
+    kind: 'Site',
+    spec: (v) => site({ basename: v }),
+    request: (v, ids) => ['PATCH', SITE(ids), { basename: v }],
+    ok: ['a', s(100)],
+    bad: ['', s(101), null],
+  },
   {
     name: 'site proxy: host and path, ≤512, or null',
     kind: 'Site',
@@ -106,8 +176,22 @@ const LIMITS: Limit[] = [
     ok: ['acme.com/docs', 'www.acme.co.uk/dev/docs', `a.io/${s(507)}`, null],
     bad: ['https://acme.com/docs', 'acme.com', 'acme.com/', 'acme.com/docs/', 'acme/docs', `a.io/${s(508)}`, ''],
   },
-  { name: 'site visibility', kind: 'Site', spec: (v) => site({ visibility: v }), request: (v, ids) => ['PATCH', SITE(ids), { visibility: v }], ok: ['unlisted', 'visitor-auth'], bad: ['private'] },
-  { name: 'site agentsContext', kind: 'Site', spec: (v) => site({ agentsContext: v }), request: (v, ids) => ['PATCH', SITE(ids), { agentsContext: v }], ok: ['included'], bad: ['yes'] },
+  {
+    name: 'site visibility',
+    kind: 'Site',
+    spec: (v) => site({ visibility: v }),
+    request: (v, ids) => ['PATCH', SITE(ids), { visibility: v }],
+    ok: ['unlisted', 'visitor-auth'],
+    bad: ['private'],
+  },
+  {
+    name: 'site agentsContext',
+    kind: 'Site',
+    spec: (v) => site({ agentsContext: v }),
+    request: (v, ids) => ['PATCH', SITE(ids), { agentsContext: v }],
+    ok: ['included'],
+    bad: ['yes'],
+  },
   {
     name: 'section title 2..128',
     kind: 'Site',
@@ -172,22 +256,51 @@ const LIMITS: Limit[] = [
     ok: [s(50), null],
     bad: [s(51)],
   },
-  { name: 'share link name ≤50', kind: 'Site', spec: (v) => site({ shareLinks: [{ name: v }] }), request: (v, ids) => ['POST', `${SITE(ids)}/share-links`, { name: v }], ok: ['a', s(50)], bad: [s(51)] },
+  {
+    name: 'share link name ≤50',
+    kind: 'Site',
+    spec: (v) => site({ shareLinks: [{ name: v }] }),
+    request: (v, ids) => ['POST', `${SITE(ids)}/share-links`, { name: v }],
+    ok: ['a', s(50)],
+    bad: [s(51)],
+  },
   {
     name: 'adaptive schema: named boolean claims only',
     kind: 'Site',
     spec: (v) => site({ adaptiveSchema: v }),
     // docops sends the official form: the descriptions a manifest leaves out filled in.
-    request: (v, ids) => ['PUT', `${SITE(ids)}/adaptive-schema`, { jsonSchema: officialAdaptiveSchema(v as Record<string, unknown>) }],
+    request: (v, ids) => [
+      'PUT',
+      `${SITE(ids)}/adaptive-schema`,
+      { jsonSchema: officialAdaptiveSchema(v as Record<string, unknown>) },
+    ],
     ok: [
       { type: 'object', additionalProperties: false, properties: { beta: { type: 'boolean', description: 'Beta' } } },
-      { type: 'object', additionalProperties: false, properties: { unsigned: { type: 'object', additionalProperties: false, properties: { x: { type: 'boolean' } } } } },
+      {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          unsigned: { type: 'object', additionalProperties: false, properties: { x: { type: 'boolean' } } },
+        },
+      },
     ],
     bad: [
       { type: 'object', additionalProperties: false, properties: { '': { type: 'boolean' } } },
-      { type: 'object', additionalProperties: false, properties: { unsigned: { type: 'object', additionalProperties: false, properties: { '': { type: 'boolean' } } } } },
+      {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          unsigned: { type: 'object', additionalProperties: false, properties: { '': { type: 'boolean' } } },
+        },
+      },
       { type: 'object', additionalProperties: false, properties: { plan: { type: 'string' } } },
-      { type: 'object', additionalProperties: false, properties: { unsigned: { type: 'object', description: 'Unsigned', additionalProperties: false, properties: {} } } },
+      {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          unsigned: { type: 'object', description: 'Unsigned', additionalProperties: false, properties: {} },
+        },
+      },
     ],
   },
 ];
@@ -218,7 +331,10 @@ describe('validation refuses exactly what the API refuses', () => {
       expect(res.status, `the sandbox should accept ${shown(v)}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
     }
     for (const v of limit.bad) {
-      expect(validationIssues(limit.kind, limit.spec(v)).length, `validation should refuse ${shown(v)}`).toBeGreaterThan(0);
+      expect(
+        validationIssues(limit.kind, limit.spec(v)).length,
+        `validation should refuse ${shown(v)}`,
+      ).toBeGreaterThan(0);
       const [method, path, body] = limit.request(v, ids);
       expect((await call(method, path, body)).status, `the sandbox should refuse ${shown(v)}`).toBe(400);
     }

@@ -43,8 +43,10 @@ function sparse(root: string, rel: string, size: number): void {
 }
 
 const head = (kind: string): string => `apiVersion: docops/v1\nkind: ${kind}\nmetadata: { organization: org-demo }\n`;
-const specDoc = (file: string, slug = 'big'): string => `${head('OpenAPISpec')}spec:\n  slug: ${slug}\n  source: { file: ${file} }\n`;
-const samlDoc = (file: string): string => `${head('SamlProvider')}spec:\n  label: Okta\n  certificate: { file: ${file} }\n`;
+const specDoc = (file: string, slug = 'big'): string =>
+  `${head('OpenAPISpec')}spec:\n  slug: ${slug}\n  source: { file: ${file} }\n`;
+const samlDoc = (file: string): string =>
+  `${head('SamlProvider')}spec:\n  label: Okta\n  certificate: { file: ${file} }\n`;
 const siteDoc = (file: string): string => `${head('Site')}spec:\n  title: Docs\n  customization: { file: ${file} }\n`;
 const teamDoc = `${head('Team')}spec:\n  title: Platform\n`;
 
@@ -59,7 +61,10 @@ async function issuesOf(dir: string, opts: LoadOptions = {}): Promise<string[]> 
     await loadManifests(dir, KINDS, { env: {}, ...opts });
   } catch (e) {
     // Paths in messages as well as at the start, relative to the tree.
-    if (e instanceof ValidationError) return e.issues.map((i) => `${path.relative(dir, i.file)}:${i.line}:${i.column}: ${i.message.replaceAll(`${dir}/`, '')}`);
+    if (e instanceof ValidationError)
+      return e.issues.map(
+        (i) => `${path.relative(dir, i.file)}:${i.line}:${i.column}: ${i.message.replaceAll(`${dir}/`, '')}`,
+      );
     throw e;
   }
   return [];
@@ -70,7 +75,10 @@ describe('limits that fit the data', () => {
     const text = bigSpec(3 * MiB);
     const dir = tree({ 'openapi.yaml': specDoc('specs/big.yaml'), 'specs/big.yaml': text });
     const parsed: string[] = [];
-    const parseManifest: LoadOptions['parseManifest'] = (file, bytes, opts) => (parsed.push(path.relative(dir, file)), parseYamlFile(file, bytes, opts));
+    const parseManifest: LoadOptions['parseManifest'] = (file, bytes, opts) => (
+      parsed.push(path.relative(dir, file)),
+      parseYamlFile(file, bytes, opts)
+    );
     const { desired } = await loadManifests(dir, KINDS, { env: {}, parseManifest });
     const source = desired.get('OpenAPISpec')![0]!.spec as { source: { text: string; sha256: string; file: string } };
     expect(source.source.file).toBe('specs/big.yaml');
@@ -81,7 +89,11 @@ describe('limits that fit the data', () => {
   });
 
   it("each kind's file has its own limit, and a refusal names it (never 'split it into several files')", async () => {
-    const dir = tree({ 'openapi.yaml': specDoc('huge.yaml'), 'saml.yaml': samlDoc('idp.pem'), 'site.yaml': siteDoc('brand.yaml') });
+    const dir = tree({
+      'openapi.yaml': specDoc('huge.yaml'),
+      'saml.yaml': samlDoc('idp.pem'),
+      'site.yaml': siteDoc('brand.yaml'),
+    });
     sparse(dir, 'huge.yaml', 25 * MiB + 1);
     sparse(dir, 'idp.pem', 3 * MiB);
     sparse(dir, 'brand.yaml', 2 * MiB + 1);
@@ -95,7 +107,11 @@ describe('limits that fit the data', () => {
 
   it('a certificate within its file limit but over the API limit is refused by the character count', async () => {
     const dir = tree({ 'saml.yaml': samlDoc('idp.pem'), 'idp.pem': `${PEM}\n${'#'.repeat(20000)}\n` });
-    expect(await issuesOf(dir)).toEqual([expect.stringMatching(/^saml\.yaml:6:24: certificate file "idp\.pem" holds \d+ characters; the API takes at most 10000$/)]);
+    expect(await issuesOf(dir)).toEqual([
+      expect.stringMatching(
+        /^saml\.yaml:6:24: certificate file "idp\.pem" holds \d+ characters; the API takes at most 10000$/,
+      ),
+    ]);
   });
 
   it("a spec is held once: its text, without the file's bytes beside it", async () => {
@@ -126,16 +142,26 @@ describe('a file cannot be two things', () => {
       'a.yaml': specDoc('flow.yaml', 'a'),
       'b.yaml': specDoc('json.yml', 'b'),
       'c.yaml': specDoc('broken.yaml', 'c'),
-      'flow.yaml': '{ apiVersion: docops/v1, kind: Team, metadata: { organization: org-demo }, spec: { title: Flow } }\n',
-      'json.yml': '{"apiVersion": "docops/v1", "kind": "Team", "metadata": {"organization": "org-demo"}, "spec": {"title": "Json"}}\n',
+      'flow.yaml':
+        '{ apiVersion: docops/v1, kind: Team, metadata: { organization: org-demo }, spec: { title: Flow } }\n',
+      'json.yml':
+        '{"apiVersion": "docops/v1", "kind": "Team", "metadata": {"organization": "org-demo"}, "spec": {"title": "Json"}}\n',
       'broken.yaml': `${head('Team')}spec: { title: [unclosed\n`,
     });
     const issues = await issuesOf(dir);
-    for (const [doc, file] of [['a', 'flow.yaml'], ['b', 'json.yml'], ['c', 'broken.yaml']]) {
-      expect(issues).toContain(`${doc}.yaml:6:19: source.file "${file}": is the docops manifest ${file} (apiVersion: docops/v1), not data: name the file that holds an OpenAPI spec`);
+    for (const [doc, file] of [
+      ['a', 'flow.yaml'],
+      ['b', 'json.yml'],
+      ['c', 'broken.yaml'],
+    ]) {
+      expect(issues).toContain(
+        `${doc}.yaml:6:19: source.file "${file}": is the docops manifest ${file} (apiVersion: docops/v1), not data: name the file that holds an OpenAPI spec`,
+      );
     }
     // The broken manifest's own syntax error is reported too (it used to vanish with the manifest).
-    expect(issues.filter((i) => i.startsWith('broken.yaml:'))).toEqual([expect.stringMatching(/^broken\.yaml:\d+:\d+: YAML syntax error/)]);
+    expect(issues.filter((i) => i.startsWith('broken.yaml:'))).toEqual([
+      expect.stringMatching(/^broken\.yaml:\d+:\d+: YAML syntax error/),
+    ]);
   });
 
   it('one file named as two kinds of data is an error at each reference', async () => {
@@ -147,7 +173,11 @@ describe('a file cannot be two things', () => {
   });
 
   it('one file named as the same kind of data by several manifests is fine (a brand shared by sites)', async () => {
-    const dir = tree({ 'a.yaml': siteDoc('brand.yaml'), 'b.yaml': siteDoc('brand.yaml').replace('title: Docs', 'title: Status'), 'brand.yaml': 'styling:\n  corners: straight\n' });
+    const dir = tree({
+      'a.yaml': siteDoc('brand.yaml'),
+      'b.yaml': siteDoc('brand.yaml').replace('title: Docs', 'title: Status'),
+      'brand.yaml': 'styling:\n  corners: straight\n',
+    });
     expect(await issuesOf(dir)).toEqual([]);
   });
 
@@ -155,7 +185,9 @@ describe('a file cannot be two things', () => {
     const token = 'tok_live_0123456789abcdef';
     const dir = tree({ 'saml.yaml': samlDoc('token.pem'), 'token.pem': `${token}\n` });
     const issues = await issuesOf(dir, { secrets: [token] });
-    expect(issues).toEqual(['saml.yaml:6:24: certificate.file "token.pem": holds the API token (or another secret docops holds): it is never sent as data']);
+    expect(issues).toEqual([
+      'saml.yaml:6:24: certificate.file "token.pem": holds the API token (or another secret docops holds): it is never sent as data',
+    ]);
   });
 
   it("files of other tools (a hidden file or directory, node_modules) are never data: git's config, an .env", async () => {
@@ -170,7 +202,8 @@ describe('a file cannot be two things', () => {
     });
     symlinkSync(path.join(dir, '.env'), path.join(dir, 'link.txt'));
     const issues = await issuesOf(dir);
-    const why = 'is in a hidden directory or node_modules, or is a hidden file, where other tools keep their files (.git, .env …): docops reads no data there';
+    const why =
+      'is in a hidden directory or node_modules, or is a hidden file, where other tools keep their files (.git, .env …): docops reads no data there';
     expect(issues).toEqual([
       `a.yaml:6:19: source.file ".git/config": ${why}`,
       `b.yaml:6:24: certificate.file ".env": ${why}`,
@@ -181,9 +214,16 @@ describe('a file cannot be two things', () => {
   });
 
   it("the daemon's config is never data, even inside the manifests directory", async () => {
-    const dir = tree({ 'openapi.yaml': specDoc('docops.yaml'), 'docops.yaml': 'manifests: .\nreconcileSecret: s3cr3t-value\n' });
-    const issues = await issuesOf(dir, { reserved: new Map([[path.join(dir, 'docops.yaml'), "the daemon's config file"]]) });
-    expect(issues).toEqual([expect.stringMatching(/^openapi\.yaml:6:19: source\.file "docops\.yaml": is the daemon's config file/)]);
+    const dir = tree({
+      'openapi.yaml': specDoc('docops.yaml'),
+      'docops.yaml': 'manifests: .\nreconcileSecret: s3cr3t-value\n',
+    });
+    const issues = await issuesOf(dir, {
+      reserved: new Map([[path.join(dir, 'docops.yaml'), "the daemon's config file"]]),
+    });
+    expect(issues).toEqual([
+      expect.stringMatching(/^openapi\.yaml:6:19: source\.file "docops\.yaml": is the daemon's config file/),
+    ]);
     expect(issues.join('\n')).not.toContain('s3cr3t');
   });
 });
@@ -203,12 +243,19 @@ describe('a data file is never interpolated', () => {
     const read = parseYamlFile('d.yaml', text, { interpolate: false });
     expect(read.issues).toEqual([]);
     expect(read.documents.map((d) => d.value)).toEqual([want]);
-    expect(parseYamlFile('d.yaml', 'block: |\n  ${HOME}\n', { interpolate: false }).documents.map((d) => d.value)).toEqual([{ block: '${HOME}\n' }]);
+    expect(
+      parseYamlFile('d.yaml', 'block: |\n  ${HOME}\n', { interpolate: false }).documents.map((d) => d.value),
+    ).toEqual([{ block: '${HOME}\n' }]);
   });
 
   it('${VAR} in a spec or certificate file is text', async () => {
-    const dir = tree({ 'openapi.yaml': specDoc('spec.yaml'), 'spec.yaml': 'openapi: 3.1.0\ninfo: { title: "${HOME}", version: "1" }\npaths: {}\n' });
+    const dir = tree({
+      'openapi.yaml': specDoc('spec.yaml'),
+      'spec.yaml': 'openapi: 3.1.0\ninfo: { title: "${HOME}", version: "1" }\npaths: {}\n',
+    });
     const { desired } = await loadManifests(dir, KINDS, { env: { HOME: '/home/ada' }, allowEnv: ['HOME'] });
-    expect((desired.get('OpenAPISpec')![0]!.spec as { source: { text: string } }).source.text).toContain('title: "${HOME}"');
+    expect((desired.get('OpenAPISpec')![0]!.spec as { source: { text: string } }).source.text).toContain(
+      'title: "${HOME}"',
+    );
   });
 });

@@ -18,7 +18,13 @@ const decodes = (bytes: Uint8Array): boolean => {
 
 // Bytes that are mostly text: ASCII, valid multi-byte characters, and the odd stray byte.
 const textish = fc
-  .array(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 4 }).map((s) => [...Buffer.from(s)]), fc.array(fc.integer({ min: 0x80, max: 0xff }), { maxLength: 2 })), { maxLength: 20 })
+  .array(
+    fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 4 }).map((s) => [...Buffer.from(s)]),
+      fc.array(fc.integer({ min: 0x80, max: 0xff }), { maxLength: 2 }),
+    ),
+    { maxLength: 20 },
+  )
   .map((parts) => Uint8Array.from(parts.flat()));
 
 describe('firstInvalidUtf8', () => {

@@ -11,7 +11,8 @@ import { loadManifests } from '../../src/manifests/index.js';
 import { fakeTeamKind } from './fake-kinds.js';
 import { issueLines } from './helpers.js';
 
-const TEAM = (title: string): string => `apiVersion: docops/v1\nkind: Team\nmetadata:\n  organization: org-demo\nspec:\n  title: ${title}\n`;
+const TEAM = (title: string): string =>
+  `apiVersion: docops/v1\nkind: Team\nmetadata:\n  organization: org-demo\nspec:\n  title: ${title}\n`;
 
 let base: string;
 beforeEach(async () => {
@@ -55,7 +56,10 @@ describe('symbolic links inside the manifests directory', () => {
     await writeFile(path.join(root, '.worktrees', 'abc123', 'teams', 'core.yaml'), TEAM('Core'));
     await symlink('.worktrees/abc123', path.join(root, 'current'));
     const { desired } = await loadManifests(root, [fakeTeamKind()], { env: {} });
-    expect(desired.get('Team')!.map((e) => `${path.relative(root, e.source.file)} ${e.key}`)).toEqual(['current/org.yaml Root', 'current/teams/core.yaml Core']);
+    expect(desired.get('Team')!.map((e) => `${path.relative(root, e.source.file)} ${e.key}`)).toEqual([
+      'current/org.yaml Root',
+      'current/teams/core.yaml Core',
+    ]);
   });
 
   test('a dangling link (file or directory), a loop and a link out of the tree are issues at the link', async () => {
@@ -77,8 +81,14 @@ describe('symbolic links inside the manifests directory', () => {
     expect(problems).toEqual([
       { rel: 'dangling-dir', message: 'symbolic link is dangling: what it points to does not exist' },
       { rel: 'dangling.yaml', message: 'symbolic link is dangling: what it points to does not exist' },
-      { rel: 'elsewhere', message: 'symbolic link points outside the manifests directory (only links that stay inside it are followed)' },
-      { rel: 'leak.yaml', message: 'symbolic link points outside the manifests directory (only links that stay inside it are followed)' },
+      {
+        rel: 'elsewhere',
+        message: 'symbolic link points outside the manifests directory (only links that stay inside it are followed)',
+      },
+      {
+        rel: 'leak.yaml',
+        message: 'symbolic link points outside the manifests directory (only links that stay inside it are followed)',
+      },
       { rel: 'self', message: 'symbolic link loops (it points, through other links, back to itself)' },
       { rel: 'sub/up', message: 'symbolic link loops: it points to a directory that contains it' },
     ]);
@@ -102,7 +112,9 @@ describe('symbolic links inside the manifests directory', () => {
     const { chmod } = await import('node:fs/promises');
     await chmod(path.join(root, 'locked'), 0o000);
     try {
-      expect((await discoverManifests(root)).problems).toEqual([{ rel: 'locked', message: 'cannot read directory: EACCES' }]);
+      expect((await discoverManifests(root)).problems).toEqual([
+        { rel: 'locked', message: 'cannot read directory: EACCES' },
+      ]);
     } finally {
       await chmod(path.join(root, 'locked'), 0o755);
     }

@@ -33,29 +33,70 @@ describe('document.schema.json', () => {
   test('prune is refused exactly for the kinds that are not prunable, here and in the daemon config schema', () => {
     const never = KINDS.filter((k) => k.prunable === false).map((k) => k.kind);
     expect(never).toEqual(['Organization']);
-    const pruneRule = (kind: string) => (documentSchema.allOf.find((c) => c.if.properties.kind.const === kind)!.then.properties as Record<string, unknown>)['prune'];
-    for (const k of KINDS) expect(pruneRule(k.kind), k.kind).toEqual(k.prunable === false ? expect.objectContaining({ const: false }) : undefined);
+    const pruneRule = (kind: string) =>
+      (
+        documentSchema.allOf.find((c) => c.if.properties.kind.const === kind)!.then.properties as Record<
+          string,
+          unknown
+        >
+      )['prune'];
+    for (const k of KINDS)
+      expect(pruneRule(k.kind), k.kind).toEqual(
+        k.prunable === false ? expect.objectContaining({ const: false }) : undefined,
+      );
     const config = readJson('config.schema.json') as { properties: { prune: { propertyNames: { enum: string[] } } } };
-    expect(config.properties.prune.propertyNames.enum).toEqual(KINDS.filter((k) => k.prunable !== false).map((k) => k.kind));
+    expect(config.properties.prune.propertyNames.enum).toEqual(
+      KINDS.filter((k) => k.prunable !== false).map((k) => k.kind),
+    );
   });
 
   test('the daemon config names every registered kind under kinds:, and the ownership modes here and there are the same', () => {
-    const config = readJson('config.schema.json') as { properties: { kinds: { propertyNames: { enum: string[] }; additionalProperties: { properties: { mode: { enum: string[] } } } } } };
+    const config = readJson('config.schema.json') as {
+      properties: {
+        kinds: {
+          propertyNames: { enum: string[] };
+          additionalProperties: { properties: { mode: { enum: string[] } } };
+        };
+      };
+    };
     expect(config.properties.kinds.propertyNames.enum).toEqual(KINDS.map((k) => k.kind));
     expect(config.properties.kinds.additionalProperties.properties.mode.enum).toEqual([...OWNERSHIP_MODES]);
     expect(documentSchema.properties.mode!.enum).toEqual([...OWNERSHIP_MODES]);
   });
 
   test('allowEmpty is refused exactly for the kinds that declare no lists', () => {
-    const rule = (kind: string) => (documentSchema.allOf.find((c) => c.if.properties.kind.const === kind)!.then.properties as Record<string, unknown>)['allowEmpty'];
-    for (const k of KINDS) expect(rule(k.kind), k.kind).toEqual((k.lists ?? []).length === 0 ? expect.objectContaining({ const: false }) : undefined);
+    const rule = (kind: string) =>
+      (
+        documentSchema.allOf.find((c) => c.if.properties.kind.const === kind)!.then.properties as Record<
+          string,
+          unknown
+        >
+      )['allowEmpty'];
+    for (const k of KINDS)
+      expect(rule(k.kind), k.kind).toEqual(
+        (k.lists ?? []).length === 0 ? expect.objectContaining({ const: false }) : undefined,
+      );
     const ajv = new Ajv({ allErrors: true, strict: false });
-    for (const k of KINDS) ajv.addSchema(readJson(`${k.kind.toLowerCase()}.schema.json`), `${k.kind.toLowerCase()}.schema.json`);
+    for (const k of KINDS)
+      ajv.addSchema(readJson(`${k.kind.toLowerCase()}.schema.json`), `${k.kind.toLowerCase()}.schema.json`);
     const validate = ajv.compile(documentSchema);
-    const collection = { apiVersion: API_VERSION, kind: 'Collection', metadata: { organization: 'o' }, spec: { title: 'Docs', access: [] } };
+    const collection = {
+      apiVersion: API_VERSION,
+      kind: 'Collection',
+      metadata: { organization: 'o' },
+      spec: { title: 'Docs', access: [] },
+    };
     expect(validate({ ...collection, allowEmpty: true })).toBe(true);
     expect(validate({ ...collection, allowEmpty: 'yes' })).toBe(false);
-    expect(validate({ apiVersion: API_VERSION, kind: 'Members', metadata: { organization: 'o' }, allowEmpty: true, spec: { members: [] } })).toBe(false);
+    expect(
+      validate({
+        apiVersion: API_VERSION,
+        kind: 'Members',
+        metadata: { organization: 'o' },
+        allowEmpty: true,
+        spec: { members: [] },
+      }),
+    ).toBe(false);
   });
 
   test('the daemon config’s allowEnv entries are the ones --allow-env accepts', () => {
@@ -70,16 +111,31 @@ describe('document.schema.json', () => {
 
   test('accepts the example manifests the loader accepts, and rejects a bad spec', async () => {
     const ajv = new Ajv({ allErrors: true, strict: false });
-    for (const k of KINDS) ajv.addSchema(readJson(`${k.kind.toLowerCase()}.schema.json`), `${k.kind.toLowerCase()}.schema.json`);
+    for (const k of KINDS)
+      ajv.addSchema(readJson(`${k.kind.toLowerCase()}.schema.json`), `${k.kind.toLowerCase()}.schema.json`);
     const validate = ajv.compile(documentSchema);
-    const { documents } = await loadManifests(fileURLToPath(new URL('../../config.example/manifests', import.meta.url)), KINDS, { env: {} });
+    const { documents } = await loadManifests(
+      fileURLToPath(new URL('../../config.example/manifests', import.meta.url)),
+      KINDS,
+      { env: {} },
+    );
     expect(documents.length).toBeGreaterThan(0);
     for (const d of documents) {
       // A file the manifest names (`{file}`) reaches the kind as its content; the editor sees the `{file}` written.
-      const spec: unknown = JSON.parse(JSON.stringify(d.spec, (_k, v: unknown) => (isFileContent(v) ? { file: v.file } : v)));
-      const plain = { apiVersion: d.apiVersion, kind: d.kind, metadata: d.metadata, spec, ...(d.prune === undefined ? {} : { prune: d.prune }) };
+      const spec: unknown = JSON.parse(
+        JSON.stringify(d.spec, (_k, v: unknown) => (isFileContent(v) ? { file: v.file } : v)),
+      );
+      const plain = {
+        apiVersion: d.apiVersion,
+        kind: d.kind,
+        metadata: d.metadata,
+        spec,
+        ...(d.prune === undefined ? {} : { prune: d.prune }),
+      };
       expect(validate(plain), `${d.file}#${d.index}: ${JSON.stringify(validate.errors)}`).toBe(true);
     }
-    expect(validate({ apiVersion: API_VERSION, kind: 'Team', metadata: { organization: 'o' }, spec: { titel: 'x' } })).toBe(false);
+    expect(
+      validate({ apiVersion: API_VERSION, kind: 'Team', metadata: { organization: 'o' }, spec: { titel: 'x' } }),
+    ).toBe(false);
   });
 });

@@ -55,16 +55,30 @@ export function fakeTeamKind(calls: { toDesired: number } = { toDesired: 0 }): K
     toDesired(doc: ManifestDocument): DesiredEntry<Record<string, unknown>>[] {
       calls.toDesired++;
       const spec = doc.spec as { title: string; id?: string };
-      const entry: DesiredEntry<Record<string, unknown>> = { kind: 'Team', org: doc.metadata.organization, key: spec.title, spec: doc.spec, source: doc.pos(['spec', 'title']), doc };
+      const entry: DesiredEntry<Record<string, unknown>> = {
+        kind: 'Team',
+        org: doc.metadata.organization,
+        key: spec.title,
+        spec: doc.spec,
+        source: doc.pos(['spec', 'title']),
+        doc,
+      };
       if (spec.id !== undefined) entry.id = spec.id;
       return [entry];
     },
-    crossValidate(entries: DesiredEntry<Record<string, unknown>>[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report): void {
+    crossValidate(
+      entries: DesiredEntry<Record<string, unknown>>[],
+      all: ReadonlyMap<string, DesiredEntry[]>,
+      report: Report,
+    ): void {
       const known = new Set((all.get('Members') ?? []).map((m) => `${m.org}/${m.key}`));
       for (const team of entries) {
         ((team.spec.members ?? []) as Member[]).forEach((m, i) => {
           if (!known.has(`${team.org}/${m.email.toLowerCase()}`)) {
-            report(team.doc.pos(['spec', 'members', i, 'email']), `spec.members[${i}].email: ${m.email} is not a member of ${team.org}`);
+            report(
+              team.doc.pos(['spec', 'members', i, 'email']),
+              `spec.members[${i}].email: ${m.email} is not a member of ${team.org}`,
+            );
           }
         });
       }

@@ -21,12 +21,26 @@ const holder: KindDefinition<Record<string, unknown>, LiveObject, unknown, Recor
     required: ['name'],
     properties: {
       name: { type: 'string' },
-      body: { oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: false, required: ['file'], properties: { file: { type: 'string' } } }] },
+      body: {
+        oneOf: [
+          { type: 'string' },
+          { type: 'object', additionalProperties: false, required: ['file'], properties: { file: { type: 'string' } } },
+        ],
+      },
     },
   },
   depth: 1,
   fileFields: [{ path: ['body'], holds: 'a body', maxBytes: 2 * 1024 * 1024 }],
-  toDesired: (doc): DesiredEntry<Record<string, unknown>>[] => [{ kind: 'Holder', org: doc.metadata.organization, key: String(doc.spec['name']), spec: doc.spec, source: doc.pos(['spec']), doc }],
+  toDesired: (doc): DesiredEntry<Record<string, unknown>>[] => [
+    {
+      kind: 'Holder',
+      org: doc.metadata.organization,
+      key: String(doc.spec['name']),
+      spec: doc.spec,
+      source: doc.pos(['spec']),
+      doc,
+    },
+  ],
   fetch: async () => ({ objects: [] }),
   diff: () => ({ steps: [], unmanaged: [], warnings: [], blocked: [] }),
 };
@@ -46,13 +60,15 @@ function tree(files: Record<string, string | Buffer>): string {
   return root;
 }
 
-const holderDoc = (file: string, name = file): string => `apiVersion: docops/v1\nkind: Holder\nmetadata: { organization: o1 }\nspec:\n  name: "${name}"\n  body: { file: ${file} }\n`;
+const holderDoc = (file: string, name = file): string =>
+  `apiVersion: docops/v1\nkind: Holder\nmetadata: { organization: o1 }\nspec:\n  name: "${name}"\n  body: { file: ${file} }\n`;
 
 async function issuesOf(dir: string): Promise<string[]> {
   try {
     await loadManifests(dir, [holder], { env: {} });
   } catch (e) {
-    if (e instanceof ValidationError) return e.issues.map((i) => `${path.relative(dir, i.file)}:${i.line}: ${i.message}`);
+    if (e instanceof ValidationError)
+      return e.issues.map((i) => `${path.relative(dir, i.file)}:${i.line}: ${i.message}`);
     throw e;
   }
   return [];
@@ -64,7 +80,11 @@ describe('file references in manifests', () => {
     const dir = tree({ 'apis/holder.yaml': holderDoc('specs/petstore.yaml'), 'apis/specs/petstore.yaml': spec });
     const { documents, desired } = await loadManifests(dir, [holder], { env: {} });
     expect(documents).toHaveLength(1);
-    expect((desired.get('Holder')![0]!.spec as Record<string, unknown>)['body']).toEqual({ file: 'specs/petstore.yaml', text: spec, sha256: createHash('sha256').update(spec).digest('hex') });
+    expect((desired.get('Holder')![0]!.spec as Record<string, unknown>)['body']).toEqual({
+      file: 'specs/petstore.yaml',
+      text: spec,
+      sha256: createHash('sha256').update(spec).digest('hex'),
+    });
   });
 
   it('refuses paths that leave the manifests directory, absolute paths, missing files, links out, and non-UTF-8 text, never quoting content', async () => {
@@ -92,7 +112,9 @@ describe('file references in manifests', () => {
   it('a ../ path that does exist outside is refused as outside', async () => {
     const parent = tree({ 'secret.txt': 'TOP-SECRET-CONTENT', 'm/a.yaml': holderDoc('../secret.txt') });
     const issues = await issuesOf(path.join(parent, 'm'));
-    expect(issues).toEqual(['a.yaml:6: body.file "../secret.txt": is outside the manifests directory (links are followed); docops reads no file outside it']);
+    expect(issues).toEqual([
+      'a.yaml:6: body.file "../secret.txt": is outside the manifests directory (links are followed); docops reads no file outside it',
+    ]);
   });
 
   it('a data file no manifest names any more says what it is and how to fix it, instead of envelope errors', async () => {
@@ -104,8 +126,12 @@ describe('file references in manifests', () => {
     });
     const issues = await issuesOf(dir);
     expect(issues).toHaveLength(2);
-    expect(issues[0]).toMatch(/^apis\/specs\/old\.yaml:1: this is a Swagger document, not a manifest, and no manifest names it with \{file: …\}/);
-    expect(issues[1]).toMatch(/^apis\/specs\/orphan\.yaml:1: this is an OpenAPI document, not a manifest, and no manifest names it/);
+    expect(issues[0]).toMatch(
+      /^apis\/specs\/old\.yaml:1: this is a Swagger document, not a manifest, and no manifest names it with \{file: …\}/,
+    );
+    expect(issues[1]).toMatch(
+      /^apis\/specs\/orphan\.yaml:1: this is an OpenAPI document, not a manifest, and no manifest names it/,
+    );
     expect(issues.join('\n')).not.toMatch(/apiVersion|Orphan|Old/);
   });
 });

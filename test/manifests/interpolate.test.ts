@@ -1,7 +1,13 @@
 /** ${VAR} interpolation on single strings, and what manifests may read. */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { allowedVariables, everyVariable, interpolateString, parseAllowList, type VarSource } from '../../src/manifests/index.js';
+import {
+  allowedVariables,
+  everyVariable,
+  interpolateString,
+  parseAllowList,
+  type VarSource,
+} from '../../src/manifests/index.js';
 import { clearSecretsForTests, registerSecret } from '../../src/secrets.js';
 
 const value = (input: string, env: Record<string, string | undefined> = {}, vars: VarSource = everyVariable(env)) => {
@@ -34,17 +40,24 @@ describe('interpolateString', () => {
     expect(value('${A:-{braces}}')).toBe('{braces}'); // the first } closes, the second is text (as in the shell)
     expect(errors('${A:-${B}}')).toEqual(['environment variable "B" is not set']);
     expect(errors('${A:-${B}')).toEqual(['unterminated variable reference "${A:-${B}" (write $${ for a literal ${)']);
-    expect(errors('${A:-${1B}}', { A: 'a' })).toEqual(['invalid variable reference "${1B}" (names are [A-Za-z_][A-Za-z0-9_]*; write $${ for a literal ${)']);
+    expect(errors('${A:-${1B}}', { A: 'a' })).toEqual([
+      'invalid variable reference "${1B}" (names are [A-Za-z_][A-Za-z0-9_]*; write $${ for a literal ${)',
+    ]);
   });
   test('$${ is a literal ${ and is not interpolated', () => {
     expect(value('$${A} and ${B}', { B: 'b' })).toBe('${A} and b');
     expect(value('cost: $5, $$ and $ {x}')).toBe('cost: $5, $$ and $ {x}');
   });
   test('every unset variable is named', () => {
-    expect(errors('${A} ${B:-ok} ${C}')).toEqual(['environment variable "A" is not set', 'environment variable "C" is not set']);
+    expect(errors('${A} ${B:-ok} ${C}')).toEqual([
+      'environment variable "A" is not set',
+      'environment variable "C" is not set',
+    ]);
   });
   test('malformed references are errors, not silently kept', () => {
-    expect(errors('${1X}')).toEqual(['invalid variable reference "${1X}" (names are [A-Za-z_][A-Za-z0-9_]*; write $${ for a literal ${)']);
+    expect(errors('${1X}')).toEqual([
+      'invalid variable reference "${1X}" (names are [A-Za-z_][A-Za-z0-9_]*; write $${ for a literal ${)',
+    ]);
     expect(errors('x ${A')).toEqual(['unterminated variable reference "${A" (write $${ for a literal ${)']);
   });
   test('escaping every ${ of any text gives the text back', () => {
@@ -67,8 +80,23 @@ describe('interpolateString', () => {
 });
 
 describe('what manifests may read (allowedVariables)', () => {
-  const env = { ORG_ID: 'org-demo', TEAM_A: 'a', TEAM_B: 'b', HOME: '/home/me', DOCOPS_TOKEN: 'tok-0123456789', DOCOPS_X: 'x', docops_token: 'y', COPY: 'tok-0123456789', WRAPPED: 'Bearer tok-0123456789', SHORT: 'abc' };
-  const vars = allowedVariables(env, ['ORG_ID', 'TEAM_*', 'COPY', 'WRAPPED', 'DOCOPS_*', 'docops_token', 'SHORT', 'UNSET'], ['tok-0123456789', 'ab']);
+  const env = {
+    ORG_ID: 'org-demo',
+    TEAM_A: 'a',
+    TEAM_B: 'b',
+    HOME: '/home/me',
+    DOCOPS_TOKEN: 'tok-0123456789',
+    DOCOPS_X: 'x',
+    docops_token: 'y',
+    COPY: 'tok-0123456789',
+    WRAPPED: 'Bearer tok-0123456789',
+    SHORT: 'abc',
+  };
+  const vars = allowedVariables(
+    env,
+    ['ORG_ID', 'TEAM_*', 'COPY', 'WRAPPED', 'DOCOPS_*', 'docops_token', 'SHORT', 'UNSET'],
+    ['tok-0123456789', 'ab'],
+  );
 
   test('names and prefixes the user allows are read', () => {
     expect(value('${ORG_ID}/${TEAM_A}${TEAM_B}', {}, vars)).toBe('org-demo/ab');
@@ -79,20 +107,28 @@ describe('what manifests may read (allowedVariables)', () => {
   test('anything else is an error saying how to allow it, never its value — also with a default', () => {
     const how = 'allow it with --allow-env HOME (or DOCOPS_ALLOW_ENV, or allowEnv in the daemon config)';
     expect(errors('${HOME}', {}, vars)).toEqual([`environment variable "HOME" is not allowed in manifests: ${how}`]);
-    expect(errors('${HOME:-/tmp}', {}, vars)).toEqual([`environment variable "HOME" is not allowed in manifests: ${how}`]);
-    expect(errors('${ORG_ID:-${HOME}}', {}, vars)).toEqual([`environment variable "HOME" is not allowed in manifests: ${how}`]); // checked though unused
+    expect(errors('${HOME:-/tmp}', {}, vars)).toEqual([
+      `environment variable "HOME" is not allowed in manifests: ${how}`,
+    ]);
+    expect(errors('${ORG_ID:-${HOME}}', {}, vars)).toEqual([
+      `environment variable "HOME" is not allowed in manifests: ${how}`,
+    ]); // checked though unused
   });
 
   test("docops's own variables are refused even when allowed, whatever the case", () => {
     for (const name of ['DOCOPS_TOKEN', 'DOCOPS_X', 'docops_token']) {
-      expect(errors(`\${${name}}`, {}, vars)).toEqual([`environment variable "${name}" is docops's own: DOCOPS_* variables are never interpolated into manifests`]);
+      expect(errors(`\${${name}}`, {}, vars)).toEqual([
+        `environment variable "${name}" is docops's own: DOCOPS_* variables are never interpolated into manifests`,
+      ]);
     }
   });
 
   test('a variable holding the API token is refused (equal, or containing a token of 8+ characters)', () => {
     for (const name of ['COPY', 'WRAPPED']) {
       const e = errors(`\${${name}}`, {}, vars);
-      expect(e).toEqual([`environment variable "${name}" holds the API token: it is never interpolated into manifests`]);
+      expect(e).toEqual([
+        `environment variable "${name}" holds the API token: it is never interpolated into manifests`,
+      ]);
       expect(e.join()).not.toContain('tok-0123456789');
     }
   });
@@ -102,7 +138,9 @@ describe('what manifests may read (allowedVariables)', () => {
     registerSecret(url);
     try {
       const e = errors('${HOOK}', {}, allowedVariables({ HOOK: url }, ['HOOK']));
-      expect(e).toEqual([`environment variable "HOOK" holds one of docops's credentials (the API token, the reconcile secret, a notification URL or key): it is never interpolated into manifests`]);
+      expect(e).toEqual([
+        `environment variable "HOOK" holds one of docops's credentials (the API token, the reconcile secret, a notification URL or key): it is never interpolated into manifests`,
+      ]);
     } finally {
       clearSecretsForTests();
     }
@@ -116,6 +154,9 @@ describe('what manifests may read (allowedVariables)', () => {
 describe('parseAllowList', () => {
   test('comma-separated names and prefixes; blanks ignored; anything else is invalid', () => {
     expect(parseAllowList(['ORG_ID, TEAM_*', '', ' X '])).toEqual({ entries: ['ORG_ID', 'TEAM_*', 'X'], invalid: [] });
-    expect(parseAllowList(['*', 'A-B', 'A*B', '1X', 'OK'])).toEqual({ entries: ['OK'], invalid: ['*', 'A-B', 'A*B', '1X'] });
+    expect(parseAllowList(['*', 'A-B', 'A*B', '1X', 'OK'])).toEqual({
+      entries: ['OK'],
+      invalid: ['*', 'A-B', 'A*B', '1X'],
+    });
   });
 });

@@ -22,7 +22,11 @@ describe('lazySha256', () => {
     expect(content.sha256).toBe(hex(bytes));
     expect(content).toEqual({ file: 'a.yaml', text: 'openapi: 3.1.0\n', sha256: hex(bytes) });
     expect({ ...content }).toEqual({ file: 'a.yaml', text: 'openapi: 3.1.0\n', sha256: hex(bytes) });
-    expect(JSON.parse(JSON.stringify(content))).toEqual({ file: 'a.yaml', text: 'openapi: 3.1.0\n', sha256: hex(bytes) });
+    expect(JSON.parse(JSON.stringify(content))).toEqual({
+      file: 'a.yaml',
+      text: 'openapi: 3.1.0\n',
+      sha256: hex(bytes),
+    });
     expect(structuredClone(content)).toEqual({ file: 'a.yaml', text: 'openapi: 3.1.0\n', sha256: hex(bytes) });
     expect(calls).toBe(1);
   });
@@ -35,7 +39,12 @@ describe('lazySha256', () => {
   it("an OpenAPISpec's text source carries the digest of its text, computed when the diff reads it", () => {
     const kind = KINDS.find((k) => k.kind === 'OpenAPISpec')!;
     const text = 'openapi: 3.1.0\n';
-    const doc = { kind: 'OpenAPISpec', metadata: { organization: 'o' }, spec: { slug: 'pets', source: { text } }, pos: () => ({ file: 'f', line: 1, column: 1 }) };
+    const doc = {
+      kind: 'OpenAPISpec',
+      metadata: { organization: 'o' },
+      spec: { slug: 'pets', source: { text } },
+      pos: () => ({ file: 'f', line: 1, column: 1 }),
+    };
     const [entry] = kind.toDesired(doc as never, () => undefined);
     expect(entry!.spec).toEqual({ slug: 'pets', source: { type: 'text', text, sha256: hex(text) } });
   });

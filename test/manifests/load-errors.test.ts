@@ -18,10 +18,19 @@ const cases: [file: string, expected: string[]][] = [
   ['nul-byte.yaml', ['2:3: file contains a NUL byte (binary file?)']],
   ['wrong-api-version.yaml', ['1:13: apiVersion: must be "docops/v1" (got "docops/v2")']],
   ['unknown-kind.yaml', ['2:7: kind: unknown kind "Teem" (known kinds: Members, Team)']],
-  ['missing-organization.yaml', ['4:3: metadata: missing required field "organization"', '4:3: metadata: unknown field "name" (allowed: organization)']],
+  [
+    'missing-organization.yaml',
+    [
+      '4:3: metadata: missing required field "organization"',
+      '4:3: metadata: unknown field "name" (allowed: organization)',
+    ],
+  ],
   // prune belongs beside kind; under metadata it would silently do nothing.
   ['unknown-metadata-field.yaml', ['5:3: metadata: unknown field "prune" (allowed: organization)']],
-  ['unknown-top-level.yaml', ['5:1: unknown field "labels" (allowed: apiVersion, kind, metadata, prune, allowEmpty, mode, spec)']],
+  [
+    'unknown-top-level.yaml',
+    ['5:1: unknown field "labels" (allowed: apiVersion, kind, metadata, prune, allowEmpty, mode, spec)'],
+  ],
   ['wrong-type.yaml', ['6:10: spec.title: must be string (got integer 42)']],
   ['enum.yaml', [`15:13: spec.members[3].role: must be one of ${ROLES} (got "owner")`]],
   [
@@ -43,7 +52,9 @@ const cases: [file: string, expected: string[]][] = [
 describe('one error per fixture file', () => {
   test.each(cases)('%s', async (name, expected) => {
     const file = `${FIX}/errors/${name}`;
-    expect(await issueLines(loadManifests(file, kinds, { env, allowEnv }))).toEqual(expected.map((e) => `${file}:${e}`));
+    expect(await issueLines(loadManifests(file, kinds, { env, allowEnv }))).toEqual(
+      expected.map((e) => `${file}:${e}`),
+    );
   });
 
   test('loading the whole directory reports every file’s issues together, sorted by file', async () => {

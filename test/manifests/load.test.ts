@@ -17,7 +17,10 @@ describe('a valid directory', () => {
       env: { TEST_ORG: 'org-b' },
       allowEnv: ['TEST_ORG', 'TEST_SUFFIX'],
     });
-    const brief = (kind: string) => desired.get(kind)!.map((e) => [e.kind, e.org, e.key, e.id ?? null, `${e.source.file}:${e.source.line}:${e.source.column}`]);
+    const brief = (kind: string) =>
+      desired
+        .get(kind)!
+        .map((e) => [e.kind, e.org, e.key, e.id ?? null, `${e.source.file}:${e.source.line}:${e.source.column}`]);
     expect([...desired.keys()]).toEqual(['Team', 'Members']);
     // Files in sorted path order: nested/deeper/team-docs.yaml, org-a/members.yaml, org-a/team-platform.yml.
     expect(brief('Team')).toEqual([
@@ -29,20 +32,25 @@ describe('a valid directory', () => {
       ['Member', 'org-a', 'ada@example.com', null, `${FIX}/valid/org-a/members.yaml:8:7`],
       ['Member', 'org-a', 'bob@example.com', null, `${FIX}/valid/org-a/members.yaml:10:7`],
     ]);
-    expect(documents.map((d) => [d.file.slice(FIX.length), d.index, d.kind, d.metadata.organization, d.prune])).toEqual([
-      ['/valid/nested/deeper/team-docs.yaml', 0, 'Team', 'org-b', undefined],
-      ['/valid/org-a/members.yaml', 0, 'Members', 'org-a', undefined],
-      ['/valid/org-a/members.yaml', 1, 'Team', 'org-a', true],
-      ['/valid/org-a/team-platform.yml', 0, 'Team', 'org-a', undefined],
-    ]);
+    expect(documents.map((d) => [d.file.slice(FIX.length), d.index, d.kind, d.metadata.organization, d.prune])).toEqual(
+      [
+        ['/valid/nested/deeper/team-docs.yaml', 0, 'Team', 'org-b', undefined],
+        ['/valid/org-a/members.yaml', 0, 'Members', 'org-a', undefined],
+        ['/valid/org-a/members.yaml', 1, 'Team', 'org-a', true],
+        ['/valid/org-a/team-platform.yml', 0, 'Team', 'org-a', undefined],
+      ],
+    );
     // Aliases resolve to the anchored value.
     expect(documents[0]!.spec).toMatchObject({ description: 'shared text', notes: 'shared text' });
   });
 
   test('a default applies when the variable is unset, the variable wins when set', async () => {
-    const load = (env: Record<string, string>) => loadManifests(`${FIX}/valid/nested`, [fakeTeamKind()], { env, allowEnv: ['TEST_*'] });
+    const load = (env: Record<string, string>) =>
+      loadManifests(`${FIX}/valid/nested`, [fakeTeamKind()], { env, allowEnv: ['TEST_*'] });
     expect((await load({ TEST_ORG: 'o' })).desired.get('Team')![0]!.key).toBe('Docs team ${NOT_A_VAR}');
-    expect((await load({ TEST_ORG: 'o', TEST_SUFFIX: 'crew' })).desired.get('Team')![0]!.key).toBe('Docs crew ${NOT_A_VAR}');
+    expect((await load({ TEST_ORG: 'o', TEST_SUFFIX: 'crew' })).desired.get('Team')![0]!.key).toBe(
+      'Docs crew ${NOT_A_VAR}',
+    );
   });
 
   test('the environment defaults to process.env', async () => {
@@ -67,15 +75,34 @@ describe('in a scratch directory', () => {
 
   test('discovery skips dot-directories, node_modules and non-YAML files, and sorts paths', async () => {
     for (const d of ['b', 'a/z', '.git', 'node_modules/x', 'c.d']) await mkdir(path.join(dir, d), { recursive: true });
-    const files = ['b/team.yml', 'a/z/one.yaml', 'a-team.yaml', '.git/x.yaml', 'node_modules/x/y.yaml', 'notes.md', 'c.d/q.YAML', '.dotfile.yaml'];
+    const files = [
+      'b/team.yml',
+      'a/z/one.yaml',
+      'a-team.yaml',
+      '.git/x.yaml',
+      'node_modules/x/y.yaml',
+      'notes.md',
+      'c.d/q.YAML',
+      '.dotfile.yaml',
+    ];
     for (const f of files) await writeFile(path.join(dir, f), 'x: 1\n');
     await symlink(path.join(dir, 'b'), path.join(dir, 'a-linked')); // followed; b's files are read once, under the first name
     await symlink(path.join(dir, 'c.d', 'q.YAML'), path.join(dir, 'linked.yaml'));
-    expect(await findManifestFiles(dir)).toEqual(['.dotfile.yaml', 'a-linked/team.yml', 'a-team.yaml', 'a/z/one.yaml', 'c.d/q.YAML']);
+    expect(await findManifestFiles(dir)).toEqual([
+      '.dotfile.yaml',
+      'a-linked/team.yml',
+      'a-team.yaml',
+      'a/z/one.yaml',
+      'c.d/q.YAML',
+    ]);
   });
 
   test('a directory without manifests is an error, never an empty desired state', async () => {
-    await expect(loadManifests(dir, [fakeTeamKind()])).rejects.toThrow(new UsageError(`no manifests in ${dir}: it holds no .yaml or .yml file (hidden directories and node_modules are not searched); point it at the directory that holds the manifests`));
+    await expect(loadManifests(dir, [fakeTeamKind()])).rejects.toThrow(
+      new UsageError(
+        `no manifests in ${dir}: it holds no .yaml or .yml file (hidden directories and node_modules are not searched); point it at the directory that holds the manifests`,
+      ),
+    );
     await mkdir(path.join(dir, '.git'));
     await writeFile(path.join(dir, '.git', 'x.yaml'), TEAM('Hidden'));
     await writeFile(path.join(dir, 'README.md'), '# not a manifest\n');
@@ -103,7 +130,9 @@ describe('in a scratch directory', () => {
   test('a dangling symlink is an issue at the link; so is a file that vanished before reading', async () => {
     await symlink(path.join(dir, 'gone.yaml'), path.join(dir, 'dangling.yaml'));
     await writeFile(path.join(dir, 'team.yaml'), TEAM('Platform'));
-    expect((await issueLines(loadManifests(dir, [fakeTeamKind()])))).toEqual([`${path.relative(process.cwd(), dir).startsWith('..') ? dir : path.relative(process.cwd(), dir)}/dangling.yaml:1:1: symbolic link is dangling: what it points to does not exist`]);
+    expect(await issueLines(loadManifests(dir, [fakeTeamKind()]))).toEqual([
+      `${path.relative(process.cwd(), dir).startsWith('..') ? dir : path.relative(process.cwd(), dir)}/dangling.yaml:1:1: symbolic link is dangling: what it points to does not exist`,
+    ]);
     expect((await readManifestFile(path.join(dir, 'gone.yaml'))).issues.map(formatIssue)).toEqual([
       `${path.join(dir, 'gone.yaml')}:1:1: cannot read file: ENOENT`,
     ]);
@@ -114,7 +143,8 @@ describe('in a scratch directory', () => {
     await writeFile(path.join(dir, 'bad.yaml'), TEAM('Core') + '  colour: red\n');
     await writeFile(
       path.join(dir, 'good.yaml'),
-      TEAM('Platform') + '  members:\n    - email: ada@example.com\n      role: read\n    - email: zed@example.com\n      role: read\n',
+      TEAM('Platform') +
+        '  members:\n    - email: ada@example.com\n      role: read\n    - email: zed@example.com\n      role: read\n',
     );
     await writeFile(
       path.join(dir, 'members.yaml'),

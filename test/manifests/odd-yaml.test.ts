@@ -18,8 +18,21 @@ const dir = mkdtempSync(path.join(tmpdir(), 'docops-odd-yaml-'));
 const file = path.join(dir, 'odd.yaml');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const ENV = { A: 'alpha', B: '', N: '42', HUGE: '123456789012345678901234567890', NAN: '.nan', TAGGED: '!!binary aGk=', KEYISH: '[a]: b', DOCOPS_TOKEN: 'tok-odd-yaml-0123456789' };
-const LOAD = { env: ENV, allowEnv: ['A', 'B', 'N', 'HUGE', 'NAN', 'TAGGED', 'KEYISH', 'DOCOPS_TOKEN'], secrets: [ENV.DOCOPS_TOKEN] };
+const ENV = {
+  A: 'alpha',
+  B: '',
+  N: '42',
+  HUGE: '123456789012345678901234567890',
+  NAN: '.nan',
+  TAGGED: '!!binary aGk=',
+  KEYISH: '[a]: b',
+  DOCOPS_TOKEN: 'tok-odd-yaml-0123456789',
+};
+const LOAD = {
+  env: ENV,
+  allowEnv: ['A', 'B', 'N', 'HUGE', 'NAN', 'TAGGED', 'KEYISH', 'DOCOPS_TOKEN'],
+  secrets: [ENV.DOCOPS_TOKEN],
+};
 
 let warnings: MockInstance;
 let stderr: MockInstance;
@@ -63,26 +76,59 @@ function expectSilent(): void {
   expect(stderr).not.toHaveBeenCalled();
 }
 
-const header = (kind = 'Team', org = 'org-demo') => `apiVersion: docops/v1\nkind: ${kind}\nmetadata:\n  organization: ${org}\nspec:\n`;
+const header = (kind = 'Team', org = 'org-demo') =>
+  `apiVersion: docops/v1\nkind: ${kind}\nmetadata:\n  organization: ${org}\nspec:\n`;
 
 describe('representative odd YAML: docops’s own message at file:line:column, nothing printed', () => {
   const cases: [string, string, string][] = [
-    ['complex key', `${header()}  title: T\n  ? [a, b]\n  : c\n`, '7:5: a mapping key must be a plain value, not a list or mapping'],
-    ['flow list as key', `${header()}  title: T\n[a]: 2\n`, '7:1: a mapping key must be a plain value, not a list or mapping'],
-    ['alias to a list as key', `x: &l [1]\n${header()}  title: T\n  *l : 2\n`, '8:3: a mapping key must be a plain value, not a list or mapping'],
+    [
+      'complex key',
+      `${header()}  title: T\n  ? [a, b]\n  : c\n`,
+      '7:5: a mapping key must be a plain value, not a list or mapping',
+    ],
+    [
+      'flow list as key',
+      `${header()}  title: T\n[a]: 2\n`,
+      '7:1: a mapping key must be a plain value, not a list or mapping',
+    ],
+    [
+      'alias to a list as key',
+      `x: &l [1]\n${header()}  title: T\n  *l : 2\n`,
+      '8:3: a mapping key must be a plain value, not a list or mapping',
+    ],
     ['binary', `${header()}  title: !!binary aGVsbG8=\n`, '6:19: tag !!binary is not supported'],
     ['timestamp', `${header()}  title: !!timestamp 2020-01-01\n`, '6:22: tag !!timestamp is not supported'],
     ['set', `${header()}  title: T\n  members: !!set {a, b}\n`, '7:18: tag !!set is not supported'],
     ['omap', `${header()}  title: T\n  members: !!omap [a: 1]\n`, '7:19: tag !!omap is not supported'],
     ['.nan', `${header()}  title: .nan\n`, '6:10: NaN is not a number JSON can hold'],
     ['-.inf', `${header()}  title: -.inf\n`, '6:10: -Infinity is not a number JSON can hold'],
-    ['huge integer', `${header()}  title: T\n  id: 123456789012345678901234567890\n`, '7:7: integer too large to be exact (over 2^53): quote it if it is text'],
-    ['merge of a list', `base: &b [1]\n${header()}  <<: *b\n  title: T\n`, '7:7: a merge (<<) takes a mapping, or a list of mappings'],
-    ['merge of a scalar', `${header()}  <<: 3\n  title: T\n`, '6:7: a merge (<<) takes a mapping, or a list of mappings'],
-    ['cyclic alias', `${header()}  title: T\n  members: &m\n    - *m\n`, '8:7: alias *m is inside the node it names (a cycle)'],
+    [
+      'huge integer',
+      `${header()}  title: T\n  id: 123456789012345678901234567890\n`,
+      '7:7: integer too large to be exact (over 2^53): quote it if it is text',
+    ],
+    [
+      'merge of a list',
+      `base: &b [1]\n${header()}  <<: *b\n  title: T\n`,
+      '7:7: a merge (<<) takes a mapping, or a list of mappings',
+    ],
+    [
+      'merge of a scalar',
+      `${header()}  <<: 3\n  title: T\n`,
+      '6:7: a merge (<<) takes a mapping, or a list of mappings',
+    ],
+    [
+      'cyclic alias',
+      `${header()}  title: T\n  members: &m\n    - *m\n`,
+      '8:7: alias *m is inside the node it names (a cycle)',
+    ],
     ['duplicate key', `${header()}  title: A\n  title: B\n`, '7:3: duplicate key "title" (first set on line 6)'],
     ['unknown tag', `${header()}  title: !Ref x\n`, '6:10: YAML warning (treated as an error): Unresolved tag: !Ref'],
-    ['unsupported version', `%YAML 1.3\n---\n${header()}  title: T\n`, '1:7: YAML warning (treated as an error): Unsupported YAML version 1.3'],
+    [
+      'unsupported version',
+      `%YAML 1.3\n---\n${header()}  title: T\n`,
+      '1:7: YAML warning (treated as an error): Unsupported YAML version 1.3',
+    ],
     ['tabs as indentation', `${header()}\ttitle: T\n`, '6:1: YAML syntax error: Tabs are not allowed as indentation'],
     ['nested default left open', `${header()}  title: "\${A:-\${B}"\n`, '6:10: unterminated variable reference'],
   ];
@@ -93,10 +139,19 @@ describe('representative odd YAML: docops’s own message at file:line:column, n
   });
 
   test('what loads is plain data: anchors on keys, merges, core tags, BOM, CRLF, directives, nested defaults', async () => {
-    const text = `\ufeff%YAML 1.2\n---\n${header()}  &t title: "\${B:-\${A}} \${N:-x}"\n  <<: { id: team-1 }\n  members: !!seq [ { email: a@acme.test } ]\n`.replace(/\n/g, '\r\n');
+    const text =
+      `\ufeff%YAML 1.2\n---\n${header()}  &t title: "\${B:-\${A}} \${N:-x}"\n  <<: { id: team-1 }\n  members: !!seq [ { email: a@acme.test } ]\n`.replace(
+        /\n/g,
+        '\r\n',
+      );
     const { docs, issues } = await load(text);
     expect(issues).toBeUndefined();
-    expect(docs).toEqual([{ metadata: { organization: 'org-demo' }, spec: { title: 'alpha 42', id: 'team-1', members: [{ email: 'a@acme.test' }] } }]);
+    expect(docs).toEqual([
+      {
+        metadata: { organization: 'org-demo' },
+        spec: { title: 'alpha 42', id: 'team-1', members: [{ email: 'a@acme.test' }] },
+      },
+    ]);
     expectSilent();
   });
 
@@ -112,22 +167,108 @@ describe('representative odd YAML: docops’s own message at file:line:column, n
 
 // ---- generated odd documents ----
 
-const ODD_KEYS = ['? [a, b]\n  : c', '[x]: 1', '{a: 1}: 2', '&k title: T', '*k : 1', '<<: {x: 1}', '<<: [ {x: 1}, 3 ]', '1: one', '0x10: hex', 'true: yes', '~: nil', '.nan: n', '"q": 1', "'s': 2", '!!str 5: five', '!!binary aGk=: b', '? !!set {a}\n  : s', 'title: T', 'title: U', 'id: x'];
-const ODD_VALUES = [
-  '!!binary aGVsbG8=', '!!timestamp 2001-12-14t21:59:43.10-05:00', '2001-12-14', '!!set {a, b}', '!!omap [a: 1, b: 2]', '!!pairs [a: 1]', '.nan', '.inf', '-.Inf',
-  '123456789012345678901234567890', '0x7FFFFFFFFFFFFFFFF', '0o777', '1e400', '9007199254740993', '*a', '&a [1, 2]', '&a {x: 1}', '&a\n    y: *a', '!Ref x', '!!str', '!!int "x"',
-  '!!float 1', '${A}', '${A:-${B:-${N}}}', '${DOCOPS_TOKEN}', '${HUGE}', '${NAN}', '${UNLISTED}', '$${x}', '|\n    block', '>-\n    folded', '"\\U0001F600"', '"\\x"',
-  'null', '~', 'yes', 'on', '"a\\tb"', "'it''s'", '[a, {b: c}]', '{a: [1, 2]}', '- x\n    - y', '!<tag:yaml.org,2002:str> s', '!e!x 1', '"\\ud800"',
+const ODD_KEYS = [
+  '? [a, b]\n  : c',
+  '[x]: 1',
+  '{a: 1}: 2',
+  '&k title: T',
+  '*k : 1',
+  '<<: {x: 1}',
+  '<<: [ {x: 1}, 3 ]',
+  '1: one',
+  '0x10: hex',
+  'true: yes',
+  '~: nil',
+  '.nan: n',
+  '"q": 1',
+  "'s': 2",
+  '!!str 5: five',
+  '!!binary aGk=: b',
+  '? !!set {a}\n  : s',
+  'title: T',
+  'title: U',
+  'id: x',
 ];
-const PREFIXES = ['', '\ufeff', '%YAML 1.2\n---\n', '%YAML 1.1\n---\n', '%TAG !e! tag:example.com,2000:\n---\n', '---\n', '# c\n', 'x: &a {y: 1}\n---\n', '--- !!set\n'];
+const ODD_VALUES = [
+  '!!binary aGVsbG8=',
+  '!!timestamp 2001-12-14t21:59:43.10-05:00',
+  '2001-12-14',
+  '!!set {a, b}',
+  '!!omap [a: 1, b: 2]',
+  '!!pairs [a: 1]',
+  '.nan',
+  '.inf',
+  '-.Inf',
+  '123456789012345678901234567890',
+  '0x7FFFFFFFFFFFFFFFF',
+  '0o777',
+  '1e400',
+  '9007199254740993',
+  '*a',
+  '&a [1, 2]',
+  '&a {x: 1}',
+  '&a\n    y: *a',
+  '!Ref x',
+  '!!str',
+  '!!int "x"',
+  '!!float 1',
+  '${A}',
+  '${A:-${B:-${N}}}',
+  '${DOCOPS_TOKEN}',
+  '${HUGE}',
+  '${NAN}',
+  '${UNLISTED}',
+  '$${x}',
+  '|\n    block',
+  '>-\n    folded',
+  '"\\U0001F600"',
+  '"\\x"',
+  'null',
+  '~',
+  'yes',
+  'on',
+  '"a\\tb"',
+  "'it''s'",
+  '[a, {b: c}]',
+  '{a: [1, 2]}',
+  '- x\n    - y',
+  '!<tag:yaml.org,2002:str> s',
+  '!e!x 1',
+  '"\\ud800"',
+];
+const PREFIXES = [
+  '',
+  '\ufeff',
+  '%YAML 1.2\n---\n',
+  '%YAML 1.1\n---\n',
+  '%TAG !e! tag:example.com,2000:\n---\n',
+  '---\n',
+  '# c\n',
+  'x: &a {y: 1}\n---\n',
+  '--- !!set\n',
+];
 const KINDS_USED = ['Team', 'Site', 'Organization', 'Members', 'Space', 'Collection', 'Translation'];
 
 /** Valid but unusual: must load, as plain data. */
-const FINE_LINES = ['&k title: T', 'title: "${B:-${A}}"', '<<: {title: M}', '<<: [{id: team-1}, {id: team-2}]', 'id: !!str team-9', 'title: !!str 5', '# comment', 'title: >-\n    folded', 'title: |\n    block'];
+const FINE_LINES = [
+  '&k title: T',
+  'title: "${B:-${A}}"',
+  '<<: {title: M}',
+  '<<: [{id: team-1}, {id: team-2}]',
+  'id: !!str team-9',
+  'title: !!str 5',
+  '# comment',
+  'title: >-\n    folded',
+  'title: |\n    block',
+];
 const fineDocument = fc
   .record({
     prefix: fc.constantFrom('', '\ufeff', '%YAML 1.2\n---\n', '---\n', '# c\n'),
-    lines: fc.uniqueArray(fc.constantFrom(...FINE_LINES), { minLength: 1, maxLength: 3, selector: (l) => l.replace(/^(&k |<<: )/, '').split(':')[0] }),
+    lines: fc.uniqueArray(fc.constantFrom(...FINE_LINES), {
+      minLength: 1,
+      maxLength: 3,
+      selector: (l) => l.replace(/^(&k |<<: )/, '').split(':')[0],
+    }),
     crlf: fc.boolean(),
   })
   .map(({ prefix, lines, crlf }) => {
@@ -140,10 +281,47 @@ const oddDocument = fc
     prefix: fc.constantFrom(...PREFIXES),
     kind: fc.constantFrom(...KINDS_USED),
     org: fc.constantFrom('org-demo', '${A}', '..', '&o org-demo', '!!str org', '[a]', '123456789012345678901234567890'),
-    lines: fc.array(fc.oneof(fc.constantFrom(...ODD_KEYS), fc.tuple(fc.constantFrom('title', 'id', 'members', 'proxy', 'spaces', 'x', '<<'), fc.constantFrom(...ODD_VALUES)).map(([k, v]) => `${k}: ${v}`)), { minLength: 1, maxLength: 5 }),
+    lines: fc.array(
+      fc.oneof(
+        fc.constantFrom(...ODD_KEYS),
+        fc
+          .tuple(
+            fc.constantFrom('title', 'id', 'members', 'proxy', 'spaces', 'x', '<<'),
+            fc.constantFrom(...ODD_VALUES),
+          )
+          .map(([k, v]) => `${k}: ${v}`),
+      ),
+      { minLength: 1, maxLength: 5 },
+    ),
     crlf: fc.boolean(),
     tab: fc.option(fc.nat(400), { freq: 4 }),
-    mutation: fc.option(fc.tuple(fc.nat(400), fc.constantFrom('', ' ', ':', '- ', '#', '"', '[', '{', '}', '&', '*', '!', '?', '<<', '%', '---\n', '...\n', '\t', '\\')), { freq: 3 }),
+    mutation: fc.option(
+      fc.tuple(
+        fc.nat(400),
+        fc.constantFrom(
+          '',
+          ' ',
+          ':',
+          '- ',
+          '#',
+          '"',
+          '[',
+          '{',
+          '}',
+          '&',
+          '*',
+          '!',
+          '?',
+          '<<',
+          '%',
+          '---\n',
+          '...\n',
+          '\t',
+          '\\',
+        ),
+      ),
+      { freq: 3 },
+    ),
   })
   .map(({ prefix, kind, org, lines, crlf, tab, mutation }) => {
     let text = `${prefix}${header(kind, org)}${lines.map((l) => `  ${l}`).join('\n')}\n`;
@@ -164,17 +342,20 @@ describe('property: odd YAML never escapes as anything but a ValidationError, an
     let rejected = 0;
     let loaded = 0;
     await fc.assert(
-      fc.asyncProperty(fc.oneof({ arbitrary: oddDocument, weight: 4 }, { arbitrary: fineDocument, weight: 1 }), async (text) => {
-        const { docs, issues } = await load(text);
-        if (docs) {
-          expectJsonData(docs);
-          loaded++;
-        } else {
-          expect(issues!.length).toBeGreaterThan(0);
-          rejected++;
-        }
-        expectSilent();
-      }),
+      fc.asyncProperty(
+        fc.oneof({ arbitrary: oddDocument, weight: 4 }, { arbitrary: fineDocument, weight: 1 }),
+        async (text) => {
+          const { docs, issues } = await load(text);
+          if (docs) {
+            expectJsonData(docs);
+            loaded++;
+          } else {
+            expect(issues!.length).toBeGreaterThan(0);
+            rejected++;
+          }
+          expectSilent();
+        },
+      ),
       { numRuns: Number(process.env.ODD_RUNS ?? 300), seed: 20261124 },
     );
     // Both outcomes must occur, or the generator would prove little.

@@ -7,7 +7,17 @@ const lines = (r: ReturnType<typeof parseYamlFile>): string[] => r.issues.map(fo
 const at = (p: { line: number; column: number }): string => `${p.line}:${p.column}`;
 
 describe('positions', () => {
-  const text = ['a: 1', 'spec:', '  members:', '    - email: x@y.z', '      role: read', '    - { email: q }', '  empty:', 'last: end', ''].join('\n');
+  const text = [
+    'a: 1',
+    'spec:',
+    '  members:',
+    '    - email: x@y.z',
+    '      role: read',
+    '    - { email: q }',
+    '  empty:',
+    'last: end',
+    '',
+  ].join('\n');
   const [doc] = parseYamlFile('f.yaml', text).documents;
 
   test('pos gives the start of the value at a path', () => {
@@ -35,7 +45,20 @@ describe('positions', () => {
   });
 
   test('an alias is found where it is written, and what is below it in the node it names; merged-in keys fall back to their map', () => {
-    const text = ['base: &b {role: read, email: q}', 'x: *b', 'y:', '  <<: *b', '  email: z', 'list:', '  -', '  - a', '  - *b', '"a b": 1', '1: one', ''].join('\n');
+    const text = [
+      'base: &b {role: read, email: q}',
+      'x: *b',
+      'y:',
+      '  <<: *b',
+      '  email: z',
+      'list:',
+      '  -',
+      '  - a',
+      '  - *b',
+      '"a b": 1',
+      '1: one',
+      '',
+    ].join('\n');
     const [d] = parseYamlFile('a.yaml', text).documents;
     const both = (path: (string | number)[]): string => `${at(d!.pos(path))} ${at(d!.keyPos(path))}`;
     expect(both(['x'])).toBe('2:4 2:1');
@@ -83,39 +106,68 @@ describe('problems', () => {
   });
 
   test('yaml warnings such as unknown tags are errors, not silently different values', () => {
-    expect(lines(parseYamlFile('t.yaml', 'a: 1\nb: !Ref x\n'))).toEqual(['t.yaml:2:4: YAML warning (treated as an error): Unresolved tag: !Ref']);
+    expect(lines(parseYamlFile('t.yaml', 'a: 1\nb: !Ref x\n'))).toEqual([
+      't.yaml:2:4: YAML warning (treated as an error): Unresolved tag: !Ref',
+    ]);
   });
 
   test('an alias bomb is stopped by the alias count guard', () => {
-    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', 'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]', 'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]', 'd: [*c, *c, *c, *c, *c, *c, *c, *c, *c]', ''].join('\n');
-    expect(lines(parseYamlFile('bomb.yaml', bomb))).toEqual(['bomb.yaml:1:1: document expands aliases too many times (possible alias bomb)']);
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x]',
+      'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]',
+      'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]',
+      'd: [*c, *c, *c, *c, *c, *c, *c, *c, *c]',
+      '',
+    ].join('\n');
+    expect(lines(parseYamlFile('bomb.yaml', bomb))).toEqual([
+      'bomb.yaml:1:1: document expands aliases too many times (possible alias bomb)',
+    ]);
   });
 
   test('ordinary anchors, aliases and merge keys work', () => {
     const r = parseYamlFile('a.yaml', 'base: &b {role: read}\nx: *b\ny:\n  <<: *b\n  email: q\n');
     expect(r.issues).toEqual([]);
-    expect(r.documents[0]!.value).toEqual({ base: { role: 'read' }, x: { role: 'read' }, y: { role: 'read', email: 'q' } });
+    expect(r.documents[0]!.value).toEqual({
+      base: { role: 'read' },
+      x: { role: 'read' },
+      y: { role: 'read', email: 'q' },
+    });
   });
 
   test('an alias without anchor is reported at the alias', () => {
-    expect(lines(parseYamlFile('a.yaml', 'a: 1\nb: *nope\n'))).toEqual(['a.yaml:2:4: unknown alias *nope (the anchor &nope must come before it)']);
+    expect(lines(parseYamlFile('a.yaml', 'a: 1\nb: *nope\n'))).toEqual([
+      'a.yaml:2:4: unknown alias *nope (the anchor &nope must come before it)',
+    ]);
   });
 
   test('text with a NUL byte or over the cap is refused', () => {
-    expect(lines(parseYamlFile('n.yaml', 'a: 1\nb: x\u0000y\n'))).toEqual(['n.yaml:2:5: file contains a NUL byte (binary file?)']);
-    expect(lines(parseYamlFile('big.yaml', 'a: 12345\n', { maxFileBytes: 4 }))).toEqual(['big.yaml:1:1: file is too large (9 bytes; the limit is 4 bytes): split it into several files (one kind\'s documents, e.g. an organization\'s Members, may be spread over many)']);
+    expect(lines(parseYamlFile('n.yaml', 'a: 1\nb: x\u0000y\n'))).toEqual([
+      'n.yaml:2:5: file contains a NUL byte (binary file?)',
+    ]);
+    expect(lines(parseYamlFile('big.yaml', 'a: 12345\n', { maxFileBytes: 4 }))).toEqual([
+      "big.yaml:1:1: file is too large (9 bytes; the limit is 4 bytes): split it into several files (one kind's documents, e.g. an organization's Members, may be spread over many)",
+    ]);
   });
 
   test('invalid UTF-8 is found at the right byte, including truncated and overlong sequences', () => {
-    const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
-    expect(lines(parseYamlFile('u.yaml', bytes('a: é\nb: x', [0xc3])))).toEqual(['u.yaml:2:5: file is not valid UTF-8 (byte 0xc3; binary file?)']);
-    expect(lines(parseYamlFile('u.yaml', bytes('a: ', [0xc0, 0xaf])))).toEqual(['u.yaml:1:4: file is not valid UTF-8 (byte 0xc0; binary file?)']);
-    expect(lines(parseYamlFile('u.yaml', bytes('a: ', [0xed, 0xa0, 0x80])))).toEqual(['u.yaml:1:4: file is not valid UTF-8 (byte 0xed; binary file?)']);
+    const bytes = (...parts: (string | number[])[]) =>
+      Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+    expect(lines(parseYamlFile('u.yaml', bytes('a: é\nb: x', [0xc3])))).toEqual([
+      'u.yaml:2:5: file is not valid UTF-8 (byte 0xc3; binary file?)',
+    ]);
+    expect(lines(parseYamlFile('u.yaml', bytes('a: ', [0xc0, 0xaf])))).toEqual([
+      'u.yaml:1:4: file is not valid UTF-8 (byte 0xc0; binary file?)',
+    ]);
+    expect(lines(parseYamlFile('u.yaml', bytes('a: ', [0xed, 0xa0, 0x80])))).toEqual([
+      'u.yaml:1:4: file is not valid UTF-8 (byte 0xed; binary file?)',
+    ]);
     expect(parseYamlFile('u.yaml', bytes('a: 😀 ü\n')).documents[0]!.value).toEqual({ a: '😀 ü' });
   });
 
   test('interpolation errors name the variable and point at the scalar; keys are left alone', () => {
-    const r = parseYamlFile('e.yaml', 'a: ${MISSING}\n"${KEY}": "x ${BAD-NAME} ${OK}"\n', { vars: everyVariable({ OK: 'fine' }) });
+    const r = parseYamlFile('e.yaml', 'a: ${MISSING}\n"${KEY}": "x ${BAD-NAME} ${OK}"\n', {
+      vars: everyVariable({ OK: 'fine' }),
+    });
     expect(lines(r)).toEqual([
       'e.yaml:1:4: environment variable "MISSING" is not set',
       'e.yaml:2:11: invalid variable reference "${BAD-NAME}" (names are [A-Za-z_][A-Za-z0-9_]*; write $${ for a literal ${)',
@@ -126,7 +178,9 @@ describe('problems', () => {
 
   test('a plain scalar that is a substitution is typed like YAML would; quoted ones stay strings', () => {
     const env = { PORT: '8080', ON: 'true', NAME: 'docs' };
-    const r = parseYamlFile('t.yaml', 'port: ${PORT}\nquoted: "${PORT}"\non: ${ON}\nname: ${NAME}\nmix: ${PORT}x\n', { vars: everyVariable(env) });
+    const r = parseYamlFile('t.yaml', 'port: ${PORT}\nquoted: "${PORT}"\non: ${ON}\nname: ${NAME}\nmix: ${PORT}x\n', {
+      vars: everyVariable(env),
+    });
     expect(r.documents[0]!.value).toEqual({ port: 8080, quoted: '8080', on: true, name: 'docs', mix: '8080x' });
   });
 });

@@ -17,12 +17,20 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 writeValidators(shippedSchemas(), dir);
 const generated = new Map(createRequire(import.meta.url)(join(dir, 'index.cjs')) as [string, () => ValidateFunction][]);
 /** The generated validator of a schema (its module loaded on demand), if any. */
-const generatedFor = (schema: object | undefined): ValidateFunction | undefined => generated.get(JSON.stringify(schema))?.();
+const generatedFor = (schema: object | undefined): ValidateFunction | undefined =>
+  generated.get(JSON.stringify(schema))?.();
 
 /** Specs of kinds the examples do not show (the examples plan against the demo seed). */
 const EXTRA_SPECS: Record<string, Record<string, unknown>[]> = {
   SamlProvider: [
-    { label: 'Okta', entityID: 'http://www.okta.com/exk1', ssoURL: 'https://acme.okta.test/sso', certificate: { file: 'certs/okta.pem' }, defaultTeam: 'Platform', defaultRole: 'read' },
+    {
+      label: 'Okta',
+      entityID: 'http://www.okta.com/exk1',
+      ssoURL: 'https://acme.okta.test/sso',
+      certificate: { file: 'certs/okta.pem' },
+      defaultTeam: 'Platform',
+      defaultRole: 'read',
+    },
     { label: 'Azure', id: 'saml-2', certificate: 'MIIB', defaultRole: null },
   ],
 };
@@ -37,22 +45,37 @@ function samples(kind: string): unknown[] {
       if (doc?.kind === kind && doc.spec) specs.push(doc.spec);
     }
   }
-  const broken = specs.flatMap((s) => [{ ...s, unknownField: 1 }, Object.fromEntries(Object.keys(s).map((k) => [k, 42]))]);
-  return [...specs, ...broken, {}, null, 'text', [], { members: [{ email: 'not an e-mail', role: 'boss' }] }, { title: '' }];
+  const broken = specs.flatMap((s) => [
+    { ...s, unknownField: 1 },
+    Object.fromEntries(Object.keys(s).map((k) => [k, 42])),
+  ]);
+  return [
+    ...specs,
+    ...broken,
+    {},
+    null,
+    'text',
+    [],
+    { members: [{ email: 'not an e-mail', role: 'boss' }] },
+    { title: '' },
+  ];
 }
 
 describe('precompiled kind validators', () => {
-  test.each(KINDS.map((k) => [k.kind, k] as const))('%s: same verdict and errors as the run-time compile', (_name, kind) => {
-    const pre = generatedFor(kind.schema);
-    expect(pre).toBeDefined();
-    const runtime = createAjv(kind.schema).compile(kind.schema);
-    const values = samples(kind.kind);
-    expect(values.length).toBeGreaterThan(6);
-    for (const v of values) {
-      expect(pre!(v)).toBe(runtime(v));
-      expect(pre!.errors ?? null).toEqual(runtime.errors ?? null);
-    }
-  });
+  test.each(KINDS.map((k) => [k.kind, k] as const))(
+    '%s: same verdict and errors as the run-time compile',
+    (_name, kind) => {
+      const pre = generatedFor(kind.schema);
+      expect(pre).toBeDefined();
+      const runtime = createAjv(kind.schema).compile(kind.schema);
+      const values = samples(kind.kind);
+      expect(values.length).toBeGreaterThan(6);
+      for (const v of values) {
+        expect(pre!(v)).toBe(runtime(v));
+        expect(pre!.errors ?? null).toEqual(runtime.errors ?? null);
+      }
+    },
+  );
 
   test('compileSchema uses a generated validator only for a schema with the same JSON text', () => {
     const kind = KINDS[0]!;
@@ -67,13 +90,23 @@ describe('precompiled kind validators', () => {
 
 describe('precompiled config validators', () => {
   const config = configSchema() as { properties: Record<string, object> };
-  const example = parseAllDocuments(readFileSync(new URL('../../config.example/docops.yaml', import.meta.url), 'utf8'))[0]!.toJS() as Record<string, unknown>;
+  const example = parseAllDocuments(
+    readFileSync(new URL('../../config.example/docops.yaml', import.meta.url), 'utf8'),
+  )[0]!.toJS() as Record<string, unknown>;
 
   test('docops.yaml: same verdict and errors as the run-time compile', () => {
     const pre = generatedFor(config);
     expect(pre).toBeDefined();
     const runtime = createAjv(config).compile(config);
-    const broken = [{ ...example, unknownField: 1 }, { ...example, mode: 'sometimes' }, { ...example, concurrency: 0 }, { ...example, safety: { deletes: 'all' } }, {}, null, []];
+    const broken = [
+      { ...example, unknownField: 1 },
+      { ...example, mode: 'sometimes' },
+      { ...example, concurrency: 0 },
+      { ...example, safety: { deletes: 'all' } },
+      {},
+      null,
+      [],
+    ];
     for (const v of [example, ...broken]) {
       expect(pre!(v)).toBe(runtime(v));
       expect(pre!.errors ?? null).toEqual(runtime.errors ?? null);

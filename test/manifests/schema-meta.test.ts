@@ -19,7 +19,11 @@ describe('shipped JSON Schemas are valid against their meta-schema', () => {
   test.each(files)('%s', (file) => {
     const schema = JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as { $schema?: string };
     const dialect = String(schema.$schema ?? '');
-    const ajv = dialect.includes('2020-12') ? new Ajv2020({ strict: false }) : dialect.includes('2019-09') ? new Ajv2019({ strict: false }) : new Ajv({ strict: false });
+    const ajv = dialect.includes('2020-12')
+      ? new Ajv2020({ strict: false })
+      : dialect.includes('2019-09')
+        ? new Ajv2019({ strict: false })
+        : new Ajv({ strict: false });
     const valid = ajv.validateSchema(schema);
     expect(ajv.errors ?? [], file).toEqual([]);
     expect(valid).toBe(true);

@@ -43,7 +43,12 @@ describe('validateWithSchema', () => {
       properties: {
         member: {
           oneOf: [
-            { type: 'object', required: ['email'], additionalProperties: false, properties: { email: { type: 'string' }, role: { enum: ['read', 'edit'] } } },
+            {
+              type: 'object',
+              required: ['email'],
+              additionalProperties: false,
+              properties: { email: { type: 'string' }, role: { enum: ['read', 'edit'] } },
+            },
             { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'string' } } },
           ],
         },
@@ -58,12 +63,19 @@ describe('validateWithSchema', () => {
   });
 
   test('if/then: only the failing then-errors are shown', () => {
-    const schema = { type: 'object', if: { properties: { kind: { const: 'a' } }, required: ['kind'] }, then: { required: ['a'] } };
+    const schema = {
+      type: 'object',
+      if: { properties: { kind: { const: 'a' } }, required: ['kind'] },
+      then: { required: ['a'] },
+    };
     expect(check({ kind: 'a' }, schema)).toEqual(['<root> | spec: missing required field "a" | /spec']);
   });
 
   test('propertyNames errors name the bad key and point at it', () => {
-    const schema = { type: 'object', properties: { labels: { type: 'object', propertyNames: { pattern: '^[a-z]+$' } } } };
+    const schema = {
+      type: 'object',
+      properties: { labels: { type: 'object', propertyNames: { pattern: '^[a-z]+$' } } },
+    };
     expect(check({ labels: { ok: 1, Bad: 2 } }, schema)).toEqual([
       'key:labels.Bad | spec.labels: invalid field name "Bad": must match the pattern ^[a-z]+$ (got "Bad") | /spec/labels',
     ]);

@@ -24,7 +24,8 @@ metadata: { organization: org-demo }
 spec: { title: "Getting Started", visibility: public }
 `;
 
-const spec = (text: string, i: number): Record<string, unknown> => (parseAllDocuments(text)[i]!.toJS() as { spec: Record<string, unknown> }).spec;
+const spec = (text: string, i: number): Record<string, unknown> =>
+  (parseAllDocuments(text)[i]!.toJS() as { spec: Record<string, unknown> }).spec;
 const team: DocumentRef = { index: 0, kind: 'Team', org: 'org-demo', identity: 'Platform' };
 const space: DocumentRef = { index: 1, kind: 'Space', org: 'org-demo', identity: 'Getting Started' };
 
@@ -33,8 +34,12 @@ describe('minimal YAML edits', () => {
     const target = { title: 'Getting Started', visibility: 'unlisted' };
     const out = applyFileEdits(FILE, [{ type: 'edit', doc: space, ops: diffOps(spec(FILE, 1), target) }]);
     expect(out).toEqual({ text: FILE.replace('visibility: public', 'visibility: unlisted') });
-    const renamed = applyFileEdits(FILE, [{ type: 'edit', doc: space, ops: diffOps(spec(FILE, 1), { ...target, title: 'Start here: now' }) }]);
-    expect('text' in renamed && renamed.text).toBe(FILE.replace('visibility: public', 'visibility: unlisted').replace('"Getting Started"', '"Start here: now"'));
+    const renamed = applyFileEdits(FILE, [
+      { type: 'edit', doc: space, ops: diffOps(spec(FILE, 1), { ...target, title: 'Start here: now' }) },
+    ]);
+    expect('text' in renamed && renamed.text).toBe(
+      FILE.replace('visibility: public', 'visibility: unlisted').replace('"Getting Started"', '"Start here: now"'),
+    );
   });
 
   it('an added and a removed list item re-render that document only, its comments kept', () => {
@@ -55,7 +60,9 @@ describe('minimal YAML edits', () => {
   it('another version of the file: a value changed there is a conflict; the same change is none', () => {
     const ops = diffOps(spec(FILE, 1), { title: 'Getting Started', visibility: 'unlisted' });
     const edited = FILE.replace('visibility: public', 'visibility: share-link');
-    expect(applyFileEdits(edited, [{ type: 'edit', doc: space, ops }])).toEqual({ conflict: 'Space org-demo/Getting Started: spec.visibility is "share-link" there, not "public"' });
+    expect(applyFileEdits(edited, [{ type: 'edit', doc: space, ops }])).toEqual({
+      conflict: 'Space org-demo/Getting Started: spec.visibility is "share-link" there, not "public"',
+    });
     const same = FILE.replace('visibility: public', 'visibility: unlisted');
     expect(applyFileEdits(same, [{ type: 'edit', doc: space, ops }])).toEqual({ text: same });
     // The document moved: found by kind, organization and title.
@@ -69,9 +76,22 @@ describe('minimal YAML edits', () => {
     if (!('text' in out)) throw new Error(out.conflict);
     expect(parseAllDocuments(out.text).map((d) => (d.toJS() as { kind: string }).kind)).toEqual(['Team']);
     expect(out.text.startsWith(FILE.slice(0, FILE.indexOf('---')))).toBe(true);
-    const both = applyFileEdits(FILE, [{ type: 'remove', doc: space }, { type: 'remove', doc: team }]);
+    const both = applyFileEdits(FILE, [
+      { type: 'remove', doc: space },
+      { type: 'remove', doc: team },
+    ]);
     expect(both).toEqual({ text: '' });
-    const added = applyFileEdits(FILE, [{ type: 'append', value: { apiVersion: 'docops/v1', kind: 'Space', metadata: { organization: 'org-demo' }, spec: { title: 'Runbooks' } } }]);
+    const added = applyFileEdits(FILE, [
+      {
+        type: 'append',
+        value: {
+          apiVersion: 'docops/v1',
+          kind: 'Space',
+          metadata: { organization: 'org-demo' },
+          spec: { title: 'Runbooks' },
+        },
+      },
+    ]);
     expect('text' in added && added.text.startsWith(FILE)).toBe(true);
     expect('text' in added && spec(added.text, 2)).toEqual({ title: 'Runbooks' });
   });

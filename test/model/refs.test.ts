@@ -11,7 +11,11 @@ const lookup = (stepId: string, output: string): string => `${stepId}=>${output}
 
 describe('refs are recorded places, never text', () => {
   it('sealing turns each ref into a placeholder and records where it sits', () => {
-    const sealed = sealRequest({ method: 'PUT', path: `/orgs/o1/teams/${ref(TEAM)}/members`, body: { add: [ref('Members/o1/invite#create', 'users')], role: 'owner' } });
+    const sealed = sealRequest({
+      method: 'PUT',
+      path: `/orgs/o1/teams/${ref(TEAM)}/members`,
+      body: { add: [ref('Members/o1/invite#create', 'users')], role: 'owner' },
+    });
     expect(sealed.path).toBe(`/orgs/o1/teams/${placeholder(TEAM, 'id')}/members`);
     expect(sealed.body).toEqual({ add: [placeholder('Members/o1/invite#create', 'users')], role: 'owner' });
     expect(sealed.refs).toEqual([
@@ -25,24 +29,45 @@ describe('refs are recorded places, never text', () => {
     const looksLikeOne = placeholder(TEAM, 'id');
     expect(isRef(looksLikeOne)).toBe(false);
     expect(refsIn(looksLikeOne)).toEqual([]);
-    const sealed = sealRequest({ method: 'POST', path: '/orgs/o1/teams', body: { title: looksLikeOne, parent: ref(TEAM) } });
+    const sealed = sealRequest({
+      method: 'POST',
+      path: '/orgs/o1/teams',
+      body: { title: looksLikeOne, parent: ref(TEAM) },
+    });
     expect(sealed.refs).toEqual([{ at: 'body', pointer: '/parent', step: TEAM, output: 'id' }]);
     // The title and the ref's placeholder are the same text; only the recorded place is filled in.
     expect(resolveRequest(sealed, lookup).body).toEqual({ title: looksLikeOne, parent: `${TEAM}=>id` });
   });
 
   it('a saved plan is applied exactly: slots survive the JSON form, and an edited placeholder is refused', () => {
-    const s = step({ id: 'members', dependsOn: [], requests: [{ method: 'PUT', path: `/orgs/o1/teams/${ref('team')}/members`, body: { title: placeholder('team', 'id') } }] });
-    const plan = { formatVersion: 1 as const, steps: [step({ id: 'team' }), { ...s, dependsOn: ['team'] }], unmanaged: [], warnings: [], blocked: [] };
+    const s = step({
+      id: 'members',
+      dependsOn: [],
+      requests: [
+        { method: 'PUT', path: `/orgs/o1/teams/${ref('team')}/members`, body: { title: placeholder('team', 'id') } },
+      ],
+    });
+    const plan = {
+      formatVersion: 1 as const,
+      steps: [step({ id: 'team' }), { ...s, dependsOn: ['team'] }],
+      unmanaged: [],
+      warnings: [],
+      blocked: [],
+    };
     const back = parsePlanJson(renderJson(plan));
     const req = back.steps[1]!.requests[0]!;
-    expect(resolveRequest(req, lookup)).toEqual({ path: '/orgs/o1/teams/team%3D%3Eid/members', body: { title: placeholder('team', 'id') } });
+    expect(resolveRequest(req, lookup)).toEqual({
+      path: '/orgs/o1/teams/team%3D%3Eid/members',
+      body: { title: placeholder('team', 'id') },
+    });
     const edited = { ...req, path: req.path.replace('<<ref:team.id>>', '<<ref:tean.id>>') };
     expect(() => resolveRequest(edited, lookup)).toThrow(/has no <<ref:team\.id>> at 15/);
   });
 
   it('a ref inside other text or in an object key is a kind bug, caught when the step is made', () => {
-    expect(() => sealRequest({ method: 'PATCH', path: '/x', body: { note: `team ${ref(TEAM)}` } })).toThrow(/whole body value/);
+    expect(() => sealRequest({ method: 'PATCH', path: '/x', body: { note: `team ${ref(TEAM)}` } })).toThrow(
+      /whole body value/,
+    );
     expect(() => sealRequest({ method: 'PATCH', path: '/x', body: { [ref(TEAM)]: 1 } })).toThrow(/object key/);
     expect(() => sealRequest({ method: 'PATCH', path: `/x/a${ref(TEAM)}` })).toThrow(/whole path segment/);
     expect(() => step({ id: 's', after: { team: ref(TEAM) } })).toThrow(/ref in its after/);

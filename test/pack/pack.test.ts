@@ -34,7 +34,13 @@ const baseEnv = (env: Record<string, string>): NodeJS.ProcessEnv => {
   return base;
 };
 
-function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}, timeout = 0): Promise<Run> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  timeout = 0,
+): Promise<Run> {
   return new Promise((resolve) => {
     execFile(command, args, { cwd, env: baseEnv(env), maxBuffer: 64 * 1024 * 1024, timeout }, (err, stdout, stderr) =>
       resolve({ code: err ? Number((err as { code?: unknown }).code ?? -1) : 0, stdout, stderr }),
@@ -57,22 +63,44 @@ beforeAll(async () => {
   tarball = packed.stdout.trim();
   expect(tarball).toBe(join(scratch, `docops-${pkg.version}.tgz`));
   const listed = await run('tar', ['-tzf', tarball], scratch);
-  files = listed.stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
+  files = listed.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((f) => f.replace(/^package\//, ''));
   // The documented install: no --loglevel, so every warning npm gives a user shows.
   install = await run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', tarball], scratch);
 }, 180_000);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const packed = (name: string): Record<string, unknown> => JSON.parse(readFileSync(join(installed, name), 'utf8')) as Record<string, unknown>;
+const packed = (name: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(join(installed, name), 'utf8')) as Record<string, unknown>;
 
 describe('the release tarball', () => {
   it('holds what runs — the bundled command, its generated data, the schemas, the example, init’s workflow — and nothing else', () => {
-    for (const f of ['package.json', 'README.md', 'npm-shrinkwrap.json', 'dist/cli/docops.cjs', 'dist/api/operation-scopes.json', 'dist/manifests/validators/index.cjs', 'dist/cli/spec-bodies/index.cjs', 'schemas/document.schema.json', 'config.example/docops.yaml', 'examples/github/docops.yml']) {
+    for (const f of [
+      'package.json',
+      'README.md',
+      'npm-shrinkwrap.json',
+      'dist/cli/docops.cjs',
+      'dist/api/operation-scopes.json',
+      'dist/manifests/validators/index.cjs',
+      'dist/cli/spec-bodies/index.cjs',
+      'schemas/document.schema.json',
+      'config.example/docops.yaml',
+      'examples/github/docops.yml',
+    ]) {
       expect(files).toContain(f);
     }
-    const runs = /^(package\.json|README\.md|LICENSE|npm-shrinkwrap\.json|dist\/cli\/(docops|chunk-[\w-]+)\.cjs|dist\/api\/operation-scopes\.json|dist\/(manifests\/validators|cli\/spec-bodies)\/[\w-]+\.cjs|schemas\/[\w-]+\.schema\.json|config\.example\/.+\.ya?ml|examples\/github\/docops\.yml)$/;
+    const runs =
+      /^(package\.json|README\.md|LICENSE|npm-shrinkwrap\.json|dist\/cli\/(docops|chunk-[\w-]+)\.cjs|dist\/api\/operation-scopes\.json|dist\/(manifests\/validators|cli\/spec-bodies)\/[\w-]+\.cjs|schemas\/[\w-]+\.schema\.json|config\.example\/.+\.ya?ml|examples\/github\/docops\.yml)$/;
     expect(files.filter((f) => !runs.test(f))).toEqual([]);
-    expect(files.filter((f) => f.endsWith('.map') || /^(src|test|bench|tools|packages|dist-tools|dist\/bench|dist\/build|dist\/sandbox)\//.test(f))).toEqual([]);
+    expect(
+      files.filter(
+        (f) =>
+          f.endsWith('.map') ||
+          /^(src|test|bench|tools|packages|dist-tools|dist\/bench|dist\/build|dist\/sandbox)\//.test(f),
+      ),
+    ).toEqual([]);
     // nothing of the checkout's layout either: the sandbox is in the bundle, the tools stay home
     expect(Object.keys(packed('package.json'))).not.toEqual(expect.arrayContaining(['workspaces']));
     expect(Object.keys(packed('package.json'))).not.toEqual(expect.arrayContaining(['imports']));
@@ -84,28 +112,45 @@ describe('the release tarball', () => {
     for (const f of cli) {
       const code = readFileSync(join(installed, f), 'utf8');
       // the code's own double-quoted paths: chunks, package.json, schemas, the generated tables and validators
-      for (const [, rel] of code.matchAll(/"(\.{1,2}\/[^"]+\.(?:cjs|js|json))"/g)) named.add(posix.normalize(posix.join('dist/cli', rel!)));
+      for (const [, rel] of code.matchAll(/"(\.{1,2}\/[^"]+\.(?:cjs|js|json))"/g))
+        named.add(posix.normalize(posix.join('dist/cli', rel!)));
     }
     expect(named.size).toBeGreaterThan(cli.length / 2);
     expect([...named].filter((f) => !files.includes(f))).toEqual([]);
   });
 
   it('names in package.json only files it has, and no script npm would run or list on install', () => {
-    const manifest = packed('package.json') as { bin: Record<string, string>; main?: string; exports: Record<string, string>; scripts?: object; devDependencies?: object };
-    const targets = [...Object.values(manifest.bin), ...Object.values(manifest.exports), ...(manifest.main ? [manifest.main] : [])];
-    expect(targets.map((t) => posix.normalize(t))).toEqual(expect.arrayContaining(['dist/cli/docops.cjs', 'package.json']));
+    const manifest = packed('package.json') as {
+      bin: Record<string, string>;
+      main?: string;
+      exports: Record<string, string>;
+      scripts?: object;
+      devDependencies?: object;
+    };
+    const targets = [
+      ...Object.values(manifest.bin),
+      ...Object.values(manifest.exports),
+      ...(manifest.main ? [manifest.main] : []),
+    ];
+    expect(targets.map((t) => posix.normalize(t))).toEqual(
+      expect.arrayContaining(['dist/cli/docops.cjs', 'package.json']),
+    );
     expect(targets.map((t) => posix.normalize(t)).filter((t) => !files.includes(t))).toEqual([]);
     expect(manifest.scripts).toBeUndefined(); // prepare among them: npm 11 lists it as an install script of a file install
     expect(manifest.devDependencies).toBeUndefined();
   });
 
   it('pins the production dependencies in its shrinkwrap, without the optional Kubernetes client', () => {
-    const shrinkwrap = packed('npm-shrinkwrap.json') as { packages: Record<string, { dev?: boolean; optional?: boolean; peer?: boolean }> };
+    const shrinkwrap = packed('npm-shrinkwrap.json') as {
+      packages: Record<string, { dev?: boolean; optional?: boolean; peer?: boolean }>;
+    };
     const entries = Object.entries(shrinkwrap.packages).filter(([path]) => path !== '');
     expect(entries.length).toBeGreaterThan(20);
     expect(entries.filter(([, e]) => e.dev || e.peer).map(([path]) => path)).toEqual([]);
     expect(entries.filter(([path]) => path.includes(KUBERNETES_CLIENT))).toEqual([]);
-    const lock = JSON.parse(readFileSync(join(REPO, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string }> };
+    const lock = JSON.parse(readFileSync(join(REPO, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { version?: string }>;
+    };
     for (const [path, entry] of entries) expect(entry, path).toMatchObject({ version: lock.packages[path]!.version });
   });
 });
@@ -131,7 +176,20 @@ describe('npm install -g ./docops-VERSION.tgz', () => {
   });
 
   it('docops plan --sandbox, with the token scopes from the shipped table', async () => {
-    const r = await run(docops, ['plan', '-m', join(installed, 'config.example/manifests'), '--sandbox', '--format', 'json', '--log-level', 'warn'], scratch);
+    const r = await run(
+      docops,
+      [
+        'plan',
+        '-m',
+        join(installed, 'config.example/manifests'),
+        '--sandbox',
+        '--format',
+        'json',
+        '--log-level',
+        'warn',
+      ],
+      scratch,
+    );
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as { steps: unknown[]; scopes: { apply: { scopes: string[] } } };
     expect(doc.steps.length).toBeGreaterThan(0);
@@ -142,7 +200,12 @@ describe('npm install -g ./docops-VERSION.tgz', () => {
     const github = await startFakeGitHub({ token: 'ghs_pack', owner: 'acme', repo: 'docs', issue: 3 });
     try {
       writeFileSync(join(scratch, 'plan.md'), '### docops plan\n');
-      const r = await run(docops, ['pr-comment', '--body-file', 'plan.md', '--repo', 'acme/docs', '--pr', '3'], scratch, { GITHUB_TOKEN: 'ghs_pack', GITHUB_API_URL: github.url });
+      const r = await run(
+        docops,
+        ['pr-comment', '--body-file', 'plan.md', '--repo', 'acme/docs', '--pr', '3'],
+        scratch,
+        { GITHUB_TOKEN: 'ghs_pack', GITHUB_API_URL: github.url },
+      );
       expect(r.code, r.stderr).toBe(0);
       expect(github.comments).toHaveLength(1);
     } finally {
@@ -154,7 +217,12 @@ describe('npm install -g ./docops-VERSION.tgz', () => {
     const dir = mkdtempSync(join(scratch, 'init-'));
     const r = await run(docops, ['init', '--org', 'org-demo', 'acme-docs', '--sandbox', '--log-level', 'warn'], dir);
     expect(r.code, r.stderr).toBe(0);
-    for (const f of ['acme-docs/.github/workflows/docops.yml', 'acme-docs/docops.yaml', 'acme-docs/manifests/teams.yaml']) expect(existsSync(join(dir, f)), f).toBe(true);
+    for (const f of [
+      'acme-docs/.github/workflows/docops.yml',
+      'acme-docs/docops.yaml',
+      'acme-docs/manifests/teams.yaml',
+    ])
+      expect(existsSync(join(dir, f)), f).toBe(true);
   });
 
   it('ha: {mode: kubernetes} without the client says what is missing; installed beside docops as it says, it leads', async () => {
@@ -163,7 +231,16 @@ describe('npm install -g ./docops-VERSION.tgz', () => {
       const dir = mkdtempSync(join(scratch, 'ha-'));
       mkdirSync(join(dir, 'manifests'));
       writeFileSync(join(dir, 'kubeconfig'), leases.kubeconfig('installed'));
-      writeFileSync(join(dir, 'docops.yaml'), ['manifests: ./manifests', 'listen: 127.0.0.1:0', 'journalDir: ./journal', 'ha: { mode: kubernetes, leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 500 }', ''].join('\n'));
+      writeFileSync(
+        join(dir, 'docops.yaml'),
+        [
+          'manifests: ./manifests',
+          'listen: 127.0.0.1:0',
+          'journalDir: ./journal',
+          'ha: { mode: kubernetes, leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 500 }',
+          '',
+        ].join('\n'),
+      );
       const env = { KUBECONFIG: join(dir, 'kubeconfig'), HOSTNAME: 'installed' };
       const args = ['daemon', '-c', join(dir, 'docops.yaml'), '--sandbox', '--log-format', 'json'];
 
@@ -174,14 +251,30 @@ describe('npm install -g ./docops-VERSION.tgz', () => {
       expect(missing.stderr).not.toMatch(/Require stack|at .*\.cjs:\d+/); // the message, not a stack trace
       expect(leases.events).toEqual([]);
 
-      const added = await run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', `${KUBERNETES_CLIENT}@${KUBERNETES_CLIENT_RANGE}`], scratch);
+      const added = await run(
+        'npm',
+        [
+          'install',
+          '-g',
+          '--prefix',
+          prefix,
+          '--no-audit',
+          '--no-fund',
+          `${KUBERNETES_CLIENT}@${KUBERNETES_CLIENT_RANGE}`,
+        ],
+        scratch,
+      );
       expect(added.code, added.stderr).toBe(0);
       const daemon = spawn(docops, args, { cwd: dir, env: baseEnv(env), stdio: ['ignore', 'ignore', 'pipe'] });
       const exited = new Promise<number | null>((resolve) => daemon.on('exit', (code) => resolve(code)));
       const logs: string[] = [];
       createInterface({ input: daemon.stderr! }).on('line', (line) => logs.push(line));
       try {
-        await waitFor(() => String(leases.lease('docops', 'docops')?.spec.holderIdentity ?? '').startsWith('installed-'), 60_000, () => `the lease taken:\n${logs.join('\n')}`);
+        await waitFor(
+          () => String(leases.lease('docops', 'docops')?.spec.holderIdentity ?? '').startsWith('installed-'),
+          60_000,
+          () => `the lease taken:\n${logs.join('\n')}`,
+        );
       } finally {
         daemon.kill('SIGTERM');
       }

@@ -39,7 +39,11 @@ afterEach(async () => {
 /** A hook the test sets to change something after an approval, before the run it starts reads anything. */
 let beforeLoad: (() => Promise<void>) | undefined;
 
-async function start(config: Partial<DaemonConfig> = {}, env: Record<string, string> = {}, files: Record<string, string> = {}): Promise<TestDaemon> {
+async function start(
+  config: Partial<DaemonConfig> = {},
+  env: Record<string, string> = {},
+  files: Record<string, string> = {},
+): Promise<TestDaemon> {
   const policy = await loadPolicyPath(tmp.write(`policy-${Math.random().toString(36).slice(2)}.yaml`, POLICY));
   current = await startTestDaemon({
     files: { 'support.yaml': SUPPORT, 'auditors.yaml': teamYaml('Auditors', ['ada@acme.test']), ...files },
@@ -58,7 +62,11 @@ async function start(config: Partial<DaemonConfig> = {}, env: Record<string, str
 }
 
 async function api(d: TestDaemon, method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${d.sandbox.url}${path}`, { method, headers: { authorization: `Bearer ${d.sandbox.token}`, 'content-type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const res = await fetch(`${d.sandbox.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${d.sandbox.token}`, 'content-type': 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
   return res.status === 204 ? undefined : res.json();
 }
@@ -67,12 +75,22 @@ async function auditorsMembers(d: TestDaemon): Promise<string[] | undefined> {
   const teams = (await api(d, 'GET', `/orgs/${ORG}/teams?limit=1000`)) as { items: { id: string; title: string }[] };
   const team = teams.items.find((t) => t.title === 'Auditors');
   if (!team) return undefined;
-  const members = (await api(d, 'GET', `/orgs/${ORG}/teams/${team.id}/members?limit=1000`)) as { items: { organization: { user: { email: string } } }[] };
+  const members = (await api(d, 'GET', `/orgs/${ORG}/teams/${team.id}/members?limit=1000`)) as {
+    items: { organization: { user: { email: string } } }[];
+  };
   return members.items.map((m) => m.organization.user.email).sort();
 }
 
-async function approve(d: TestDaemon, body: unknown, token = APPROVER): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`${d.daemon.url}/approve`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+async function approve(
+  d: TestDaemon,
+  body: unknown,
+  token = APPROVER,
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(`${d.daemon.url}/approve`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
 
@@ -91,8 +109,12 @@ describe('approvals in the daemon', () => {
     expect(await auditorsMembers(d)).toBeUndefined(); // nothing written
     const writesBefore = writes(d.sandbox);
 
-    expect(JSON.parse((await d.get('/readyz')).text)).toMatchObject({ lastRun: { result: 'refused', approval: { checksum } } });
-    const status = JSON.parse((await d.get('/api/status')).text) as { approval: { waiting: { checksum: string; rules: { rule: string }[] } } };
+    expect(JSON.parse((await d.get('/readyz')).text)).toMatchObject({
+      lastRun: { result: 'refused', approval: { checksum } },
+    });
+    const status = JSON.parse((await d.get('/api/status')).text) as {
+      approval: { waiting: { checksum: string; rules: { rule: string }[] } };
+    };
     expect(status.approval.waiting.checksum).toBe(checksum);
     expect(status.approval.waiting.rules.map((r) => r.rule)).toEqual(['auditors-team']);
     expect((await d.get('/')).text).toContain(`/docops approve ${checksum}`);
@@ -105,12 +127,17 @@ describe('approvals in the daemon', () => {
     expect(writes(d.sandbox)).toBe(writesBefore);
 
     const applied = d.nextRun();
-    expect(await approve(d, { checksum, approver: 'ada' })).toMatchObject({ status: 202, json: { approved: true, by: 'token:ada' } });
+    expect(await approve(d, { checksum, approver: 'ada' })).toMatchObject({
+      status: 202,
+      json: { approved: true, by: 'token:ada' },
+    });
     const run = await applied;
     expect(run.result).toBe('success');
     expect(run.reasons).toContain('approval');
     expect(await auditorsMembers(d)).toEqual(['ada@acme.test']);
-    const after = JSON.parse((await d.get('/api/status')).text) as { approval: { waiting: unknown; lastApplied: { checksum: string; by: string } } };
+    const after = JSON.parse((await d.get('/api/status')).text) as {
+      approval: { waiting: unknown; lastApplied: { checksum: string; by: string } };
+    };
     expect(after.approval).toMatchObject({ waiting: null, lastApplied: { checksum, by: 'token:ada' } });
   });
 
@@ -147,7 +174,11 @@ describe('approvals in the daemon', () => {
     const commit = 'c0ffee'.padEnd(40, '0');
     github = await startFakeGitHub({
       token: 'ghs_daemon_token_0123456789',
-      accounts: { 'tok-alice': { login: 'alice', type: 'User' }, 'tok-mallory': { login: 'mallory', type: 'User' }, 'tok-pat': { login: 'pat', type: 'User' } },
+      accounts: {
+        'tok-alice': { login: 'alice', type: 'User' },
+        'tok-mallory': { login: 'mallory', type: 'User' },
+        'tok-pat': { login: 'pat', type: 'User' },
+      },
       owner: 'acme',
       repo: 'docs-org',
       issue: 12,
@@ -156,7 +187,11 @@ describe('approvals in the daemon', () => {
     });
     // The manifests are a git checkout at `commit` (the commit the merged pull request made).
     const gitFiles = { 'support.yaml': SUPPORT };
-    const d = await start({ approvals: { github: { repository: 'acme/docs-org', apiUrl: github.url, pollMs: 3_600_000 } } }, { DOCOPS_GITHUB_TOKEN: 'ghs_daemon_token_0123456789' }, gitFiles);
+    const d = await start(
+      { approvals: { github: { repository: 'acme/docs-org', apiUrl: github.url, pollMs: 3_600_000 } } },
+      { DOCOPS_GITHUB_TOKEN: 'ghs_daemon_token_0123456789' },
+      gitFiles,
+    );
     mkdirSync(join(d.dir, '.git'));
     writeFileSync(join(d.dir, '.git', 'HEAD'), `${commit}\n`);
     const checksum = waitingChecksum(d.daemon.runs.at(-1)!);
@@ -177,6 +212,10 @@ describe('approvals in the daemon', () => {
     const run = await applied;
     expect(run.result).toBe('success');
     expect(await auditorsMembers(d)).toEqual(['ada@acme.test']);
-    expect(approvals.view().lastApplied).toMatchObject({ checksum, by: 'github:alice', url: expect.stringContaining('#issuecomment-') });
+    expect(approvals.view().lastApplied).toMatchObject({
+      checksum,
+      by: 'github:alice',
+      url: expect.stringContaining('#issuecomment-'),
+    });
   });
 });

@@ -28,30 +28,49 @@ let n = 0;
 /** A fresh sandbox kept in a file, so apply's writes are seen by the next command. */
 const state = (): string => `${tmp.dir}/state-${++n}.json`;
 const policy = (text: string): string => tmp.write(`policy-${++n}.yaml`, text);
-const plan = (st: string, extra: string[]) => runCli(['plan', '-m', 'config.example/manifests', '--sandbox-state', st, ...extra], {});
-const apply = (st: string, extra: string[]) => runCli(['apply', '-m', 'config.example/manifests', '--sandbox-state', st, ...extra], {});
+const plan = (st: string, extra: string[]) =>
+  runCli(['plan', '-m', 'config.example/manifests', '--sandbox-state', st, ...extra], {});
+const apply = (st: string, extra: string[]) =>
+  runCli(['apply', '-m', 'config.example/manifests', '--sandbox-state', st, ...extra], {});
 
 describe('policy in plan and apply', () => {
   it('plan shows which rules fired on which manifest lines, and the approval checksum', async () => {
     const run = await plan(state(), ['--policy', policy(RULES)]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^Policy: 2 of 2 rules fired — require-approval: it is applied once approved\.$/m);
-    expect(run.stdout).toMatch(/^ {2}require-approval member-roles: Role changes need a second pair of eyes\n {4}- Members org-demo\/frank@acme\.test \(config\.example\/manifests\/members\.yaml:16:7\)$/m);
+    expect(run.stdout).toMatch(
+      /^ {2}require-approval member-roles: Role changes need a second pair of eyes\n {4}- Members org-demo\/frank@acme\.test \(config\.example\/manifests\/members\.yaml:16:7\)$/m,
+    );
     expect(run.stdout).toMatch(/^ {2}warn new-teams: A new team$/m);
-    expect(run.stdout).toMatch(/a member of the GitHub team acme\/security comments "\/docops approve sha256:[0-9a-f]{64}" on the pull request/);
+    expect(run.stdout).toMatch(
+      /a member of the GitHub team acme\/security comments "\/docops approve sha256:[0-9a-f]{64}" on the pull request/,
+    );
   });
 
   it('the markdown plan (the pull-request comment) lists the fired rules and who may approve; pr-comment posts it', async () => {
     const run = await plan(state(), ['--policy', policy(RULES), '--format', 'markdown']);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain(':raised_hand: **require-approval** `member-roles`: Role changes need a second pair of eyes');
+    expect(run.stdout).toContain(
+      ':raised_hand: **require-approval** `member-roles`: Role changes need a second pair of eyes',
+    );
     expect(run.stdout).toContain('members.yaml:16:7');
-    expect(run.stdout).toMatch(/\*\*Approval needed\.\*\* To approve exactly this plan: a member of the GitHub team acme\/security comments/);
+    expect(run.stdout).toMatch(
+      /\*\*Approval needed\.\*\* To approve exactly this plan: a member of the GitHub team acme\/security comments/,
+    );
     expect(run.stdout).toMatch(/```\n\/docops approve sha256:[0-9a-f]{64}\n```/);
-    const github: FakeGitHub = await startFakeGitHub({ token: 'ghs_ci_token_0123456789abcd', owner: 'acme', repo: 'docs-org', issue: 3 });
+    const github: FakeGitHub = await startFakeGitHub({
+      token: 'ghs_ci_token_0123456789abcd',
+      owner: 'acme',
+      repo: 'docs-org',
+      issue: 3,
+    });
     try {
       const body = tmp.write(`plan-${++n}.md`, run.stdout);
-      const posted = await runCli(['pr-comment', '--body-file', body, '--pr', '3'], { GITHUB_TOKEN: 'ghs_ci_token_0123456789abcd', GITHUB_API_URL: github.url, GITHUB_REPOSITORY: 'acme/docs-org' });
+      const posted = await runCli(['pr-comment', '--body-file', body, '--pr', '3'], {
+        GITHUB_TOKEN: 'ghs_ci_token_0123456789abcd',
+        GITHUB_API_URL: github.url,
+        GITHUB_REPOSITORY: 'acme/docs-org',
+      });
       expect(posted.code, posted.stderr).toBe(0);
       expect(github.comments[0]!.body).toContain('`member-roles`');
       expect(github.comments[0]!.body).toContain('acme/security');
@@ -77,7 +96,8 @@ describe('policy in plan and apply', () => {
     expect(refused.code).toBe(3);
     expect(refused.stderr).toMatch(/this plan needs an approval.*--approved sha256:[0-9a-f]{64}/);
     const planned = await plan(st, ['--policy', p, '--format', 'json']);
-    const checksum = (JSON.parse(planned.stdout) as { policy: { approval: { checksum: string } } }).policy.approval.checksum;
+    const checksum = (JSON.parse(planned.stdout) as { policy: { approval: { checksum: string } } }).policy.approval
+      .checksum;
     expect(checksum).toMatch(/^sha256:[0-9a-f]{64}$/);
 
     const other = await apply(st, ['--policy', p, '--approved', 'sha256:' + 'f'.repeat(64)]);
@@ -91,7 +111,10 @@ describe('policy in plan and apply', () => {
   });
 
   it('a bad policy fails before anything is read, with file:line:column', async () => {
-    const run = await plan(state(), ['--policy', policy('rules:\n  - { name: r, when: \'change.kidn == "x"\', outcome: deny, message: m }\n')]);
+    const run = await plan(state(), [
+      '--policy',
+      policy('rules:\n  - { name: r, when: \'change.kidn == "x"\', outcome: deny, message: m }\n'),
+    ]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/policy-\d+\.yaml:2:30: rule r: when: No such key: kidn/);
   });

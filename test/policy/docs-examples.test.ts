@@ -14,7 +14,10 @@ const examples = [...doc.slice(doc.indexOf('\n## Examples')).matchAll(/```yaml\n
 const tmp = tempDir('docops-policy-docs-');
 afterAll(() => tmp.remove());
 
-const members = (n: number): Step[] => Array.from({ length: n }, (_, i) => change('Members', `user${i}@acme.test`, 'delete', { before: { role: 'read' }, phase: 'prune' }));
+const members = (n: number): Step[] =>
+  Array.from({ length: n }, (_, i) =>
+    change('Members', `user${i}@acme.test`, 'delete', { before: { role: 'read' }, phase: 'prune' }),
+  );
 
 /** Per rule: plans it must fire on (and on how many changes), and plans it must not fire on. */
 const CASES: Record<string, { fires: [Step[], number][]; quiet: Step[][] }> = {
@@ -23,25 +26,51 @@ const CASES: Record<string, { fires: [Step[], number][]; quiet: Step[][] }> = {
       [[change('Site', 'Help', 'create', { after: { title: 'Help' } })], 1],
       [[change('Site', 'Help', 'update', { before: { visibility: 'unlisted' }, after: { visibility: 'public' } })], 1],
     ],
-    quiet: [[change('Site', 'Help', 'create', { after: { title: 'Help', visibility: 'unlisted' } })], [change('Site', 'Help', 'update', { before: { title: 'A' }, after: { title: 'B' } })], [change('Team', 'Help', 'create')]],
+    quiet: [
+      [change('Site', 'Help', 'create', { after: { title: 'Help', visibility: 'unlisted' } })],
+      [change('Site', 'Help', 'update', { before: { title: 'A' }, after: { title: 'B' } })],
+      [change('Team', 'Help', 'create')],
+    ],
   },
   'admins-from-our-domains': {
     fires: [
       [[change('Members', 'eve@evil.test', 'update', { before: { role: 'read' }, after: { role: 'admin' } })], 1],
-      [[change('Members', 'invite', 'create', { after: { members: { 'x@evil.test': 'admin', 'y@acme.test': 'read' }, sso: false } })], 1],
+      [
+        [
+          change('Members', 'invite', 'create', {
+            after: { members: { 'x@evil.test': 'admin', 'y@acme.test': 'read' }, sso: false },
+          }),
+        ],
+        1,
+      ],
     ],
     quiet: [
       [change('Members', 'ada@acme.test', 'update', { before: { role: 'read' }, after: { role: 'admin' } })],
-      [change('Members', 'invite', 'create', { after: { members: { 'x@acme.example': 'admin', 'y@evil.test': 'read' }, sso: false } })],
+      [
+        change('Members', 'invite', 'create', {
+          after: { members: { 'x@acme.example': 'admin', 'y@evil.test': 'read' }, sso: false },
+        }),
+      ],
       [change('Members', 'eve@evil.test', 'update', { before: { role: 'admin' }, after: { role: 'read' } })],
     ],
   },
   'at-most-ten-member-removals': { fires: [[members(11), 11]], quiet: [members(10)] },
-  'saml-needs-security': { fires: [[[change('SamlProvider', 'Okta', 'update', { before: { enabled: false }, after: { enabled: true } })], 1]], quiet: [[change('Team', 'Security', 'update')]] },
+  'saml-needs-security': {
+    fires: [[[change('SamlProvider', 'Okta', 'update', { before: { enabled: false }, after: { enabled: true } })], 1]],
+    quiet: [[change('Team', 'Security', 'update')]],
+  },
   'spaces-deleted': {
     fires: [
       [[change('Space', 'Old notes', 'delete')], 1],
-      [[{ ...change('Collection', 'Archive', 'delete'), cascades: [{ kind: 'Space', org: 'org-demo', key: 'Archive/Old' }] }], 1],
+      [
+        [
+          {
+            ...change('Collection', 'Archive', 'delete'),
+            cascades: [{ kind: 'Space', org: 'org-demo', key: 'Archive/Old' }],
+          },
+        ],
+        1,
+      ],
     ],
     quiet: [[change('Collection', 'Archive', 'delete')], [change('Space', 'New', 'create')]],
   },
@@ -62,11 +91,17 @@ describe('docs/policy.md examples', () => {
       expect(report.fired.filter((f) => f.error === undefined).map((f) => f.rule)).toEqual(Array(count).fill(name));
       expect(report.fired.filter((f) => f.error !== undefined)).toEqual([]);
     }
-    for (const steps of cases.quiet) expect(evaluatePolicy(policy, planOf(...steps), { kinds: KIND_NAMES }).fired).toEqual([]);
+    for (const steps of cases.quiet)
+      expect(evaluatePolicy(policy, planOf(...steps), { kinds: KIND_NAMES }).fired).toEqual([]);
   });
 
   it('example 4 names its approvers, for the pull-request comment', async () => {
-    const policy = await loadPolicyPath(tmp.write('approvers.yaml', examples.find((e) => e.includes('saml-needs-security'))!));
+    const policy = await loadPolicyPath(
+      tmp.write(
+        'approvers.yaml',
+        examples.find((e) => e.includes('saml-needs-security'))!,
+      ),
+    );
     expect(policy.approvers).toEqual({ githubTeam: 'acme/security' });
   });
 });

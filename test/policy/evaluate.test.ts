@@ -42,12 +42,18 @@ describe('evaluatePolicy', () => {
   });
 
   it('plan.counts has every kind, so a count rule works on plans without that kind', async () => {
-    const p = await policy('  - { name: many, when: \'plan.counts["SamlProvider"]["delete"] > 0 || plan.counts["Members"]["prune"] > 0 && change.kind == "Members"\', outcome: deny, message: m }\n');
-    expect(evaluatePolicy(p, plan, { kinds: KIND_NAMES }).fired.map((f) => f.object)).toEqual(['Members org-demo/old@acme.test']);
+    const p = await policy(
+      '  - { name: many, when: \'plan.counts["SamlProvider"]["delete"] > 0 || plan.counts["Members"]["prune"] > 0 && change.kind == "Members"\', outcome: deny, message: m }\n',
+    );
+    expect(evaluatePolicy(p, plan, { kinds: KIND_NAMES }).fired.map((f) => f.object)).toEqual([
+      'Members org-demo/old@acme.test',
+    ]);
   });
 
   it('a rule that cannot be evaluated on a change fires there, saying why (an error never passes a plan)', async () => {
-    const p = await policy('  - { name: strict, when: \'change.after.visibility == "public"\', outcome: deny, message: m }\n');
+    const p = await policy(
+      '  - { name: strict, when: \'change.after.visibility == "public"\', outcome: deny, message: m }\n',
+    );
     const report = evaluatePolicy(p, plan, { kinds: KIND_NAMES });
     expect(report.decision).toBe('deny');
     expect(report.fired.map((f) => [f.object, f.error ?? null])).toEqual([
@@ -58,17 +64,33 @@ describe('evaluatePolicy', () => {
   });
 
   it('a policy that runs out of its deadline denies the plan, naming the rule (a backtracking regular expression)', async () => {
-    const p = await policy('  - { name: ok, when: \'change.kind == "Site"\', outcome: warn, message: m }\n  - { name: redos, when: \'("' + 'a'.repeat(40) + '" + change.kind).matches("^(a+)+$")\', outcome: warn, message: slow }\n');
+    const p = await policy(
+      '  - { name: ok, when: \'change.kind == "Site"\', outcome: warn, message: m }\n  - { name: redos, when: \'("' +
+        'a'.repeat(40) +
+        '" + change.kind).matches("^(a+)+$")\', outcome: warn, message: slow }\n',
+    );
     const report = evaluatePolicy(p, plan, { kinds: KIND_NAMES, deadlineMs: 100 });
     expect(report.decision).toBe('deny');
-    expect(report.fired.at(-1)).toMatchObject({ rule: 'redos', outcome: 'deny', error: expect.stringMatching(/took longer than 100 ms \(rule redos was running\)/) });
+    expect(report.fired.at(-1)).toMatchObject({
+      rule: 'redos',
+      outcome: 'deny',
+      error: expect.stringMatching(/took longer than 100 ms \(rule redos was running\)/),
+    });
   });
 
   it('enforcePolicy: deny refuses (exit 3); require-approval refuses unless the approval names this checksum', async () => {
-    const deny = evaluatePolicy(await policy('  - { name: d, when: \'change.kind == "Team"\', outcome: deny, message: no teams }\n'), plan, { kinds: KIND_NAMES });
+    const deny = evaluatePolicy(
+      await policy('  - { name: d, when: \'change.kind == "Team"\', outcome: deny, message: no teams }\n'),
+      plan,
+      { kinds: KIND_NAMES },
+    );
     expect(() => enforcePolicy(deny, undefined)).toThrow(PolicyError);
     expect(() => enforcePolicy(deny, undefined)).toThrow(/\[deny d\] Team org-demo\/Writers: no teams/);
-    const base = evaluatePolicy(await policy('  - { name: a, when: \'change.kind == "Team"\', outcome: require-approval, message: approve }\n'), plan, { kinds: KIND_NAMES });
+    const base = evaluatePolicy(
+      await policy('  - { name: a, when: \'change.kind == "Team"\', outcome: require-approval, message: approve }\n'),
+      plan,
+      { kinds: KIND_NAMES },
+    );
     const report = { ...base, approval: { checksum: 'sha256:' + '1'.repeat(64) } };
     expect(() => enforcePolicy(report, undefined)).toThrow(/needs an approval/);
     expect(() => enforcePolicy(report, 'sha256:' + '2'.repeat(64))).toThrow(/names another plan/);
@@ -78,7 +100,11 @@ describe('evaluatePolicy', () => {
     } catch (err) {
       expect((err as PolicyError).exitCode).toBe(3);
     }
-    const warn = evaluatePolicy(await policy('  - { name: w, when: \'change.kind == "Team"\', outcome: warn, message: w }\n'), plan, { kinds: KIND_NAMES });
+    const warn = evaluatePolicy(
+      await policy('  - { name: w, when: \'change.kind == "Team"\', outcome: warn, message: w }\n'),
+      plan,
+      { kinds: KIND_NAMES },
+    );
     expect(() => enforcePolicy(warn, undefined)).not.toThrow();
   });
 });

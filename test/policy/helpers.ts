@@ -22,7 +22,17 @@ export function tempDir(prefix: string): { dir: string; write(rel: string, text:
 export const KIND_NAMES = ['Organization', 'Members', 'Team', 'Site', 'SamlProvider', 'Space', 'Collection'];
 
 /** A step of `kind` on `key` with before/after; `line` puts it at manifests/x.yaml:LINE:3. */
-export function change(kind: string, key: string, action: Step['action'], fields: { before?: Record<string, unknown> | null; after?: Record<string, unknown> | null; line?: number; phase?: Step['phase'] } = {}): Step {
+export function change(
+  kind: string,
+  key: string,
+  action: Step['action'],
+  fields: {
+    before?: Record<string, unknown> | null;
+    after?: Record<string, unknown> | null;
+    line?: number;
+    phase?: Step['phase'];
+  } = {},
+): Step {
   return step({
     id: `${kind}/org-demo/${key}#${action}`,
     kind,

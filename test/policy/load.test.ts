@@ -23,41 +23,56 @@ async function problems(text: string): Promise<string[]> {
   return [];
 }
 
-const rule = (when: string, extra = ''): string => `rules:\n  - name: r1\n    when: ${when}\n    outcome: deny\n    message: m\n${extra}`;
+const rule = (when: string, extra = ''): string =>
+  `rules:\n  - name: r1\n    when: ${when}\n    outcome: deny\n    message: m\n${extra}`;
 
 describe('policy files', () => {
   it('a valid file loads its rules, with where each is written', async () => {
     const file = tmp.write('ok/policy.yaml', 'apiVersion: docops/v1\nkind: Policy\n' + rule('change.kind == "Site"'));
     const policy = await loadPolicyPath(file);
-    expect(policy.rules.map((r) => [r.name, r.outcome, r.source.line, r.whenSource.line, r.whenSource.column])).toEqual([['r1', 'deny', 4, 5, 11]]);
+    expect(policy.rules.map((r) => [r.name, r.outcome, r.source.line, r.whenSource.line, r.whenSource.column])).toEqual(
+      [['r1', 'deny', 4, 5, 11]],
+    );
   });
 
   it('a CEL syntax error points at the character in the expression', async () => {
-    expect(await problems(rule('change.kind == "Site" &&'))).toEqual([expect.stringMatching(/^policy\.yaml:3:35: rule r1: when: /)]);
+    expect(await problems(rule('change.kind == "Site" &&'))).toEqual([
+      expect.stringMatching(/^policy\.yaml:3:35: rule r1: when: /),
+    ]);
   });
 
   it('an unknown variable or field of change is an error at its place (quoted scalars too)', async () => {
-    expect(await problems(rule('chnge.kind == "Site"'))).toEqual(['policy.yaml:3:11: rule r1: when: Unknown variable: chnge']);
-    expect(await problems(rule("'change.kidn == \"Site\"'"))).toEqual(['policy.yaml:3:19: rule r1: when: No such key: kidn']);
+    expect(await problems(rule('chnge.kind == "Site"'))).toEqual([
+      'policy.yaml:3:11: rule r1: when: Unknown variable: chnge',
+    ]);
+    expect(await problems(rule('\'change.kidn == "Site"\''))).toEqual([
+      'policy.yaml:3:19: rule r1: when: No such key: kidn',
+    ]);
   });
 
   it('an expression that is not true or false is refused', async () => {
-    expect(await problems(rule('change.kind'))).toEqual(['policy.yaml:3:11: rule r1: when: the expression must be true or false, but it is a string']);
+    expect(await problems(rule('change.kind'))).toEqual([
+      'policy.yaml:3:11: rule r1: when: the expression must be true or false, but it is a string',
+    ]);
   });
 
   it('a literal block maps errors to their line inside the block', async () => {
-    const text = 'rules:\n  - name: r1\n    when: |\n      change.kind == "Site" &&\n        change.after.visibility = "public"\n    outcome: deny\n    message: m\n';
+    const text =
+      'rules:\n  - name: r1\n    when: |\n      change.kind == "Site" &&\n        change.after.visibility = "public"\n    outcome: deny\n    message: m\n';
     expect(await problems(text)).toEqual([expect.stringMatching(/^policy\.yaml:5:\d+: rule r1: when: /)]);
   });
 
   it('comprehensions nest at most two deep (what a rule can cost is bounded)', async () => {
     const deep = 'plan.changes.exists(a, plan.changes.exists(b, plan.changes.exists(c, c.key == a.key)))';
-    expect(await problems(rule(deep))).toEqual([expect.stringMatching(/^policy\.yaml:3:57: rule r1: when: comprehensions .* nest at most 2 deep$/)]);
+    expect(await problems(rule(deep))).toEqual([
+      expect.stringMatching(/^policy\.yaml:3:57: rule r1: when: comprehensions .* nest at most 2 deep$/),
+    ]);
     expect(await problems(rule('plan.changes.exists(a, plan.changes.exists(b, b.key == a.key))'))).toEqual([]);
   });
 
   it('shape problems are at their field: a missing message, an unknown outcome, an unknown key', async () => {
-    const text = 'rules:\n  - name: r1\n    when: change.kind == "Site"\n    outcome: block\n  - name: Bad_Name\n    when: "true"\n    outcome: warn\n    message: m\n    severity: high\n';
+    const text =
+      'rules:\n  - name: r1\n    when: change.kind == "Site"\n    outcome: block\n  - name: Bad_Name\n    when: "true"\n    outcome: warn\n    message: m\n    severity: high\n';
     const got = await problems(text);
     expect(got).toEqual(
       expect.arrayContaining([
@@ -70,16 +85,24 @@ describe('policy files', () => {
   });
 
   it('two rules with one name are an error at the second', async () => {
-    const text = rule('change.kind == "Site"') + '  - name: r1\n    when: change.kind == "Team"\n    outcome: warn\n    message: m\n';
-    expect((await problems(text)).map((l) => l.replace(/\(\S*policy\.yaml/, '(policy.yaml'))).toEqual(['policy.yaml:6:11: rule r1: another rule has this name (policy.yaml:2:11); names must be unique']);
+    const text =
+      rule('change.kind == "Site"') +
+      '  - name: r1\n    when: change.kind == "Team"\n    outcome: warn\n    message: m\n';
+    expect((await problems(text)).map((l) => l.replace(/\(\S*policy\.yaml/, '(policy.yaml'))).toEqual([
+      'policy.yaml:6:11: rule r1: another rule has this name (policy.yaml:2:11); names must be unique',
+    ]);
   });
 
   it('a YAML error is at its place', async () => {
-    expect(await problems('rules:\n  - name: r1\n    when: [unclosed\n')).toEqual([expect.stringMatching(/^policy\.yaml:\d+:\d+: /)]);
+    expect(await problems('rules:\n  - name: r1\n    when: [unclosed\n')).toEqual([
+      expect.stringMatching(/^policy\.yaml:\d+:\d+: /),
+    ]);
   });
 
   it('a policy that loads no rule is an error, never a pass: an empty rule list, an empty folder', async () => {
-    expect(await problems('rules: []\n')).toEqual([expect.stringMatching(/^policy\.yaml:1:8: .*rules.*(fewer|at least|must NOT have fewer).*/i)]);
+    expect(await problems('rules: []\n')).toEqual([
+      expect.stringMatching(/^policy\.yaml:1:8: .*rules.*(fewer|at least|must NOT have fewer).*/i),
+    ]);
     const empty = tmp.write('empty/README.md', 'no policies here\n').replace(/README\.md$/, '');
     await expect(loadPolicyPath(empty)).rejects.toThrow(UsageError);
     await expect(loadPolicyPath(empty)).rejects.toThrow(/no policy file .* never a pass/);
@@ -88,9 +111,17 @@ describe('policy files', () => {
 
   it('a folder: every *.yaml below it, one policy; approvers must agree', async () => {
     tmp.write('folder/a.yaml', 'approvers: { githubTeam: acme/security }\n' + rule('change.kind == "Site"'));
-    tmp.write('folder/sub/b.yml', 'approvers: { githubTeam: acme/other }\nrules:\n  - name: r2\n    when: change.kind == "Team"\n    outcome: warn\n    message: m\n');
-    await expect(loadPolicyPath(tmp.dir + '/folder')).rejects.toThrow(/b\.yml:1:\d+: approvers: names githubTeam acme\/other, but .*a\.yaml:1 names acme\/security/);
-    tmp.write('folder/sub/b.yml', 'approvers: { githubTeam: acme/security }\nrules:\n  - name: r2\n    when: change.kind == "Team"\n    outcome: warn\n    message: m\n');
+    tmp.write(
+      'folder/sub/b.yml',
+      'approvers: { githubTeam: acme/other }\nrules:\n  - name: r2\n    when: change.kind == "Team"\n    outcome: warn\n    message: m\n',
+    );
+    await expect(loadPolicyPath(tmp.dir + '/folder')).rejects.toThrow(
+      /b\.yml:1:\d+: approvers: names githubTeam acme\/other, but .*a\.yaml:1 names acme\/security/,
+    );
+    tmp.write(
+      'folder/sub/b.yml',
+      'approvers: { githubTeam: acme/security }\nrules:\n  - name: r2\n    when: change.kind == "Team"\n    outcome: warn\n    message: m\n',
+    );
     const policy = await loadPolicyPath(tmp.dir + '/folder');
     expect(policy.rules.map((r) => r.name)).toEqual(['r1', 'r2']);
     expect(policy.approvers).toEqual({ githubTeam: 'acme/security' });

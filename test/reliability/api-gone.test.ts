@@ -21,7 +21,10 @@ const pad = (n: number): string => String(n).padStart(2, '0');
 /** 40 members (half change role), 10 stale teams, 12 translations. */
 function liveWorld(): World {
   const members = Array.from({ length: 40 }, (_, i) => ({ email: `m${pad(i)}@acme.test`, role: 'read' as const }));
-  const teams = Array.from({ length: 10 }, (_, i) => ({ title: `Old team ${pad(i)}`, members: [{ email: `m${pad(i)}@acme.test`, role: 'member' as const }] }));
+  const teams = Array.from({ length: 10 }, (_, i) => ({
+    title: `Old team ${pad(i)}`,
+    members: [{ email: `m${pad(i)}@acme.test`, role: 'member' as const }],
+  }));
   return { members, teams, translations: Array.from({ length: 12 }, (_, i) => ({ title: `Old tr ${pad(i)}` })) };
 }
 
@@ -29,12 +32,18 @@ function liveWorld(): World {
 function desiredWorld(): World {
   const members = [
     { email: ADMIN_EMAIL, role: 'admin' as const },
-    ...Array.from({ length: 40 }, (_, i) => ({ email: `m${pad(i)}@acme.test`, role: i % 2 === 0 ? ('edit' as const) : ('read' as const) })),
+    ...Array.from({ length: 40 }, (_, i) => ({
+      email: `m${pad(i)}@acme.test`,
+      role: i % 2 === 0 ? ('edit' as const) : ('read' as const),
+    })),
     ...Array.from({ length: 10 }, (_, i) => ({ email: `n${pad(i)}@acme.test`, role: 'read' as const })),
   ];
   const teams = Array.from({ length: 30 }, (_, i) => ({
     title: `Team ${pad(i)}`,
-    members: [{ email: `m${pad(i)}@acme.test`, role: 'owner' as const }, ...(i % 3 === 0 ? [{ email: `n${pad(i % 10)}@acme.test`, role: 'member' as const }] : [])],
+    members: [
+      { email: `m${pad(i)}@acme.test`, role: 'owner' as const },
+      ...(i % 3 === 0 ? [{ email: `n${pad(i % 10)}@acme.test`, role: 'member' as const }] : []),
+    ],
   }));
   return { members, teams, translations: Array.from({ length: 15 }, (_, i) => ({ title: `Tr ${pad(i)}` })) };
 }
@@ -131,7 +140,9 @@ describe('the API goes away mid-apply', () => {
 
     const r = await runCli([...args, '--api-url', apiUrl], { DOCOPS_TOKEN: 'gone-token' });
     expect(r.code).toBe(1);
-    const head = /^Apply stopped, the API is unreachable: (\d+) applied, (\d+) failed, (\d+) skipped\.$/m.exec(r.stdout);
+    const head = /^Apply stopped, the API is unreachable: (\d+) applied, (\d+) failed, (\d+) skipped\.$/m.exec(
+      r.stdout,
+    );
     expect(head, r.stdout).not.toBeNull();
     const [applied, failed, skipped] = [Number(head![1]), Number(head![2]), Number(head![3])];
     expect(applied).toBeGreaterThanOrEqual(5);
@@ -143,7 +154,10 @@ describe('the API goes away mid-apply', () => {
 
     const again = await runCli([...args, '--api-url', sandbox.url], { DOCOPS_TOKEN: 'gone-token' });
     expect(again.code, again.stderr).toBe(0);
-    const plan = await runCli(['plan', '-m', dir, '--log-level', 'silent', '--detailed-exitcode', '--api-url', sandbox.url], { DOCOPS_TOKEN: 'gone-token' });
+    const plan = await runCli(
+      ['plan', '-m', dir, '--log-level', 'silent', '--detailed-exitcode', '--api-url', sandbox.url],
+      { DOCOPS_TOKEN: 'gone-token' },
+    );
     expect(plan.code, plan.stdout).toBe(0);
   });
 });

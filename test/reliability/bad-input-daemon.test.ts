@@ -15,7 +15,11 @@ describe('the daemon with no manifest', () => {
   it.each([
     ['an empty directory', {}, /no manifests in .*: it holds no \.yaml or \.yml file/],
     ['only non-YAML files', { 'README.md': '# moved\n' }, /no manifests in /],
-    ['only the daemon config', { 'docops.yaml': 'manifests: ./manifests\n' }, /this is a docops daemon config, not a manifest/],
+    [
+      'only the daemon config',
+      { 'docops.yaml': 'manifests: ./manifests\n' },
+      /this is a docops daemon config, not a manifest/,
+    ],
   ])('%s: invalid manifests, not ready, zero requests', async (_name, files, message) => {
     t = await startTestDaemon({ files });
     const run = t.daemon.runs[0]!;
@@ -29,13 +33,21 @@ describe('the daemon with no manifest', () => {
 });
 
 describe('the daemon reads only the variables its config allows', () => {
-  const TEAM = (title: string) => `apiVersion: docops/v1\nkind: Team\nmetadata:\n  organization: org-demo\nspec:\n  title: "${title}"\n`;
+  const TEAM = (title: string) =>
+    `apiVersion: docops/v1\nkind: Team\nmetadata:\n  organization: org-demo\nspec:\n  title: "${title}"\n`;
 
   it('allowEnv lets a manifest read TEAM_*; without it the run is invalid and nothing is sent', async () => {
-    t = await startTestDaemon({ files: { 'team.yaml': TEAM('Squad ${TEAM_SUFFIX}') }, config: { allowEnv: ['TEAM_*'] }, deps: { env: { TEAM_SUFFIX: 'blue' } } });
+    t = await startTestDaemon({
+      files: { 'team.yaml': TEAM('Squad ${TEAM_SUFFIX}') },
+      config: { allowEnv: ['TEAM_*'] },
+      deps: { env: { TEAM_SUFFIX: 'blue' } },
+    });
     expect(t.daemon.runs[0]!.result).toBe('success');
     await t.stop();
-    t = await startTestDaemon({ files: { 'team.yaml': TEAM('Squad ${TEAM_SUFFIX}') }, deps: { env: { TEAM_SUFFIX: 'blue-secret-value' } } });
+    t = await startTestDaemon({
+      files: { 'team.yaml': TEAM('Squad ${TEAM_SUFFIX}') },
+      deps: { env: { TEAM_SUFFIX: 'blue-secret-value' } },
+    });
     const run = t.daemon.runs[0]!;
     expect(run.result).toBe('invalid_manifests');
     expect(run.error).toContain('environment variable "TEAM_SUFFIX" is not allowed in manifests');
@@ -44,10 +56,17 @@ describe('the daemon reads only the variables its config allows', () => {
   });
 
   it('never the token, even when a variable holding it is allowed', async () => {
-    t = await startTestDaemon({ files: { 'team.yaml': TEAM('Squad ${COPY}') }, config: { allowEnv: ['COPY', 'DOCOPS_*'] } });
+    t = await startTestDaemon({
+      files: { 'team.yaml': TEAM('Squad ${COPY}') },
+      config: { allowEnv: ['COPY', 'DOCOPS_*'] },
+    });
     const token = t.sandbox.token;
     await t.stop();
-    t = await startTestDaemon({ files: { 'team.yaml': TEAM('Squad ${COPY}') }, config: { allowEnv: ['COPY'] }, deps: { env: { COPY: token } } });
+    t = await startTestDaemon({
+      files: { 'team.yaml': TEAM('Squad ${COPY}') },
+      config: { allowEnv: ['COPY'] },
+      deps: { env: { COPY: token } },
+    });
     const run = t.daemon.runs[0]!;
     expect(run.result).toBe('invalid_manifests');
     expect(run.error).toContain('environment variable "COPY" holds the API token');
@@ -64,8 +83,13 @@ describe('allowEnv in the daemon config', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'docops-allow-')), 'docops.yaml');
     writeFileSync(file, 'manifests: ./m\nallowEnv: [ORG_ID, TEAM_*]\n');
     expect((await loadDaemonConfig(file, { env: {} })).allowEnv).toEqual(['ORG_ID', 'TEAM_*']);
-    expect((await loadDaemonConfig(file, { env: { DOCOPS_ALLOW_ENV: 'SITE_*, X' } })).allowEnv).toEqual(['SITE_*', 'X']);
-    await expect(loadDaemonConfig(file, { env: { DOCOPS_ALLOW_ENV: 'A,B-C' } })).rejects.toThrow(/DOCOPS_ALLOW_ENV=A,B-C: allowEnv\[1\]: must match the pattern/);
+    expect((await loadDaemonConfig(file, { env: { DOCOPS_ALLOW_ENV: 'SITE_*, X' } })).allowEnv).toEqual([
+      'SITE_*',
+      'X',
+    ]);
+    await expect(loadDaemonConfig(file, { env: { DOCOPS_ALLOW_ENV: 'A,B-C' } })).rejects.toThrow(
+      /DOCOPS_ALLOW_ENV=A,B-C: allowEnv\[1\]: must match the pattern/,
+    );
     writeFileSync(file, 'manifests: ./m\n');
     expect((await loadDaemonConfig(file, { env: {} })).allowEnv).toBeUndefined();
   });

@@ -28,10 +28,19 @@ beforeAll(async () => {
   const big = HEADER + 'spec:\n  title: Big\n  members:\n' + '    - email: someone@acme.test\n'.repeat(90_000);
   writeFileSync(join(generated, 'huge.yaml'), big);
   writeFileSync(join(generated, 'long-line.yaml'), HEADER + 'spec:\n  title: ' + 'x'.repeat(1_900_000) + '\n');
-  writeFileSync(join(generated, 'deep-nesting.yaml'), HEADER + 'spec:\n  title: ' + '['.repeat(20_000) + ']'.repeat(20_000) + '\n');
-  const bomb = ['x0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]', ...Array.from({ length: 12 }, (_, i) => `x${i + 1}: &a${i + 1} [${Array(9).fill(`*a${i}`).join(', ')}]`)];
+  writeFileSync(
+    join(generated, 'deep-nesting.yaml'),
+    HEADER + 'spec:\n  title: ' + '['.repeat(20_000) + ']'.repeat(20_000) + '\n',
+  );
+  const bomb = [
+    'x0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]',
+    ...Array.from({ length: 12 }, (_, i) => `x${i + 1}: &a${i + 1} [${Array(9).fill(`*a${i}`).join(', ')}]`),
+  ];
   writeFileSync(join(generated, 'alias-bomb.yaml'), HEADER + bomb.join('\n') + '\nspec:\n  title: *a12\n');
-  const docs = Array.from({ length: 500 }, (_, i) => HEADER + `spec:\n  title: T${i}\n  members:\n    - email: a${i}@acme.test\n      role: boss\n`);
+  const docs = Array.from(
+    { length: 500 },
+    (_, i) => HEADER + `spec:\n  title: T${i}\n  members:\n    - email: a${i}@acme.test\n      role: boss\n`,
+  );
   writeFileSync(join(generated, 'many-errors.yaml'), docs.join('---\n'));
 });
 afterAll(async () => {
@@ -45,7 +54,11 @@ async function expectRejected(path: string, expected: string | RegExp, args: str
   if (typeof expected === 'string') expect(validate.stderr).toContain(expected);
   else expect(validate.stderr).toMatch(expected);
 
-  const plan = await runCliCollecting(['plan', '-m', path, '--api-url', sandbox.url, ...args], { DOCOPS_TOKEN: TOKEN }, [TOKEN]);
+  const plan = await runCliCollecting(
+    ['plan', '-m', path, '--api-url', sandbox.url, ...args],
+    { DOCOPS_TOKEN: TOKEN },
+    [TOKEN],
+  );
   expect(plan.code, plan.stderr).toBe(1);
   if (typeof expected === 'string') expect(plan.stderr).toContain(expected);
   else expect(plan.stderr).toMatch(expected);
@@ -71,13 +84,18 @@ describe('bad manifests: exit 1, the specific message, no request', () => {
     ['long-line.yaml', /long-line\.yaml:6:10: spec\.title: must be at most 64 characters \(got 1900000\)/],
     ['deep-nesting.yaml', /deep-nesting\.yaml:6:\d+: nesting too deep: the YAML parser ran out of stack here/],
     ['alias-bomb.yaml', /alias-bomb\.yaml:1:1: document expands aliases too many times \(possible alias bomb\)/],
-    ['many-errors.yaml', /500 validation errors:[\s\S]*many-errors\.yaml:4999:13: spec\.members\[0\]\.role: must be one of owner, member \(got "boss"\)/],
+    [
+      'many-errors.yaml',
+      /500 validation errors:[\s\S]*many-errors\.yaml:4999:13: spec\.members\[0\]\.role: must be one of owner, member \(got "boss"\)/,
+    ],
   ])('generated %s', async (name, expected) => {
     await expectRejected(join(generated, name), expected);
   });
 
   it('a whole directory of bad files reports every case at once and still sends nothing', async () => {
-    const run = await runCliCollecting(['plan', '-m', MANIFESTS, '--api-url', sandbox.url], { DOCOPS_TOKEN: TOKEN }, [TOKEN]);
+    const run = await runCliCollecting(['plan', '-m', MANIFESTS, '--api-url', sandbox.url], { DOCOPS_TOKEN: TOKEN }, [
+      TOKEN,
+    ]);
     expect(run.code).toBe(1);
     for (const c of MANIFEST_CASES) if (!c.args) expect(run.stderr).toContain(`${MANIFESTS}/${c.expected}`);
     expect(sandbox.stats().total).toBe(0);
@@ -96,7 +114,9 @@ describe('bad daemon configs (docops.yaml): rejected with file:line:column', () 
   });
 
   it('never echoes the reconcile secret it rejects', async () => {
-    const error = (await loadDaemonConfig(`${CONFIGS}/reconcile-secret-short.yaml`, { env: {} }).catch((e: unknown) => e)) as Error;
+    const error = (await loadDaemonConfig(`${CONFIGS}/reconcile-secret-short.yaml`, { env: {} }).catch(
+      (e: unknown) => e,
+    )) as Error;
     expect(error.message).not.toContain('hunter2');
   });
 });

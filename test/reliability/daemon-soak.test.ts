@@ -29,7 +29,8 @@ function heapAfterGc(gc: () => void): number {
   return process.memoryUsage().heapUsed;
 }
 
-const validEdit = (i: number): string => teamYaml(`Soak ${i}`, ['bob@acme.test', 'carol@acme.test', i % 4 === 0 ? 'erin@acme.test' : 'dan@acme.test']);
+const validEdit = (i: number): string =>
+  teamYaml(`Soak ${i}`, ['bob@acme.test', 'carol@acme.test', i % 4 === 0 ? 'erin@acme.test' : 'dan@acme.test']);
 const invalidEdits = [
   'apiVersion: docops/v1\nkind: Team\nmetadata:\n  organization: org-demo\nspec:\n  title: [unclosed\n',
   'apiVersion: docops/v1\nkind: Team\nmetadata:\n  organization: org-demo\nspec:\n  title: 42\n',
@@ -52,7 +53,8 @@ describe('daemon soak', () => {
       config: { debounceMs: 60_000 },
       deps: {
         logger: createLogger({ level: 'silent', format: 'json', stream: { write: () => {} } }),
-        createClient: async (o) => createClient({ ...o, retry: { maxRetries: 5, minDelayMs: 2, maxDelayMs: 20, maxRetryAfterMs: 50 } }),
+        createClient: async (o) =>
+          createClient({ ...o, retry: { maxRetries: 5, minDelayMs: 2, maxDelayMs: 20, maxRetryAfterMs: 50 } }),
       },
     });
     const gc = forceGc();

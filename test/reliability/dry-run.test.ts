@@ -14,7 +14,10 @@ import { tempDir } from '../helpers/pipeline.js';
 /** The store's content; tables a read merely touched (created empty) do not count as a change. */
 function state(sb: RunningSandbox): string {
   const snap = sb.store.snapshot();
-  return JSON.stringify({ ...snap, tables: Object.fromEntries(Object.entries(snap.tables).filter(([, rows]) => rows.length > 0)) });
+  return JSON.stringify({
+    ...snap,
+    tables: Object.fromEntries(Object.entries(snap.tables).filter(([, rows]) => rows.length > 0)),
+  });
 }
 
 let sandbox: RunningSandbox | undefined;
@@ -29,15 +32,25 @@ describe('docops plan is read-only', () => {
     const dir = join(tempDir('dry-run'), 'manifests');
     await cp('config.example/manifests', dir, { recursive: true });
     // One team and one translation left: under --prune the other live teams and translations become deletes.
-    await writeFile(join(dir, 'teams.yaml'), 'apiVersion: docops/v1\nkind: Team\nmetadata:\n  organization: org-demo\nspec:\n  title: Platform\n');
-    await writeFile(join(dir, 'translations.yaml'), 'apiVersion: docops/v1\nkind: Translation\nmetadata:\n  organization: org-demo\nspec:\n  title: Italian docs\n');
+    await writeFile(
+      join(dir, 'teams.yaml'),
+      'apiVersion: docops/v1\nkind: Team\nmetadata:\n  organization: org-demo\nspec:\n  title: Platform\n',
+    );
+    await writeFile(
+      join(dir, 'translations.yaml'),
+      'apiVersion: docops/v1\nkind: Translation\nmetadata:\n  organization: org-demo\nspec:\n  title: Italian docs\n',
+    );
     const before = state(sandbox);
     const prune = KINDS.filter((k) => k.prunable !== false).flatMap((k) => ['--prune', k.kind]);
     const env = { DOCOPS_TOKEN: sandbox.token };
     const common = ['-m', dir, '--api-url', sandbox.url, '--log-level', 'silent'];
     let steps: { action: string }[] = [];
     for (const format of ['text', 'markdown', 'json']) {
-      const run = await runCliCollecting(['plan', ...common, '--format', format, ...prune, '--invite', '--detailed-exitcode'], env, []);
+      const run = await runCliCollecting(
+        ['plan', ...common, '--format', format, ...prune, '--invite', '--detailed-exitcode'],
+        env,
+        [],
+      );
       expect(run.code, run.stderr).toBe(2);
       if (format === 'json') steps = (JSON.parse(run.stdout) as { steps: { action: string }[] }).steps;
     }

@@ -9,7 +9,13 @@
  * `DOCOPS_FAULT_SEEDS=20 npx vitest run test/reliability/every-kind-faults.test.ts`.
  */
 import { describe, expect, it } from 'vitest';
-import { convergeOnce, ISSUE22_FAULTS, ISSUE22_FAULTS_AFTER, everyKindManifests, type SeedOutcome } from './every-kind-world.js';
+import {
+  convergeOnce,
+  ISSUE22_FAULTS,
+  ISSUE22_FAULTS_AFTER,
+  everyKindManifests,
+  type SeedOutcome,
+} from './every-kind-world.js';
 
 const SEEDS = Number(process.env['DOCOPS_FAULT_SEEDS'] ?? 10);
 const verbose = process.env['DOCOPS_FAULT_SEEDS'] !== undefined;
@@ -27,7 +33,8 @@ async function tally(faults: string, seeds: number): Promise<SeedOutcome[]> {
     expect(o.unplannedDeletes, `seed ${seed}`).toEqual([]);
     out.push(o);
   }
-  if (verbose) console.log(`${faults}: ${out.filter((o) => o.converged).length} of ${seeds} seeds converged in one apply`);
+  if (verbose)
+    console.log(`${faults}: ${out.filter((o) => o.converged).length} of ${seeds} seeds converged in one apply`);
   return out;
 }
 

@@ -22,7 +22,8 @@ export const ISSUE22_FAULTS = '429=0.2,retryAfter=0,5xx=0.1,reset=0.05';
 /** The same rates, each 5xx and reset half before and half after the server processed the request. */
 export const ISSUE22_FAULTS_AFTER = '429=0.2,retryAfter=0,5xx=0.05,5xxAfter=0.05,reset=0.025,resetAfter=0.025';
 
-const doc = (kind: string, spec: string): string => `---\napiVersion: docops/v1\nkind: ${kind}\nmetadata:\n  organization: org-demo\nspec:\n${spec}`;
+const doc = (kind: string, spec: string): string =>
+  `---\napiVersion: docops/v1\nkind: ${kind}\nmetadata:\n  organization: org-demo\nspec:\n${spec}`;
 const NEW_TEAMS = ['Docs guild', 'Field team', 'Reviewers', 'Translators'];
 
 /** The manifests directory (a fresh temporary one). */
@@ -32,14 +33,26 @@ export function everyKindManifests(): string {
   copyFileSync(new URL('../fixtures/saml/idp-a.pem', import.meta.url), join(dir, 'idp.pem'));
   const members = join(dir, 'members.yaml');
   const invited = ['Newcomer@acme.test', 'other@acme.test', 'third@acme.test'];
-  writeFileSync(members, readFileSync(members, 'utf8').replace('invite: false', 'invite: true') + invited.map((e) => `    - { email: ${e}, role: read }\n`).join(''));
+  writeFileSync(
+    members,
+    readFileSync(members, 'utf8').replace('invite: false', 'invite: true') +
+      invited.map((e) => `    - { email: ${e}, role: read }\n`).join(''),
+  );
 
   const team = (title: string, i: number): string =>
-    doc('Team', `  title: ${title}\n  members:\n    - { email: grace@acme.test, role: owner }\n    - { email: ivan@acme.test }\n` + (i % 2 === 0 ? `    - { email: ${invited[i % invited.length]!.toLowerCase()} }\n` : ''));
+    doc(
+      'Team',
+      `  title: ${title}\n  members:\n    - { email: grace@acme.test, role: owner }\n    - { email: ivan@acme.test }\n` +
+        (i % 2 === 0 ? `    - { email: ${invited[i % invited.length]!.toLowerCase()} }\n` : ''),
+    );
   appendFileSync(join(dir, 'teams.yaml'), NEW_TEAMS.map(team).join(''));
-  appendFileSync(join(dir, 'translations.yaml'), ['Dutch docs', 'German docs', 'Italian docs'].map((t) => doc('Translation', `  title: ${t}\n`)).join(''));
+  appendFileSync(
+    join(dir, 'translations.yaml'),
+    ['Dutch docs', 'German docs', 'Italian docs'].map((t) => doc('Translation', `  title: ${t}\n`)).join(''),
+  );
 
-  const access = '  access:\n    - { team: Security, role: edit }\n    - { team: Docs guild, role: read }\n    - { email: dan@acme.test, role: comment }\n';
+  const access =
+    '  access:\n    - { team: Security, role: edit }\n    - { team: Docs guild, role: read }\n    - { email: dan@acme.test, role: comment }\n';
   const collections = [
     doc('Collection', `  title: Field guides\n  description: Guides from the field\n${access}`),
     doc('Collection', '  title: Regional\n  parent: Field guides\n'),
@@ -56,7 +69,8 @@ export function everyKindManifests(): string {
   ];
   appendFileSync(join(dir, 'spaces.yaml'), collections.join('') + spaces.join(''));
 
-  const siteAccess = '  access:\n    - { team: Support, role: read }\n    - { team: Field team, role: edit }\n    - { email: erin@acme.test, role: null }\n';
+  const siteAccess =
+    '  access:\n    - { team: Support, role: read }\n    - { team: Field team, role: edit }\n    - { email: erin@acme.test, role: null }\n';
   appendFileSync(join(dir, 'site.yaml'), siteAccess);
   appendFileSync(
     join(dir, 'site.yaml'),
@@ -74,9 +88,18 @@ export function everyKindManifests(): string {
   );
   appendFileSync(
     join(dir, 'saml.yaml'),
-    doc('SamlProvider', '  label: Okta\n  entityID: http://www.okta.com/exk1\n  ssoURL: https://acme.okta.com/app/sso\n  certificate: { file: idp.pem }\n  defaultTeam: Security\n  defaultRole: read\n'),
+    doc(
+      'SamlProvider',
+      '  label: Okta\n  entityID: http://www.okta.com/exk1\n  ssoURL: https://acme.okta.com/app/sso\n  certificate: { file: idp.pem }\n  defaultTeam: Security\n  defaultRole: read\n',
+    ),
   );
-  appendFileSync(join(dir, 'openapi.yaml'), doc('OpenAPISpec', '  slug: orders\n  source:\n    text: |\n      openapi: 3.1.0\n      info: { title: Orders, version: 1.0.0 }\n      paths: {}\n'));
+  appendFileSync(
+    join(dir, 'openapi.yaml'),
+    doc(
+      'OpenAPISpec',
+      '  slug: orders\n  source:\n    text: |\n      openapi: 3.1.0\n      info: { title: Orders, version: 1.0.0 }\n      paths: {}\n',
+    ),
+  );
   return dir;
 }
 
@@ -125,7 +148,11 @@ export interface SeedOutcome {
 }
 
 /** Plan and apply the every-kind manifests once under `faults` with `seed`; the plan after it without faults. */
-export async function convergeOnce(seed: number, faults = ISSUE22_FAULTS, dir = everyKindManifests()): Promise<SeedOutcome> {
+export async function convergeOnce(
+  seed: number,
+  faults = ISSUE22_FAULTS,
+  dir = everyKindManifests(),
+): Promise<SeedOutcome> {
   const sandbox = await startSandbox({ seed: 'demo' });
   const client: ApiClient = fastClient(sandbox);
   try {
@@ -149,7 +176,9 @@ export async function convergeOnce(seed: number, faults = ISSUE22_FAULTS, dir = 
       left: next.steps.map((s) => s.id),
       failed: report.failed,
       duplicates: duplicateIdentities(sandbox.store),
-      unplannedDeletes: stats.requests.filter((r) => r.method === 'DELETE' && !allowed.has(r.path)).map((r) => `${r.path} (${r.status})`),
+      unplannedDeletes: stats.requests
+        .filter((r) => r.method === 'DELETE' && !allowed.has(r.path))
+        .map((r) => `${r.path} (${r.status})`),
       recovered,
       faults: stats.requests.filter((r) => r.fault !== undefined).length,
     };

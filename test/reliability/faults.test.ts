@@ -8,8 +8,24 @@ import type { ApiClient } from '../../src/model/api-client.js';
 import { applyPlan, type ApplyEvent } from '../../src/engine/apply.js';
 import type { Plan } from '../../src/model/plan.js';
 import { startSandbox, type MemberRole, type RunningSandbox } from '@docops/sandbox';
-import { fastClient, loadDesired, planAndApply, planOnce, plannedDeletePaths, processed, tempDir } from '../helpers/pipeline.js';
-import { ADMIN_EMAIL, fillStore, readStore, worldManifests, writeManifests, type World, type WorldTeam } from '../helpers/world.js';
+import {
+  fastClient,
+  loadDesired,
+  planAndApply,
+  planOnce,
+  plannedDeletePaths,
+  processed,
+  tempDir,
+} from '../helpers/pipeline.js';
+import {
+  ADMIN_EMAIL,
+  fillStore,
+  readStore,
+  worldManifests,
+  writeManifests,
+  type World,
+  type WorldTeam,
+} from '../helpers/world.js';
 
 const FULL_FAULTS = '429=0.05,retryAfter=0,5xx=0.02,reset=0.01,resetAfter=0.01,spike=0.02:30ms,seed=';
 /** Issue 12's target: 20 % 429, 10 % 5xx and 5 % resets, each 5xx and reset half before and half after processing. */
@@ -41,7 +57,10 @@ function desiredWorld(): World {
   const members = [
     { email: ADMIN_EMAIL, role: 'admin' as const },
     // m000..m139 stay (100 of them change role); m140..m149 are pruned.
-    ...Array.from({ length: 140 }, (_, i) => ({ email: memberEmail(i), role: i < 100 ? ROLES[(i + 1) % ROLES.length]! : ROLES[i % ROLES.length]! })),
+    ...Array.from({ length: 140 }, (_, i) => ({
+      email: memberEmail(i),
+      role: i < 100 ? ROLES[(i + 1) % ROLES.length]! : ROLES[i % ROLES.length]!,
+    })),
     ...Array.from({ length: 30 }, (_, i) => ({ email: inviteEmail(i), role: 'read' as const })),
   ];
   const teams: WorldTeam[] = [
@@ -64,7 +83,10 @@ function desiredWorld(): World {
     })),
   ];
   const translations = [
-    ...Array.from({ length: 10 }, (_, i) => ({ title: i < 5 ? `Renamed tr ${pad(i, 2)}` : `Live tr ${pad(i, 2)}`, id: `tr-w${i}` })),
+    ...Array.from({ length: 10 }, (_, i) => ({
+      title: i < 5 ? `Renamed tr ${pad(i, 2)}` : `Live tr ${pad(i, 2)}`,
+      id: `tr-w${i}`,
+    })),
     ...Array.from({ length: 30 }, (_, i) => ({ title: `New tr ${pad(i, 2)}` })),
   ];
   return { members, teams, translations };
@@ -79,47 +101,54 @@ afterEach(async () => {
 });
 
 describe('apply under injected faults', () => {
-  it.each([7, 1234])('converges within one more apply, creates nothing twice and deletes only what was planned (seed %i)', async (seed) => {
-    sandbox = await startSandbox({ seed: 'empty', faults: FULL_FAULTS + seed });
-    fillStore(sandbox.store, liveWorld());
-    client = fastClient(sandbox);
-    const dir = tempDir('faults');
-    writeManifests(dir, worldManifests(desiredWorld(), { prune: true, invite: true }));
-    const desired = await loadDesired(dir);
+  it.each([7, 1234])(
+    'converges within one more apply, creates nothing twice and deletes only what was planned (seed %i)',
+    async (seed) => {
+      sandbox = await startSandbox({ seed: 'empty', faults: FULL_FAULTS + seed });
+      fillStore(sandbox.store, liveWorld());
+      client = fastClient(sandbox);
+      const dir = tempDir('faults');
+      writeManifests(dir, worldManifests(desiredWorld(), { prune: true, invite: true }));
+      const desired = await loadDesired(dir);
 
-    const first = await planAndApply(client, desired);
-    const counts = { create: 0, update: 0, delete: 0 };
-    for (const s of first.plan.steps) counts[s.action]++;
-    expect(first.plan.steps.length).toBeGreaterThanOrEqual(350);
-    expect(counts.delete).toBe(10 + 15 + 10);
-    const afterFirst = sandbox.stats();
-    // Every kind of fault really happened during the first apply.
-    for (const fault of ['429', '5xx', 'reset', 'resetAfter']) expect(afterFirst.requests.some((r) => r.fault === fault), fault).toBe(true);
+      const first = await planAndApply(client, desired);
+      const counts = { create: 0, update: 0, delete: 0 };
+      for (const s of first.plan.steps) counts[s.action]++;
+      expect(first.plan.steps.length).toBeGreaterThanOrEqual(350);
+      expect(counts.delete).toBe(10 + 15 + 10);
+      const afterFirst = sandbox.stats();
+      // Every kind of fault really happened during the first apply.
+      for (const fault of ['429', '5xx', 'reset', 'resetAfter'])
+        expect(
+          afterFirst.requests.some((r) => r.fault === fault),
+          fault,
+        ).toBe(true);
 
-    sandbox.setFaults(RETRYABLE_FAULTS + seed);
-    const plans: Plan[] = [first.plan];
-    const second = await planAndApply(client, desired);
-    plans.push(second.plan);
-    expect(second.report.failed).toEqual([]);
-    expect(await planOnce(client, desired)).toMatchObject({ steps: [] });
+      sandbox.setFaults(RETRYABLE_FAULTS + seed);
+      const plans: Plan[] = [first.plan];
+      const second = await planAndApply(client, desired);
+      plans.push(second.plan);
+      expect(second.report.failed).toEqual([]);
+      expect(await planOnce(client, desired)).toMatchObject({ steps: [] });
 
-    const stats = sandbox.stats();
-    const live = readStore(sandbox.store);
-    // No duplicate creates: every title once, and the sandbox processed exactly one create per new object.
-    expect(Object.entries(live.teamIds).filter(([, ids]) => ids.length > 1)).toEqual([]);
-    expect(processed(stats, 'PUT', TEAMS_ROUTE)).toBe(120);
-    expect(new Set(live.translations.map((t) => t.title)).size).toBe(live.translations.length);
-    expect(processed(stats, 'POST', TRANSLATIONS_ROUTE)).toBe(30);
-    // No deletes beyond the plans: every DELETE the sandbox saw belongs to a delete step of a plan.
-    const allowed = plannedDeletePaths(plans);
-    const deletes = stats.requests.filter((r) => r.method === 'DELETE').map((r) => r.path);
-    expect(deletes.filter((p) => !allowed.has(p))).toEqual([]);
-    // And the end state is the desired one.
-    const want = desiredWorld();
-    expect(live.members.map((m) => m.email)).toEqual(want.members.map((m) => m.email.toLowerCase()).sort());
-    expect(live.teams.map((t) => t.title)).toEqual(want.teams.map((t) => t.title).sort());
-    expect(live.translations.map((t) => t.title)).toEqual(want.translations.map((t) => t.title).sort());
-  });
+      const stats = sandbox.stats();
+      const live = readStore(sandbox.store);
+      // No duplicate creates: every title once, and the sandbox processed exactly one create per new object.
+      expect(Object.entries(live.teamIds).filter(([, ids]) => ids.length > 1)).toEqual([]);
+      expect(processed(stats, 'PUT', TEAMS_ROUTE)).toBe(120);
+      expect(new Set(live.translations.map((t) => t.title)).size).toBe(live.translations.length);
+      expect(processed(stats, 'POST', TRANSLATIONS_ROUTE)).toBe(30);
+      // No deletes beyond the plans: every DELETE the sandbox saw belongs to a delete step of a plan.
+      const allowed = plannedDeletePaths(plans);
+      const deletes = stats.requests.filter((r) => r.method === 'DELETE').map((r) => r.path);
+      expect(deletes.filter((p) => !allowed.has(p))).toEqual([]);
+      // And the end state is the desired one.
+      const want = desiredWorld();
+      expect(live.members.map((m) => m.email)).toEqual(want.members.map((m) => m.email.toLowerCase()).sort());
+      expect(live.teams.map((t) => t.title)).toEqual(want.teams.map((t) => t.title).sort());
+      expect(live.translations.map((t) => t.title)).toEqual(want.translations.map((t) => t.title).sort());
+    },
+  );
 
   it('under 20 % 429, 10 % 5xx and 5 % resets one apply converges in at least 9 of 10 seeds, never creating twice nor deleting unplanned', async () => {
     const converged: number[] = [];
@@ -148,7 +177,10 @@ describe('apply under injected faults', () => {
 
       // Every seed, converged or not: each object created once (store and request log), no DELETE beyond the plan.
       const live = readStore(sandbox.store);
-      expect(Object.entries(live.teamIds).filter(([, ids]) => ids.length > 1), `seed ${seed}`).toEqual([]);
+      expect(
+        Object.entries(live.teamIds).filter(([, ids]) => ids.length > 1),
+        `seed ${seed}`,
+      ).toEqual([]);
       expect(new Set(live.translations.map((t) => t.title)).size, `seed ${seed}`).toBe(live.translations.length);
       expect(processed(stats, 'PUT', TEAMS_ROUTE), `seed ${seed}`).toBeLessThanOrEqual(120);
       expect(processed(stats, 'POST', TRANSLATIONS_ROUTE), `seed ${seed}`).toBeLessThanOrEqual(30);
@@ -158,7 +190,10 @@ describe('apply under injected faults', () => {
         expect(processed(stats, 'POST', TRANSLATIONS_ROUTE), `seed ${seed}`).toBe(30);
       }
       const allowed = plannedDeletePaths([plan]);
-      expect(stats.requests.filter((r) => r.method === 'DELETE' && !allowed.has(r.path)).map((r) => r.path), `seed ${seed}`).toEqual([]);
+      expect(
+        stats.requests.filter((r) => r.method === 'DELETE' && !allowed.has(r.path)).map((r) => r.path),
+        `seed ${seed}`,
+      ).toEqual([]);
       expect(report.applied.length + report.failed.length + report.skipped.length).toBe(plan.steps.length);
 
       await client.close();
@@ -178,7 +213,14 @@ describe('apply under injected faults', () => {
     sandbox = await startSandbox({ seed: 'empty' });
     client = fastClient(sandbox);
     const dir = tempDir('reset-after');
-    writeManifests(dir, worldManifests({ members: [], teams: [{ title: 'Only once', members: [] }], translations: [{ title: 'Once too' }] }));
+    writeManifests(
+      dir,
+      worldManifests({
+        members: [],
+        teams: [{ title: 'Only once', members: [] }],
+        translations: [{ title: 'Once too' }],
+      }),
+    );
     const desired = await loadDesired(dir);
     const plan = await planOnce(client, desired);
     sandbox.setFaults('resetAfter=1');

@@ -49,7 +49,10 @@ async function refusingApi(): Promise<string> {
         return;
       }
       const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-      const headers: Record<string, string> = { authorization: req.headers.authorization ?? '', ...(body ? { 'content-type': 'application/json' } : {}) };
+      const headers: Record<string, string> = {
+        authorization: req.headers.authorization ?? '',
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      };
       fetch(`${sb.origin}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, ...(body ? { body } : {}) }).then(
         async (r) => {
           const text = await r.text();
@@ -73,7 +76,10 @@ const SENTENCE = new RegExp(
 describe('a create whose follow-up fails', () => {
   it.each(['text', 'markdown'] as const)('is reported with what was left behind (%s)', async (format) => {
     const apiUrl = await refusingApi();
-    const r = await runCli(['apply', '-m', manifestsDir(), '--api-url', apiUrl, '--log-level', 'silent', '--format', format], { DOCOPS_TOKEN: 'half-token' });
+    const r = await runCli(
+      ['apply', '-m', manifestsDir(), '--api-url', apiUrl, '--log-level', 'silent', '--format', format],
+      { DOCOPS_TOKEN: 'half-token' },
+    );
     expect(r.code).toBe(1);
     const unescaped = format === 'markdown' ? r.stdout.replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1') : r.stdout;
     expect(unescaped).toMatch(format === 'text' ? /^Left behind:$/m : /^\*\*Left behind\*\*$/m);
@@ -84,11 +90,30 @@ describe('a create whose follow-up fails', () => {
 
   it('is reported with what was left behind (JSON)', async () => {
     const apiUrl = await refusingApi();
-    const r = await runCli(['apply', '-m', manifestsDir(), '--api-url', apiUrl, '--log-level', 'silent', '--format', 'json'], { DOCOPS_TOKEN: 'half-token' });
+    const r = await runCli(
+      ['apply', '-m', manifestsDir(), '--api-url', apiUrl, '--log-level', 'silent', '--format', 'json'],
+      { DOCOPS_TOKEN: 'half-token' },
+    );
     expect(r.code).toBe(1);
-    const doc = JSON.parse(r.stdout) as { result: { incomplete: { stepId: string; kind: string; key: string; id: string; notSet: string[]; summary: string; failedRequest: { request: string } }[] } };
+    const doc = JSON.parse(r.stdout) as {
+      result: {
+        incomplete: {
+          stepId: string;
+          kind: string;
+          key: string;
+          id: string;
+          notSet: string[];
+          summary: string;
+          failedRequest: { request: string };
+        }[];
+      };
+    };
     const [site] = doc.result.incomplete.filter((x) => x.kind === 'Site');
-    expect(site).toMatchObject({ stepId: 'Site/org-demo/Acme Help Center#create', key: 'Acme Help Center', notSet: ['basename', 'adaptiveContent', 'agentsContext'] });
+    expect(site).toMatchObject({
+      stepId: 'Site/org-demo/Acme Help Center#create',
+      key: 'Acme Help Center',
+      notSet: ['basename', 'adaptiveContent', 'agentsContext'],
+    });
     expect(site!.failedRequest.request).toBe(`PATCH /orgs/org-demo/sites/${site!.id}`);
     expect(site!.summary).toMatch(SENTENCE);
     // The site really exists, with its default settings.
@@ -99,15 +124,28 @@ describe('a create whose follow-up fails', () => {
     const refuse = (client: ApiClient): ApiClient => ({
       ...client,
       request: async (method, path, options) => {
-        if (method === 'PATCH' && SITE_PATCH.test(`/v1${path}`)) throw new ApiError(method, path, 400, REFUSAL, { effect: 'none' });
+        if (method === 'PATCH' && SITE_PATCH.test(`/v1${path}`))
+          throw new ApiError(method, path, 400, REFUSAL, { effect: 'none' });
         return client.request(method, path, options);
       },
     });
-    const files = Object.fromEntries(['site.yaml', 'spaces.yaml'].map((f) => [f, readFileSync(join('config.example/manifests', f), 'utf8')]));
-    daemon = await startTestDaemon({ files, deps: { createClient: async (o) => refuse(createClient({ ...o, retry: { maxRetries: 0 } })) } });
-    const lines = daemon.logs.filter((l) => typeof l['msg'] === 'string' && (l['msg'] as string).startsWith('left behind: '));
+    const files = Object.fromEntries(
+      ['site.yaml', 'spaces.yaml'].map((f) => [f, readFileSync(join('config.example/manifests', f), 'utf8')]),
+    );
+    daemon = await startTestDaemon({
+      files,
+      deps: { createClient: async (o) => refuse(createClient({ ...o, retry: { maxRetries: 0 } })) },
+    });
+    const lines = daemon.logs.filter(
+      (l) => typeof l['msg'] === 'string' && (l['msg'] as string).startsWith('left behind: '),
+    );
     expect(lines.length).toBeGreaterThan(0);
-    expect(lines[0]).toMatchObject({ level: 50, step: 'Site/org-demo/Acme Help Center#create', kind: 'Site', key: 'Acme Help Center' });
+    expect(lines[0]).toMatchObject({
+      level: 50,
+      step: 'Site/org-demo/Acme Help Center#create',
+      kind: 'Site',
+      key: 'Acme Help Center',
+    });
     expect(lines[0]!['msg']).toMatch(SENTENCE);
   });
 });

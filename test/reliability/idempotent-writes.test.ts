@@ -32,10 +32,22 @@ function changedManifests(): { before: string; after: string } {
     writeFileSync(join(after, file), text.replace(from, to));
   };
   edit('spaces.yaml', '  emoji: 🛠\n  parent: Internal', '  emoji: 🛠\n  parent: Product docs');
-  edit('spaces.yaml', '  title: Internal\n  id: col-internal\n', '  title: Internal\n  id: col-internal\n  parent: Product docs\n');
-  edit('members.yaml', '{ email: frank@acme.test, role: comment }', '{ email: frank@acme.test, role: comment, sso: true }');
+  edit(
+    'spaces.yaml',
+    '  title: Internal\n  id: col-internal\n',
+    '  title: Internal\n  id: col-internal\n  parent: Product docs\n',
+  );
+  edit(
+    'members.yaml',
+    '{ email: frank@acme.test, role: comment }',
+    '{ email: frank@acme.test, role: comment, sso: true }',
+  );
   edit('site.yaml', '        - { space: Changelog, path: whats-new }\n', '');
-  edit('site.yaml', '        - { space: API Reference, path: reference }\n', '        - { space: API Reference, path: reference }\n        - { space: Changelog, path: whats-new }\n');
+  edit(
+    'site.yaml',
+    '        - { space: API Reference, path: reference }\n',
+    '        - { space: API Reference, path: reference }\n        - { space: Changelog, path: whats-new }\n',
+  );
   edit('site.yaml', 'sections: [api, operations]', 'sections: [getting-started, api, operations]');
   return { before, after };
 }
@@ -48,7 +60,11 @@ describe('idempotent POSTs', () => {
     expect((await planAndApply(client, await loadDesired(dirs.before))).report.failed).toEqual([]);
     const desired = await loadDesired(dirs.after);
     const plan = await planOnce(client, desired);
-    const posts = plan.steps.flatMap((s) => s.requests.filter((r) => r.method === 'POST').map((r) => ({ step: s.id, path: r.path, idempotent: r.idempotent, recover: r.recover !== undefined })));
+    const posts = plan.steps.flatMap((s) =>
+      s.requests
+        .filter((r) => r.method === 'POST')
+        .map((r) => ({ step: s.id, path: r.path, idempotent: r.idempotent, recover: r.recover !== undefined })),
+    );
     // Every POST of the plan is a create (recovered by identity) or marked idempotent; here all five are moves and sets.
     expect(posts.filter((p) => p.idempotent !== true && !p.recover)).toEqual([]);
     expect(posts).toHaveLength(5);
@@ -71,7 +87,12 @@ describe('idempotent POSTs', () => {
     const report = await applyPlan(faulty, plan, { concurrency: 1 });
     expect(report.failed).toEqual([]);
     const log = sandbox.stats().requests.filter((r) => r.method === 'POST');
-    expect(log.filter((r) => r.fault !== undefined).map((r) => r.path.slice('/v1'.length)).sort()).toEqual(posts.map((p) => p.path).sort());
+    expect(
+      log
+        .filter((r) => r.fault !== undefined)
+        .map((r) => r.path.slice('/v1'.length))
+        .sort(),
+    ).toEqual(posts.map((p) => p.path).sort());
     expect(new Set(log.map((r) => r.fault))).toEqual(new Set(['5xxAfter', 'resetAfter', undefined]));
     expect(await planOnce(client, desired)).toMatchObject({ steps: [], blocked: [] });
   });

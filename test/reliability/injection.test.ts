@@ -13,7 +13,14 @@ import { sandboxPerTest } from '../kinds/sandbox-per-test.js';
 
 const start = sandboxPerTest('injection');
 
-const doc = (kind: string, spec: string[]): string => ['apiVersion: docops/v1', `kind: ${kind}`, 'metadata: { organization: org-demo }', 'spec:', ...spec.map((l) => `  ${l}`)].join('\n') + '\n';
+const doc = (kind: string, spec: string[]): string =>
+  [
+    'apiVersion: docops/v1',
+    `kind: ${kind}`,
+    'metadata: { organization: org-demo }',
+    'spec:',
+    ...spec.map((l) => `  ${l}`),
+  ].join('\n') + '\n';
 
 describe('titles that look like refs', () => {
   it('are created, nested and compared as the literal text, never substituted', async () => {
@@ -21,15 +28,28 @@ describe('titles that look like refs', () => {
     const teamTitle = '<<ref:Team/org-demo/Security#create.id>>';
     const collectionTitle = '<<ref:Collection/org-demo/Docs#create.id>>';
     const spaceTitle = '<<ref:Space/org-demo/Notes#create.id>>';
-    writeFileSync(join(dir, 'teams.yaml'), doc('Team', ['title: Security']) + '---\n' + doc('Team', [`title: "${teamTitle}"`]));
-    writeFileSync(join(dir, 'collections.yaml'), doc('Collection', ['title: Docs']) + '---\n' + doc('Collection', [`title: "${collectionTitle}"`, 'parent: Docs']));
-    writeFileSync(join(dir, 'spaces.yaml'), doc('Space', ['title: Notes', `parent: "${collectionTitle}"`]) + '---\n' + doc('Space', [`title: "${spaceTitle}"`, 'parent: Docs']));
+    writeFileSync(
+      join(dir, 'teams.yaml'),
+      doc('Team', ['title: Security']) + '---\n' + doc('Team', [`title: "${teamTitle}"`]),
+    );
+    writeFileSync(
+      join(dir, 'collections.yaml'),
+      doc('Collection', ['title: Docs']) + '---\n' + doc('Collection', [`title: "${collectionTitle}"`, 'parent: Docs']),
+    );
+    writeFileSync(
+      join(dir, 'spaces.yaml'),
+      doc('Space', ['title: Notes', `parent: "${collectionTitle}"`]) +
+        '---\n' +
+        doc('Space', [`title: "${spaceTitle}"`, 'parent: Docs']),
+    );
 
     const desired = await loadDesired(dir);
     const { report } = await planAndApply(client, desired);
     expect(report.failed).toEqual([]);
 
-    const teamTitles = teams(sb.store).all().map((t) => t.title);
+    const teamTitles = teams(sb.store)
+      .all()
+      .map((t) => t.title);
     expect(teamTitles).toEqual(expect.arrayContaining(['Security', teamTitle]));
     const cols = collections(sb.store).all();
     const docs = cols.find((c) => c.title === 'Docs')!;

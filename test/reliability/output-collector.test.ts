@@ -9,7 +9,9 @@ const SECRET = 'tok-SECRET-0123456789abcdef';
 
 describe('output collector', () => {
   it('finds a secret whole, URL-encoded, JSON-escaped, or by a fragment; not in unrelated text', () => {
-    expect(findLeaks(`Authorization: Bearer ${SECRET}`, [SECRET], 'x')).toEqual([{ where: 'x', secret: SECRET, found: SECRET }]);
+    expect(findLeaks(`Authorization: Bearer ${SECRET}`, [SECRET], 'x')).toEqual([
+      { where: 'x', secret: SECRET, found: SECRET },
+    ]);
     const share = 'a+b/c=d-secret-share-value';
     expect(findLeaks(`?share=${encodeURIComponent(share)}`, [share], 'x')).toHaveLength(1);
     expect(findLeaks(`token ${SECRET.slice(0, FRAGMENT)}…`, [SECRET], 'x')).toHaveLength(1);
@@ -29,7 +31,12 @@ describe('output collector', () => {
     const c = new OutputCollector([SECRET]);
     c.addPath(dir);
     c.io().stderr.write(`oops ${SECRET}`);
-    expect(c.leaks().map((l) => l.where).sort()).toEqual([join(dir, 'a', 'journal.jsonl'), 'stderr']);
+    expect(
+      c
+        .leaks()
+        .map((l) => l.where)
+        .sort(),
+    ).toEqual([join(dir, 'a', 'journal.jsonl'), 'stderr']);
   });
 
   it('collects a real CLI run', async () => {

@@ -72,8 +72,13 @@ describe('random worlds', () => {
   it('(b) with prune off no delete step is planned; with prune on only unnamed live objects are deleted', async () => {
     await fc.assert(
       fc.asyncProperty(scenario, async ({ live, desired, options }) => {
-        const off = await purePlan(live, desired, { ...options, prune: { Members: false, Team: false, Translation: false } });
-        expect(off.plan.steps.filter((s) => s.action === 'delete' || s.phase === 'delete' || s.phase === 'prune')).toEqual([]);
+        const off = await purePlan(live, desired, {
+          ...options,
+          prune: { Members: false, Team: false, Translation: false },
+        });
+        expect(
+          off.plan.steps.filter((s) => s.action === 'delete' || s.phase === 'delete' || s.phase === 'prune'),
+        ).toEqual([]);
         expect(off.plan.steps.flatMap((s) => s.requests).filter((r) => r.method === 'DELETE')).toEqual([]);
 
         const on = await purePlan(live, desired, options);
@@ -103,7 +108,12 @@ describe('random worlds', () => {
           seen.dependsOn += s.dependsOn.length;
           seen.refs += refsIn(s.requests).length;
           const mine = groupIndex.get(s.id)!;
-          const needed = [...s.dependsOn, ...refsIn(s.requests).map((r) => r.stepId).filter((id) => id !== s.id)];
+          const needed = [
+            ...s.dependsOn,
+            ...refsIn(s.requests)
+              .map((r) => r.stepId)
+              .filter((id) => id !== s.id),
+          ];
           for (const d of needed) {
             const theirs = groupIndex.get(d);
             expect(theirs, `${s.id} needs unknown step ${d}`).toBeDefined();

@@ -26,16 +26,30 @@ function manifests(): string {
   cpSync('config.example/manifests', dir, { recursive: true });
   copyFileSync(new URL('../fixtures/saml/idp-a.pem', import.meta.url), join(dir, 'idp.pem'));
   const members = join(dir, 'members.yaml');
-  writeFileSync(members, readFileSync(members, 'utf8').replace('invite: false', 'invite: true') + '    - { email: Newcomer@acme.test, role: read }\n    - { email: other@acme.test, role: edit }\n');
-  const doc = (kind: string, spec: string): string => `---\napiVersion: docops/v1\nkind: ${kind}\nmetadata:\n  organization: org-demo\nspec:\n${spec}`;
-  const access = '  access:\n    - { team: Security, role: edit }\n    - { email: dan@acme.test, role: edit }\n    - { team: Support, role: read }\n';
+  writeFileSync(
+    members,
+    readFileSync(members, 'utf8').replace('invite: false', 'invite: true') +
+      '    - { email: Newcomer@acme.test, role: read }\n    - { email: other@acme.test, role: edit }\n',
+  );
+  const doc = (kind: string, spec: string): string =>
+    `---\napiVersion: docops/v1\nkind: ${kind}\nmetadata:\n  organization: org-demo\nspec:\n${spec}`;
+  const access =
+    '  access:\n    - { team: Security, role: edit }\n    - { email: dan@acme.test, role: edit }\n    - { team: Support, role: read }\n';
   appendFileSync(
     join(dir, 'spaces.yaml'),
-    doc('Collection', `  title: Field guides\n${access}`) + doc('Collection', '  title: Regional\n  parent: Field guides\n') + doc('Space', `  title: Field guide\n  parent: Field guides\n${access}`),
+    doc('Collection', `  title: Field guides\n${access}`) +
+      doc('Collection', '  title: Regional\n  parent: Field guides\n') +
+      doc('Space', `  title: Field guide\n  parent: Field guides\n${access}`),
   );
-  appendFileSync(join(dir, 'site.yaml'), '  access:\n    - { team: Support, role: read }\n    - { email: erin@acme.test, role: null }\n');
+  appendFileSync(
+    join(dir, 'site.yaml'),
+    '  access:\n    - { team: Support, role: read }\n    - { email: erin@acme.test, role: null }\n',
+  );
   appendFileSync(join(dir, 'translations.yaml'), doc('Translation', '  title: Dutch docs\n'));
-  appendFileSync(join(dir, 'saml.yaml'), doc('SamlProvider', '  label: Okta\n  certificate: { file: idp.pem }\n  defaultTeam: Security\n'));
+  appendFileSync(
+    join(dir, 'saml.yaml'),
+    doc('SamlProvider', '  label: Okta\n  certificate: { file: idp.pem }\n  defaultTeam: Security\n'),
+  );
   return dir;
 }
 
@@ -130,7 +144,10 @@ describe('recovering creates of every kind', () => {
     for (const [table, identity] of Object.entries(identities)) {
       const keys = (tables[table] ?? []).map(identity);
       expect(keys.length, table).toBeGreaterThan(0);
-      expect(keys.filter((k, i) => keys.indexOf(k) !== i), table).toEqual([]);
+      expect(
+        keys.filter((k, i) => keys.indexOf(k) !== i),
+        table,
+      ).toEqual([]);
     }
   });
 });
@@ -139,13 +156,24 @@ describe('recovering creates of every kind', () => {
 function nestedManifests(): string {
   const dir = mkdtempSync(join(tmpdir(), 'docops-recover-identity-'));
   cpSync('config.example/manifests', dir, { recursive: true });
-  const doc = (kind: string, spec: string): string => `---\napiVersion: docops/v1\nkind: ${kind}\nmetadata:\n  organization: org-demo\nspec:\n${spec}`;
-  appendFileSync(join(dir, 'spaces.yaml'), doc('Space', '  title: Handbook\n  parent: Product docs\n') + doc('Collection', '  title: Archive\n  parent: Internal\n'));
+  const doc = (kind: string, spec: string): string =>
+    `---\napiVersion: docops/v1\nkind: ${kind}\nmetadata:\n  organization: org-demo\nspec:\n${spec}`;
+  appendFileSync(
+    join(dir, 'spaces.yaml'),
+    doc('Space', '  title: Handbook\n  parent: Product docs\n') +
+      doc('Collection', '  title: Archive\n  parent: Internal\n'),
+  );
   return dir;
 }
 
 /** Someone else's space or collection with a title this plan creates, made between the plan and the apply. */
-function theirs(store: SandboxStore, what: 'space' | 'collection', id: string, title: string, parent: string | undefined): void {
+function theirs(
+  store: SandboxStore,
+  what: 'space' | 'collection',
+  id: string,
+  title: string,
+  parent: string | undefined,
+): void {
   if (what === 'space') {
     const { parent: _p, ...base } = spaces(store).get('sp-runbooks')!;
     spaces(store).put({ ...base, id, title, ...(parent !== undefined ? { parent } : {}) });
@@ -162,7 +190,8 @@ function racedCreates(client: ApiClient, made: Record<string, () => void>): ApiC
     ...client,
     request: async (method, path, options = {}) => {
       const title = (options.body as { title?: unknown } | undefined)?.title;
-      const race = typeof title === 'string' && options.idempotent === false && !done.has(title) ? made[title] : undefined;
+      const race =
+        typeof title === 'string' && options.idempotent === false && !done.has(title) ? made[title] : undefined;
       if (!race) return client.request(method, path, options);
       done.add(String(title));
       race();
@@ -172,7 +201,7 @@ function racedCreates(client: ApiClient, made: Record<string, () => void>): ApiC
 }
 
 describe('recovering a space or collection create by title and parent', () => {
-  it('does not adopt an object of that title in another collection that was not in the plan\'s live read: it creates its own', async () => {
+  it("does not adopt an object of that title in another collection that was not in the plan's live read: it creates its own", async () => {
     sandbox = await startSandbox({ seed: 'demo' });
     client = fastClient(sandbox);
     const store = sandbox.store;
@@ -210,7 +239,11 @@ describe('recovering a space or collection create by title and parent', () => {
     const report = await applyPlan(raced, plan);
     const failed = report.failed.find((f) => f.stepId === 'Space/org-demo/Handbook#create');
     expect(failed?.message).toContain('2 listed objects match what it creates (sp-a, sp-b)');
-    expect(spaces(store).all().filter((s) => s.title === 'Handbook')).toHaveLength(2);
+    expect(
+      spaces(store)
+        .all()
+        .filter((s) => s.title === 'Handbook'),
+    ).toHaveLength(2);
   });
 });
 
@@ -224,10 +257,15 @@ describe("recovering an OpenAPI spec's new version", () => {
     const dir = mkdtempSync(join(tmpdir(), 'docops-recover-openapi-'));
     cpSync('config.example/manifests', dir, { recursive: true });
     expect((await applyPlan(client, await planOnce(client, await loadDesired(dir)))).failed).toEqual([]);
-    appendFileSync(join(dir, 'petstore.openapi.yaml'), '  /owners:\n    get:\n      summary: List the owners\n      responses:\n        "200":\n          description: The owners\n');
+    appendFileSync(
+      join(dir, 'petstore.openapi.yaml'),
+      '  /owners:\n    get:\n      summary: List the owners\n      responses:\n        "200":\n          description: The owners\n',
+    );
     const desired = await loadDesired(dir);
     const plan = await planOnce(client, desired);
-    expect(plan.steps.map((s) => `${s.id} ${s.requests.map((r) => r.method).join(',')}`)).toEqual(['OpenAPISpec/org-demo/petstore#update PUT']);
+    expect(plan.steps.map((s) => `${s.id} ${s.requests.map((r) => r.method).join(',')}`)).toEqual([
+      'OpenAPISpec/org-demo/petstore#update PUT',
+    ]);
 
     const sb = sandbox;
     let armed = false;
@@ -246,7 +284,9 @@ describe("recovering an OpenAPI spec's new version", () => {
       },
     };
     const recovered: string[] = [];
-    const report = await applyPlan(faulty, plan, { onStep: (e) => void (e.type === 'recovered' && recovered.push(e.outcome)) });
+    const report = await applyPlan(faulty, plan, {
+      onStep: (e) => void (e.type === 'recovered' && recovered.push(e.outcome)),
+    });
     expect(report.failed).toEqual([]);
     expect(recovered).toEqual([outcome]);
     // The create's version and exactly one more: a PUT the server processed is not sent again.

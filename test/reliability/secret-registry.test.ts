@@ -9,7 +9,17 @@ import { reportError } from '../../src/cli/report-error.js';
 import { ApiError } from '../../src/model/errors.js';
 import { createLogger } from '../../src/log.js';
 import { redactSecrets as redactJournalFields } from '../../src/safety/redact.js';
-import { REDACTED, clearSecretsForTests, redactCredentials, redactText, redactValue, redactingStream, registerSecret, registeredSecretCount, registeredSecrets } from '../../src/secrets.js';
+import {
+  REDACTED,
+  clearSecretsForTests,
+  redactCredentials,
+  redactText,
+  redactValue,
+  redactingStream,
+  registerSecret,
+  registeredSecretCount,
+  registeredSecrets,
+} from '../../src/secrets.js';
 import { findLeaks } from '../helpers/output-collector.js';
 
 const TOKEN = 'gb_api_9d2f41c8/a7e3+b605e1==Zq';
@@ -62,19 +72,23 @@ describe('redactText', () => {
   it('property: the scanner finds nothing in redacted text, however the secret is cut and embedded', () => {
     const secretArb = fc.stringMatching(/^[A-Za-z0-9_\-./+=]{16,40}$/);
     fc.assert(
-      fc.property(secretArb, fc.array(fc.tuple(fc.nat(), fc.nat(), fc.string({ maxLength: 20 }), fc.boolean()), { maxLength: 6 }), (secret, pieces) => {
-        clearSecretsForTests();
-        registerSecret(secret);
-        const text = pieces
-          .map(([a, b, filler, encode]) => {
-            const start = a % secret.length;
-            const piece = secret.slice(start, start + 1 + (b % (secret.length - start)));
-            return filler + (encode ? encodeURIComponent(piece) : piece);
-          })
-          .join('');
-        const out = redactText(text + secret);
-        expect(findLeaks(out, [secret], 'x')).toEqual([]);
-      }),
+      fc.property(
+        secretArb,
+        fc.array(fc.tuple(fc.nat(), fc.nat(), fc.string({ maxLength: 20 }), fc.boolean()), { maxLength: 6 }),
+        (secret, pieces) => {
+          clearSecretsForTests();
+          registerSecret(secret);
+          const text = pieces
+            .map(([a, b, filler, encode]) => {
+              const start = a % secret.length;
+              const piece = secret.slice(start, start + 1 + (b % (secret.length - start)));
+              return filler + (encode ? encodeURIComponent(piece) : piece);
+            })
+            .join('');
+          const out = redactText(text + secret);
+          expect(findLeaks(out, [secret], 'x')).toEqual([]);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -87,20 +101,24 @@ describe('long secrets and payload secrets', () => {
   it('property: fragments of long secrets (129..1,000 characters) are found however they are cut and embedded', () => {
     const secretArb = fc.stringMatching(/^[A-Za-z0-9_\-./+=\n]{129,1000}$/);
     fc.assert(
-      fc.property(secretArb, fc.array(fc.tuple(fc.nat(), fc.nat(), fc.string({ maxLength: 20 }), fc.boolean()), { maxLength: 6 }), (secret, pieces) => {
-        clearSecretsForTests();
-        registerSecret(secret, 'payload');
-        // Pieces of 12..19 characters: the shortest runs that count, the ones a sparse search would miss.
-        const text = pieces
-          .map(([a, b, filler, encode]) => {
-            const start = a % (secret.length - 20);
-            const piece = secret.slice(start, start + 12 + (b % 8));
-            return filler + (encode ? encodeURIComponent(piece) : piece);
-          })
-          .join('');
-        const out = redactText(text + secret);
-        expect(findLeaks(out, [secret.trim()], 'x')).toEqual([]);
-      }),
+      fc.property(
+        secretArb,
+        fc.array(fc.tuple(fc.nat(), fc.nat(), fc.string({ maxLength: 20 }), fc.boolean()), { maxLength: 6 }),
+        (secret, pieces) => {
+          clearSecretsForTests();
+          registerSecret(secret, 'payload');
+          // Pieces of 12..19 characters: the shortest runs that count, the ones a sparse search would miss.
+          const text = pieces
+            .map(([a, b, filler, encode]) => {
+              const start = a % (secret.length - 20);
+              const piece = secret.slice(start, start + 12 + (b % 8));
+              return filler + (encode ? encodeURIComponent(piece) : piece);
+            })
+            .join('');
+          const out = redactText(text + secret);
+          expect(findLeaks(out, [secret.trim()], 'x')).toEqual([]);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -131,9 +149,16 @@ describe('printers on the registry', () => {
     registerSecret(TOKEN);
     for (const format of ['json', 'pretty'] as const) {
       let out = '';
-      const log = createLogger({ level: 'debug', format, stream: { write: (c: string) => void (out += c) }, env: { NO_COLOR: '1' } });
+      const log = createLogger({
+        level: 'debug',
+        format,
+        stream: { write: (c: string) => void (out += c) },
+        env: { NO_COLOR: '1' },
+      });
       const cause = new Error(`inner: server said ${TOKEN.slice(2, 20)}`);
-      const err = new ApiError('GET', '/orgs', 401, `bad token ${encodeURIComponent(TOKEN)}`, { cause: new Error(`middle ${TOKEN}`, { cause }) });
+      const err = new ApiError('GET', '/orgs', 401, `bad token ${encodeURIComponent(TOKEN)}`, {
+        cause: new Error(`middle ${TOKEN}`, { cause }),
+      });
       log.error({ err, url: `https://h/?t=${TOKEN}`, nested: { deep: [TOKEN] } }, `failed with ${TOKEN}`);
       expect(out).toContain('inner: server said'); // the cause chain is logged …
       expect(out).toContain('at '); // … with stacks
@@ -144,7 +169,11 @@ describe('printers on the registry', () => {
   it('reportError prints messages without registered secrets', () => {
     registerSecret(TOKEN);
     let stderr = '';
-    reportError(new Error(`request with ${TOKEN} failed`), { stdout: { write: () => true }, stderr: { write: (c: string) => void (stderr += c) }, env: {} });
+    reportError(new Error(`request with ${TOKEN} failed`), {
+      stdout: { write: () => true },
+      stderr: { write: (c: string) => void (stderr += c) },
+      env: {},
+    });
     expect(stderr).toBe(`Error: request with ${REDACTED} failed\n`);
   });
 

@@ -11,7 +11,8 @@ import { KINDS } from '../../src/kinds/index.js';
 import { SECRET_KEYWORD, SECRET_MARKS, secretMarkAt } from '../../src/manifests/secret-fields.js';
 
 /** Names a secret would go by. */
-const SECRET_NAME = /secret|token|password|passwd|passphrase|credential|private_?key|api_?key|certificate|signing|hmac|webhook|bearer|auth/i;
+const SECRET_NAME =
+  /secret|token|password|passwd|passphrase|credential|private_?key|api_?key|certificate|signing|hmac|webhook|bearer|auth/i;
 /** Descriptions that say the value is (or leads to) one. */
 const SECRET_DESCRIPTION = /secret|credential|token|password/i;
 /** In the daemon config, every URL is an endpoint docops calls or posts to: it may carry credentials. */
@@ -42,7 +43,12 @@ function properties(schema: unknown, at = ''): Field[] {
 /** The fields that look secret-bearing but say nothing about it. */
 function unmarked(schema: object, options: { urls: boolean }): string[] {
   return properties(schema)
-    .filter(({ name, schema: s }) => SECRET_NAME.test(name) || SECRET_DESCRIPTION.test(String(s['description'] ?? '')) || (options.urls && URL_NAME.test(name)))
+    .filter(
+      ({ name, schema: s }) =>
+        SECRET_NAME.test(name) ||
+        SECRET_DESCRIPTION.test(String(s['description'] ?? '')) ||
+        (options.urls && URL_NAME.test(name)),
+    )
     .filter(({ schema: s }) => !(SECRET_KEYWORD in s))
     .map((f) => f.at);
 }
@@ -54,7 +60,8 @@ describe('secret-bearing schema fields are marked', () => {
   it.each(SCHEMA_FILES)('%s: every secret-looking field carries x-secret, with a known value', (file) => {
     const schema = read(file);
     expect(unmarked(schema, { urls: file === 'config.schema.json' })).toEqual([]);
-    for (const { at, schema: s } of properties(schema)) if (SECRET_KEYWORD in s) expect(SECRET_MARKS, at).toContain(s[SECRET_KEYWORD]);
+    for (const { at, schema: s } of properties(schema))
+      if (SECRET_KEYWORD in s) expect(SECRET_MARKS, at).toContain(s[SECRET_KEYWORD]);
   });
 
   it('the check fails for a field added without the keyword (a signing key, a token, a webhook URL)', () => {
@@ -63,7 +70,11 @@ describe('secret-bearing schema fields are marked', () => {
     notify.items.properties['signingKey'] = { type: 'string' };
     schema.properties['alertWebhook'] = { type: 'string', description: 'where alerts go' };
     schema.properties['ha'] = { type: 'object', properties: { apiToken: { type: 'string' } } };
-    expect(unmarked(schema, { urls: true }).sort()).toEqual(['/properties/alertWebhook', '/properties/ha/properties/apiToken', '/properties/notify/items/properties/signingKey']);
+    expect(unmarked(schema, { urls: true }).sort()).toEqual([
+      '/properties/alertWebhook',
+      '/properties/ha/properties/apiToken',
+      '/properties/notify/items/properties/signingKey',
+    ]);
     // A manifest schema too: a private key, and a field whose description says it holds a secret.
     const saml = structuredClone(read('samlprovider.schema.json')) as { properties: Record<string, unknown> };
     saml.properties['privateKey'] = { type: 'string' };
@@ -73,7 +84,12 @@ describe('secret-bearing schema fields are marked', () => {
 
   it('the schemas docops validates with mark the secrets it knows, and the walk finds them where the values are', () => {
     const config = configSchema();
-    const value = { apiUrl: 'https://u:p@h/v1', reconcileSecret: 'x'.repeat(16), notify: [{ type: 'webhook', url: 'https://h/x', secretEnv: 'KEY' }], tokenFile: 't' };
+    const value = {
+      apiUrl: 'https://u:p@h/v1',
+      reconcileSecret: 'x'.repeat(16),
+      notify: [{ type: 'webhook', url: 'https://h/x', secretEnv: 'KEY' }],
+      tokenFile: 't',
+    };
     expect(secretMarkAt(config, value, ['notify', 0, 'url'])).toBe('credential');
     expect(secretMarkAt(config, value, ['notify', 0, 'secretEnv'])).toBe('env');
     expect(secretMarkAt(config, value, ['reconcileSecret'])).toBe('credential');
@@ -83,6 +99,8 @@ describe('secret-bearing schema fields are marked', () => {
     const saml = KINDS.find((k) => k.kind === 'SamlProvider')!.schema;
     expect(secretMarkAt(saml, { label: 'x', certificate: 'PEM' }, ['certificate'])).toBe('payload');
     // The file a certificate is read from is a path, not the secret (its text is: file-refs.ts registers it).
-    expect(secretMarkAt(saml, { label: 'x', certificate: { file: 'certs/idp.pem' } }, ['certificate', 'file'])).toBe(false);
+    expect(secretMarkAt(saml, { label: 'x', certificate: { file: 'certs/idp.pem' } }, ['certificate', 'file'])).toBe(
+      false,
+    );
   });
 });

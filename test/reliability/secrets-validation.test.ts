@@ -35,7 +35,17 @@ const HOOK_PATH = 'T0DOCOPS-hook-SECRET-55e1a9c3';
 /** A certificate no other test uses: 18 lines of base64 of a deterministic byte sequence (a DER SEQUENCE). */
 const CERT = pem(Buffer.from(Array.from({ length: 900 }, (_, i) => (i === 0 ? 0x30 : (i * 7919 + 104729) % 251))));
 /** What the daemon and the CLI runs must never show anywhere. */
-const CREDENTIALS = [SLACK, `https://${SLACK}`, DIGITS, HMAC, SHORT_HMAC, RECONCILE, SHORT_RECONCILE, API_PASSWORD, HOOK_PATH];
+const CREDENTIALS = [
+  SLACK,
+  `https://${SLACK}`,
+  DIGITS,
+  HMAC,
+  SHORT_HMAC,
+  RECONCILE,
+  SHORT_RECONCILE,
+  API_PASSWORD,
+  HOOK_PATH,
+];
 const SECRETS = [...CREDENTIALS, CERT];
 const DEBUG = ['--log-level', 'debug', '--log-format', 'json'];
 
@@ -66,7 +76,16 @@ async function docops(name: string, argv: string[], env: Record<string, string> 
 }
 
 const SAML = (spec: string[], label = 'Okta'): string =>
-  ['apiVersion: docops/v1', 'kind: SamlProvider', 'metadata: { organization: org-demo }', 'spec:', `  label: ${label}`, '  entityID: http://www.okta.com/exk1', ...spec.map((l) => `  ${l}`), ''].join('\n');
+  [
+    'apiVersion: docops/v1',
+    'kind: SamlProvider',
+    'metadata: { organization: org-demo }',
+    'spec:',
+    `  label: ${label}`,
+    '  entityID: http://www.okta.com/exk1',
+    ...spec.map((l) => `  ${l}`),
+    '',
+  ].join('\n');
 
 async function manifests(name: string, files: Record<string, string>): Promise<string> {
   const dir = join(work, name);
@@ -80,7 +99,10 @@ async function manifests(name: string, files: Record<string, string>): Promise<s
 beforeAll(async () => {
   work = tempDir('secrets-validation');
   await mkdir(join(work, 'm'));
-  await writeFile(join(work, 'm', 'team.yaml'), 'apiVersion: docops/v1\nkind: Team\nmetadata: { organization: org-demo }\nspec: { title: Platform }\n');
+  await writeFile(
+    join(work, 'm', 'team.yaml'),
+    'apiVersion: docops/v1\nkind: Team\nmetadata: { organization: org-demo }\nspec: { title: Platform }\n',
+  );
   sandbox = await startSandbox({ seed: 'demo' });
   proxy = await startEchoingSamlApi(sandbox);
 });
@@ -97,30 +119,68 @@ describe('daemon config: secrets of fields that fail validation are never shown'
       env: { SLACK_URL: SLACK },
       says: /config-0\.yaml:4:\d+: notify\[0\]\.url: must match the pattern \^https\?:\/\/ \(got a value not shown: the field holds a secret\)/,
     },
-    { name: 'a URL YAML reads as a number', lines: ['notify:', '  - type: slack', '    url: ${SLACK_URL}'], env: { SLACK_URL: DIGITS }, says: /notify\[0\]\.url: must be string \(got integer, not shown: the field holds a secret\)/ },
+    {
+      name: 'a URL YAML reads as a number',
+      lines: ['notify:', '  - type: slack', '    url: ${SLACK_URL}'],
+      env: { SLACK_URL: DIGITS },
+      says: /notify\[0\]\.url: must be string \(got integer, not shown: the field holds a secret\)/,
+    },
     {
       name: 'the URL aliased into a field that is not secret',
       lines: ['notify:', '  - type: slack', '    url: &u "https://${SLACK_URL}"', '    events: [*u]'],
       env: { SLACK_URL: SLACK },
       says: /notify\[0\]\.events\[0\]: must be one of drift, .* \(got "\[redacted\]/,
     },
-    { name: 'notify written as the URL itself', lines: ['notify: "https://${SLACK_URL}"'], env: { SLACK_URL: SLACK }, says: /notify: must be array \(got string, not shown: the field holds a secret\)/ },
-    { name: 'a target written as the URL itself', lines: ['notify:', '  - "https://${SLACK_URL}"'], env: { SLACK_URL: SLACK }, says: /notify\[0\]: must be object \(got string, not shown: the field holds a secret\)/ },
+    {
+      name: 'notify written as the URL itself',
+      lines: ['notify: "https://${SLACK_URL}"'],
+      env: { SLACK_URL: SLACK },
+      says: /notify: must be array \(got string, not shown: the field holds a secret\)/,
+    },
+    {
+      name: 'a target written as the URL itself',
+      lines: ['notify:', '  - "https://${SLACK_URL}"'],
+      env: { SLACK_URL: SLACK },
+      says: /notify\[0\]: must be object \(got string, not shown: the field holds a secret\)/,
+    },
     {
       name: 'a URL with a bad reference, and one to an unset variable',
-      lines: ['notify:', '  - { type: slack, url: "https://${SLACK_URL}${MISSING}" }', '  - { type: slack, url: "https://${SLACK_URL:-${NOT A NAME}}" }'],
+      lines: [
+        'notify:',
+        '  - { type: slack, url: "https://${SLACK_URL}${MISSING}" }',
+        '  - { type: slack, url: "https://${SLACK_URL:-${NOT A NAME}}" }',
+      ],
       env: { SLACK_URL: SLACK },
       says: /environment variable "MISSING" is not set[\s\S]*invalid variable reference/,
     },
     {
       name: 'a signing key on a Slack target, and one too short',
-      lines: ['notify:', '  - { type: slack, url: "https://${SLACK_URL}", secretEnv: HOOK_KEY }', '  - { type: webhook, url: "https://${SLACK_URL}", secretEnv: SHORT_KEY }'],
+      lines: [
+        'notify:',
+        '  - { type: slack, url: "https://${SLACK_URL}", secretEnv: HOOK_KEY }',
+        '  - { type: webhook, url: "https://${SLACK_URL}", secretEnv: SHORT_KEY }',
+      ],
       env: { SLACK_URL: SLACK, HOOK_KEY: HMAC, SHORT_KEY: SHORT_HMAC },
       says: /notify\[0\]\.secretEnv: only a webhook target signs[\s\S]*notify\[1\]\.secretEnv: the variable SHORT_KEY must hold the signing secret/,
     },
-    { name: 'a reconcile secret too short', lines: ['reconcileSecret: "${REC}"'], env: { REC: SHORT_RECONCILE }, says: /reconcileSecret: must be at least 16 characters \(got 14\)/ },
-    { name: 'a reconcile secret YAML reads as a number', lines: ['reconcileSecret: ${REC}'], env: { REC: DIGITS }, says: /reconcileSecret: must be string \(got integer, not shown: the field holds a secret\)/ },
-    { name: 'DOCOPS_RECONCILE_SECRET too short', lines: [], env: { DOCOPS_RECONCILE_SECRET: SHORT_RECONCILE }, says: /DOCOPS_RECONCILE_SECRET: reconcileSecret: must be at least 16 characters/ },
+    {
+      name: 'a reconcile secret too short',
+      lines: ['reconcileSecret: "${REC}"'],
+      env: { REC: SHORT_RECONCILE },
+      says: /reconcileSecret: must be at least 16 characters \(got 14\)/,
+    },
+    {
+      name: 'a reconcile secret YAML reads as a number',
+      lines: ['reconcileSecret: ${REC}'],
+      env: { REC: DIGITS },
+      says: /reconcileSecret: must be string \(got integer, not shown: the field holds a secret\)/,
+    },
+    {
+      name: 'DOCOPS_RECONCILE_SECRET too short',
+      lines: [],
+      env: { DOCOPS_RECONCILE_SECRET: SHORT_RECONCILE },
+      says: /DOCOPS_RECONCILE_SECRET: reconcileSecret: must be at least 16 characters/,
+    },
     {
       name: 'an API URL with credentials that is not http, in the file and in DOCOPS_API_URL',
       lines: ['apiUrl: "ftp://docops:${API_PASSWORD}@api.test/v1"'],
@@ -129,19 +189,26 @@ describe('daemon config: secrets of fields that fail validation are never shown'
     },
   ];
 
-  it.each(cases)('$name: `docops daemon` exits 1 naming the field, not the value', async ({ name, lines, env, says }) => {
-    const config = join(work, `config-${cases.findIndex((c) => c.name === name)}.yaml`);
-    await writeFile(config, ['manifests: ./m', 'listen: 127.0.0.1:0', ...lines, ''].join('\n'));
-    const run = await docops(`daemon: ${name}`, ['daemon', '-c', config], env);
-    expect(run.code, run.stderr).toBe(1);
-    expect(run.stderr).toMatch(says);
-    expect(run.leaks()).toEqual([]);
-  });
+  it.each(cases)(
+    '$name: `docops daemon` exits 1 naming the field, not the value',
+    async ({ name, lines, env, says }) => {
+      const config = join(work, `config-${cases.findIndex((c) => c.name === name)}.yaml`);
+      await writeFile(config, ['manifests: ./m', 'listen: 127.0.0.1:0', ...lines, ''].join('\n'));
+      const run = await docops(`daemon: ${name}`, ['daemon', '-c', config], env);
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.stderr).toMatch(says);
+      expect(run.leaks()).toEqual([]);
+    },
+  );
 
   it('apply --config reads the same file with the same care', async () => {
     const config = join(work, 'config-apply.yaml');
     await writeFile(config, ['notify:', '  - { type: slack, url: "${SLACK_URL}" }', ''].join('\n'));
-    const run = await docops('apply --config', ['apply', '-m', join(work, 'm'), '--config', config, '--api-url', sandbox.url], { SLACK_URL: SLACK, DOCOPS_TOKEN: sandbox.token });
+    const run = await docops(
+      'apply --config',
+      ['apply', '-m', join(work, 'm'), '--config', config, '--api-url', sandbox.url],
+      { SLACK_URL: SLACK, DOCOPS_TOKEN: sandbox.token },
+    );
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/notify\[0\]\.url: must match the pattern/);
     expect(run.leaks()).toEqual([]);
@@ -155,24 +222,36 @@ describe('manifests: a certificate that fails validation is never shown', () => 
     const dir = await manifests('bad-cert', {
       'number.yaml': SAML(['certificate: ${IDP_CERT}']),
       'alias.yaml': SAML(['certificate: &c "${IDP_CERT_PEM}"', 'defaultRole: *c'], 'Azure'),
-      'spec.yaml': 'apiVersion: docops/v1\nkind: SamlProvider\nmetadata: { organization: org-demo }\nspec: "${IDP_CERT_PEM}"\n',
+      'spec.yaml':
+        'apiVersion: docops/v1\nkind: SamlProvider\nmetadata: { organization: org-demo }\nspec: "${IDP_CERT_PEM}"\n',
     });
     for (const cmd of ['validate', 'plan']) {
-      const run = await docops(`${cmd} bad certificates`, [cmd, '-m', dir, '--allow-env', 'IDP_CERT,IDP_CERT_PEM', ...(cmd === 'plan' ? ['--api-url', sandbox.url] : [])], {
-        IDP_CERT: DIGITS,
-        IDP_CERT_PEM: CERT,
-        DOCOPS_TOKEN: sandbox.token,
-      });
+      const run = await docops(
+        `${cmd} bad certificates`,
+        [cmd, '-m', dir, '--allow-env', 'IDP_CERT,IDP_CERT_PEM', ...(cmd === 'plan' ? ['--api-url', sandbox.url] : [])],
+        {
+          IDP_CERT: DIGITS,
+          IDP_CERT_PEM: CERT,
+          DOCOPS_TOKEN: sandbox.token,
+        },
+      );
       expect(run.code).toBe(1);
-      expect(run.stderr).toMatch(/number\.yaml:\d+:\d+: spec\.certificate: must be string \(got integer, not shown: the field holds a secret\)/);
+      expect(run.stderr).toMatch(
+        /number\.yaml:\d+:\d+: spec\.certificate: must be string \(got integer, not shown: the field holds a secret\)/,
+      );
       expect(run.stderr).toMatch(/alias\.yaml:\d+:\d+: spec\.defaultRole: must be one of .* \(got "\[redacted\]/);
-      expect(run.stderr).toMatch(/spec\.yaml:4:7: spec: must be object \(got string, not shown: the field holds a secret\)/);
+      expect(run.stderr).toMatch(
+        /spec\.yaml:4:7: spec: must be object \(got string, not shown: the field holds a secret\)/,
+      );
       expect(run.leaks()).toEqual([]);
     }
   });
 
   it('a certificate file over the limit', async () => {
-    const dir = await manifests('big-cert', { 'okta.yaml': SAML(['certificate: { file: certs/okta.pem }']), 'certs/okta.pem': `${CERT}\n`.repeat(9) });
+    const dir = await manifests('big-cert', {
+      'okta.yaml': SAML(['certificate: { file: certs/okta.pem }']),
+      'certs/okta.pem': `${CERT}\n`.repeat(9),
+    });
     const run = await docops('validate big certificate file', ['validate', '-m', dir]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/certificate file "certs\/okta\.pem" holds \d+ characters; the API takes at most 10000/);
@@ -183,26 +262,45 @@ describe('manifests: a certificate that fails validation is never shown', () => 
     const dir = await manifests('cert', { 'okta.yaml': SAML(['certificate: "${IDP_CERT}"']) });
     const env = { IDP_CERT: CERT, DOCOPS_TOKEN: sandbox.token };
     for (const format of ['text', 'markdown', 'json']) {
-      const run = await docops(`plan ${format}`, ['plan', '-m', dir, ...ALLOW, '--api-url', sandbox.url, '--format', format], env);
+      const run = await docops(
+        `plan ${format}`,
+        ['plan', '-m', dir, ...ALLOW, '--api-url', sandbox.url, '--format', format],
+        env,
+      );
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/sha256:[0-9a-f]{64}/);
       expect(run.leaks()).toEqual([]);
     }
     const planFile = join(work, 'cert-plan.json');
-    const saved = await docops('plan --out', ['plan', '-m', dir, ...ALLOW, '--api-url', sandbox.url, '--out', planFile], env);
+    const saved = await docops(
+      'plan --out',
+      ['plan', '-m', dir, ...ALLOW, '--api-url', sandbox.url, '--out', planFile],
+      env,
+    );
     expect(saved.code).toBe(0);
     const text = await readFile(planFile, 'utf8');
     // Once: the POST body apply sends; before/after and the printed body show the fingerprint.
     expect(text.split(JSON.stringify(CERT).slice(1, -1)).length - 1).toBe(1);
     expect(findLeaks(text, CREDENTIALS, planFile)).toEqual([]);
-    const apply = await docops('apply --plan', ['apply', '-m', dir, ...ALLOW, '--api-url', sandbox.url, '--plan', planFile], env);
+    const apply = await docops(
+      'apply --plan',
+      ['apply', '-m', dir, ...ALLOW, '--api-url', sandbox.url, '--plan', planFile],
+      env,
+    );
     expect(apply.code, apply.stderr).toBe(0);
-    expect(samlProviders(sandbox.store).all().find((p) => p.label === 'Okta')?.certificate).toBe(CERT);
+    expect(
+      samlProviders(sandbox.store)
+        .all()
+        .find((p) => p.label === 'Okta')?.certificate,
+    ).toBe(CERT);
   });
 
   it('an API error that echoes the certificate it was sent', async () => {
     const dir = await manifests('cert-echo', { 'azure.yaml': SAML(['certificate: "${IDP_CERT}"'], 'Azure') });
-    const run = await docops('apply, API echoes', ['apply', '-m', dir, ...ALLOW, '--api-url', proxy.url], { IDP_CERT: CERT, DOCOPS_TOKEN: sandbox.token });
+    const run = await docops('apply, API echoes', ['apply', '-m', dir, ...ALLOW, '--api-url', proxy.url], {
+      IDP_CERT: CERT,
+      DOCOPS_TOKEN: sandbox.token,
+    });
     expect(run.code).toBe(1);
     expect(proxy.echoed).toBeGreaterThan(0);
     expect(run.stderr + run.stdout).toMatch(/400: invalid certificate: \[redacted\]/);
@@ -214,7 +312,23 @@ describe('manifests: a certificate that fails validation is never shown', () => 
     const dir = await manifests('cert-rename', { 'okta.yaml': SAML(['certificate: "${IDP_CERT}"'], 'Okta SSO') });
     const journalDir = join(work, 'journal');
     const env = { IDP_CERT: CERT, DOCOPS_TOKEN: sandbox.token };
-    const apply = await docops('apply --prune SamlProvider', ['apply', '-m', dir, ...ALLOW, '--api-url', sandbox.url, '--prune', 'SamlProvider', '--force', '--journal-dir', journalDir], env);
+    const apply = await docops(
+      'apply --prune SamlProvider',
+      [
+        'apply',
+        '-m',
+        dir,
+        ...ALLOW,
+        '--api-url',
+        sandbox.url,
+        '--prune',
+        'SamlProvider',
+        '--force',
+        '--journal-dir',
+        journalDir,
+      ],
+      env,
+    );
     expect(apply.code, apply.stderr).toBe(0);
     const [journal] = await readdir(journalDir);
     const text = await readFile(join(journalDir, journal!), 'utf8');
@@ -224,7 +338,11 @@ describe('manifests: a certificate that fails validation is never shown', () => 
     const undo = await docops('undo -o', ['undo', join(journalDir, journal!), '-o', out]);
     expect(undo.code, undo.stderr).toBe(0);
     // Undo writes the certificate into the recreated provider's document.
-    const written = await Promise.all((await readdir(out, { recursive: true, withFileTypes: true })).filter((f) => f.isFile()).map((f) => readFile(join(f.parentPath, f.name), 'utf8')));
+    const written = await Promise.all(
+      (await readdir(out, { recursive: true, withFileTypes: true }))
+        .filter((f) => f.isFile())
+        .map((f) => readFile(join(f.parentPath, f.name), 'utf8')),
+    );
     expect(written.join('\n')).toContain(CERT.split('\n')[3]);
     expect(undo.leaks()).toEqual([]);
     expect(scanPath(out, CREDENTIALS)).toEqual([]);
@@ -242,7 +360,9 @@ describe('the daemon: logs, status page, JSON, notifications and journal', () =>
 
   it('an invalid manifest quoting the certificate, then an apply whose API echoes it', async () => {
     clearSecretsForTests();
-    const dir = await manifests('daemon', { 'azure.yaml': SAML(['certificate: &c "${IDP_CERT}"', 'defaultRole: *c'], 'Azure') });
+    const dir = await manifests('daemon', {
+      'azure.yaml': SAML(['certificate: &c "${IDP_CERT}"', 'defaultRole: *c'], 'Azure'),
+    });
     const tokenFile = join(work, 'token');
     await writeFile(tokenFile, sandbox.token);
     const config = join(work, 'daemon.yaml');
@@ -268,10 +388,14 @@ describe('the daemon: logs, status page, JSON, notifications and journal', () =>
     const stop = new AbortController();
     let failure: unknown;
     const probe = async (url: string): Promise<void> => {
-      for (const path of ['/', '/api/status', '/api/runs/1', '/readyz', '/metrics']) answers.push(await (await fetch(url + path)).text());
+      for (const path of ['/', '/api/status', '/api/runs/1', '/readyz', '/metrics'])
+        answers.push(await (await fetch(url + path)).text());
       expect(answers[1]).toMatch(/spec\.defaultRole: must be one of .*\[redacted\]/);
       await writeFile(join(dir, 'azure.yaml'), SAML(['certificate: "${IDP_CERT}"'], 'Azure'));
-      const waited = await fetch(`${url}/reconcile?wait=1`, { method: 'POST', headers: { authorization: `Bearer ${RECONCILE}` } });
+      const waited = await fetch(`${url}/reconcile?wait=1`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${RECONCILE}` },
+      });
       answers.push(await waited.text());
       expect(JSON.parse(answers.at(-1)!)).toMatchObject({ result: 'failed' });
       for (const path of ['/', '/api/status', '/api/runs/2']) answers.push(await (await fetch(url + path)).text());
@@ -301,7 +425,12 @@ describe('the daemon: logs, status page, JSON, notifications and journal', () =>
     const notifications = receiver.received.map((r) => `${JSON.stringify(r.headers)}\n${r.body}`).join('\n');
     expect(receiver.received.map((r) => r.json.event)).toEqual(['manifests_invalid', 'apply_failed']);
     expect(out.stderr).toContain('invalid certificate: [redacted]');
-    runs.push({ name: 'daemon', stdout: [...answers, notifications].join('\n'), stderr: out.stderr, paths: [join(work, 'daemon-journal')] });
+    runs.push({
+      name: 'daemon',
+      stdout: [...answers, notifications].join('\n'),
+      stderr: out.stderr,
+      paths: [join(work, 'daemon-journal')],
+    });
   });
 });
 
@@ -325,7 +454,9 @@ describe('the scan', () => {
  * The sandbox behind a proxy that refuses every SAML provider write with a 400 quoting the certificate it was
  * sent, as an API validating it might; every other request goes through.
  */
-async function startEchoingSamlApi(target: RunningSandbox): Promise<{ url: string; echoed: number; close(): Promise<void> }> {
+async function startEchoingSamlApi(
+  target: RunningSandbox,
+): Promise<{ url: string; echoed: number; close(): Promise<void> }> {
   const origin = new URL(target.url).origin;
   const state = { echoed: 0 };
   const server = createServer((req, res) => {
@@ -336,14 +467,21 @@ async function startEchoingSamlApi(target: RunningSandbox): Promise<{ url: strin
       if (req.method !== 'GET' && /\/saml(\/|$)/.test(req.url ?? '')) {
         state.echoed++;
         const sent = (JSON.parse(body || '{}') as { certificate?: string }).certificate ?? '';
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 400, message: `invalid certificate: ${sent}` } }));
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { code: 400, message: `invalid certificate: ${sent}` } }));
         return;
       }
       const headers: Record<string, string> = {};
-      for (const h of ['authorization', 'content-type']) if (typeof req.headers[h] === 'string') headers[h] = req.headers[h];
-      void fetch(origin + req.url, { method: req.method, headers, ...(body !== '' ? { body } : {}) }).then(async (r) => {
-        res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' }).end(await r.text());
-      });
+      for (const h of ['authorization', 'content-type'])
+        if (typeof req.headers[h] === 'string') headers[h] = req.headers[h];
+      void fetch(origin + req.url, { method: req.method, headers, ...(body !== '' ? { body } : {}) }).then(
+        async (r) => {
+          res
+            .writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' })
+            .end(await r.text());
+        },
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

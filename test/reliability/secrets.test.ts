@@ -24,7 +24,11 @@ let manifests: string;
 const runs: { name: string; run: CollectedRun }[] = [];
 
 /** Run docops against the sandbox with the token in DOCOPS_TOKEN, keeping the output for the final scan. */
-async function docops(name: string, argv: string[], env: Record<string, string> = { DOCOPS_TOKEN: TOKEN }): Promise<CollectedRun> {
+async function docops(
+  name: string,
+  argv: string[],
+  env: Record<string, string> = { DOCOPS_TOKEN: TOKEN },
+): Promise<CollectedRun> {
   const run = await runCliCollecting([...argv, '--api-url', sandbox.url, ...DEBUG], env, [TOKEN]);
   runs.push({ name, run });
   return run;
@@ -49,26 +53,48 @@ afterAll(async () => {
 describe('the token and share-link secrets never appear in any output', () => {
   it('validate, plan in three formats, plan --out, apply of the saved plan (creates a share link)', async () => {
     runs.push({ name: 'validate', run: await runCliCollecting(['validate', '-m', manifests, ...DEBUG], {}, [TOKEN]) });
-    for (const format of ['text', 'markdown', 'json']) expect((await docops(`plan ${format}`, ['plan', '-m', manifests, '--format', format])).code).toBe(0);
+    for (const format of ['text', 'markdown', 'json'])
+      expect((await docops(`plan ${format}`, ['plan', '-m', manifests, '--format', format])).code).toBe(0);
     const planFile = join(work, 'plan.json');
     const saved = await docops('plan --out', ['plan', '-m', manifests, '--out', planFile]);
     expect(saved.code).toBe(0);
     saved.collector.addPath(planFile);
-    const apply = await docops('apply --plan', ['apply', '-m', manifests, '--plan', planFile, '--journal-dir', join(work, 'journal')]);
+    const apply = await docops('apply --plan', [
+      'apply',
+      '-m',
+      manifests,
+      '--plan',
+      planFile,
+      '--journal-dir',
+      join(work, 'journal'),
+    ]);
     expect(apply.code, apply.stderr).toBe(0);
-    expect(siteShareLinks(sandbox.store).all().map((l) => l.name)).toContain('partner-preview');
+    expect(
+      siteShareLinks(sandbox.store)
+        .all()
+        .map((l) => l.name),
+    ).toContain('partner-preview');
   });
 
   it('a second share link, then plans that read both links back (the API returns their secret URLs)', async () => {
     const site = join(manifests, 'site.yaml');
-    await writeFile(site, (await readFile(site, 'utf8')).replace('    - name: partner-preview\n', '    - name: partner-preview\n    - name: beta-readers\n'));
+    await writeFile(
+      site,
+      (await readFile(site, 'utf8')).replace(
+        '    - name: partner-preview\n',
+        '    - name: partner-preview\n    - name: beta-readers\n',
+      ),
+    );
     expect((await docops('apply second link', ['apply', '-m', manifests])).code).toBe(0);
     expect(shareSecrets().length).toBeGreaterThanOrEqual(4);
     // The secret really is in what the API serves, so docops had the chance to leak it.
     const siteId = siteShareLinks(sandbox.store).all()[0]!.siteId;
-    const listed = await fetch(`${sandbox.url}/orgs/org-demo/sites/${siteId}/share-links`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.text());
+    const listed = await fetch(`${sandbox.url}/orgs/org-demo/sites/${siteId}/share-links`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    }).then((r) => r.text());
     expect(shareSecrets().some((s) => listed.includes(s))).toBe(true);
-    for (const format of ['text', 'markdown', 'json']) expect((await docops(`plan ${format} with links`, ['plan', '-m', manifests, '--format', format])).code).toBe(0);
+    for (const format of ['text', 'markdown', 'json'])
+      expect((await docops(`plan ${format} with links`, ['plan', '-m', manifests, '--format', format])).code).toBe(0);
   });
 
   it('a prune that deletes a share link and a team writes a journal; undo reads it back; export writes manifests', async () => {
@@ -77,15 +103,31 @@ describe('the token and share-link secrets never appear in any output', () => {
     await writeFile(site, (await readFile(site, 'utf8')).replace('    - name: beta-readers\n', ''));
     await rm(join(manifests, 'translations.yaml'));
     const journalDir = join(work, 'journal-prune');
-    const prune = await docops('apply --prune', ['apply', '-m', manifests, '--prune', 'Site', '--prune', 'Team', '--journal-dir', journalDir, '--force']);
+    const prune = await docops('apply --prune', [
+      'apply',
+      '-m',
+      manifests,
+      '--prune',
+      'Site',
+      '--prune',
+      'Team',
+      '--journal-dir',
+      journalDir,
+      '--force',
+    ]);
     expect(prune.code, prune.stdout + prune.stderr).toBe(0);
-    expect(siteShareLinks(sandbox.store).all().map((l) => l.name)).not.toContain('beta-readers');
+    expect(
+      siteShareLinks(sandbox.store)
+        .all()
+        .map((l) => l.name),
+    ).not.toContain('beta-readers');
     const journals = (await readdir(journalDir)).map((f) => join(journalDir, f));
     expect(journals).toHaveLength(1);
     prune.collector.addPath(journalDir);
     expect(await readFile(journals[0]!, 'utf8')).toContain('beta-readers');
 
-    for (const format of ['text', 'json']) expect((await docops(`undo ${format}`, ['undo', journals[0]!, '--format', format])).code).toBe(0);
+    for (const format of ['text', 'json'])
+      expect((await docops(`undo ${format}`, ['undo', journals[0]!, '--format', format])).code).toBe(0);
     const offline = await runCliCollecting(['undo', journals[0]!, '-o', join(work, 'undo')], {}, [TOKEN]);
     offline.collector.addPath(join(work, 'undo'));
     runs.push({ name: 'undo offline', run: offline });
@@ -140,7 +182,10 @@ describe('the token never reaches any output, whatever path it came from', () =>
   const ECHO_TOKEN = 'gb_api_R2x/9d+T41c8a7e3b6==05e1';
   /** A password in an API URL, never registered anywhere: only the URL handling can keep it out. */
   const URL_PASSWORD = 'p4ss-URL-credential-7781aa';
-  const edgeRuns: { name: string; run: { stdout: string; stderr: string; leaks(secrets?: readonly string[]): unknown[] } }[] = [];
+  const edgeRuns: {
+    name: string;
+    run: { stdout: string; stderr: string; leaks(secrets?: readonly string[]): unknown[] };
+  }[] = [];
   let tokenLink: string;
   let trap: string;
   let valid: string;
@@ -220,25 +265,42 @@ describe('the token never reaches any output, whatever path it came from', () =>
 
   it('the daemon with a symlinked tokenFile: logs, /readyz, /healthz, /metrics and POST /reconcile after an invalid manifest', async () => {
     const reconcileSecret = 'reconcile-SECRET-5f0c2e9a71';
-    const d = await runDaemon({ manifests: trap, apiUrl: sandbox.url, tokenFile: tokenLink, reconcileSecret }, async (url) => {
-      const ready = await fetch(`${url}/readyz`);
-      const readyText = await ready.text();
-      expect(ready.status).toBe(503);
-      const body = JSON.parse(readyText) as { manifests: { ok: boolean; problems: number; positions: string[] }; reason: string };
-      expect(body.manifests.ok).toBe(false);
-      expect(body.manifests.problems).toBeGreaterThanOrEqual(3);
-      expect(body.manifests.positions).toContain('quoted.yaml:7:13');
-      expect(body.reason).toMatch(/manifest load failed/);
-      // Positions and counts only: nothing a manifest says, not even what is not secret.
-      expect(readyText).not.toContain(MARKER);
-      expect(readyText).not.toContain('must be');
-      const waited = await fetch(`${url}/reconcile?wait=1`, { method: 'POST', headers: { authorization: `Bearer ${reconcileSecret}` } });
-      const waitedText = await waited.text();
-      expect(waited.status).toBe(422);
-      expect(JSON.parse(waitedText)).toMatchObject({ result: 'invalid_manifests', problems: body.manifests.problems });
-      expect(waitedText).not.toContain(MARKER);
-      return [readyText, waitedText, await (await fetch(`${url}/healthz`)).text(), await (await fetch(`${url}/metrics`)).text()];
-    });
+    const d = await runDaemon(
+      { manifests: trap, apiUrl: sandbox.url, tokenFile: tokenLink, reconcileSecret },
+      async (url) => {
+        const ready = await fetch(`${url}/readyz`);
+        const readyText = await ready.text();
+        expect(ready.status).toBe(503);
+        const body = JSON.parse(readyText) as {
+          manifests: { ok: boolean; problems: number; positions: string[] };
+          reason: string;
+        };
+        expect(body.manifests.ok).toBe(false);
+        expect(body.manifests.problems).toBeGreaterThanOrEqual(3);
+        expect(body.manifests.positions).toContain('quoted.yaml:7:13');
+        expect(body.reason).toMatch(/manifest load failed/);
+        // Positions and counts only: nothing a manifest says, not even what is not secret.
+        expect(readyText).not.toContain(MARKER);
+        expect(readyText).not.toContain('must be');
+        const waited = await fetch(`${url}/reconcile?wait=1`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${reconcileSecret}` },
+        });
+        const waitedText = await waited.text();
+        expect(waited.status).toBe(422);
+        expect(JSON.parse(waitedText)).toMatchObject({
+          result: 'invalid_manifests',
+          problems: body.manifests.problems,
+        });
+        expect(waitedText).not.toContain(MARKER);
+        return [
+          readyText,
+          waitedText,
+          await (await fetch(`${url}/healthz`)).text(),
+          await (await fetch(`${url}/metrics`)).text(),
+        ];
+      },
+    );
     // The operator's log has every message, redacted.
     expect(d.stderr).toContain(MARKER);
     expect(d.stderr).toContain('[redacted]');
@@ -263,7 +325,9 @@ describe('the token never reaches any output, whatever path it came from', () =>
 
   it('no run printed the token, the echoed token or the URL password', () => {
     expect(edgeRuns.length).toBeGreaterThanOrEqual(9);
-    const leaks = edgeRuns.flatMap(({ name, run }) => (run.leaks([TOKEN, ECHO_TOKEN, URL_PASSWORD]) as object[]).map((l) => ({ run: name, ...l })));
+    const leaks = edgeRuns.flatMap(({ name, run }) =>
+      (run.leaks([TOKEN, ECHO_TOKEN, URL_PASSWORD]) as object[]).map((l) => ({ run: name, ...l })),
+    );
     expect(leaks).toEqual([]);
   });
 
@@ -314,7 +378,14 @@ describe('the token never reaches any output, whatever path it came from', () =>
     if (failure) throw failure;
     expect(code).toBe(0);
     expect(answers.length).toBeGreaterThan(0);
-    const run = { stdout: answers.join('\n'), stderr: out.stderr, leaks: (secrets: readonly string[] = [TOKEN]) => [...out.leaks(secrets), ...findLeaks(answers.join('\n'), secrets, 'http')] };
+    const run = {
+      stdout: answers.join('\n'),
+      stderr: out.stderr,
+      leaks: (secrets: readonly string[] = [TOKEN]) => [
+        ...out.leaks(secrets),
+        ...findLeaks(answers.join('\n'), secrets, 'http'),
+      ],
+    };
     edgeRuns.push({ name: `daemon ${settings.apiUrl}`, run });
     return run;
   }

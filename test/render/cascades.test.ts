@@ -22,7 +22,13 @@ function pruneCollection(): Step {
     note: 'also deletes the spaces inside it',
     cascades: [
       { kind: 'Space', org: 'acme', key: 'Getting Started', id: 'sp-1', note: 'soft delete: restorable for 7 days' },
-      { kind: 'SiteSpace', org: 'acme', key: 'Help/guides/Getting Started', id: 'ss-1', note: 'when the space is purged' },
+      {
+        kind: 'SiteSpace',
+        org: 'acme',
+        key: 'Help/guides/Getting Started',
+        id: 'ss-1',
+        note: 'when the space is purged',
+      },
     ],
   };
 }
@@ -51,7 +57,9 @@ describe('cascades in the renderings', () => {
     expect(md).toContain('| Space | 0 | 0 | 0 | 1 |');
     expect(md).toContain('| SiteSpace | 0 | 0 | 0 | 1 |');
     expect(md).toContain('| **Total** | 0 | 0 | 1 | 2 |');
-    expect(md).toContain('-     also deletes: Space acme/Getting Started (soft delete: restorable for 7 days; id sp-1)\n');
+    expect(md).toContain(
+      '-     also deletes: Space acme/Getting Started (soft delete: restorable for 7 days; id sp-1)\n',
+    );
   });
 
   it('markdown without cascades keeps the four-column table', () => {
@@ -65,7 +73,9 @@ describe('cascades in the renderings', () => {
 
   it('JSON: stable key order, and the parser round-trips it exactly', () => {
     const json = renderJson(plan());
-    expect(json).toContain('"cascades": [\n        {\n          "kind": "Space",\n          "org": "acme",\n          "key": "Getting Started",\n          "id": "sp-1",\n          "note": "soft delete: restorable for 7 days"\n        }');
+    expect(json).toContain(
+      '"cascades": [\n        {\n          "kind": "Space",\n          "org": "acme",\n          "key": "Getting Started",\n          "id": "sp-1",\n          "note": "soft delete: restorable for 7 days"\n        }',
+    );
     expect(parsePlanJson(json)).toEqual(plan());
     expect(renderJson(parsePlanJson(json))).toBe(json);
   });
@@ -83,7 +93,12 @@ describe('cascades in the renderings', () => {
 
   it('markdown lists at most 100 cascaded objects per step and counts the rest', () => {
     const p = plan();
-    p.steps[0]!.cascades = Array.from({ length: 130 }, (_, i) => ({ kind: 'Space', org: 'acme', key: `s${i}`, id: `sp-${i}` }));
+    p.steps[0]!.cascades = Array.from({ length: 130 }, (_, i) => ({
+      kind: 'Space',
+      org: 'acme',
+      key: `s${i}`,
+      id: `sp-${i}`,
+    }));
     const md = renderMarkdown(p);
     expect(md.match(/also deletes: /g)).toHaveLength(100);
     expect(md).toContain('-     … and 30 more it takes with it (see the JSON or text plan)\n');

@@ -28,7 +28,9 @@ export function samplePlan(): Plan {
     before: null,
     after: { team: 'Platform', role: 'member' },
     dependsOn: [createTeam.id],
-    requests: [sealRequest({ method: 'PUT', path: `/orgs/o1/teams/${ref(createTeam.id)}/members/u1`, body: { role: 'member' } })],
+    requests: [
+      sealRequest({ method: 'PUT', path: `/orgs/o1/teams/${ref(createTeam.id)}/members/u1`, body: { role: 'member' } }),
+    ],
     note: 'invite by e-mail',
   };
   const renameTeam: Step = {
@@ -61,7 +63,14 @@ export function samplePlan(): Plan {
     formatVersion: 1,
     steps: [createTeam, renameTeam, addMember, pruneTeam],
     unmanaged: [{ kind: 'Space', org: 'acme', key: 'Scratch', id: 's7' }],
-    warnings: [{ kind: 'Member', org: 'acme', key: 'bob@example.com', message: 'not in the organization; pass --invite to invite' }],
+    warnings: [
+      {
+        kind: 'Member',
+        org: 'acme',
+        key: 'bob@example.com',
+        message: 'not in the organization; pass --invite to invite',
+      },
+    ],
     blocked: [],
   };
 }

@@ -18,14 +18,46 @@ describe('renderJson / parsePlanJson', () => {
   it('round-trips what the ownership modes add: a step mode, reported changes, owned objects, unmanaged by mode', () => {
     const plan = samplePlan();
     plan.steps[0]!.mode = 'additive';
-    plan.reported = [{ id: 'Members/acme/bob@x.io#update', action: 'update', phase: 'update', kind: 'Members', org: 'acme', key: 'bob@x.io', wave: 3, before: { role: 'read' }, after: { role: 'edit' }, mode: 'observe', source: { file: 'm.yaml', line: 7, column: 7 } }];
-    plan.owned = [{ kind: 'Site', org: 'acme', key: 'Docs', id: 'site-1', what: 'sections, section groups and site spaces', owner: 'Git Sync (repository acme/docs)' }];
+    plan.reported = [
+      {
+        id: 'Members/acme/bob@x.io#update',
+        action: 'update',
+        phase: 'update',
+        kind: 'Members',
+        org: 'acme',
+        key: 'bob@x.io',
+        wave: 3,
+        before: { role: 'read' },
+        after: { role: 'edit' },
+        mode: 'observe',
+        source: { file: 'm.yaml', line: 7, column: 7 },
+      },
+    ];
+    plan.owned = [
+      {
+        kind: 'Site',
+        org: 'acme',
+        key: 'Docs',
+        id: 'site-1',
+        what: 'sections, section groups and site spaces',
+        owner: 'Git Sync (repository acme/docs)',
+      },
+    ];
     plan.unmanaged.push({ kind: 'TeamMember', org: 'acme', key: 'platform/carol@x.io', mode: 'additive' });
     const text = renderJson(plan);
     expect(parsePlanJson(text)).toStrictEqual(JSON.parse(JSON.stringify(plan)));
     expect(renderJson(parsePlanJson(text))).toBe(text);
     const printed = JSON.parse(text) as { steps: Record<string, unknown>[]; reported: Record<string, unknown>[] };
-    expect(Object.keys(printed.steps[0]!).slice(0, 8)).toEqual(['id', 'action', 'phase', 'kind', 'org', 'key', 'wave', 'mode']);
+    expect(Object.keys(printed.steps[0]!).slice(0, 8)).toEqual([
+      'id',
+      'action',
+      'phase',
+      'kind',
+      'org',
+      'key',
+      'wave',
+      'mode',
+    ]);
     expect(printed.reported[0]).not.toHaveProperty('requests');
     const bad = JSON.parse(text) as { reported: Record<string, unknown>[] };
     bad.reported[0]!.mode = 'authoritative';
@@ -50,8 +82,16 @@ describe('renderJson / parsePlanJson', () => {
     plan.steps[1].after = { labels: ['a', 'b'], title: 'Documentation', apiToken: 'should-never-print' };
     expect(renderJson(plan)).toBe(renderJson(samplePlan()));
     const text = renderJson(samplePlan());
-    expect(text.startsWith('{\n  "formatVersion": 1,\n  "steps": [\n    {\n      "id": "Team/acme/platform#create",\n      "action": "create",')).toBe(true);
-    expect(Object.keys((JSON.parse(text) as { steps: Record<string, unknown>[] }).steps[1]!.after as object)).toEqual(['apiToken', 'labels', 'title']);
+    expect(
+      text.startsWith(
+        '{\n  "formatVersion": 1,\n  "steps": [\n    {\n      "id": "Team/acme/platform#create",\n      "action": "create",',
+      ),
+    ).toBe(true);
+    expect(Object.keys((JSON.parse(text) as { steps: Record<string, unknown>[] }).steps[1]!.after as object)).toEqual([
+      'apiToken',
+      'labels',
+      'title',
+    ]);
   });
 
   it('rejects what is not a plan, listing every problem', () => {
@@ -75,7 +115,9 @@ describe('renderJson / parsePlanJson', () => {
   });
 
   it('rejects another format version and invalid JSON', () => {
-    expect(() => parsePlanJson('{"formatVersion":2,"steps":[],"unmanaged":[],"warnings":[]}')).toThrow(/unsupported plan format 2/);
+    expect(() => parsePlanJson('{"formatVersion":2,"steps":[],"unmanaged":[],"warnings":[]}')).toThrow(
+      /unsupported plan format 2/,
+    );
     expect(() => parsePlanJson('{')).toThrow(/not valid JSON/);
     expect(() => parsePlanJson('[]')).toThrow(/plan: expected an object/);
   });

@@ -25,7 +25,15 @@ function plan(): Plan {
         before: null,
         after: { label: 'Okta', certificate: 'sha256:abc' },
         dependsOn: [],
-        requests: [{ method: 'POST', path: '/orgs/o1/saml', body: { label: 'Okta', certificate: PEM }, capture: { id: 'id' }, masked: { certificate: 'sha256:abc', absent: 'x' } }],
+        requests: [
+          {
+            method: 'POST',
+            path: '/orgs/o1/saml',
+            body: { label: 'Okta', certificate: PEM },
+            capture: { id: 'id' },
+            masked: { certificate: 'sha256:abc', absent: 'x' },
+          },
+        ],
       },
     ],
   };
@@ -37,12 +45,24 @@ describe('masked request body fields', () => {
     expect(text).not.toContain('MIIB');
     const printed = parsePlanJson(text);
     // A masked field the body does not hold is not added.
-    expect(printed.steps[0]!.requests[0]).toEqual({ method: 'POST', path: '/orgs/o1/saml', body: { label: 'Okta', certificate: 'sha256:abc' }, capture: { id: 'id' }, masked: { certificate: 'sha256:abc', absent: 'x' } });
+    expect(printed.steps[0]!.requests[0]).toEqual({
+      method: 'POST',
+      path: '/orgs/o1/saml',
+      body: { label: 'Okta', certificate: 'sha256:abc' },
+      capture: { id: 'id' },
+      masked: { certificate: 'sha256:abc', absent: 'x' },
+    });
     expect(renderJson(printed)).toBe(text);
   });
 
   it('stay as sent in the saved-plan file, which parses back to the plan exactly', () => {
-    const saved = createSavedPlan({ plan: plan(), live: new Map(), manifests: { checksum: 'c', files: {} }, cost: { requests: 1, estimatedMs: 1, concurrency: 1, latencyMs: 1 }, options: { prune: [], invite: false } });
+    const saved = createSavedPlan({
+      plan: plan(),
+      live: new Map(),
+      manifests: { checksum: 'c', files: {} },
+      cost: { requests: 1, estimatedMs: 1, concurrency: 1, latencyMs: 1 },
+      options: { prune: [], invite: false },
+    });
     const file = renderSavedPlan(saved);
     expect(file).toContain('MIIBijCCATGgAwIBAgIUbKqxzoHTLeJwL');
     expect(parseSavedPlan(file).plan).toStrictEqual(JSON.parse(JSON.stringify(plan())));
@@ -52,6 +72,8 @@ describe('masked request body fields', () => {
   it('a masked value that is not text is refused', () => {
     const bad = JSON.parse(renderJson(plan())) as { steps: { requests: { masked: unknown }[] }[] };
     bad.steps[0]!.requests[0]!.masked = { certificate: 42 };
-    expect(() => parsePlanJson(JSON.stringify(bad))).toThrow('plan.steps[0].requests[0].masked.certificate: expected a string');
+    expect(() => parsePlanJson(JSON.stringify(bad))).toThrow(
+      'plan.steps[0].requests[0].masked.certificate: expected a string',
+    );
   });
 });

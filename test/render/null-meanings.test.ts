@@ -53,7 +53,12 @@ async function planOfNulls(): Promise<Plan> {
   edited(dir, 'organization.yaml', 'defaultRole: read', 'defaultRole: null');
   edited(dir, 'saml.yaml', 'defaultRole: read', 'defaultRole: null');
   edited(dir, 'spaces.yaml', '  emoji: 🛠\n  parent: Internal', '  emoji: 🛠\n  parent: null');
-  edited(dir, 'spaces.yaml', '  title: Internal\n  id: col-internal\n', '  title: Internal\n  id: col-internal\n  defaultLevel: read\n');
+  edited(
+    dir,
+    'spaces.yaml',
+    '  title: Internal\n  id: col-internal\n',
+    '  title: Internal\n  id: col-internal\n  defaultLevel: read\n',
+  );
   edited(dir, 'site.yaml', '{ email: erin@acme.test, role: read }', '{ email: erin@acme.test, role: null }');
   return planOnce(client, await loadDesired(dir));
 }
@@ -73,14 +78,24 @@ describe('nulls that mean something in the API', () => {
     const plan = await planOfNulls();
     const text = renderText(plan);
     const markdown = renderMarkdown(plan);
-    const json = JSON.parse(renderJson(plan)) as { steps: { kind: string; key: string; nulls?: Record<string, string>; before: Record<string, unknown>; after: Record<string, unknown> }[] };
+    const json = JSON.parse(renderJson(plan)) as {
+      steps: {
+        kind: string;
+        key: string;
+        nulls?: Record<string, string>;
+        before: Record<string, unknown>;
+        after: Record<string, unknown>;
+      }[];
+    };
     for (const [kind, key, line] of EXPECTED) {
       const field = line.slice(0, line.indexOf(':'));
       // Text: `field: before → after` under the step.
       expect(text, `${kind} ${key}`).toContain(`${kind} org-demo/${key}\n      ${line}`);
       // Markdown: one `-` and one `+` line, the null one included.
       const [before, after] = line.slice(field.length + 2).split(' → ');
-      expect(markdown, `${kind} ${key}`).toContain(`${kind} org-demo/${key}\n-     ${field}: ${before}\n+     ${field}: ${after}`);
+      expect(markdown, `${kind} ${key}`).toContain(
+        `${kind} org-demo/${key}\n-     ${field}: ${before}\n+     ${field}: ${after}`,
+      );
       // JSON: the value stays null (the plan is data); the step says what it means.
       const step = json.steps.find((s) => s.kind === kind && s.key === key);
       const meaning = /null \(([^)]+)\)/.exec(line)![1];
@@ -90,11 +105,31 @@ describe('nulls that mean something in the API', () => {
     expect(text).not.toMatch(/→ \(unset\)|\(unset\) →/);
 
     // The daemon's status JSON (GET /api/status) shows the same.
-    const tracker = new StatusTracker({ mode: 'plan', manifestsDir: tempDir('status'), role: () => 'single', readiness: () => ({ ready: true }) });
-    tracker.observe({ id: 1, reasons: [], result: 'success', mode: 'plan', startedAt: new Date().toISOString(), durationMs: 1 } satisfies RunRecord, plan, undefined);
+    const tracker = new StatusTracker({
+      mode: 'plan',
+      manifestsDir: tempDir('status'),
+      role: () => 'single',
+      readiness: () => ({ ready: true }),
+    });
+    tracker.observe(
+      {
+        id: 1,
+        reasons: [],
+        result: 'success',
+        mode: 'plan',
+        startedAt: new Date().toISOString(),
+        durationMs: 1,
+      } satisfies RunRecord,
+      plan,
+      undefined,
+    );
     const steps = (await tracker.status()).drift?.byKind.flatMap((k) => k.steps) ?? [];
-    expect(steps.find((st) => st.kind === 'Members')?.changes).toEqual([{ field: 'role', live: '"review"', desired: 'null (guest)' }]);
-    expect(steps.find((st) => st.kind === 'SiteAccess')?.changes).toEqual([{ field: 'role', live: '"read"', desired: 'null (no access)' }]);
+    expect(steps.find((st) => st.kind === 'Members')?.changes).toEqual([
+      { field: 'role', live: '"review"', desired: 'null (guest)' },
+    ]);
+    expect(steps.find((st) => st.kind === 'SiteAccess')?.changes).toEqual([
+      { field: 'role', live: '"read"', desired: 'null (no access)' },
+    ]);
   });
 });
 
@@ -124,6 +159,8 @@ describe('Step.nulls in the JSON plan', () => {
     };
     const text = renderJson(plan);
     expect(parsePlanJson(text)).toStrictEqual(plan);
-    expect(() => parsePlanJson(text.replace('"role": "guest"', '"role": 1'))).toThrow(/steps\[0\]\.nulls\.role: expected a string/);
+    expect(() => parsePlanJson(text.replace('"role": "guest"', '"role": 1'))).toThrow(
+      /steps\[0\]\.nulls\.role: expected a string/,
+    );
   });
 });

@@ -74,8 +74,14 @@ describe('renderText nested changes', () => {
       org: 'acme',
       key: 'w',
       wave: 1,
-      before: { members: { 'ann@x.test': 'owner', 'bob@x.test': 'member', 'cy@x.test': 'member' }, settings: { a: { b: 1 } } },
-      after: { members: { 'ann@x.test': 'owner', 'bob@x.test': 'admin', 'dan@x.test': 'member' }, settings: { a: { b: 2 } } },
+      before: {
+        members: { 'ann@x.test': 'owner', 'bob@x.test': 'member', 'cy@x.test': 'member' },
+        settings: { a: { b: 1 } },
+      },
+      after: {
+        members: { 'ann@x.test': 'owner', 'bob@x.test': 'admin', 'dan@x.test': 'member' },
+        settings: { a: { b: 2 } },
+      },
       dependsOn: [],
       requests: [],
     });
@@ -105,7 +111,15 @@ describe('one plan text for a newcomer', () => {
 
   it('shows a missing value one way, absent or null, before or after', () => {
     const plan = emptyPlan();
-    plan.steps.push(step({ id: 'Site/acme/a#update', action: 'update', key: 'a', before: { title: 'A', defaultSection: null, icon: 'x' }, after: { title: 'A', defaultSection: 'intro', icon: null, extra: 1 } }));
+    plan.steps.push(
+      step({
+        id: 'Site/acme/a#update',
+        action: 'update',
+        key: 'a',
+        before: { title: 'A', defaultSection: null, icon: 'x' },
+        after: { title: 'A', defaultSection: 'intro', icon: null, extra: 1 },
+      }),
+    );
     const text = renderText(plan);
     expect(text).toContain('defaultSection: (unset) → "intro"');
     expect(text).toContain('icon: "x" → (unset)');
@@ -117,8 +131,21 @@ describe('one plan text for a newcomer', () => {
     const plan = emptyPlan();
     plan.steps.push(
       step({ id: 'Site/acme/Help#create', action: 'create', key: 'Help', after: { title: 'Help' } }),
-      step({ id: 'Site/acme/Other#update', action: 'update', key: 'Other', before: { title: 'O' }, after: { title: 'P' } }),
-      step({ id: 'Site/acme/Help#defaultSection', action: 'update', key: 'Help', before: { defaultSection: null }, after: { defaultSection: 'intro' }, note: 'after its sections exist' }),
+      step({
+        id: 'Site/acme/Other#update',
+        action: 'update',
+        key: 'Other',
+        before: { title: 'O' },
+        after: { title: 'P' },
+      }),
+      step({
+        id: 'Site/acme/Help#defaultSection',
+        action: 'update',
+        key: 'Help',
+        before: { defaultSection: null },
+        after: { defaultSection: 'intro' },
+        note: 'after its sections exist',
+      }),
     );
     const text = renderText(plan);
     expect(text.split('\n').slice(2, 7)).toEqual([
@@ -139,12 +166,27 @@ describe('one plan text for a newcomer', () => {
   it('one new team is one add: the membership step that follows its create folds into it (text, markdown, notifications)', () => {
     const plan = emptyPlan();
     plan.steps.push(
-      step({ id: 'Team/acme/Security#create', action: 'create', kind: 'Team', key: 'Security', after: { title: 'Security', members: { 'grace@acme.test': 'owner' } } }),
-      step({ id: 'Team/acme/Security#members', action: 'create', kind: 'Team', key: 'Security', after: { members: { 'grace@acme.test': 'owner' } }, note: 'owners and members invited in this plan' }),
+      step({
+        id: 'Team/acme/Security#create',
+        action: 'create',
+        kind: 'Team',
+        key: 'Security',
+        after: { title: 'Security', members: { 'grace@acme.test': 'owner' } },
+      }),
+      step({
+        id: 'Team/acme/Security#members',
+        action: 'create',
+        kind: 'Team',
+        key: 'Security',
+        after: { members: { 'grace@acme.test': 'owner' } },
+        note: 'owners and members invited in this plan',
+      }),
     );
     const text = renderText(plan);
     expect(text.match(/^ {2}\+ Team acme\/Security$/gm)).toHaveLength(1);
-    expect(text).toContain('      members: {"grace@acme.test":"owner"} (set right after the create; owners and members invited in this plan)');
+    expect(text).toContain(
+      '      members: {"grace@acme.test":"owner"} (set right after the create; owners and members invited in this plan)',
+    );
     expect(text).toContain('Plan: 1 to add, 0 to change, 0 to delete.');
     expect(renderMarkdown(plan)).toContain('**Plan: 1 to add, 0 to change, 0 to delete.**');
     expect(summaryLine(textTotals(plan.steps))).toBe('Plan: 1 to add, 0 to change, 0 to delete.');

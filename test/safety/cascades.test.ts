@@ -9,10 +9,12 @@ import { planChanges } from '../../src/safety/counts.js';
 import { checkPlan } from '../../src/safety/gate.js';
 import { changeStep, gateOpts, liveWith, obj, planWith } from './helpers.js';
 
-const summary = (vs: { rule: string; kind?: string; overridable: boolean }[]): string[] => vs.map((v) => `${v.rule}:${v.kind ?? '-'}:${v.overridable}`);
+const summary = (vs: { rule: string; kind?: string; overridable: boolean }[]): string[] =>
+  vs.map((v) => `${v.rule}:${v.kind ?? '-'}:${v.overridable}`);
 
 /** `Space` objects k{from} … k{from+n-1} of org o1 as cascades (ids as liveWith makes them). */
-const spaces = (n: number, from = 0): CascadeObject[] => Array.from({ length: n }, (_, i) => ({ kind: 'Space', org: 'o1', key: `k${from + i}`, id: `Space-k${from + i}` }));
+const spaces = (n: number, from = 0): CascadeObject[] =>
+  Array.from({ length: n }, (_, i) => ({ kind: 'Space', org: 'o1', key: `k${from + i}`, id: `Space-k${from + i}` }));
 
 /** One collection prune step taking `cascades` with it. */
 function pruneCollection(cascades: CascadeObject[], key = 'c0'): Plan {
@@ -46,8 +48,12 @@ describe('cascaded objects count as deletes of their kind', () => {
     const plan = pruneCollection(spaces(4));
     plan.steps.push(changeStep('Collection', 'o1', 'c1', 'prune', { cascades: spaces(3, 2) })); // k2, k3 again; k4 new
     // k0 also has its own delete step (DELETE path names its id), k5 has one too.
-    plan.steps.push(changeStep('Space', 'o1', 'k0', 'prune', { requests: [{ method: 'DELETE', path: '/spaces/Space-k0' }] }));
-    plan.steps.push(changeStep('Space', 'o1', 'k5', 'prune', { requests: [{ method: 'DELETE', path: '/spaces/Space-k5' }] }));
+    plan.steps.push(
+      changeStep('Space', 'o1', 'k0', 'prune', { requests: [{ method: 'DELETE', path: '/spaces/Space-k0' }] }),
+    );
+    plan.steps.push(
+      changeStep('Space', 'o1', 'k5', 'prune', { requests: [{ method: 'DELETE', path: '/spaces/Space-k5' }] }),
+    );
     const space = planChanges(plan).find((c) => c.kind === 'Space')!;
     expect(space.deletes.size).toBe(6); // k0, k5 (own steps) + k1, k2, k3, k4 (cascades)
     expect(space.cascaded).toBe(4);
@@ -65,7 +71,9 @@ describe('cascaded objects count as deletes of their kind', () => {
     expect(checkPlan(pruneCollection(spaces(100)), big, [], gateOpts())).toEqual([]);
     const vs = checkPlan(pruneCollection(spaces(101)), big, [], gateOpts());
     expect(summary(vs)).toEqual(['delete-cap:Space:true']);
-    expect(vs[0]!.message).toContain('Space in o1: plan deletes 101 objects (101 of them taken along by deleting the objects that hold them), over the cap of 100');
+    expect(vs[0]!.message).toContain(
+      'Space in o1: plan deletes 101 objects (101 of them taken along by deleting the objects that hold them), over the cap of 100',
+    );
   });
 
   it('a delete that takes every live object of a kind is refused, and --force does not lift it', () => {
@@ -76,7 +84,9 @@ describe('cascaded objects count as deletes of their kind', () => {
     for (const force of [false, true]) {
       const vs = checkPlan(pruneCollection(spaces(4)), small, [], gateOpts({ force }));
       expect(summary(vs)).toEqual(['delete-all:Space:false']);
-      expect(vs[0]!.message).toContain('Space in o1: plan deletes all 4 live objects (4 of them taken along by deleting the objects that hold them)');
+      expect(vs[0]!.message).toContain(
+        'Space in o1: plan deletes all 4 live objects (4 of them taken along by deleting the objects that hold them)',
+      );
     }
     const lifted = gateOpts({ safety: { kinds: { Space: { allowPruneAll: true } } } });
     expect(checkPlan(pruneCollection(spaces(4)), small, [], lifted)).toEqual([]);
@@ -92,7 +102,9 @@ describe('cascaded objects count as deletes of their kind', () => {
     // The Collection kind alone is managed: the spaces are only its related objects.
     const only = liveWith([{ kind: 'Collection', org: 'o1', n: 3 }]);
     only.get(liveKey('Collection', 'o1'))!.related = Array.from({ length: 20 }, (_, i) => obj('Space', 'o1', `k${i}`));
-    expect(summary(checkPlan(pruneCollection(spaces(6)), only, [], gateOpts()))).toEqual(['delete-fraction:Space:true']);
+    expect(summary(checkPlan(pruneCollection(spaces(6)), only, [], gateOpts()))).toEqual([
+      'delete-fraction:Space:true',
+    ]);
     expect(checkPlan(pruneCollection(spaces(5)), only, [], gateOpts())).toEqual([]);
     // The same object held by a kind's state and another's related counts once.
     only.set(liveKey('Space', 'o1'), { objects: Array.from({ length: 20 }, (_, i) => obj('Space', 'o1', `k${i}`)) });
@@ -101,7 +113,8 @@ describe('cascaded objects count as deletes of their kind', () => {
 
   it('objects without ids (memberships) are told apart by key', () => {
     const plan = planWith();
-    const memberships = (team: string, n: number): CascadeObject[] => Array.from({ length: n }, (_, i) => ({ kind: 'TeamMember', org: 'o1', key: `${team}/u${i}@x.test` }));
+    const memberships = (team: string, n: number): CascadeObject[] =>
+      Array.from({ length: n }, (_, i) => ({ kind: 'TeamMember', org: 'o1', key: `${team}/u${i}@x.test` }));
     plan.steps.push(changeStep('Team', 'o1', 'a', 'prune', { cascades: memberships('a', 60) }));
     plan.steps.push(changeStep('Team', 'o1', 'b', 'prune', { cascades: memberships('b', 60) }));
     const teams = liveWith([{ kind: 'Team', org: 'o1', n: 20 }]);

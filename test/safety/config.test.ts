@@ -18,20 +18,37 @@ describe('safety config', () => {
   });
 
   it('merges partial settings and per-kind overrides over the defaults', () => {
-    const config = resolveSafetyConfig({ deletes: { max: 40 }, kinds: { Team: { deletes: { fraction: 0.5 }, allowPruneAll: true }, Translation: { updates: { minLive: 3 } } } });
+    const config = resolveSafetyConfig({
+      deletes: { max: 40 },
+      kinds: { Team: { deletes: { fraction: 0.5 }, allowPruneAll: true }, Translation: { updates: { minLive: 3 } } },
+    });
     expect(config.deletes).toEqual({ fraction: 0.25, minLive: 10, max: 40 });
-    expect(limitsFor(config, 'Team')).toEqual({ deletes: { fraction: 0.5, minLive: 10, max: 40 }, updates: DEFAULT_SAFETY.updates, allowPruneAll: true, allowEmpty: true });
+    expect(limitsFor(config, 'Team')).toEqual({
+      deletes: { fraction: 0.5, minLive: 10, max: 40 },
+      updates: DEFAULT_SAFETY.updates,
+      allowPruneAll: true,
+      allowEmpty: true,
+    });
     expect(limitsFor(config, 'Translation').updates).toEqual({ fraction: 0.3, minLive: 3, max: 500 });
-    expect(limitsFor(config, 'Members')).toEqual({ deletes: config.deletes, updates: config.updates, allowPruneAll: false, allowEmpty: false });
+    expect(limitsFor(config, 'Members')).toEqual({
+      deletes: config.deletes,
+      updates: config.updates,
+      allowPruneAll: false,
+      allowEmpty: false,
+    });
   });
 
   it('allowEmpty is per kind, and allowPruneAll (of the kind or global) implies it', () => {
-    const config = resolveSafetyConfig({ kinds: { CollectionAccess: { allowEmpty: true }, TeamMember: { allowPruneAll: true } } });
+    const config = resolveSafetyConfig({
+      kinds: { CollectionAccess: { allowEmpty: true }, TeamMember: { allowPruneAll: true } },
+    });
     expect(limitsFor(config, 'CollectionAccess')).toMatchObject({ allowEmpty: true, allowPruneAll: false });
     expect(limitsFor(config, 'TeamMember')).toMatchObject({ allowEmpty: true, allowPruneAll: true });
     expect(limitsFor(config, 'SpaceAccess').allowEmpty).toBe(false);
     expect(limitsFor(resolveSafetyConfig({ allowPruneAll: true }), 'SpaceAccess').allowEmpty).toBe(true);
-    expect(() => resolveSafetyConfig({ kinds: { SpaceAccess: { allowEmpty: 'yes' } } })).toThrow(/safety.kinds.SpaceAccess.allowEmpty: must be true or false/);
+    expect(() => resolveSafetyConfig({ kinds: { SpaceAccess: { allowEmpty: 'yes' } } })).toThrow(
+      /safety.kinds.SpaceAccess.allowEmpty: must be true or false/,
+    );
   });
 
   it.each([
@@ -51,10 +68,22 @@ describe('safety config', () => {
 
   it('has a schema that agrees with the resolver', () => {
     const validate = new Ajv({ strict: true }).compile(schema);
-    const good = { deletes: { fraction: 0.1, minLive: 5, max: 20 }, updates: { max: 1000 }, allowPruneAll: false, kinds: { SiteSection: { deletes: { fraction: 1 }, allowPruneAll: true } } };
+    const good = {
+      deletes: { fraction: 0.1, minLive: 5, max: 20 },
+      updates: { max: 1000 },
+      allowPruneAll: false,
+      kinds: { SiteSection: { deletes: { fraction: 1 }, allowPruneAll: true } },
+    };
     expect(validate(good)).toBe(true);
     expect(() => resolveSafetyConfig(good)).not.toThrow();
-    for (const bad of [{ deletes: { fraction: 1.5 } }, { updates: { max: -1 } }, { deletes: { minLive: 2.5 } }, { deletes: { limit: 3 } }, { allowPruneAll: 'yes' }, { force: true }]) {
+    for (const bad of [
+      { deletes: { fraction: 1.5 } },
+      { updates: { max: -1 } },
+      { deletes: { minLive: 2.5 } },
+      { deletes: { limit: 3 } },
+      { allowPruneAll: 'yes' },
+      { force: true },
+    ]) {
       expect(validate(bad)).toBe(false);
       expect(() => resolveSafetyConfig(bad)).toThrow(UsageError);
     }

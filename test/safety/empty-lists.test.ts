@@ -17,7 +17,14 @@ import { computePlan } from '../../src/engine/reconcile.js';
 const start = sandboxPerTest('empty-lists');
 
 const membersDoc = (lines: string[], prune = false): string =>
-  ['apiVersion: docops/v1', 'kind: Members', 'metadata: { organization: org-demo }', ...(prune ? ['prune: true'] : []), 'spec:', ...lines].join('\n') + '\n';
+  [
+    'apiVersion: docops/v1',
+    'kind: Members',
+    'metadata: { organization: org-demo }',
+    ...(prune ? ['prune: true'] : []),
+    'spec:',
+    ...lines,
+  ].join('\n') + '\n';
 
 describe('empty lists and prune on entry-less documents', () => {
   it('members: [] with prune: true plans removing every live member, and the gate refuses it as deleting every member (not as an empty manifest set)', async () => {
@@ -28,7 +35,11 @@ describe('empty lists and prune on entry-less documents', () => {
     const liveMembers = memberTable(sb.store).where((m) => m.orgId === 'org-demo').length;
     expect(liveMembers).toBeGreaterThan(2);
     expect(plan.steps.filter((s) => s.kind === 'Members' && s.phase === 'prune')).toHaveLength(liveMembers);
-    const rules = checkPlan(plan, live, KINDS, { config: DEFAULT_SAFETY, force: true, desiredCount: countDesired(desired) }).map((v) => v.rule);
+    const rules = checkPlan(plan, live, KINDS, {
+      config: DEFAULT_SAFETY,
+      force: true,
+      desiredCount: countDesired(desired),
+    }).map((v) => v.rule);
     // The document was loaded and says what it means: not a vanished manifests directory, but every live member.
     expect(rules).toContain('delete-all');
     expect(rules).not.toContain('empty-manifests');
@@ -40,11 +51,17 @@ describe('empty lists and prune on entry-less documents', () => {
     writeFileSync(join(dir, 'members.yaml'), membersDoc(['  members: []']));
     const { plan: probe } = await computePlan(client, KINDS, await loadDesired(dir));
     expect(probe.steps).toEqual([]);
-    const live = probe.unmanaged.filter((u) => u.kind === 'Members').map((u) => u.key).sort();
+    const live = probe.unmanaged
+      .filter((u) => u.kind === 'Members')
+      .map((u) => u.key)
+      .sort();
     expect(live.length).toBeGreaterThan(2);
     // Every live member but the last in the first document; the second document only says prune.
     const [gone, ...kept] = [...live].reverse();
-    writeFileSync(join(dir, 'members.yaml'), membersDoc(['  members:', ...kept.map((e) => `    - { email: ${e}, role: admin }`)]));
+    writeFileSync(
+      join(dir, 'members.yaml'),
+      membersDoc(['  members:', ...kept.map((e) => `    - { email: ${e}, role: admin }`)]),
+    );
     writeFileSync(join(dir, 'prune.yaml'), membersDoc(['  members: []'], true));
     const { plan } = await computePlan(client, KINDS, await loadDesired(dir));
     expect(plan.steps.filter((s) => s.phase === 'prune').map((s) => s.key)).toEqual([gone]);

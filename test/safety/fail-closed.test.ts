@@ -10,7 +10,13 @@ import { safetyGate } from '../../src/safety/gate.js';
 import { fetchWhoami } from '../../src/safety/whoami.js';
 import { manifest } from './helpers.js';
 
-const memberItem = (i: number) => ({ object: 'member', id: `u${i}`, role: i === 0 ? 'admin' : 'edit', user: { object: 'user', id: `u${i}`, email: `m${i}@x.io` }, sso: false });
+const memberItem = (i: number) => ({
+  object: 'member',
+  id: `u${i}`,
+  role: i === 0 ? 'admin' : 'edit',
+  user: { object: 'user', id: `u${i}`, email: `m${i}@x.io` },
+  sso: false,
+});
 
 /**
  * A client whose lists come in pages of `pageSize` (following next.page like the real client) and whose
@@ -22,7 +28,11 @@ function pagedClient(items: unknown[], pageSize: number, failPage?: number): Api
     calls.push(`GET ${path}?page=${n}`);
     if (n === failPage) throw new ApiError('GET', path, 503, 'service unavailable');
     const slice = items.slice((n - 1) * pageSize, n * pageSize);
-    return { items: slice, count: slice.length, ...(n * pageSize < items.length ? { next: { page: String(n + 1) } } : {}) };
+    return {
+      items: slice,
+      count: slice.length,
+      ...(n * pageSize < items.length ? { next: { page: String(n + 1) } } : {}),
+    };
   };
   const self: ApiClient & { calls: string[] } = {
     baseUrl: 'memory://',
@@ -55,18 +65,35 @@ function pagedClient(items: unknown[], pageSize: number, failPage?: number): Api
 /** Members of o1 with prune on: the manifest keeps only m0, so every other listed member would be pruned. */
 const desired = () => {
   const kind = KINDS.find((k) => k.kind === 'Members')!;
-  return new Map([['Members', kind.toDesired(manifest('Members', 'o1', { members: [{ email: 'm0@x.io', role: 'admin' }] }, true), () => {})]]);
+  return new Map([
+    [
+      'Members',
+      kind.toDesired(manifest('Members', 'o1', { members: [{ email: 'm0@x.io', role: 'admin' }] }, true), () => {}),
+    ],
+  ]);
 };
 
 describe('fail-closed fetch', () => {
   it('plans deletes from a complete list', async () => {
-    const client = pagedClient(Array.from({ length: 5 }, (_, i) => memberItem(i)), 2);
+    const client = pagedClient(
+      Array.from({ length: 5 }, (_, i) => memberItem(i)),
+      2,
+    );
     const { plan } = await computePlan(client, KINDS, desired());
-    expect(plan.steps.filter((s) => s.phase === 'prune').map((s) => s.key)).toEqual(['m1@x.io', 'm2@x.io', 'm3@x.io', 'm4@x.io']);
+    expect(plan.steps.filter((s) => s.phase === 'prune').map((s) => s.key)).toEqual([
+      'm1@x.io',
+      'm2@x.io',
+      'm3@x.io',
+      'm4@x.io',
+    ]);
   });
 
   it('rejects the plan when the second page of a list fails: no steps, no writes', async () => {
-    const client = pagedClient(Array.from({ length: 5 }, (_, i) => memberItem(i)), 2, 2);
+    const client = pagedClient(
+      Array.from({ length: 5 }, (_, i) => memberItem(i)),
+      2,
+      2,
+    );
     await expect(computePlan(client, KINDS, desired())).rejects.toBeInstanceOf(ApiError);
     let gated = false;
     const run = reconcileOnce({
@@ -88,8 +115,16 @@ describe('fail-closed fetch', () => {
 describe('the gate inside reconcileOnce', () => {
   it('refuses before any write and exits 3', async () => {
     // 12 members, the manifest keeps 1: 11 prunes of 12 (92 %) over the 25 % limit.
-    const client = pagedClient(Array.from({ length: 12 }, (_, i) => memberItem(i)), 5);
-    const gate = safetyGate(KINDS, { config: DEFAULT_SAFETY, force: false, desiredCount: 1, whoami: () => fetchWhoami(client) });
+    const client = pagedClient(
+      Array.from({ length: 12 }, (_, i) => memberItem(i)),
+      5,
+    );
+    const gate = safetyGate(KINDS, {
+      config: DEFAULT_SAFETY,
+      force: false,
+      desiredCount: 1,
+      whoami: () => fetchWhoami(client),
+    });
     const run = reconcileOnce({ client, kinds: KINDS, desired: desired(), mode: 'apply', gate });
     await expect(run).rejects.toBeInstanceOf(SafetyError);
     await expect(run).rejects.toMatchObject({ exitCode: 3 });
@@ -98,9 +133,18 @@ describe('the gate inside reconcileOnce', () => {
   });
 
   it('with --force applies, reporting what it lifted', async () => {
-    const client = pagedClient(Array.from({ length: 12 }, (_, i) => memberItem(i)), 5);
+    const client = pagedClient(
+      Array.from({ length: 12 }, (_, i) => memberItem(i)),
+      5,
+    );
     const lifted: string[] = [];
-    const gate = safetyGate(KINDS, { config: DEFAULT_SAFETY, force: true, desiredCount: 1, whoami: { id: 'u0' }, onOverridden: (vs) => lifted.push(...vs.map((v) => v.rule)) });
+    const gate = safetyGate(KINDS, {
+      config: DEFAULT_SAFETY,
+      force: true,
+      desiredCount: 1,
+      whoami: { id: 'u0' },
+      onOverridden: (vs) => lifted.push(...vs.map((v) => v.rule)),
+    });
     const outcome = await reconcileOnce({ client, kinds: KINDS, desired: desired(), mode: 'apply', gate });
     expect(lifted).toEqual(['delete-fraction']);
     expect(outcome.report?.applied).toHaveLength(11);

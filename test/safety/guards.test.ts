@@ -28,7 +28,15 @@ describe('kind guards in the gate', () => {
     for (const force of [false, true]) {
       calls.length = 0;
       const vs = checkPlan(emptyPlan(), live, [guarded, fakeKind('Other')], gateOpts({ force, whoami }));
-      expect(vs).toEqual([{ rule: 'guard', kind: 'Thing', org: 'o2', overridable: false, message: 'Thing in o2: never does the bad thing' }]);
+      expect(vs).toEqual([
+        {
+          rule: 'guard',
+          kind: 'Thing',
+          org: 'o2',
+          overridable: false,
+          message: 'Thing in o2: never does the bad thing',
+        },
+      ]);
       expect(calls).toEqual([
         { org: 'o1', n: 1, whoami },
         { org: 'o2', n: 2, whoami },
@@ -37,11 +45,13 @@ describe('kind guards in the gate', () => {
   });
 });
 
-const member = (email: string, role: string | null, id = `u-${email.split('@')[0]}`) => obj('Members', 'o1', email, { email, role, sso: false }, id);
+const member = (email: string, role: string | null, id = `u-${email.split('@')[0]}`) =>
+  obj('Members', 'o1', email, { email, role, sso: false }, id);
 const membersLive = (...ms: ReturnType<typeof member>[]): MembersState => ({ objects: ms });
 const planOf = (...steps: Plan['steps']): Plan => ({ ...emptyPlan(), steps });
 const remove = (email: string) => changeStep('Members', 'o1', email, 'prune', { before: { role: 'admin' } });
-const setRole = (email: string, from: string | null, to: string | null) => changeStep('Members', 'o1', email, 'update', { before: { role: from }, after: { role: to } });
+const setRole = (email: string, from: string | null, to: string | null) =>
+  changeStep('Members', 'o1', email, 'update', { before: { role: from }, after: { role: to } });
 
 describe('member guards', () => {
   const live = membersLive(member('ann@x.io', 'admin'), member('bob@x.io', 'admin'), member('cy@x.io', 'edit'));
@@ -71,26 +81,49 @@ describe('member guards', () => {
 
   it("never removes the token's own user, found by id or by e-mail", () => {
     const byId = memberGuards(planOf(changeStep('Members', 'o1', 'cy@x.io', 'prune')), live, 'o1', { id: 'u-cy' });
-    expect(byId).toEqual(["never removes the token's own user (cy@x.io): docops would lock itself out of the organization; keep them in the Members manifest, or apply with another admin's token"]);
-    const byEmail = memberGuards(planOf(changeStep('Members', 'o1', 'cy@x.io', 'prune')), live, 'o1', { id: 'not-listed', email: 'CY@x.io' });
+    expect(byId).toEqual([
+      "never removes the token's own user (cy@x.io): docops would lock itself out of the organization; keep them in the Members manifest, or apply with another admin's token",
+    ]);
+    const byEmail = memberGuards(planOf(changeStep('Members', 'o1', 'cy@x.io', 'prune')), live, 'o1', {
+      id: 'not-listed',
+      email: 'CY@x.io',
+    });
     expect(byEmail).toHaveLength(1);
-    expect(memberGuards(planOf(changeStep('Members', 'o1', 'cy@x.io', 'prune')), live, 'o1', { id: 'u-ann' })).toEqual([]);
+    expect(memberGuards(planOf(changeStep('Members', 'o1', 'cy@x.io', 'prune')), live, 'o1', { id: 'u-ann' })).toEqual(
+      [],
+    );
   });
 
   it("never demotes the token's own user, but may promote it", () => {
     expect(memberGuards(planOf(setRole('cy@x.io', 'edit', 'read')), live, 'o1', { id: 'u-cy' })).toEqual([
       "never demotes the token's own user (cy@x.io) from edit to read: docops would lose the rights it runs with; keep their role in the Members manifest, or apply with another admin's token",
     ]);
-    expect(memberGuards(planOf(setRole('cy@x.io', 'edit', null)), live, 'o1', { id: 'u-cy' })[0]).toContain('from edit to no role');
+    expect(memberGuards(planOf(setRole('cy@x.io', 'edit', null)), live, 'o1', { id: 'u-cy' })[0]).toContain(
+      'from edit to no role',
+    );
     expect(memberGuards(planOf(setRole('cy@x.io', 'edit', 'admin')), live, 'o1', { id: 'u-cy' })).toEqual([]);
   });
 
   it('reads the steps the real Members diff produces', () => {
     const guardedMembers: KindDefinition = { ...membersKind, guard: memberGuards };
-    const orgLive = membersLive(member('ann@x.io', 'admin', 'u1'), member('bob@x.io', 'edit', 'u2'), member('cy@x.io', 'read', 'u3'));
+    const orgLive = membersLive(
+      member('ann@x.io', 'admin', 'u1'),
+      member('bob@x.io', 'edit', 'u2'),
+      member('cy@x.io', 'read', 'u3'),
+    );
     const live: LiveState = new Map([[liveKey('Members', 'o1'), orgLive]]);
     // The manifest demotes the only admin and drops bob (the token's user) under prune.
-    const doc = manifest<MembersManifestSpec>('Members', 'o1', { members: [{ email: 'Ann@x.io', role: 'edit' }, { email: 'cy@x.io', role: 'read' }] }, true);
+    const doc = manifest<MembersManifestSpec>(
+      'Members',
+      'o1',
+      {
+        members: [
+          { email: 'Ann@x.io', role: 'edit' },
+          { email: 'cy@x.io', role: 'read' },
+        ],
+      },
+      true,
+    );
     const desired = new Map([['Members', membersKind.toDesired(doc, () => {})]]);
     const plan = diffAll([guardedMembers], desired, live);
     expect(plan.steps.map((s) => s.id).sort()).toEqual(['Members/o1/ann@x.io#update', 'Members/o1/bob@x.io#delete']);

@@ -12,7 +12,13 @@ export const field = (o: LiveObject, name: string): unknown => (isRecord(o.field
 /** A live object; its fields typed as given (a kind's typed hooks take them), else an empty record. */
 export function obj(kind: string, org: string, key: string): LiveObject<Record<string, unknown>>;
 export function obj<F extends object>(kind: string, org: string, key: string, fields: F, id?: string): LiveObject<F>;
-export function obj(kind: string, org: string, key: string, fields: object = {}, id = `${kind}-${key}`): LiveObject<object> {
+export function obj(
+  kind: string,
+  org: string,
+  key: string,
+  fields: object = {},
+  id = `${kind}-${key}`,
+): LiveObject<object> {
   return { kind, org, key, id, fields };
 }
 
@@ -41,7 +47,12 @@ export function changeStep(kind: string, org: string, key: string, phase: Phase,
     before: phase === 'create' ? null : { title: key },
     after: phase === 'delete' || phase === 'prune' ? null : { title: `${key}!` },
     dependsOn: [],
-    requests: [{ method: action === 'delete' ? 'DELETE' : action === 'update' ? 'PATCH' : 'POST', path: `/orgs/${org}/${kind.toLowerCase()}s/${kind}-${key}` }],
+    requests: [
+      {
+        method: action === 'delete' ? 'DELETE' : action === 'update' ? 'PATCH' : 'POST',
+        path: `/orgs/${org}/${kind.toLowerCase()}s/${kind}-${key}`,
+      },
+    ],
     ...extra,
   };
 }
@@ -50,7 +61,8 @@ export function changeStep(kind: string, org: string, key: string, phase: Phase,
 export function planWith(...groups: { kind: string; org: string; n: number; phase: Phase; from?: number }[]): Plan {
   const plan = emptyPlan();
   for (const g of groups) {
-    for (let i = g.from ?? 0; i < (g.from ?? 0) + g.n; i++) plan.steps.push(changeStep(g.kind, g.org, `k${i}`, g.phase));
+    for (let i = g.from ?? 0; i < (g.from ?? 0) + g.n; i++)
+      plan.steps.push(changeStep(g.kind, g.org, `k${i}`, g.phase));
   }
   return plan;
 }
@@ -65,7 +77,10 @@ export { DEFAULT_SAFETY };
 
 /** A kind with no behaviour beyond what a test passes in. */
 /** A kind that fetches and plans nothing; `extra` supplies the hooks a test needs, typed over record fields. */
-export function fakeKind<A = unknown>(kind: string, extra: Partial<KindDefinition<unknown, LiveObject<Record<string, unknown>>, A>> = {}): KindDefinition<unknown, LiveObject<Record<string, unknown>>, A> {
+export function fakeKind<A = unknown>(
+  kind: string,
+  extra: Partial<KindDefinition<unknown, LiveObject<Record<string, unknown>>, A>> = {},
+): KindDefinition<unknown, LiveObject<Record<string, unknown>>, A> {
   return {
     kind,
     identity: 'by key',
@@ -79,7 +94,12 @@ export function fakeKind<A = unknown>(kind: string, extra: Partial<KindDefinitio
 }
 
 /** A manifest document with fixed positions, for driving real kinds' toDesired. */
-export function manifest<D = Record<string, unknown>>(kind: string, org: string, spec: D, prune?: boolean): ManifestDocument<D> {
+export function manifest<D = Record<string, unknown>>(
+  kind: string,
+  org: string,
+  spec: D,
+  prune?: boolean,
+): ManifestDocument<D> {
   return {
     file: `${kind.toLowerCase()}.yaml`,
     index: 0,

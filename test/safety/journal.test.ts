@@ -21,11 +21,24 @@ afterEach(async () => {
 });
 
 const readRecords = (file: string): JournalRecord[] =>
-  existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as JournalRecord) : [];
+  existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as JournalRecord)
+    : [];
 
 const teamsLive = (): LiveState =>
   new Map<string, LiveKindState>([
-    [liveKey('Team', 'o1'), { objects: [obj('Team', 'o1', 'platform', { title: 'platform' }, 't1'), obj('Team', 'o1', 'docs', { title: 'docs' }, 't2')] }],
+    [
+      liveKey('Team', 'o1'),
+      {
+        objects: [
+          obj('Team', 'o1', 'platform', { title: 'platform' }, 't1'),
+          obj('Team', 'o1', 'docs', { title: 'docs' }, 't2'),
+        ],
+      },
+    ],
   ]);
 
 const plan = (...steps: Plan['steps']): Plan => ({ ...emptyPlan(), steps });
@@ -39,7 +52,9 @@ describe('delete journal', () => {
       if (r.method === 'DELETE') seenAtDelete.push(readRecords(journal.file));
       return {};
     });
-    const del = changeStep('Team', 'o1', 'platform', 'prune', { requests: [{ method: 'DELETE', path: '/orgs/o1/teams/t1' }] });
+    const del = changeStep('Team', 'o1', 'platform', 'prune', {
+      requests: [{ method: 'DELETE', path: '/orgs/o1/teams/t1' }],
+    });
     const upd = changeStep('Team', 'o1', 'docs', 'update');
     const report = await applyPlan(client, plan(upd, del), { beforeStep: journal.beforeStep });
 
@@ -70,7 +85,9 @@ describe('delete journal', () => {
     writeFileSync(blocker, 'x');
     const journal = createJournal(path.join(blocker, 'journal'), teamsLive());
     const client = recordingClient(() => ({}));
-    const del = changeStep('Team', 'o1', 'platform', 'prune', { requests: [{ method: 'DELETE', path: '/orgs/o1/teams/t1' }] });
+    const del = changeStep('Team', 'o1', 'platform', 'prune', {
+      requests: [{ method: 'DELETE', path: '/orgs/o1/teams/t1' }],
+    });
     const after = changeStep('Team', 'o1', 'docs', 'prune', { dependsOn: [del.id], wave: -1 });
     const report = await applyPlan(client, plan(del, after), { beforeStep: journal.beforeStep });
     expect(report.failed.map((f) => f.stepId)).toEqual([del.id]);
@@ -80,18 +97,29 @@ describe('delete journal', () => {
 
   it('does not create a file when a run deletes nothing', async () => {
     const journal = createJournal(dir, teamsLive());
-    await applyPlan(recordingClient(), plan(changeStep('Team', 'o1', 'docs', 'update')), { beforeStep: journal.beforeStep });
+    await applyPlan(recordingClient(), plan(changeStep('Team', 'o1', 'docs', 'update')), {
+      beforeStep: journal.beforeStep,
+    });
     expect(existsSync(journal.file)).toBe(false);
   });
 
   it('keeps one whole line per delete when deletes run concurrently', async () => {
-    const objects = Array.from({ length: 12 }, (_, i) => obj('Team', 'o1', `t${i}`, { title: `t${i}`, note: 'x'.repeat(5000) }, `id${i}`));
+    const objects = Array.from({ length: 12 }, (_, i) =>
+      obj('Team', 'o1', `t${i}`, { title: `t${i}`, note: 'x'.repeat(5000) }, `id${i}`),
+    );
     const live: LiveState = new Map([[liveKey('Team', 'o1'), { objects }]]);
     const journal = createJournal(dir, live);
     const steps = objects.map((o) => changeStep('Team', 'o1', o.key, 'prune'));
-    const report = await applyPlan(recordingClient(), plan(...steps), { beforeStep: journal.beforeStep, concurrency: 6 });
+    const report = await applyPlan(recordingClient(), plan(...steps), {
+      beforeStep: journal.beforeStep,
+      concurrency: 6,
+    });
     expect(report.applied).toHaveLength(12);
-    expect(readRecords(journal.file).map((r) => r.id).sort()).toEqual(objects.map((o) => o.id).sort());
+    expect(
+      readRecords(journal.file)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(objects.map((o) => o.id).sort());
   });
 
   it('never stores tokens or share-link secrets', async () => {
@@ -101,14 +129,20 @@ describe('delete journal', () => {
       apiToken: 'tok-456',
       shareKey: 'sk-789',
       nested: { clientSecret: 'cs-000', keep: 'yes' },
-      urls: { published: 'https://docs.example/s/abc?token=sec-111', location: 'https://app.example/x?shareKey=sec-222&page=2' },
+      urls: {
+        published: 'https://docs.example/s/abc?token=sec-111',
+        location: 'https://app.example/x?shareKey=sec-222&page=2',
+      },
       links: [{ name: 'l1', urls: { published: 'https://docs.example/share/sec-333' } }],
     };
     const live: LiveState = new Map([[liveKey('Site', 'o1'), { objects: [obj('Site', 'o1', 'docs', fields, 's1')] }]]);
     const journal = createJournal(dir, live);
-    await applyPlan(recordingClient(), plan(changeStep('Site', 'o1', 'docs', 'prune')), { beforeStep: journal.beforeStep });
+    await applyPlan(recordingClient(), plan(changeStep('Site', 'o1', 'docs', 'prune')), {
+      beforeStep: journal.beforeStep,
+    });
     const text = readFileSync(journal.file, 'utf8');
-    for (const secret of ['tok-123', 'tok-456', 'sk-789', 'cs-000', 'sec-111', 'sec-222', 'sec-333']) expect(text).not.toContain(secret);
+    for (const secret of ['tok-123', 'tok-456', 'sk-789', 'cs-000', 'sec-111', 'sec-222', 'sec-333'])
+      expect(text).not.toContain(secret);
     expect(readRecords(journal.file)[0]!.fields).toEqual({
       title: 'docs',
       nested: { keep: 'yes' },
@@ -131,9 +165,13 @@ describe('delete journal', () => {
     registerSecret(token);
     try {
       const title = `leak ${token}`;
-      const live: LiveState = new Map([[liveKey('Team', 'o1'), { objects: [obj('Team', 'o1', title, { title }, 't1')] }]]);
+      const live: LiveState = new Map([
+        [liveKey('Team', 'o1'), { objects: [obj('Team', 'o1', title, { title }, 't1')] }],
+      ]);
       const journal = createJournal(dir, live);
-      await applyPlan(recordingClient(), plan(changeStep('Team', 'o1', title, 'prune')), { beforeStep: journal.beforeStep });
+      await applyPlan(recordingClient(), plan(changeStep('Team', 'o1', title, 'prune')), {
+        beforeStep: journal.beforeStep,
+      });
       const text = readFileSync(journal.file, 'utf8');
       expect(text).not.toContain(token.slice(0, 12));
       expect(readRecords(journal.file)[0]!.key).toBe(`leak ${REDACTED}`);
@@ -143,13 +181,25 @@ describe('delete journal', () => {
   });
 
   it('finds the object behind a duplicate-title key, or by the id in the DELETE path', async () => {
-    const objects = [obj('Team', 'o1', 'dup', { title: 'dup' }, 'a1'), obj('Team', 'o1', 'dup', { title: 'dup' }, 'a2'), obj('Team', 'o1', 'old', { title: 'old' }, 'a3')];
+    const objects = [
+      obj('Team', 'o1', 'dup', { title: 'dup' }, 'a1'),
+      obj('Team', 'o1', 'dup', { title: 'dup' }, 'a2'),
+      obj('Team', 'o1', 'old', { title: 'old' }, 'a3'),
+    ];
     const live: LiveState = new Map([[liveKey('Team', 'o1'), { objects }]]);
     const journal = createJournal(dir, live);
     const byUniqueKey = changeStep('Team', 'o1', 'dup (a2)', 'prune');
-    const byPath = changeStep('Team', 'o1', 'renamed-meanwhile', 'prune', { requests: [{ method: 'DELETE', path: '/orgs/o1/teams/a3' }] });
-    const unknown = changeStep('Team', 'o1', 'ghost', 'prune', { before: { title: 'ghost' }, requests: [{ method: 'DELETE', path: '/orgs/o1/teams/zz' }] });
-    await applyPlan(recordingClient(), plan(byUniqueKey, byPath, unknown), { beforeStep: journal.beforeStep, concurrency: 1 });
+    const byPath = changeStep('Team', 'o1', 'renamed-meanwhile', 'prune', {
+      requests: [{ method: 'DELETE', path: '/orgs/o1/teams/a3' }],
+    });
+    const unknown = changeStep('Team', 'o1', 'ghost', 'prune', {
+      before: { title: 'ghost' },
+      requests: [{ method: 'DELETE', path: '/orgs/o1/teams/zz' }],
+    });
+    await applyPlan(recordingClient(), plan(byUniqueKey, byPath, unknown), {
+      beforeStep: journal.beforeStep,
+      concurrency: 1,
+    });
     const records = readRecords(journal.file);
     expect(records.map((r) => [r.key, r.objectKey, r.id, r.snapshot])).toEqual([
       ['dup (a2)', 'dup', 'a2', 'live'],
@@ -165,7 +215,8 @@ describe('delete journal', () => {
 });
 
 describe('complete snapshots (kinds with a snapshot hook)', () => {
-  const del = (key: string, id: string) => changeStep('Team', 'o1', key, 'prune', { requests: [{ method: 'DELETE', path: `/orgs/o1/teams/${id}` }] });
+  const del = (key: string, id: string) =>
+    changeStep('Team', 'o1', key, 'prune', { requests: [{ method: 'DELETE', path: `/orgs/o1/teams/${id}` }] });
 
   it('reads the snapshot through the API before the DELETE and journals it with what the delete takes along', async () => {
     const team = fakeKind('Team', {
@@ -178,11 +229,26 @@ describe('complete snapshots (kinds with a snapshot hook)', () => {
     const journal = createJournal(dir, teamsLive(), { client, kinds: [team] });
     const report = await applyPlan(client, plan(del('platform', 't1')), { beforeStep: journal.beforeStep });
     expect(report.failed).toEqual([]);
-    expect(client.calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /orgs/o1/teams/t1/members', 'DELETE /orgs/o1/teams/t1']);
+    expect(client.calls.map((c) => `${c.method} ${c.path}`)).toEqual([
+      'GET /orgs/o1/teams/t1/members',
+      'DELETE /orgs/o1/teams/t1',
+    ]);
     const [record] = readRecords(journal.file);
     expect(record!.snapshot).toBe('complete');
     expect(record!.fields).toEqual({ title: 'platform' });
-    expect(record!.state).toEqual({ Team: { objects: [{ kind: 'Team', org: 'o1', key: 'platform', id: 't1', fields: { title: 'platform', members: ['ann@x.io', 'bob@x.io'] } }] } });
+    expect(record!.state).toEqual({
+      Team: {
+        objects: [
+          {
+            kind: 'Team',
+            org: 'o1',
+            key: 'platform',
+            id: 't1',
+            fields: { title: 'platform', members: ['ann@x.io', 'bob@x.io'] },
+          },
+        ],
+      },
+    });
   });
 
   it('fails the step and sends no DELETE when the snapshot cannot be read', async () => {
@@ -194,30 +260,46 @@ describe('complete snapshots (kinds with a snapshot hook)', () => {
     const client = recordingClient(() => ({}));
     const journal = createJournal(dir, teamsLive(), { client, kinds: [team] });
     const report = await applyPlan(client, plan(del('platform', 't1')), { beforeStep: journal.beforeStep });
-    expect(report.failed).toEqual([{ stepId: 'Team/o1/platform#delete', message: 'GET /orgs/o1/teams/t1/members: 503' }]);
+    expect(report.failed).toEqual([
+      { stepId: 'Team/o1/platform#delete', message: 'GET /orgs/o1/teams/t1/members: 503' },
+    ]);
     expect(client.calls).toEqual([]);
     expect(existsSync(journal.file)).toBe(false);
   });
 
   it('reads each snapshot afresh: an earlier delete of the run is seen by the later snapshots', async () => {
     let reads = 0;
-    const team = fakeKind('Team', { snapshot: async (ctx, o) => ({ Team: { objects: [{ ...o, fields: { seen: await ctx.get<number>('/orgs/o1/teams') } }] } }) });
+    const team = fakeKind('Team', {
+      snapshot: async (ctx, o) => ({
+        Team: { objects: [{ ...o, fields: { seen: await ctx.get<number>('/orgs/o1/teams') } }] },
+      }),
+    });
     const client = recordingClient((r) => (r.method === 'GET' ? ++reads : {}));
     const journal = createJournal(dir, teamsLive(), { client, kinds: [team] });
-    await applyPlan(client, plan(del('platform', 't1'), { ...del('docs', 't2'), wave: -1 }), { beforeStep: journal.beforeStep });
+    await applyPlan(client, plan(del('platform', 't1'), { ...del('docs', 't2'), wave: -1 }), {
+      beforeStep: journal.beforeStep,
+    });
     expect(readRecords(journal.file).map((r) => field(r.state!['Team']!.objects[0]!, 'seen'))).toEqual([1, 2]);
   });
 
   it('drops secrets inside the snapshot too, and lists them', async () => {
     const team = fakeKind('Team', {
-      snapshot: async () => ({ Team: { objects: [], aux: { links: [{ name: 'l1', urls: { published: 'https://x/s?share=sec-444' } }], apiToken: 'tok-555' } } }),
+      snapshot: async () => ({
+        Team: {
+          objects: [],
+          aux: { links: [{ name: 'l1', urls: { published: 'https://x/s?share=sec-444' } }], apiToken: 'tok-555' },
+        },
+      }),
     });
     const journal = createJournal(dir, teamsLive(), { client: recordingClient(), kinds: [team] });
     await applyPlan(recordingClient(), plan(del('platform', 't1')), { beforeStep: journal.beforeStep });
     const text = readFileSync(journal.file, 'utf8');
     expect(text).not.toContain('sec-444');
     expect(text).not.toContain('tok-555');
-    expect(readRecords(journal.file)[0]!.redacted).toEqual(['state.Team.aux.links[0].urls.published', 'state.Team.aux.apiToken']);
+    expect(readRecords(journal.file)[0]!.redacted).toEqual([
+      'state.Team.aux.links[0].urls.published',
+      'state.Team.aux.apiToken',
+    ]);
   });
 
   it('without a client, or for kinds without a hook, keeps the object as the plan fetched it', async () => {

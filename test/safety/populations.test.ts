@@ -12,7 +12,8 @@ import { liveKey, type LiveState } from '../../src/model/state.js';
 import { checkPlan } from '../../src/safety/gate.js';
 import { changeStep, gateOpts, planWith } from './helpers.js';
 
-const summary = (vs: { rule: string; kind?: string; overridable: boolean }[]): string[] => vs.map((v) => `${v.rule}:${v.kind ?? '-'}:${v.overridable}`);
+const summary = (vs: { rule: string; kind?: string; overridable: boolean }[]): string[] =>
+  vs.map((v) => `${v.rule}:${v.kind ?? '-'}:${v.overridable}`);
 
 const parent = (kind: string, key: string): ParentRef => ({ kind, id: `${kind}-${key}`, key });
 
@@ -32,16 +33,23 @@ function liveOf(holder: string, objs: LiveObject[], related: LiveObject[] = []):
 function listSteps(kind: string, of: string, n: number, phase: 'delete' | 'update', from = 0) {
   return Array.from({ length: n }, (_, i) => {
     const key = `${of}/k${from + i}`;
-    return changeStep(kind, 'o1', key, phase, { requests: [{ method: phase === 'delete' ? 'DELETE' : 'PATCH', path: `/x/${kind}-${encodeURIComponent(key)}` }] });
+    return changeStep(kind, 'o1', key, phase, {
+      requests: [{ method: phase === 'delete' ? 'DELETE' : 'PATCH', path: `/x/${kind}-${encodeURIComponent(key)}` }],
+    });
   });
 }
 
-const cascades = (kind: string, of: string, n: number): CascadeObject[] => Array.from({ length: n }, (_, i) => ({ kind, org: 'o1', key: `${of}/k${i}`, id: `${kind}-${of}/k${i}` }));
+const cascades = (kind: string, of: string, n: number): CascadeObject[] =>
+  Array.from({ length: n }, (_, i) => ({ kind, org: 'o1', key: `${of}/k${i}`, id: `${kind}-${of}/k${i}` }));
 
 describe('sub-objects read per object are measured against that object’s list', () => {
   const a = parent('Space', 'A');
   const b = parent('Space', 'B');
-  const live = liveOf('Space', [...objects('Space', 2), ...objects('SpaceAccess', 12, a), ...objects('SpaceAccess', 12, b)]);
+  const live = liveOf('Space', [
+    ...objects('Space', 2),
+    ...objects('SpaceAccess', 12, a),
+    ...objects('SpaceAccess', 12, b),
+  ]);
 
   it('deleting 4 of one space’s 12 grants is over 25% of its list, whatever another space’s list holds', () => {
     const plan = planWith();
@@ -69,7 +77,9 @@ describe('sub-objects read per object are measured against that object’s list'
     plan.steps.push(...listSteps('SpaceAccess', 'A', 2, 'delete'), ...listSteps('SpaceAccess', 'B', 2, 'delete'));
     const vs = checkPlan(plan, live, [], gateOpts({ safety: { kinds: { SpaceAccess: { deletes: { max: 3 } } } } }));
     expect(summary(vs)).toEqual(['delete-cap:SpaceAccess:true']);
-    expect(vs[0]!.message).toContain('SpaceAccess in o1: plan deletes 4 objects, over the cap of 3 per run (safety.kinds.SpaceAccess.deletes.max)');
+    expect(vs[0]!.message).toContain(
+      'SpaceAccess in o1: plan deletes 4 objects, over the cap of 3 per run (safety.kinds.SpaceAccess.deletes.max)',
+    );
   });
 });
 
@@ -83,7 +93,12 @@ describe('a list whose object the plan deletes goes with it', () => {
   const live = liveOf('Site', sites, [...objects('SiteSection', 12, s1), ...objects('SiteSection', 12, s2)]);
   const pruneSite = () => {
     const plan = planWith();
-    plan.steps.push(changeStep('Site', 'o1', 's1', 'prune', { requests: [{ method: 'DELETE', path: `/orgs/o1/sites/${s1.id}` }], cascades: cascades('SiteSection', 's1', 12) }));
+    plan.steps.push(
+      changeStep('Site', 'o1', 's1', 'prune', {
+        requests: [{ method: 'DELETE', path: `/orgs/o1/sites/${s1.id}` }],
+        cascades: cascades('SiteSection', 's1', 12),
+      }),
+    );
     return plan;
   };
 
@@ -92,9 +107,16 @@ describe('a list whose object the plan deletes goes with it', () => {
   });
 
   it('its sections still count toward the cap', () => {
-    const vs = checkPlan(pruneSite(), live, [], gateOpts({ safety: { kinds: { SiteSection: { deletes: { max: 10 } } } } }));
+    const vs = checkPlan(
+      pruneSite(),
+      live,
+      [],
+      gateOpts({ safety: { kinds: { SiteSection: { deletes: { max: 10 } } } } }),
+    );
     expect(summary(vs)).toEqual(['delete-cap:SiteSection:true']);
-    expect(vs[0]!.message).toContain('plan deletes 12 objects (12 of them taken along by deleting the objects that hold them)');
+    expect(vs[0]!.message).toContain(
+      'plan deletes 12 objects (12 of them taken along by deleting the objects that hold them)',
+    );
   });
 });
 
@@ -102,9 +124,17 @@ describe('a list emptied as a side effect', () => {
   it('a space purge that takes every site space of a site that stays is refused for that site, however many other sites were read', () => {
     const s1 = parent('Site', 's1');
     const s2 = parent('Site', 's2');
-    const live = liveOf('Space', objects('Space', 20), [...objects('SiteSpace', 2, s1), ...objects('SiteSpace', 10, s2)]);
+    const live = liveOf('Space', objects('Space', 20), [
+      ...objects('SiteSpace', 2, s1),
+      ...objects('SiteSpace', 10, s2),
+    ]);
     const plan = planWith();
-    plan.steps.push(changeStep('Space', 'o1', 'k0', 'prune', { requests: [{ method: 'DELETE', path: '/spaces/Space-k0' }], cascades: cascades('SiteSpace', 's1', 2) }));
+    plan.steps.push(
+      changeStep('Space', 'o1', 'k0', 'prune', {
+        requests: [{ method: 'DELETE', path: '/spaces/Space-k0' }],
+        cascades: cascades('SiteSpace', 's1', 2),
+      }),
+    );
     const vs = checkPlan(plan, live, [], gateOpts({ force: true }));
     expect(summary(vs)).toEqual(['empty-list:SiteSpace:false']);
     expect(vs[0]!.message).toBe(
@@ -119,22 +149,46 @@ describe('changes to objects no list read holds', () => {
   it('count only toward the cap (no total to compare with)', () => {
     const live = liveOf('Members', objects('Members', 3));
     const plan = planWith();
-    const memberships = Array.from({ length: 12 }, (_, i): CascadeObject => ({ kind: 'TeamMember', org: 'o1', key: `T${i}/ada@acme.test` }));
+    const memberships = Array.from({ length: 12 }, (_, i): CascadeObject => ({
+      kind: 'TeamMember',
+      org: 'o1',
+      key: `T${i}/ada@acme.test`,
+    }));
     plan.steps.push(changeStep('Members', 'o1', 'k0', 'prune', { cascades: memberships }));
     expect(checkPlan(plan, live, [], gateOpts())).toEqual([]);
-    expect(summary(checkPlan(plan, live, [], gateOpts({ safety: { kinds: { TeamMember: { deletes: { max: 11 } } } } })))).toEqual(['delete-cap:TeamMember:true']);
+    expect(
+      summary(checkPlan(plan, live, [], gateOpts({ safety: { kinds: { TeamMember: { deletes: { max: 11 } } } } }))),
+    ).toEqual(['delete-cap:TeamMember:true']);
   });
 });
 
 describe('every refusal names its way through', () => {
   it('overridable rules name --force, the others the document field or config key that lifts them', () => {
     const list = parent('Collection', 'C');
-    const live = liveOf('Team', [...objects('Team', 12), ...objects('Translation', 12), ...objects('CollectionAccess', 3, list)]);
-    const plan = planWith({ kind: 'Team', org: 'o1', n: 12, phase: 'prune' }, { kind: 'Translation', org: 'o1', n: 12, phase: 'update' });
+    const live = liveOf('Team', [
+      ...objects('Team', 12),
+      ...objects('Translation', 12),
+      ...objects('CollectionAccess', 3, list),
+    ]);
+    const plan = planWith(
+      { kind: 'Team', org: 'o1', n: 12, phase: 'prune' },
+      { kind: 'Translation', org: 'o1', n: 12, phase: 'update' },
+    );
     plan.steps.push(...listSteps('CollectionAccess', 'C', 3, 'delete'));
     const tight = { deletes: { max: 5 }, updates: { max: 5 } };
-    const seen = [...checkPlan(plan, live, [], gateOpts({ safety: tight })), ...checkPlan(plan, live, [], gateOpts({ desiredCount: 0 }))];
-    expect([...new Set(seen.map((v) => v.rule))].sort()).toEqual(['delete-all', 'delete-cap', 'delete-fraction', 'empty-list', 'empty-manifests', 'update-cap', 'update-fraction']);
+    const seen = [
+      ...checkPlan(plan, live, [], gateOpts({ safety: tight })),
+      ...checkPlan(plan, live, [], gateOpts({ desiredCount: 0 })),
+    ];
+    expect([...new Set(seen.map((v) => v.rule))].sort()).toEqual([
+      'delete-all',
+      'delete-cap',
+      'delete-fraction',
+      'empty-list',
+      'empty-manifests',
+      'update-cap',
+      'update-fraction',
+    ]);
     const way: Record<string, RegExp> = {
       'delete-all': /set safety\.kinds\.Team\.allowPruneAll: true \(or safety\.allowPruneAll: true\)/,
       'empty-manifests': /set safety\.allowPruneAll: true/,

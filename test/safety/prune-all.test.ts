@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { checkPlan } from '../../src/safety/gate.js';
 import { gateOpts, liveWith, planWith } from './helpers.js';
 
-const summary = (vs: { rule: string; kind?: string; overridable: boolean }[]): string[] => vs.map((v) => `${v.rule}:${v.kind ?? '-'}:${v.overridable}`);
+const summary = (vs: { rule: string; kind?: string; overridable: boolean }[]): string[] =>
+  vs.map((v) => `${v.rule}:${v.kind ?? '-'}:${v.overridable}`);
 
 describe('an empty manifest set never prunes', () => {
   const live = liveWith([
@@ -21,18 +22,31 @@ describe('an empty manifest set never prunes', () => {
   });
 
   it('is lifted by safety.allowPruneAll, or by allowPruneAll on every deleting kind', () => {
-    const plan = planWith({ kind: 'Team', org: 'o1', n: 1, phase: 'prune' }, { kind: 'Translation', org: 'o1', n: 1, phase: 'prune' });
+    const plan = planWith(
+      { kind: 'Team', org: 'o1', n: 1, phase: 'prune' },
+      { kind: 'Translation', org: 'o1', n: 1, phase: 'prune' },
+    );
     expect(checkPlan(plan, live, [], gateOpts({ desiredCount: 0, safety: { allowPruneAll: true } }))).toEqual([]);
-    const onlyTeam = checkPlan(plan, live, [], gateOpts({ desiredCount: 0, safety: { kinds: { Team: { allowPruneAll: true } } } }));
+    const onlyTeam = checkPlan(
+      plan,
+      live,
+      [],
+      gateOpts({ desiredCount: 0, safety: { kinds: { Team: { allowPruneAll: true } } } }),
+    );
     expect(summary(onlyTeam)).toEqual(['empty-manifests:-:false']);
     expect(onlyTeam[0]!.message).toContain('Translation in o1: 1');
     expect(onlyTeam[0]!.message).not.toContain('Team in o1');
-    const both = gateOpts({ desiredCount: 0, safety: { kinds: { Team: { allowPruneAll: true }, Translation: { allowPruneAll: true } } } });
+    const both = gateOpts({
+      desiredCount: 0,
+      safety: { kinds: { Team: { allowPruneAll: true }, Translation: { allowPruneAll: true } } },
+    });
     expect(checkPlan(plan, live, [], both)).toEqual([]);
   });
 
   it('does not fire for plans without deletes', () => {
-    expect(checkPlan(planWith({ kind: 'Team', org: 'o1', n: 1, phase: 'update' }), live, [], gateOpts({ desiredCount: 0 }))).toEqual([]);
+    expect(
+      checkPlan(planWith({ kind: 'Team', org: 'o1', n: 1, phase: 'update' }), live, [], gateOpts({ desiredCount: 0 })),
+    ).toEqual([]);
   });
 });
 
@@ -49,16 +63,33 @@ describe('a plan never deletes every live object of a kind in an org', () => {
   });
 
   it('treats exactly 2 as "all" but a single live object not', () => {
-    expect(summary(checkPlan(planWith({ kind: 'Team', org: 'o1', n: 2, phase: 'prune' }), liveWith([{ kind: 'Team', org: 'o1', n: 2 }]), [], gateOpts()))).toEqual([
-      'delete-all:Team:false',
-    ]);
-    expect(checkPlan(planWith({ kind: 'Team', org: 'o1', n: 1, phase: 'prune' }), liveWith([{ kind: 'Team', org: 'o1', n: 1 }]), [], gateOpts())).toEqual([]);
+    expect(
+      summary(
+        checkPlan(
+          planWith({ kind: 'Team', org: 'o1', n: 2, phase: 'prune' }),
+          liveWith([{ kind: 'Team', org: 'o1', n: 2 }]),
+          [],
+          gateOpts(),
+        ),
+      ),
+    ).toEqual(['delete-all:Team:false']);
+    expect(
+      checkPlan(
+        planWith({ kind: 'Team', org: 'o1', n: 1, phase: 'prune' }),
+        liveWith([{ kind: 'Team', org: 'o1', n: 1 }]),
+        [],
+        gateOpts(),
+      ),
+    ).toEqual([]);
   });
 
   it('reports the fraction too when it applies, and --force lifts only that one', () => {
     const live = liveWith([{ kind: 'Team', org: 'o1', n: 12 }]);
     const all = planWith({ kind: 'Team', org: 'o1', n: 12, phase: 'prune' });
-    expect(summary(checkPlan(all, live, [], gateOpts()))).toEqual(['delete-all:Team:false', 'delete-fraction:Team:true']);
+    expect(summary(checkPlan(all, live, [], gateOpts()))).toEqual([
+      'delete-all:Team:false',
+      'delete-fraction:Team:true',
+    ]);
     expect(summary(checkPlan(all, live, [], gateOpts({ force: true })))).toEqual(['delete-all:Team:false']);
     const allButOne = planWith({ kind: 'Team', org: 'o1', n: 11, phase: 'prune' });
     expect(checkPlan(allButOne, live, [], gateOpts({ force: true }))).toEqual([]);
@@ -69,8 +100,13 @@ describe('a plan never deletes every live object of a kind in an org', () => {
       { kind: 'Team', org: 'o1', n: 3 },
       { kind: 'Translation', org: 'o1', n: 3 },
     ]);
-    const plan = planWith({ kind: 'Team', org: 'o1', n: 3, phase: 'prune' }, { kind: 'Translation', org: 'o1', n: 3, phase: 'prune' });
-    expect(summary(checkPlan(plan, live, [], gateOpts({ safety: { kinds: { Team: { allowPruneAll: true } } } })))).toEqual(['delete-all:Translation:false']);
+    const plan = planWith(
+      { kind: 'Team', org: 'o1', n: 3, phase: 'prune' },
+      { kind: 'Translation', org: 'o1', n: 3, phase: 'prune' },
+    );
+    expect(
+      summary(checkPlan(plan, live, [], gateOpts({ safety: { kinds: { Team: { allowPruneAll: true } } } }))),
+    ).toEqual(['delete-all:Translation:false']);
     expect(checkPlan(plan, live, [], gateOpts({ safety: { allowPruneAll: true } }))).toEqual([]);
     // a kind may also opt back out of a global allowPruneAll
     const optOut = gateOpts({ safety: { allowPruneAll: true, kinds: { Team: { allowPruneAll: false } } } });
@@ -82,7 +118,12 @@ describe('a plan never deletes every live object of a kind in an org', () => {
       { kind: 'Team', org: 'o1', n: 3 },
       { kind: 'Team', org: 'o2', n: 3 },
     ]);
-    const vs = checkPlan(planWith({ kind: 'Team', org: 'o1', n: 2, phase: 'prune' }, { kind: 'Team', org: 'o2', n: 3, phase: 'prune' }), live, [], gateOpts());
+    const vs = checkPlan(
+      planWith({ kind: 'Team', org: 'o1', n: 2, phase: 'prune' }, { kind: 'Team', org: 'o2', n: 3, phase: 'prune' }),
+      live,
+      [],
+      gateOpts(),
+    );
     expect(vs.map((v) => `${v.rule}:${v.org}`)).toEqual(['delete-all:o2']);
   });
 });

@@ -27,9 +27,17 @@ afterEach(() => {
 });
 
 const siteDoc = (spec: Record<string, unknown>, head: string[] = []): string =>
-  ['apiVersion: docops/v1', 'kind: Site', `metadata: { organization: ${ORG} }`, ...head, `spec: ${JSON.stringify(spec)}`, ''].join('\n');
+  [
+    'apiVersion: docops/v1',
+    'kind: Site',
+    `metadata: { organization: ${ORG} }`,
+    ...head,
+    `spec: ${JSON.stringify(spec)}`,
+    '',
+  ].join('\n');
 
-const rules = (n: number) => Array.from({ length: n }, (_, i) => ({ source: `/r/${i}`, destination: `https://acme.test/${i}` }));
+const rules = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ source: `/r/${i}`, destination: `https://acme.test/${i}` }));
 
 async function write(r: SandboxRun, docs: string[]): Promise<DesiredState> {
   writeFileSync(join(r.dir, 'sites.yaml'), docs.join('---\n'));
@@ -38,7 +46,16 @@ async function write(r: SandboxRun, docs: string[]): Promise<DesiredState> {
 
 async function gate(r: SandboxRun, desired: DesiredState, safety: unknown = {}) {
   const { plan, live } = await computePlan(r.client, KINDS, desired);
-  return { plan, live, ...evaluatePlan(plan, live, KINDS, { config: resolveSafetyConfig(safety), force: false, desiredCount: countDesired(desired), desired }) };
+  return {
+    plan,
+    live,
+    ...evaluatePlan(plan, live, KINDS, {
+      config: resolveSafetyConfig(safety),
+      force: false,
+      desiredCount: countDesired(desired),
+      desired,
+    }),
+  };
 }
 
 async function applied(r: SandboxRun, desired: DesiredState): Promise<void> {
@@ -47,39 +64,85 @@ async function applied(r: SandboxRun, desired: DesiredState): Promise<void> {
 }
 
 describe('redirect rules in the safety gate', () => {
-  it('an emptied list is refused unless the document says allowEmpty; a partial removal is measured against that site\'s rules', async () => {
+  it("an emptied list is refused unless the document says allowEmpty; a partial removal is measured against that site's rules", async () => {
     const r = await start();
-    await applied(r, await write(r, [siteDoc({ title: 'Alpha', redirects: rules(12) }), siteDoc({ title: 'Beta', redirects: rules(2) })]));
-    const emptied = await gate(r, await write(r, [siteDoc({ title: 'Alpha', redirects: rules(12) }), siteDoc({ title: 'Beta', redirects: [] })]));
+    await applied(
+      r,
+      await write(r, [
+        siteDoc({ title: 'Alpha', redirects: rules(12) }),
+        siteDoc({ title: 'Beta', redirects: rules(2) }),
+      ]),
+    );
+    const emptied = await gate(
+      r,
+      await write(r, [siteDoc({ title: 'Alpha', redirects: rules(12) }), siteDoc({ title: 'Beta', redirects: [] })]),
+    );
     expect(emptied.blocking.map((v) => [v.rule, v.kind])).toEqual([['empty-list', 'SiteRedirect']]);
-    expect(emptied.blocking[0]!.message).toContain('SiteRedirect of Site "Beta" in org-demo: plan deletes all 2 of its live objects');
-    expect(emptied.plan.steps.find((s) => s.action === 'delete')!.note).toContain('deletes all 2 entries of the redirects of site "Beta"');
-    const allowed = await gate(r, await write(r, [siteDoc({ title: 'Alpha', redirects: rules(12) }), siteDoc({ title: 'Beta', redirects: [] }, ['allowEmpty: true'])]));
+    expect(emptied.blocking[0]!.message).toContain(
+      'SiteRedirect of Site "Beta" in org-demo: plan deletes all 2 of its live objects',
+    );
+    expect(emptied.plan.steps.find((s) => s.action === 'delete')!.note).toContain(
+      'deletes all 2 entries of the redirects of site "Beta"',
+    );
+    const allowed = await gate(
+      r,
+      await write(r, [
+        siteDoc({ title: 'Alpha', redirects: rules(12) }),
+        siteDoc({ title: 'Beta', redirects: [] }, ['allowEmpty: true']),
+      ]),
+    );
     expect(allowed.blocking).toEqual([]);
     // 4 of A's 12 rules: a third of that site's list, over the 25 % limit (A's list, not the organization's 14).
-    const partial = await gate(r, await write(r, [siteDoc({ title: 'Alpha', redirects: rules(8) }), siteDoc({ title: 'Beta', redirects: rules(2) })]));
+    const partial = await gate(
+      r,
+      await write(r, [
+        siteDoc({ title: 'Alpha', redirects: rules(8) }),
+        siteDoc({ title: 'Beta', redirects: rules(2) }),
+      ]),
+    );
     expect(partial.blocking.map((v) => [v.rule, v.kind])).toEqual([['delete-fraction', 'SiteRedirect']]);
-    expect(partial.blocking[0]!.message).toContain('SiteRedirect of Site "Alpha" in org-demo: plan deletes 4 of 12 live objects');
+    expect(partial.blocking[0]!.message).toContain(
+      'SiteRedirect of Site "Alpha" in org-demo: plan deletes 4 of 12 live objects',
+    );
   });
 });
 
 describe('unpublishing in the safety gate', () => {
   it('counts an unpublish as a delete of the published sites, and unpublishing all of them is a delete-all', async () => {
     const r = await start();
-    const docs = (a: boolean, b: boolean) => [siteDoc({ title: 'Alpha', spaces: ['Changelog'], published: a }), siteDoc({ title: 'Beta', spaces: ['Runbooks'], published: b })];
+    const docs = (a: boolean, b: boolean) => [
+      siteDoc({ title: 'Alpha', spaces: ['Changelog'], published: a }),
+      siteDoc({ title: 'Beta', spaces: ['Runbooks'], published: b }),
+    ];
     await applied(r, await write(r, docs(true, true)));
-    const one = await gate(r, await write(r, docs(false, true)), { kinds: { SitePublication: { deletes: { max: 0 } } } });
+    const one = await gate(r, await write(r, docs(false, true)), {
+      kinds: { SitePublication: { deletes: { max: 0 } } },
+    });
     expect(one.blocking.map((v) => [v.rule, v.kind])).toEqual([['delete-cap', 'SitePublication']]);
     const all = await gate(r, await write(r, docs(false, false)));
-    expect(all.blocking.map((v) => [v.rule, v.kind, v.overridable])).toEqual([['delete-all', 'SitePublication', false]]);
+    expect(all.blocking.map((v) => [v.rule, v.kind, v.overridable])).toEqual([
+      ['delete-all', 'SitePublication', false],
+    ]);
   });
 });
 
 describe('journal and undo', () => {
   it('journals each removed rule and an unpublish; undo says what to write to bring each back', async () => {
     const r = await start();
-    await applied(r, await write(r, [siteDoc({ title: 'Alpha', spaces: ['Changelog'], published: true, redirects: [{ source: '/old', destination: 'https://acme.test/new', permanent: true }, ...rules(1)] })]));
-    const desired = await write(r, [siteDoc({ title: 'Alpha', spaces: ['Changelog'], published: false, redirects: rules(1) })]);
+    await applied(
+      r,
+      await write(r, [
+        siteDoc({
+          title: 'Alpha',
+          spaces: ['Changelog'],
+          published: true,
+          redirects: [{ source: '/old', destination: 'https://acme.test/new', permanent: true }, ...rules(1)],
+        }),
+      ]),
+    );
+    const desired = await write(r, [
+      siteDoc({ title: 'Alpha', spaces: ['Changelog'], published: false, redirects: rules(1) }),
+    ]);
     const { plan, live } = await computePlan(r.client, KINDS, desired);
     const dir = mkdtempSync(join(tmpdir(), 'docops-site-live-journal-'));
     journals.push(dir);
@@ -93,14 +156,23 @@ describe('journal and undo', () => {
     const undo = undoRecords(collectParts(records, KINDS));
     expect(undo.documents).toEqual([]);
     expect(undo.objects.map((o) => [o.kind, o.outcome, o.reason])).toEqual([
-      ['SiteRedirect', 'none', 'a redirect rule is part of its site\'s list, which undo does not rewrite: add {"source":"/old","destination":"https://acme.test/new","permanent":true} back to the redirects of its Site manifest'],
+      [
+        'SiteRedirect',
+        'none',
+        'a redirect rule is part of its site\'s list, which undo does not rewrite: add {"source":"/old","destination":"https://acme.test/new","permanent":true} back to the redirects of its Site manifest',
+      ],
       ['SitePublication', 'none', 'write published: true in the Site manifest of "Alpha" to publish it again'],
     ]);
   });
 
   it('a deleted site comes back with its rules and published', async () => {
     const r = await start();
-    const spec = { title: 'Gone', spaces: ['Changelog'], published: true, redirects: [{ source: '/x', destination: { space: 'Changelog' } }] };
+    const spec = {
+      title: 'Gone',
+      spaces: ['Changelog'],
+      published: true,
+      redirects: [{ source: '/x', destination: { space: 'Changelog' } }],
+    };
     await applied(r, await write(r, [siteDoc(spec)]));
     const desired = await write(r, [siteDoc({ title: 'Other', spaces: ['Runbooks'] }, ['prune: true'])]);
     const { plan, live } = await computePlan(r.client, KINDS, desired);
@@ -112,6 +184,9 @@ describe('journal and undo', () => {
     expect((await applyPlan(r.client, plan, { beforeStep: journal.beforeStep })).failed).toEqual([]);
     const undo = undoRecords(collectParts(await readJournal(journal.file), KINDS));
     const doc = (undo.documents as { spec: Record<string, unknown> }[]).find((d) => d.spec['title'] === 'Gone')!;
-    expect(doc.spec).toMatchObject({ published: true, redirects: [{ source: '/x', destination: { space: 'Changelog' } }] });
+    expect(doc.spec).toMatchObject({
+      published: true,
+      redirects: [{ source: '/x', destination: { space: 'Changelog' } }],
+    });
   });
 });

@@ -26,7 +26,10 @@ describe('delete thresholds (default: 25 % from 10 live objects, cap 100)', () =
   });
 
   it('counts delete-phase steps with prune-phase steps', () => {
-    const plan = planWith({ kind: 'Team', org: 'o1', n: 3, phase: 'prune' }, { kind: 'Team', org: 'o1', n: 3, phase: 'delete', from: 3 });
+    const plan = planWith(
+      { kind: 'Team', org: 'o1', n: 3, phase: 'prune' },
+      { kind: 'Team', org: 'o1', n: 3, phase: 'delete', from: 3 },
+    );
     expect(rules(checkPlan(plan, live, [], gateOpts()))).toEqual(['delete-fraction']);
   });
 
@@ -34,7 +37,9 @@ describe('delete thresholds (default: 25 % from 10 live objects, cap 100)', () =
     const small = liveWith([{ kind: 'Team', org: 'o1', n: 9 }]);
     expect(checkPlan(planWith({ kind: 'Team', org: 'o1', n: 8, phase: 'prune' }), small, [], gateOpts())).toEqual([]);
     const atMin = liveWith([{ kind: 'Team', org: 'o1', n: 10 }]);
-    expect(rules(checkPlan(planWith({ kind: 'Team', org: 'o1', n: 3, phase: 'prune' }), atMin, [], gateOpts()))).toEqual(['delete-fraction']);
+    expect(
+      rules(checkPlan(planWith({ kind: 'Team', org: 'o1', n: 3, phase: 'prune' }), atMin, [], gateOpts())),
+    ).toEqual(['delete-fraction']);
   });
 
   it('applies the absolute cap whatever the fraction', () => {
@@ -51,7 +56,10 @@ describe('delete thresholds (default: 25 % from 10 live objects, cap 100)', () =
       { kind: 'Team', org: 'o1', n: 20 },
       { kind: 'Team', org: 'o2', n: 20 },
     ]);
-    const plan = planWith({ kind: 'Team', org: 'o1', n: 6, phase: 'prune' }, { kind: 'Team', org: 'o2', n: 5, phase: 'prune' });
+    const plan = planWith(
+      { kind: 'Team', org: 'o1', n: 6, phase: 'prune' },
+      { kind: 'Team', org: 'o2', n: 5, phase: 'prune' },
+    );
     const vs = checkPlan(plan, two, [], gateOpts());
     expect(vs.map((v) => v.org)).toEqual(['o1']);
   });
@@ -83,7 +91,9 @@ describe('update thresholds (default: 30 % from 10 live objects, cap 500)', () =
 
   it('caps updates per run', () => {
     const big = liveWith([{ kind: 'Team', org: 'o1', n: 5000 }]);
-    expect(rules(checkPlan(planWith({ kind: 'Team', org: 'o1', n: 501, phase: 'update' }), big, [], gateOpts()))).toEqual(['update-cap']);
+    expect(
+      rules(checkPlan(planWith({ kind: 'Team', org: 'o1', n: 501, phase: 'update' }), big, [], gateOpts())),
+    ).toEqual(['update-cap']);
   });
 });
 
@@ -92,7 +102,10 @@ describe('per-kind overrides', () => {
     { kind: 'Team', org: 'o1', n: 20 },
     { kind: 'Translation', org: 'o1', n: 20 },
   ]);
-  const plan = planWith({ kind: 'Team', org: 'o1', n: 10, phase: 'prune' }, { kind: 'Translation', org: 'o1', n: 10, phase: 'prune' });
+  const plan = planWith(
+    { kind: 'Team', org: 'o1', n: 10, phase: 'prune' },
+    { kind: 'Translation', org: 'o1', n: 10, phase: 'prune' },
+  );
 
   it('applies a kind override to that kind only', () => {
     const vs = checkPlan(plan, live, [], gateOpts({ safety: { kinds: { Team: { deletes: { fraction: 0.5 } } } } }));
@@ -113,19 +126,28 @@ describe('per-kind overrides', () => {
   });
 
   it('can raise minLive and lower the cap per kind', () => {
-    const opts = gateOpts({ safety: { kinds: { Team: { deletes: { minLive: 50 } }, Translation: { deletes: { fraction: 1, max: 9 } } } } });
+    const opts = gateOpts({
+      safety: { kinds: { Team: { deletes: { minLive: 50 } }, Translation: { deletes: { fraction: 1, max: 9 } } } },
+    });
     expect(checkPlan(plan, live, [], opts).map((v) => `${v.rule}:${v.kind}`)).toEqual(['delete-cap:Translation']);
   });
 });
 
 describe('--force', () => {
   const live = liveWith([{ kind: 'Team', org: 'o1', n: 1000 }]);
-  const plan = planWith({ kind: 'Team', org: 'o1', n: 300, phase: 'prune' }, { kind: 'Team', org: 'o1', n: 400, phase: 'update', from: 300 });
+  const plan = planWith(
+    { kind: 'Team', org: 'o1', n: 300, phase: 'prune' },
+    { kind: 'Team', org: 'o1', n: 400, phase: 'update', from: 300 },
+  );
 
   it('lifts thresholds, and enforce reports what it lifted', () => {
     expect(rules(checkPlan(plan, live, [], gateOpts()))).toEqual(['delete-fraction', 'delete-cap', 'update-fraction']);
     expect(checkPlan(plan, live, [], gateOpts({ force: true }))).toEqual([]);
-    expect(rules(enforce(plan, live, [], gateOpts({ force: true })))).toEqual(['delete-fraction', 'delete-cap', 'update-fraction']);
+    expect(rules(enforce(plan, live, [], gateOpts({ force: true })))).toEqual([
+      'delete-fraction',
+      'delete-cap',
+      'update-fraction',
+    ]);
     expect(evaluatePlan(plan, live, [], gateOpts({ force: true })).blocking).toEqual([]);
   });
 

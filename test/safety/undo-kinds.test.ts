@@ -48,7 +48,11 @@ async function world(): Promise<World> {
 
 /** A live object of `kind` as its fetch reads it for a plan that manages nothing of it. */
 async function liveObject(w: World, kindName: string, key: string): Promise<LiveObject> {
-  const live = await fetchLive(w.client, KINDS, new Map([[kindName, kind(kindName).toDesired(probeDoc(kindName), () => {})]]));
+  const live = await fetchLive(
+    w.client,
+    KINDS,
+    new Map([[kindName, kind(kindName).toDesired(probeDoc(kindName), () => {})]]),
+  );
   const o = live.get(`${kindName}\u0000${ORG}`)!.objects.find((x) => x.kind === kindName && x.key === key);
   if (!o) throw new Error(`no live ${kindName} ${key}`);
   return o;
@@ -56,15 +60,39 @@ async function liveObject(w: World, kindName: string, key: string): Promise<Live
 
 /** A document of the kind that matches nothing (so the fetch reads the list only). */
 function probeDoc(kindName: string) {
-  const spec = kindName === 'Members' ? { members: [{ email: 'zz@nowhere.test', role: 'read' }] } : { title: 'zz no such object' };
-  return { file: 'probe.yaml', index: 0, apiVersion: 'docops/v1', kind: kindName, metadata: { organization: ORG }, spec, pos: () => ({ file: 'probe.yaml', line: 1, column: 1 }) };
+  const spec =
+    kindName === 'Members' ? { members: [{ email: 'zz@nowhere.test', role: 'read' }] } : { title: 'zz no such object' };
+  return {
+    file: 'probe.yaml',
+    index: 0,
+    apiVersion: 'docops/v1',
+    kind: kindName,
+    metadata: { organization: ORG },
+    spec,
+    pos: () => ({ file: 'probe.yaml', line: 1, column: 1 }),
+  };
 }
 
-const snapshot = (w: World, o: LiveObject): Promise<Snapshot> => kind(o.kind).snapshot!(createFetchContext(w.client, () => false), o);
+const snapshot = (w: World, o: LiveObject): Promise<Snapshot> =>
+  kind(o.kind).snapshot!(
+    createFetchContext(w.client, () => false),
+    o,
+  );
 
 const journaled = (o: LiveObject, state: Snapshot): JournalRecord => ({
-  v: 2, time: '2030-01-01T00:00:00.000Z', stepId: `${o.kind}/${ORG}/${o.key}#delete`, phase: 'prune', action: 'delete',
-  kind: o.kind, org: ORG, key: o.key, objectKey: o.key, id: o.id, fields: o.fields, snapshot: 'complete', state,
+  v: 2,
+  time: '2030-01-01T00:00:00.000Z',
+  stepId: `${o.kind}/${ORG}/${o.key}#delete`,
+  phase: 'prune',
+  action: 'delete',
+  kind: o.kind,
+  org: ORG,
+  key: o.key,
+  objectKey: o.key,
+  id: o.id,
+  fields: o.fields,
+  snapshot: 'complete',
+  state,
 });
 
 describe('snapshots', () => {
@@ -91,14 +119,25 @@ describe('snapshots', () => {
   it('Members: role, SSO and the teams the removal takes along (GET …/members/{id}/teams)', async () => {
     const w = await world();
     const s = await snapshot(w, await liveObject(w, 'Members', 'heidi@acme.test'));
-    expect(s['Members']!.objects.map((o) => o.fields)).toEqual([{ email: 'heidi@acme.test', role: 'edit', sso: false }]);
-    expect(s['Members']!.aux).toEqual({ teams: { 'u-heidi': [{ id: 'team-writers', title: 'Writers', role: 'owner' }] }, spaces: { 'u-heidi': 0 } });
+    expect(s['Members']!.objects.map((o) => o.fields)).toEqual([
+      { email: 'heidi@acme.test', role: 'edit', sso: false },
+    ]);
+    expect(s['Members']!.aux).toEqual({
+      teams: { 'u-heidi': [{ id: 'team-writers', title: 'Writers', role: 'owner' }] },
+      spaces: { 'u-heidi': 0 },
+    });
   });
 
   it('Collection: the nested collections and every space inside them, with their ids', async () => {
     const w = await world();
-    const nested = (await w.client.request<{ id: string }>('POST', `/orgs/${ORG}/collections`, { body: { title: 'Nested', parent: 'col-product' } })).body!.id;
-    const inner = (await w.client.request<{ id: string }>('POST', `/orgs/${ORG}/spaces`, { body: { title: 'Deep', parent: nested } })).body!.id;
+    const nested = (
+      await w.client.request<{ id: string }>('POST', `/orgs/${ORG}/collections`, {
+        body: { title: 'Nested', parent: 'col-product' },
+      })
+    ).body!.id;
+    const inner = (
+      await w.client.request<{ id: string }>('POST', `/orgs/${ORG}/spaces`, { body: { title: 'Deep', parent: nested } })
+    ).body!.id;
     const s = await snapshot(w, await liveObject(w, 'Collection', 'Product docs'));
     expect(s['Collection']!.objects.map((o) => [o.key, o.id, field(o, 'parent')])).toEqual([
       ['Product docs', 'col-product', null],
@@ -117,14 +156,25 @@ describe('snapshots', () => {
     const team = await liveObject(w, 'Team', 'Support');
     await w.client.request('DELETE', '/collections/col-internal');
     await w.client.request('DELETE', `/orgs/${ORG}/teams/team-support`);
-    await expect(snapshot(w, internal)).rejects.toThrow('collection col-internal is not in the collections list of org-demo');
+    await expect(snapshot(w, internal)).rejects.toThrow(
+      'collection col-internal is not in the collections list of org-demo',
+    );
     await expect(snapshot(w, team)).rejects.toThrow(/404/);
   });
 
   it('Space: its fields (merge rules too), visibility and the sites that show it', async () => {
     const w = await world();
     const s = await snapshot(w, await liveObject(w, 'Space', 'Changelog'));
-    expect(s['Space']!.objects.map((o) => o.fields)).toEqual([{ title: 'Changelog', emoji: '📝', editMode: 'live', defaultLevel: null, parent: null, mergeRules: { type: 'inherit' } }]);
+    expect(s['Space']!.objects.map((o) => o.fields)).toEqual([
+      {
+        title: 'Changelog',
+        emoji: '📝',
+        editMode: 'live',
+        defaultLevel: null,
+        parent: null,
+        mergeRules: { type: 'inherit' },
+      },
+    ]);
     const siteId = sites(w.sb.store).all()[0]!.id;
     // Its grants too (none here): a recreated space gets them back through its access list.
     expect(s['Space']!.aux).toEqual({
@@ -138,33 +188,53 @@ describe('snapshots', () => {
     const w = await world();
     const site = await liveObject(w, 'Site', 'Acme Help Center');
     await w.client.request('PATCH', `/orgs/${ORG}`, { body: { defaultContent: { type: 'site', site: site.id } } });
-    const { updatedAt: _stamp, ...looks } = await w.client.get<Record<string, unknown>>(`/orgs/${ORG}/sites/${site.id}/customization`);
-    await w.client.request('PUT', `/orgs/${ORG}/sites/${site.id}/customization`, { body: { ...looks, title: 'Acme Docs' } });
+    const { updatedAt: _stamp, ...looks } = await w.client.get<Record<string, unknown>>(
+      `/orgs/${ORG}/sites/${site.id}/customization`,
+    );
+    await w.client.request('PUT', `/orgs/${ORG}/sites/${site.id}/customization`, {
+      body: { ...looks, title: 'Acme Docs' },
+    });
     const s = await snapshot(w, site);
     expect(s['Site']!.objects).toEqual([site]);
     const aux = s['Site']!.aux as { structures: Record<string, Record<string, unknown>>; extras: unknown };
     const structure = aux.structures[site.id]!;
-    expect((structure['sections'] as { path: string; group: string | null }[]).map((x) => x.path)).toEqual(['getting-started', 'api', 'operations']);
+    expect((structure['sections'] as { path: string; group: string | null }[]).map((x) => x.path)).toEqual([
+      'getting-started',
+      'api',
+      'operations',
+    ]);
     expect((structure['groups'] as { title: string }[]).map((g) => g.title)).toEqual(['Developers']);
-    expect((structure['siteSpaces'] as { spaceId: string; path: string }[]).map((x) => `${x.spaceId}@${x.path}`)).toEqual([
+    expect(
+      (structure['siteSpaces'] as { spaceId: string; path: string }[]).map((x) => `${x.spaceId}@${x.path}`),
+    ).toEqual([
       'sp-getting-started@getting-started',
       'sp-changelog@whats-new',
       'sp-api@reference',
       'sp-runbooks@runbooks',
     ]);
-    expect(structure['shareLinks']).toEqual([{ id: siteShareLinks(w.sb.store).all()[0]!.id, name: 'partner-preview', active: true }]);
+    expect(structure['shareLinks']).toEqual([
+      { id: siteShareLinks(w.sb.store).all()[0]!.id, name: 'partner-preview', active: true },
+    ]);
     expect(structure['adaptiveSchema']).toMatchObject({ properties: { staff: { type: 'boolean' } } });
     expect(structure['customization']).toMatchObject({ title: 'Acme Docs' });
     // Undo's documents (the kind's export of the snapshot) bring the customization back.
     expect(kind('Site').export!(ORG, s['Site']!)).toMatchObject([{ spec: { customization: { title: 'Acme Docs' } } }]);
-    expect(aux.extras).toEqual({ [site.id]: { published: false, hostname: null, type: 'basic', defaultContent: true } });
+    expect(aux.extras).toEqual({
+      [site.id]: { published: false, hostname: null, type: 'basic', defaultContent: true },
+    });
     const secret = siteShareLinks(w.sb.store).all()[0]!.secret;
     expect(JSON.stringify(s)).not.toContain(secret);
   });
 });
 
 describe('restoring a deleted space', () => {
-  const restore = async (w: World, o: LiveObject, state: Snapshot) => kind('Space').undo!.restore!(createFetchContext(w.client, () => false), o, state['Space']!, new Date());
+  const restore = async (w: World, o: LiveObject, state: Snapshot) =>
+    kind('Space').undo!.restore!(
+      createFetchContext(w.client, () => false),
+      o,
+      state['Space']!,
+      new Date(),
+    );
 
   it('is possible within the retention: the restore request, and how the API lists the space afterwards', async () => {
     const w = await world();
@@ -178,7 +248,13 @@ describe('restoring a deleted space', () => {
     // After a lost answer the restore is found done when the space is listed again (a second one is refused).
     const recover = { path: `/orgs/${ORG}/spaces`, match: [{ field: 'id', value: 'sp-runbooks' }] };
     expect(check.restore.requests).toEqual([{ method: 'POST', path: '/spaces/sp-runbooks/restore', recover }]);
-    expect(check.restore.listed.map((l) => [l.path, (l.item as { id: string; deletedAt?: string }).id, 'deletedAt' in (l.item as object)])).toEqual([[`/orgs/${ORG}/spaces`, 'sp-runbooks', false]]);
+    expect(
+      check.restore.listed.map((l) => [
+        l.path,
+        (l.item as { id: string; deletedAt?: string }).id,
+        'deletedAt' in (l.item as object),
+      ]),
+    ).toEqual([[`/orgs/${ORG}/spaces`, 'sp-runbooks', false]]);
     expect(check.losses).toEqual([]); // the site still shows it
 
     // The restore processed, then its answer lost: apply finds the space listed and does not send it again.
@@ -190,10 +266,27 @@ describe('restoring a deleted space', () => {
         throw new ApiError(method, path, 502, 'bad gateway (answer lost)', { effect: 'maybe' });
       },
     };
-    const step: Step = { id: 'restore', action: 'create', phase: 'create', kind: 'Space', org: ORG, key: 'Runbooks', wave: 26, before: null, after: {}, dependsOn: [], requests: check.restore.requests };
+    const step: Step = {
+      id: 'restore',
+      action: 'create',
+      phase: 'create',
+      kind: 'Space',
+      org: ORG,
+      key: 'Runbooks',
+      wave: 26,
+      before: null,
+      after: {},
+      dependsOn: [],
+      requests: check.restore.requests,
+    };
     const report = await applyPlan(lost, { ...emptyPlan(), steps: [step] });
     expect([report.applied, report.failed]).toEqual([['restore'], []]);
-    expect(w.sb.stats().requests.filter((r) => r.path.endsWith('/restore')).map((r) => r.status)).toEqual([200]);
+    expect(
+      w.sb
+        .stats()
+        .requests.filter((r) => r.path.endsWith('/restore'))
+        .map((r) => r.status),
+    ).toEqual([200]);
   });
 
   it('says when a site that showed it no longer does', async () => {
@@ -202,10 +295,14 @@ describe('restoring a deleted space', () => {
     const state = await snapshot(w, space);
     await w.client.request('DELETE', '/spaces/sp-changelog');
     const site = sites(w.sb.store).all()[0]!;
-    const ss = (await w.client.listAll<{ id: string; space: { id: string } }>(`/orgs/${ORG}/sites/${site.id}/site-spaces`)).find((x) => x.space.id === 'sp-changelog')!;
+    const ss = (
+      await w.client.listAll<{ id: string; space: { id: string } }>(`/orgs/${ORG}/sites/${site.id}/site-spaces`)
+    ).find((x) => x.space.id === 'sp-changelog')!;
     await w.client.request('DELETE', `/orgs/${ORG}/sites/${site.id}/site-spaces/${ss.id}`);
     const check = await restore(w, space, state);
-    expect(check.state === 'restorable' && check.losses).toEqual([`site "Acme Help Center" no longer shows it (it was at path "whats-new"): add it back in that site's manifest`]);
+    expect(check.state === 'restorable' && check.losses).toEqual([
+      `site "Acme Help Center" no longer shows it (it was at path "whats-new"): add it back in that site's manifest`,
+    ]);
   });
 
   it('is not possible past the retention: the space is recreated, and undo says its content is lost', async () => {
@@ -216,7 +313,12 @@ describe('restoring a deleted space', () => {
     w.clock.now = new Date(w.clock.now.getTime() + 8 * 24 * 3600 * 1000);
     const check = await restore(w, space, state);
     expect(check).toEqual({ state: 'gone', reason: 'it was removed for good (deleted spaces are kept 7 days)' });
-    const fates = new Map<string, UndoFate>([[objectId('Space', ORG, 'sp-runbooks'), { state: 'recreate', reason: check.state === 'gone' ? check.reason : '' }]]);
+    const fates = new Map<string, UndoFate>([
+      [
+        objectId('Space', ORG, 'sp-runbooks'),
+        { state: 'recreate', reason: check.state === 'gone' ? check.reason : '' },
+      ],
+    ]);
     const result = undoRecords(collectParts([journaled(space, state)], KINDS), fates);
     expect(result.objects[0]!.losses).toEqual([
       'gets a new id (it was sp-runbooks): manifests, links or settings that name sp-runbooks must name the new one (or the title)',
@@ -230,7 +332,13 @@ describe('what undo says does not come back', () => {
     const w = await world();
     const site = await liveObject(w, 'Site', 'Acme Help Center');
     const rec = sites(w.sb.store).all()[0]!;
-    sites(w.sb.store).put({ ...rec, published: true, hostname: 'docs.acme.test', type: 'premium', visibility: 'visitor-auth' });
+    sites(w.sb.store).put({
+      ...rec,
+      published: true,
+      hostname: 'docs.acme.test',
+      type: 'premium',
+      visibility: 'visitor-auth',
+    });
     await w.client.request('PATCH', `/orgs/${ORG}`, { body: { defaultContent: { type: 'site', site: site.id } } });
     const result = undoRecords(collectParts([journaled(site, await snapshot(w, site))], KINDS));
     expect(result.objects[0]!.losses).toEqual([
@@ -241,7 +349,12 @@ describe('what undo says does not come back', () => {
       'was a "premium" site; docops does not manage the site type, so it is recreated as "basic"',
       `was the organization's default content: the organization still names the old id; set defaultContent: { type: site, site: "Acme Help Center" } in its Organization manifest`,
     ]);
-    expect(result.documents).toEqual([expect.objectContaining({ kind: 'Site', spec: expect.objectContaining({ published: true, visibility: 'visitor-auth' }) })]);
+    expect(result.documents).toEqual([
+      expect.objectContaining({
+        kind: 'Site',
+        spec: expect.objectContaining({ published: true, visibility: 'visitor-auth' }),
+      }),
+    ]);
   });
 
   it('Members: the invitation to accept, and the teams that survived without them', async () => {
@@ -266,7 +379,9 @@ describe('what undo says does not come back', () => {
     const w = await world();
     const tr = await liveObject(w, 'Translation', 'French docs');
     const result = undoRecords(collectParts([{ ...journaled(tr, {}), snapshot: 'live', state: undefined }], KINDS));
-    expect(result.objects[0]!.losses).toContain('its languages [fr] cannot be set through the API: it is recreated without them; set them again in the app');
+    expect(result.objects[0]!.losses).toContain(
+      'its languages [fr] cannot be set through the API: it is recreated without them; set them again in the app',
+    );
   });
 });
 
@@ -276,8 +391,13 @@ describe('documents name recreated objects so they come back connected', () => {
     const site = await liveObject(w, 'Site', 'Acme Help Center');
     const runbooks = await liveObject(w, 'Space', 'Runbooks');
     const records = [journaled(site, await snapshot(w, site)), journaled(runbooks, await snapshot(w, runbooks))];
-    const fates = new Map<string, UndoFate>([[objectId('Space', ORG, 'sp-runbooks'), { state: 'recreate', reason: 'gone' }]]);
-    const docs = undoRecords(collectParts(records, KINDS), fates).documents as { kind: string; spec: { sections?: { path: string; spaces: unknown[] }[]; id?: string } }[];
+    const fates = new Map<string, UndoFate>([
+      [objectId('Space', ORG, 'sp-runbooks'), { state: 'recreate', reason: 'gone' }],
+    ]);
+    const docs = undoRecords(collectParts(records, KINDS), fates).documents as {
+      kind: string;
+      spec: { sections?: { path: string; spaces: unknown[] }[]; id?: string };
+    }[];
     const siteDoc = docs.find((d) => d.kind === 'Site')!;
     expect(siteDoc.spec.id).toBeUndefined();
     expect(siteDoc.spec.sections!.map((s) => [s.path, s.spaces])).toEqual([
@@ -285,6 +405,11 @@ describe('documents name recreated objects so they come back connected', () => {
       ['api', [{ space: 'API Reference', path: 'reference' }]],
       ['operations', ['Runbooks']],
     ]);
-    expect(docs.find((d) => d.kind === 'Space')!.spec).toEqual({ title: 'Runbooks', emoji: '🛠', parent: 'col-internal', access: [] });
+    expect(docs.find((d) => d.kind === 'Space')!.spec).toEqual({
+      title: 'Runbooks',
+      emoji: '🛠',
+      parent: 'col-internal',
+      access: [],
+    });
   });
 });

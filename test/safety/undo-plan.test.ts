@@ -57,7 +57,8 @@ async function manifests(w: World, text: string): Promise<DesiredState> {
   return loadDesired(dir);
 }
 
-const doc = (kind: string, spec: string): string => `apiVersion: docops/v1\nkind: ${kind}\nmetadata:\n  organization: ${ORG}\nprune: true\nspec:\n${spec}`;
+const doc = (kind: string, spec: string): string =>
+  `apiVersion: docops/v1\nkind: ${kind}\nmetadata:\n  organization: ${ORG}\nprune: true\nspec:\n${spec}`;
 
 /** Apply a pruning plan with the journal as the CLI wires it; returns the journal file. */
 async function prune(w: World, desired: DesiredState): Promise<string> {
@@ -97,8 +98,12 @@ describe("undo's plan", () => {
     ]);
     expect(planned.plan.unmanaged).toEqual([]);
     expect((await applyPlan(w.client, planned.plan)).failed).toEqual([]);
-    const product = collections(w.sb.store).all().find((c) => c.title === 'Product docs')!;
-    expect(['sp-api', 'sp-getting-started'].map((id) => spaces(w.sb.store).get(id)).map((s) => [s?.parent, s?.deletedAt])).toEqual([
+    const product = collections(w.sb.store)
+      .all()
+      .find((c) => c.title === 'Product docs')!;
+    expect(
+      ['sp-api', 'sp-getting-started'].map((id) => spaces(w.sb.store).get(id)).map((s) => [s?.parent, s?.deletedAt]),
+    ).toEqual([
       [product.id, undefined],
       [product.id, undefined],
     ]);
@@ -106,36 +111,69 @@ describe("undo's plan", () => {
 
   it('recreates a space past its retention, and the recreated site shows the new space', async () => {
     const w = await world();
-    const journal = await prune(w, await manifests(w, [doc('Site', '  title: Other site\n'), doc('Space', '  title: Getting Started\n  id: sp-getting-started\n')].join('---\n')));
+    const journal = await prune(
+      w,
+      await manifests(
+        w,
+        [
+          doc('Site', '  title: Other site\n'),
+          doc('Space', '  title: Getting Started\n  id: sp-getting-started\n'),
+        ].join('---\n'),
+      ),
+    );
     w.clock.now = new Date(w.clock.now.getTime() + 8 * DAY);
     const { result, planned } = await undo(w, journal);
-    expect(result.objects.filter((o) => o.kind === 'Space').map((o) => `${o.key}:${o.outcome}`).sort()).toEqual([
-      'API Reference:recreate',
-      'Changelog:recreate',
-      'Runbooks:recreate',
-    ]);
+    expect(
+      result.objects
+        .filter((o) => o.kind === 'Space')
+        .map((o) => `${o.key}:${o.outcome}`)
+        .sort(),
+    ).toEqual(['API Reference:recreate', 'Changelog:recreate', 'Runbooks:recreate']);
     expect(planned.plan.steps.filter((s) => s.id.endsWith('#restore'))).toEqual([]);
     expect(planned.plan.blocked).toEqual([]);
     expect((await applyPlan(w.client, planned.plan)).failed).toEqual([]);
-    const runbooks = spaces(w.sb.store).all().find((s) => s.title === 'Runbooks' && s.deletedAt === undefined)!;
+    const runbooks = spaces(w.sb.store)
+      .all()
+      .find((s) => s.title === 'Runbooks' && s.deletedAt === undefined)!;
     expect(runbooks.id).not.toBe('sp-runbooks');
-    const site = sites(w.sb.store).all().find((s) => s.title === 'Acme Help Center')!;
-    expect(siteSpaces(w.sb.store).where((x) => x.siteId === site.id).map((x) => x.spaceId)).toContain(runbooks.id);
+    const site = sites(w.sb.store)
+      .all()
+      .find((s) => s.title === 'Acme Help Center')!;
+    expect(
+      siteSpaces(w.sb.store)
+        .where((x) => x.siteId === site.id)
+        .map((x) => x.spaceId),
+    ).toContain(runbooks.id);
   });
 
   it('skips exactly what names a space whose restore fails at apply', async () => {
     const w = await world();
-    const journal = await prune(w, await manifests(w, [doc('Site', '  title: Other site\n'), doc('Space', '  title: Changelog\n  id: sp-changelog\n')].join('---\n')));
+    const journal = await prune(
+      w,
+      await manifests(
+        w,
+        [doc('Site', '  title: Other site\n'), doc('Space', '  title: Changelog\n  id: sp-changelog\n')].join('---\n'),
+      ),
+    );
     const { planned } = await undo(w, journal);
     // Between plan and apply the retention of the deleted spaces runs out.
     w.clock.now = new Date(w.clock.now.getTime() + 8 * DAY);
     const report = await applyPlan(w.client, planned.plan);
-    expect(report.failed.map((f) => f.stepId).sort()).toEqual(['Space/org-demo/API Reference#restore', 'Space/org-demo/Getting Started#restore', 'Space/org-demo/Runbooks#restore']);
+    expect(report.failed.map((f) => f.stepId).sort()).toEqual([
+      'Space/org-demo/API Reference#restore',
+      'Space/org-demo/Getting Started#restore',
+      'Space/org-demo/Runbooks#restore',
+    ]);
     expect(report.applied).toContain('Site/org-demo/Acme Help Center#create');
     // Skipped: the steps that name a restored space (site spaces, the sections made for them), and what depends on those.
     const down = new Set(report.failed.map((f) => f.stepId));
     for (const step of planned.plan.steps) if (step.dependsOn.some((d) => down.has(d))) down.add(step.id);
-    expect(report.skipped.sort()).toEqual(planned.plan.steps.filter((x) => down.has(x.id) && !x.id.endsWith('#restore')).map((x) => x.id).sort());
+    expect(report.skipped.sort()).toEqual(
+      planned.plan.steps
+        .filter((x) => down.has(x.id) && !x.id.endsWith('#restore'))
+        .map((x) => x.id)
+        .sort(),
+    );
     const direct = planned.plan.steps.filter((x) => x.dependsOn.some((d) => d.endsWith('#restore')));
     expect(direct.map((x) => x.id).sort()).toEqual([
       'SiteSection/org-demo/Acme Help Center/api#create',
@@ -147,13 +185,35 @@ describe("undo's plan", () => {
   it('reads a format-1 journal: recreates from the fields it has, and says what it lacks', async () => {
     const w = await world();
     const file = path.join(w.dir, 'v1.jsonl');
-    const line = { v: 1, time: '2030-01-01T00:00:00.000Z', stepId: 'Team/org-demo/Support#delete', phase: 'prune', action: 'delete', kind: 'Team', org: ORG, key: 'Support', objectKey: 'Support', id: 'team-support', fields: { title: 'Support' }, snapshot: 'live' };
+    const line = {
+      v: 1,
+      time: '2030-01-01T00:00:00.000Z',
+      stepId: 'Team/org-demo/Support#delete',
+      phase: 'prune',
+      action: 'delete',
+      kind: 'Team',
+      org: ORG,
+      key: 'Support',
+      objectKey: 'Support',
+      id: 'team-support',
+      fields: { title: 'Support' },
+      snapshot: 'live',
+    };
     await writeFile(file, JSON.stringify(line) + '\n');
     await w.client.request('DELETE', `/orgs/${ORG}/teams/team-support`);
-    const r = await runCli(['undo', file, '--apply', '--api-url', w.sb.url, '--log-level', 'silent', '--journal-dir', path.join(w.dir, 'j')], { DOCOPS_TOKEN: w.sb.token });
+    const r = await runCli(
+      ['undo', file, '--apply', '--api-url', w.sb.url, '--log-level', 'silent', '--journal-dir', path.join(w.dir, 'j')],
+      { DOCOPS_TOKEN: w.sb.token },
+    );
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('Team org-demo/Support (team-support): journaled without a complete snapshot (journal format 1): only its own fields come back, not what its delete took along');
-    expect(teams(w.sb.store).all().filter((t) => t.title === 'Support')).toHaveLength(1);
+    expect(r.stdout).toContain(
+      'Team org-demo/Support (team-support): journaled without a complete snapshot (journal format 1): only its own fields come back, not what its delete took along',
+    );
+    expect(
+      teams(w.sb.store)
+        .all()
+        .filter((t) => t.title === 'Support'),
+    ).toHaveLength(1);
   });
 });
 
@@ -162,18 +222,35 @@ describe('docops undo arguments', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'docops-undo-args-'));
     try {
       const file = path.join(dir, 'j.jsonl');
-      const line = { v: 2, time: '2030-01-01T00:00:00.000Z', stepId: 'Team/o1/A#delete', phase: 'prune', action: 'delete', kind: 'Team', org: 'o1', key: 'A', objectKey: 'A', id: 't1', fields: { title: 'A' }, snapshot: 'live' };
+      const line = {
+        v: 2,
+        time: '2030-01-01T00:00:00.000Z',
+        stepId: 'Team/o1/A#delete',
+        phase: 'prune',
+        action: 'delete',
+        kind: 'Team',
+        org: 'o1',
+        key: 'A',
+        objectKey: 'A',
+        id: 't1',
+        fields: { title: 'A' },
+        snapshot: 'live',
+      };
       await writeFile(file, JSON.stringify(line) + '\n');
       const help = await runCli(['undo', '--help']);
       expect(help.code).toBe(0);
       expect(help.stdout).toContain('Usage: docops undo JOURNAL [--apply] [-o DIR]');
       expect(help.stdout).toContain('--apply');
       expect((await runCli(['undo'])).stderr).toContain('expected exactly one journal file (got 0)');
-      expect((await runCli(['undo', file, '--aply'])).stderr).toContain('unknown flag --aply for `docops undo`. Did you mean --apply?');
+      expect((await runCli(['undo', file, '--aply'])).stderr).toContain(
+        'unknown flag --aply for `docops undo`. Did you mean --apply?',
+      );
       const offline = await runCli(['undo', file]);
       expect(offline.code).toBe(1);
       expect(offline.stderr).toContain('or pass -o DIR alone to only write the documents (offline)');
-      expect((await runCli(['undo', file, '--apply', '-o', path.join(dir, 'x')])).stderr).toContain('undo reads the API');
+      expect((await runCli(['undo', file, '--apply', '-o', path.join(dir, 'x')])).stderr).toContain(
+        'undo reads the API',
+      );
       expect((await runCli(['undo', file, '--prune', 'Team', '--sandbox'])).stderr).toContain('undo never deletes');
       const out = path.join(dir, 'out');
       expect((await runCli(['undo', file, '-o', out])).code).toBe(0);

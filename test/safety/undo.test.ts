@@ -48,7 +48,12 @@ function titled(kind: string, extra: Partial<RecordKind> = {}): RecordKind {
     export: (org, live) =>
       [...live.objects]
         .sort((a, b) => a.key.localeCompare(b.key))
-        .map((o) => ({ apiVersion: 'docops/v1', kind, metadata: { organization: org }, spec: { title: o.key, id: o.id, ...(o.fields['parent'] ? { parent: o.fields['parent'] } : {}) } })),
+        .map((o) => ({
+          apiVersion: 'docops/v1',
+          kind,
+          metadata: { organization: org },
+          spec: { title: o.key, id: o.id, ...(o.fields['parent'] ? { parent: o.fields['parent'] } : {}) },
+        })),
     ...extra,
   });
 }
@@ -59,7 +64,10 @@ describe('readJournal', () => {
   it('reads format 1 and format 2 records', async () => {
     const file = path.join(dir, 'j.jsonl');
     const v1 = { ...record('Team', 'a'), v: 1 };
-    const v2 = record('Team', 'b', { snapshot: 'complete', state: { Team: { objects: [obj('Team', 'o1', 'b', { title: 'b' }, 'id-b')] } } });
+    const v2 = record('Team', 'b', {
+      snapshot: 'complete',
+      state: { Team: { objects: [obj('Team', 'o1', 'b', { title: 'b' }, 'id-b')] } },
+    });
     writeFileSync(file, `${JSON.stringify(v1)}\n\n${JSON.stringify(v2)}\n`);
     expect((await readJournal(file)).map((r) => [r.v, r.key])).toEqual([
       [1, 'a'],
@@ -87,13 +95,21 @@ describe('collectParts', () => {
       snapshot: 'complete',
       state: {
         Collection: { objects: [obj('Collection', 'o1', 'C', { title: 'C' }, 'c1')] },
-        Space: { objects: [obj('Space', 'o1', 'Inside', { title: 'Inside', parent: 'c1' }, 's1')], aux: { seen: { s1: 1 }, list: ['a'] } },
+        Space: {
+          objects: [obj('Space', 'o1', 'Inside', { title: 'Inside', parent: 'c1' }, 's1')],
+          aux: { seen: { s1: 1 }, list: ['a'] },
+        },
       },
     });
     const space = record('Space', 'Inside', {
       id: 's1',
       snapshot: 'complete',
-      state: { Space: { objects: [obj('Space', 'o1', 'Inside', { title: 'later' }, 's1'), obj('Space', 'o1', 'Other', {}, 's2')], aux: { seen: { s2: 2, s1: 9 }, list: ['a', 'b'] } } },
+      state: {
+        Space: {
+          objects: [obj('Space', 'o1', 'Inside', { title: 'later' }, 's1'), obj('Space', 'o1', 'Other', {}, 's2')],
+          aux: { seen: { s2: 2, s1: 9 }, list: ['a', 'b'] },
+        },
+      },
     });
     const input = collectParts([space, collection, record('Space', 'Loose', { org: 'o2', id: 's9' })], kinds);
     expect(input.parts.map((p) => [p.kind.kind, p.org, p.state.objects.map((o) => o.id)])).toEqual([
@@ -116,7 +132,8 @@ describe('collectParts', () => {
         key: 'Docs/api',
         id: 'id-Docs/api',
         outcome: 'none',
-        reason: "SiteSection is not a manifest kind (it is part of another kind's objects); recreate it in its parent's manifest",
+        reason:
+          "SiteSection is not a manifest kind (it is part of another kind's objects); recreate it in its parent's manifest",
         losses: [],
       },
     ]);
@@ -128,20 +145,35 @@ describe('collectParts', () => {
       [
         record('Collection', 'P', { snapshot: 'plan', id: undefined }),
         { ...record('Space', 'Old'), v: 1 },
-        record('Collection', 'R', { snapshot: 'complete', redacted: ['state.Collection.aux.apiToken'], state: { Collection: { objects: [obj('Collection', 'o1', 'R', {}, 'id-R')] } } }),
+        record('Collection', 'R', {
+          snapshot: 'complete',
+          redacted: ['state.Collection.aux.apiToken'],
+          state: { Collection: { objects: [obj('Collection', 'o1', 'R', {}, 'id-R')] } },
+        }),
       ],
       [titled('Collection'), snapshotting],
     );
     expect(Object.fromEntries(input.notes)).toEqual({
-      [objectId('Collection', 'o1', 'key:P')]: ['no live snapshot was found when it was deleted: only the fields the plan recorded come back'],
-      [objectId('Space', 'o1', 'id-Old')]: ['journaled without a complete snapshot (journal format 1): only its own fields come back, not what its delete took along'],
-      [objectId('Collection', 'o1', 'id-R')]: ['fields whose names look like secrets were not journaled and do not come back: state.Collection.aux.apiToken'],
+      [objectId('Collection', 'o1', 'key:P')]: [
+        'no live snapshot was found when it was deleted: only the fields the plan recorded come back',
+      ],
+      [objectId('Space', 'o1', 'id-Old')]: [
+        'journaled without a complete snapshot (journal format 1): only its own fields come back, not what its delete took along',
+      ],
+      [objectId('Collection', 'o1', 'id-R')]: [
+        'fields whose names look like secrets were not journaled and do not come back: state.Collection.aux.apiToken',
+      ],
     });
   });
 
   it('merges aux records by key (first wins) and lists as sets', () => {
     expect(mergeAux(undefined, { a: 1 })).toEqual({ a: 1 });
-    expect(mergeAux({ r: { x: 1 }, l: [{ id: 1 }], s: 'first' }, { r: { x: 2, y: 3 }, l: [{ id: 1 }, { id: 2 }], s: 'second', n: 4 })).toEqual({
+    expect(
+      mergeAux(
+        { r: { x: 1 }, l: [{ id: 1 }], s: 'first' },
+        { r: { x: 2, y: 3 }, l: [{ id: 1 }, { id: 2 }], s: 'second', n: 4 },
+      ),
+    ).toEqual({
       r: { x: 1, y: 3 },
       l: [{ id: 1 }, { id: 2 }],
       s: 'first',
@@ -162,7 +194,10 @@ describe('undoRecords', () => {
             return name === undefined ? o : { ...o, fields: { ...o.fields, parent: name } };
           }),
         }),
-        losses: (_org, state) => state.objects.filter((o) => o.key === 'Inside').map((o) => ({ key: o.key, id: o.id, message: 'lost its comments' })),
+        losses: (_org, state) =>
+          state.objects
+            .filter((o) => o.key === 'Inside')
+            .map((o) => ({ key: o.key, id: o.id, message: 'lost its comments' })),
       },
     });
   const kinds = [titled('Collection'), relinking('Space')];
@@ -174,7 +209,12 @@ describe('undoRecords', () => {
           snapshot: 'complete',
           state: {
             Collection: { objects: [obj('Collection', 'o1', 'C', {}, 'c1')] },
-            Space: { objects: [obj('Space', 'o1', 'Inside', { parent: 'c1' }, 's1'), obj('Space', 'o1', 'Old', { parent: 'c1' }, 's2')] },
+            Space: {
+              objects: [
+                obj('Space', 'o1', 'Inside', { parent: 'c1' }, 's1'),
+                obj('Space', 'o1', 'Old', { parent: 'c1' }, 's2'),
+              ],
+            },
           },
         }),
       ],
@@ -187,18 +227,38 @@ describe('undoRecords', () => {
       [objectId('Space', 'o1', 's2'), { state: 'recreate', reason: 'past its retention' }],
     ]);
     const result = undoRecords(input(), fates);
-    expect(specs(result.documents)).toEqual([{ title: 'C' }, { title: 'Inside', id: 's1', parent: 'C' }, { title: 'Old', parent: 'C' }]);
+    expect(specs(result.documents)).toEqual([
+      { title: 'C' },
+      { title: 'Inside', id: 's1', parent: 'C' },
+      { title: 'Old', parent: 'C' },
+    ]);
     expect(result.objects.map((o) => [o.kind, o.key, o.outcome, o.reason, o.losses])).toEqual([
-      ['Collection', 'C', 'recreate', undefined, ['gets a new id (it was c1): manifests, links or settings that name c1 must name the new one (or the title)']],
+      [
+        'Collection',
+        'C',
+        'recreate',
+        undefined,
+        ['gets a new id (it was c1): manifests, links or settings that name c1 must name the new one (or the title)'],
+      ],
       ['Space', 'Inside', 'restore', undefined, ['lost its comments']],
-      ['Space', 'Old', 'recreate', 'past its retention', ['gets a new id (it was s2): manifests, links or settings that name s2 must name the new one (or the title)']],
+      [
+        'Space',
+        'Old',
+        'recreate',
+        'past its retention',
+        ['gets a new id (it was s2): manifests, links or settings that name s2 must name the new one (or the title)'],
+      ],
     ]);
   });
 
   it('names a surviving or restored collection by its id', () => {
     const fates = new Map<string, UndoFate>([[objectId('Collection', 'o1', 'c1'), { state: 'live' }]]);
     const result = undoRecords(input(), fates);
-    expect(specs(result.documents)).toEqual([{ title: 'C', id: 'c1' }, { title: 'Inside', parent: 'c1' }, { title: 'Old', parent: 'c1' }]);
+    expect(specs(result.documents)).toEqual([
+      { title: 'C', id: 'c1' },
+      { title: 'Inside', parent: 'c1' },
+      { title: 'Old', parent: 'c1' },
+    ]);
     expect(result.objects[0]).toMatchObject({ outcome: 'live', losses: [] });
   });
 
@@ -208,7 +268,12 @@ describe('undoRecords', () => {
         throw new Error('needs aux');
       },
     });
-    const result = undoRecords(collectParts([record('Plain', 'p1'), record('Broken', 'b1'), record('Empty', 'e1')], [fakeKind('Plain'), throwing, fakeKind('Empty', { export: () => [] })]));
+    const result = undoRecords(
+      collectParts(
+        [record('Plain', 'p1'), record('Broken', 'b1'), record('Empty', 'e1')],
+        [fakeKind('Plain'), throwing, fakeKind('Empty', { export: () => [] })],
+      ),
+    );
     expect(result.documents).toEqual([]);
     expect(result.objects.map((n) => `${n.kind}/${n.key} ${n.outcome}: ${n.reason}`)).toEqual([
       'Plain/p1 none: kind Plain cannot export manifests',
@@ -218,7 +283,10 @@ describe('undoRecords', () => {
   });
 
   it("uses a kind's own undo documents: removed members are invited again", () => {
-    const members = record('Members', 'bob@x.io', { id: 'u2', fields: { email: 'Bob@x.io', role: 'edit', sso: false } });
+    const members = record('Members', 'bob@x.io', {
+      id: 'u2',
+      fields: { email: 'Bob@x.io', role: 'edit', sso: false },
+    });
     const result = undoRecords(collectParts([members], KINDS));
     expect(specs(result.documents)).toEqual([{ invite: true, members: [{ email: 'Bob@x.io', role: 'edit' }] }]);
   });
@@ -228,14 +296,33 @@ describe('undo documents of a real prune', () => {
   /** Runs a pruning plan of the real kinds through apply with a journal (no client: plan-time snapshots). */
   async function journalOfPrune(): Promise<JournalRecord[]> {
     const live: LiveState = new Map<string, LiveKindState>([
-      [liveKey('Team', 'o1'), { objects: [obj('Team', 'o1', 'Keep', { title: 'Keep' }, 't0'), obj('Team', 'o1', 'Platform', { title: 'Platform' }, 't1')], aux: { orgMembers: {} } }],
+      [
+        liveKey('Team', 'o1'),
+        {
+          objects: [
+            obj('Team', 'o1', 'Keep', { title: 'Keep' }, 't0'),
+            obj('Team', 'o1', 'Platform', { title: 'Platform' }, 't1'),
+          ],
+          aux: { orgMembers: {} },
+        },
+      ],
       [
         liveKey('Translation', 'o1'),
-        { objects: [obj('Translation', 'o1', 'German', { title: 'German', languages: [] }, 'tr0'), obj('Translation', 'o1', 'French', { title: 'French', languages: ['fr'] }, 'tr1')] },
+        {
+          objects: [
+            obj('Translation', 'o1', 'German', { title: 'German', languages: [] }, 'tr0'),
+            obj('Translation', 'o1', 'French', { title: 'French', languages: ['fr'] }, 'tr1'),
+          ],
+        },
       ],
       [
         liveKey('Members', 'o1'),
-        { objects: [obj('Members', 'o1', 'ann@x.io', { email: 'ann@x.io', role: 'admin', sso: false }, 'u1'), obj('Members', 'o1', 'bob@x.io', { email: 'Bob@x.io', role: 'edit', sso: false }, 'u2')] },
+        {
+          objects: [
+            obj('Members', 'o1', 'ann@x.io', { email: 'ann@x.io', role: 'admin', sso: false }, 'u1'),
+            obj('Members', 'o1', 'bob@x.io', { email: 'Bob@x.io', role: 'edit', sso: false }, 'u2'),
+          ],
+        },
       ],
     ]);
     const docs = [
@@ -243,10 +330,20 @@ describe('undo documents of a real prune', () => {
       manifest('Translation', 'o1', { title: 'German' }, true),
       manifest('Members', 'o1', { members: [{ email: 'ann@x.io', role: 'admin' }] }, true),
     ];
-    const desired = new Map(KINDS.map((k) => [k.kind, docs.filter((d) => d.kind === k.kind).flatMap((d) => k.toDesired(d, () => {}))]));
+    const desired = new Map(
+      KINDS.map((k) => [k.kind, docs.filter((d) => d.kind === k.kind).flatMap((d) => k.toDesired(d, () => {}))]),
+    );
     const plan = diffAll(KINDS, desired, live);
     const journal = createJournal(path.join(dir, 'journals'), live);
-    expect((await applyPlan(recordingClient(() => ({})), plan, { beforeStep: journal.beforeStep })).applied).toHaveLength(3);
+    expect(
+      (
+        await applyPlan(
+          recordingClient(() => ({})),
+          plan,
+          { beforeStep: journal.beforeStep },
+        )
+      ).applied,
+    ).toHaveLength(3);
     return readJournal(journal.file);
   }
 
@@ -262,11 +359,16 @@ describe('undo documents of a real prune', () => {
       'Team/o1/Platform#create create',
       'Translation/o1/French#create create',
     ]);
-    expect(recreate.steps.find((s) => s.kind === 'Members')!.requests[0]!.body).toEqual({ emails: [{ email: 'Bob@x.io', role: 'edit' }], sso: false });
+    expect(recreate.steps.find((s) => s.kind === 'Members')!.requests[0]!.body).toEqual({
+      emails: [{ email: 'Bob@x.io', role: 'edit' }],
+      sso: false,
+    });
   });
 
   it('writes user text that looks like a variable so that it reads back as written', () => {
-    const result = undoRecords(collectParts([record('Team', 'Costs ${HOME} $${x}', { fields: { title: 'Costs ${HOME} $${x}' } })], KINDS));
+    const result = undoRecords(
+      collectParts([record('Team', 'Costs ${HOME} $${x}', { fields: { title: 'Costs ${HOME} $${x}' } })], KINDS),
+    );
     const desired = desiredFromFiles(undoFiles(result.documents), KINDS);
     expect(desired.get('Team')!.map((e) => e.key)).toEqual(['Costs ${HOME} $${x}']);
   });
@@ -277,8 +379,22 @@ describe('the undo report', () => {
     documents: [],
     objects: [
       { kind: 'Space', org: 'o1', key: 'A|B', id: 's1', outcome: 'restore' as const, losses: [] },
-      { kind: 'Site', org: 'o1', key: 'Docs', id: 'site-1', outcome: 'recreate' as const, losses: ['share link "x" is recreated with a new secret URL'] },
-      { kind: 'SiteSection', org: 'o1', key: 'Docs/api', outcome: 'none' as const, reason: 'not a manifest kind', losses: [] },
+      {
+        kind: 'Site',
+        org: 'o1',
+        key: 'Docs',
+        id: 'site-1',
+        outcome: 'recreate' as const,
+        losses: ['share link "x" is recreated with a new secret URL'],
+      },
+      {
+        kind: 'SiteSection',
+        org: 'o1',
+        key: 'Docs/api',
+        outcome: 'none' as const,
+        reason: 'not a manifest kind',
+        losses: [],
+      },
     ],
   };
 
@@ -297,7 +413,9 @@ describe('the undo report', () => {
       ].join('\n'),
     );
     const md = renderUndoMarkdown('j.jsonl', result, { offline: true });
-    expect(md).toContain('| restore | `Space o1/A\\|B (s1)` | restorable through the API (keeps its id and content): only `docops undo --apply` restores, and checks it still can |');
+    expect(md).toContain(
+      '| restore | `Space o1/A\\|B (s1)` | restorable through the API (keeps its id and content): only `docops undo --apply` restores, and checks it still can |',
+    );
     expect(md).toContain('- `Site o1/Docs (site-1)`: share link "x" is recreated with a new secret URL');
   });
 });

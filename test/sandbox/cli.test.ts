@@ -24,7 +24,10 @@ describe('docops sandbox (CLI)', () => {
   it('serves until SIGTERM, printing the base URL and token, then resolves 0', async () => {
     const out = capture();
     const err = capture();
-    const done = sandboxCommand(['--port', '0', '--token', 'cli-token', '--seed', 'empty', '--faults', 'latency=1ms'], { stdout: out.stream, stderr: err.stream });
+    const done = sandboxCommand(['--port', '0', '--token', 'cli-token', '--seed', 'empty', '--faults', 'latency=1ms'], {
+      stdout: out.stream,
+      stderr: err.stream,
+    });
     const [, url] = await out.waitFor(/base URL: (http:\/\/127\.0\.0\.1:\d+\/v1)/);
     expect(out.text()).toContain('token:    cli-token');
     const res = await fetch(`${url}/orgs/org-demo/members`, { headers: { authorization: 'Bearer cli-token' } });
@@ -40,12 +43,19 @@ describe('docops sandbox (CLI)', () => {
   it('--rate-limit puts a token bucket in front of the API', async () => {
     const out = capture();
     const err = capture();
-    const done = sandboxCommand(['--port', '0', '--seed', 'empty', '--rate-limit', '1/min'], { stdout: out.stream, stderr: err.stream });
+    const done = sandboxCommand(['--port', '0', '--seed', 'empty', '--rate-limit', '1/min'], {
+      stdout: out.stream,
+      stderr: err.stream,
+    });
     const [, url] = await out.waitFor(/base URL: (http:\/\/127\.0\.0\.1:\d+\/v1)/);
     expect(out.text()).toContain('rate limit: 1/min per token');
     const get = () => fetch(`${url}/orgs/org-demo/members`, { headers: { authorization: 'Bearer sandbox-token' } });
     const first = await get();
-    expect([first.status, first.headers.get('x-ratelimit-limit'), first.headers.get('x-ratelimit-remaining')]).toEqual([200, '1', '0']);
+    expect([first.status, first.headers.get('x-ratelimit-limit'), first.headers.get('x-ratelimit-remaining')]).toEqual([
+      200,
+      '1',
+      '0',
+    ]);
     const second = await get();
     expect([second.status, second.headers.get('retry-after')]).toEqual([429, '60']);
     process.emit('SIGTERM', 'SIGTERM');
@@ -68,20 +78,26 @@ describe('docops sandbox (CLI)', () => {
     expect(err.text()).toContain('Usage: docops sandbox');
   });
 
-  it.each([['demo'], ['empty'], ['large:50']])('--seed %s prints the two variables that point docops at it, and they work', async (seed) => {
-    const out = capture();
-    const done = sandboxCommand(['--port', '0', '--seed', seed, '--token', 'tok-' + seed.replace(':', '')], { stdout: out.stream, stderr: capture().stream });
-    const [, url] = await out.waitFor(/export DOCOPS_API_URL=(\S+)\n/);
-    const [, token] = await out.waitFor(/export DOCOPS_TOKEN=(\S+)\n/);
-    const [, listed] = await out.waitFor(/organizations: (.+)\n/);
-    const res = await fetch(`${url}/orgs`, { headers: { authorization: `Bearer ${token}` } });
-    expect(res.status).toBe(200);
-    const ids = ((await res.json()) as { items: { id: string }[] }).items.map((o) => o.id);
-    expect(listed!.split(', ')).toEqual(ids);
-    expect(ids).toContain(seed.startsWith('large') ? 'org-bench' : 'org-demo');
-    process.emit('SIGTERM', 'SIGTERM');
-    expect(await done).toBe(0);
-  });
+  it.each([['demo'], ['empty'], ['large:50']])(
+    '--seed %s prints the two variables that point docops at it, and they work',
+    async (seed) => {
+      const out = capture();
+      const done = sandboxCommand(['--port', '0', '--seed', seed, '--token', 'tok-' + seed.replace(':', '')], {
+        stdout: out.stream,
+        stderr: capture().stream,
+      });
+      const [, url] = await out.waitFor(/export DOCOPS_API_URL=(\S+)\n/);
+      const [, token] = await out.waitFor(/export DOCOPS_TOKEN=(\S+)\n/);
+      const [, listed] = await out.waitFor(/organizations: (.+)\n/);
+      const res = await fetch(`${url}/orgs`, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(200);
+      const ids = ((await res.json()) as { items: { id: string }[] }).items.map((o) => o.id);
+      expect(listed!.split(', ')).toEqual(ids);
+      expect(ids).toContain(seed.startsWith('large') ? 'org-bench' : 'org-demo');
+      process.emit('SIGTERM', 'SIGTERM');
+      expect(await done).toBe(0);
+    },
+  );
 
   it('--help prints usage and exits 0', async () => {
     const out = capture();

@@ -8,10 +8,17 @@ describe('translations (management-api.md shape)', () => {
   it('lists, creates (201), gets, renames (PUT 200) and deletes (205, then 204)', async () => {
     const { call } = await sandbox();
     const list = await call('GET', `${ORG}/translations`);
-    expect(list.body.items).toEqual([expect.objectContaining({ object: 'translation-settings', id: 'tr-fr', title: 'French docs', languages: ['fr'] })]);
+    expect(list.body.items).toEqual([
+      expect.objectContaining({ object: 'translation-settings', id: 'tr-fr', title: 'French docs', languages: ['fr'] }),
+    ]);
     const made = await call('POST', `${ORG}/translations`, { title: 'German docs' });
     expect(made.status).toBe(201);
-    expect(made.body).toMatchObject({ object: 'translation-settings', title: 'German docs', languages: [], permissions: { view: true, edit: true } });
+    expect(made.body).toMatchObject({
+      object: 'translation-settings',
+      title: 'German docs',
+      languages: [],
+      permissions: { view: true, edit: true },
+    });
     const id = made.body.id as string;
     expect((await call('GET', `${ORG}/translations/${id}`)).body).toEqual(made.body);
     const put = await call('PUT', `${ORG}/translations/${id}`, { title: 'Deutsch' });
@@ -31,12 +38,22 @@ describe('collections', () => {
     const made = await call('POST', `${ORG}/collections`, { title: 'Guides', parent: 'col-product' });
     expect(made.status).toBe(201);
     expect(made.headers.get('location')).toBe(made.body.urls.location);
-    expect(made.body).toMatchObject({ object: 'collection', title: 'Guides', parent: 'col-product', organization: 'org-demo', defaultLevel: null });
+    expect(made.body).toMatchObject({
+      object: 'collection',
+      title: 'Guides',
+      parent: 'col-product',
+      organization: 'org-demo',
+      defaultLevel: null,
+    });
     const id = made.body.id as string;
     expect(itemIds(await call('GET', `${ORG}/collections`))).toEqual(['col-product', 'col-internal', id]);
     expect(itemIds(await call('GET', `${ORG}/collections?nested=false`))).toEqual(['col-product', 'col-internal']);
     expect((await call('GET', `${ORG}/collections?nested=maybe`)).status).toBe(400);
-    const patched = await call('PATCH', `/collections/${id}`, { title: 'How-tos', description: 'Step by step', defaultLevel: 'read' });
+    const patched = await call('PATCH', `/collections/${id}`, {
+      title: 'How-tos',
+      description: 'Step by step',
+      defaultLevel: 'read',
+    });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ title: 'How-tos', description: 'Step by step', defaultLevel: 'read' });
     expect((await call('GET', `/collections/${id}`)).body).toEqual(patched.body);
@@ -48,7 +65,8 @@ describe('collections', () => {
 
   it('delete (205) removes nested collections and soft-deletes their spaces; again ⇒ 204; unknown ⇒ 404', async () => {
     const { call } = await sandbox();
-    const child = (await call('POST', `${ORG}/collections`, { title: 'Child', parent: 'col-product' })).body.id as string;
+    const child = (await call('POST', `${ORG}/collections`, { title: 'Child', parent: 'col-product' })).body
+      .id as string;
     const inChild = (await call('POST', `${ORG}/spaces`, { title: 'Deep', parent: child })).body.id as string;
     expect((await call('DELETE', '/collections/col-product')).status).toBe(205);
     expect((await call('GET', '/collections/col-product')).status).toBe(404);
@@ -70,13 +88,30 @@ describe('spaces', () => {
       ['sp-runbooks', 'Runbooks', '🛠', 'col-internal'],
       ['sp-changelog', 'Changelog', '📝', null],
     ]);
-    const made = await call('POST', `${ORG}/spaces`, { title: 'FAQ', emoji: '❓', parent: 'col-internal', editMode: 'locked' });
+    const made = await call('POST', `${ORG}/spaces`, {
+      title: 'FAQ',
+      emoji: '❓',
+      parent: 'col-internal',
+      editMode: 'locked',
+    });
     expect(made.status).toBe(201);
     expect(made.headers.get('location')).toBe(made.body.urls.location);
-    expect(made.body).toMatchObject({ object: 'space', title: 'FAQ', emoji: '❓', parent: 'col-internal', editMode: 'locked', organization: 'org-demo' });
+    expect(made.body).toMatchObject({
+      object: 'space',
+      title: 'FAQ',
+      emoji: '❓',
+      parent: 'col-internal',
+      editMode: 'locked',
+      organization: 'org-demo',
+    });
     const id = made.body.id as string;
     expect((await call('GET', `/spaces/${id}`)).body).toEqual(made.body);
-    const patched = await call('PATCH', `/spaces/${id}`, { title: 'Questions', emoji: '🙋', editMode: 'live', defaultLevel: 'comment' });
+    const patched = await call('PATCH', `/spaces/${id}`, {
+      title: 'Questions',
+      emoji: '🙋',
+      editMode: 'live',
+      defaultLevel: 'comment',
+    });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ title: 'Questions', emoji: '🙋', editMode: 'live', defaultLevel: 'comment' });
     expect(itemIds(await call('GET', '/collections/col-internal/spaces'))).toEqual(['sp-runbooks', id]);

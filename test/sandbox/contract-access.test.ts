@@ -68,7 +68,13 @@ describe.each(TARGETS)('contract: $spec', ({ spec, make }) => {
   it('bodies the spec refuses, the sandbox refuses; unknown ids answer the spec NotFoundError', async () => {
     const { call } = await sandbox();
     const base = await make(call);
-    const refused: Json[] = [{ teams: ['team-writers'] }, { role: 'edit' }, { role: 'edit', teams: [] }, { role: 'owner', users: ['u-bob'] }, { role: 'edit', users: [1] }];
+    const refused: Json[] = [
+      { teams: ['team-writers'] },
+      { role: 'edit' },
+      { role: 'edit', teams: [] },
+      { role: 'owner', users: ['u-bob'] },
+      { role: 'edit', users: [1] },
+    ];
     for (const body of refused) {
       expect(requestValidator('POST', spec)(body), JSON.stringify(body)).toBe(false);
       const res = await call('POST', base, body);
@@ -165,7 +171,12 @@ describe('contract: site adaptive schema, official form', () => {
       type: 'object',
       properties: {
         staff: { type: 'boolean', description: 'Visitor is an Acme employee' },
-        unsigned: { type: 'object', description: UNSIGNED_DESCRIPTION, properties: { beta: { type: 'boolean', description: 'Visitor opted into beta' } }, additionalProperties: false },
+        unsigned: {
+          type: 'object',
+          description: UNSIGNED_DESCRIPTION,
+          properties: { beta: { type: 'boolean', description: 'Visitor opted into beta' } },
+          additionalProperties: false,
+        },
       },
       additionalProperties: false,
     },
@@ -173,7 +184,8 @@ describe('contract: site adaptive schema, official form', () => {
 
   it('the official body is a valid request; the sandbox stores it (200) and answers it unchanged, as the spec shapes it', async () => {
     expect(UNSIGNED_DESCRIPTION).toBe(
-      (await import('./contract-spec.js')).spec.components.schemas.SiteAdaptiveJSONSchema.properties.properties.properties.unsigned.properties.description.enum[0],
+      (await import('./contract-spec.js')).spec.components.schemas.SiteAdaptiveJSONSchema.properties.properties
+        .properties.unsigned.properties.description.enum[0],
     );
     expectValid(requestValidator('PUT', spec), official);
     const { call } = await sandbox();
@@ -203,10 +215,22 @@ describe('contract: site adaptive schema, official form', () => {
       return body;
     };
     const refused: [typeof official, string][] = [
-      [bare((s) => delete (s.properties.staff as { description?: string }).description), 'body.jsonSchema.properties.staff.description: is required'],
-      [bare((s) => delete (s.properties.unsigned as { description?: string }).description), 'body.jsonSchema.properties.unsigned.description: is required'],
-      [bare((s) => delete (s.properties.unsigned.properties.beta as { description?: string }).description), 'body.jsonSchema.properties.unsigned.properties.beta.description'],
-      [bare((s) => (s.properties.unsigned.description = 'Unsigned claims')), 'body.jsonSchema.properties.unsigned.description'],
+      [
+        bare((s) => delete (s.properties.staff as { description?: string }).description),
+        'body.jsonSchema.properties.staff.description: is required',
+      ],
+      [
+        bare((s) => delete (s.properties.unsigned as { description?: string }).description),
+        'body.jsonSchema.properties.unsigned.description: is required',
+      ],
+      [
+        bare((s) => delete (s.properties.unsigned.properties.beta as { description?: string }).description),
+        'body.jsonSchema.properties.unsigned.properties.beta.description',
+      ],
+      [
+        bare((s) => (s.properties.unsigned.description = 'Unsigned claims')),
+        'body.jsonSchema.properties.unsigned.description',
+      ],
     ];
     for (const [body, message] of refused) {
       expect(requestValidator('PUT', spec)(body), message).toBe(false);

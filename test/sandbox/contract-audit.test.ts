@@ -24,22 +24,39 @@ describe('contract: audit events', () => {
   it('records each accepted write with its actor and target, newest first, in the spec shape', async () => {
     const clock = manualClock('2026-03-01T10:00:00.000Z');
     const { call } = await sandbox({ actorTokens: [CAROL], readToken: 'read-token-0123456789', now: clock.now });
-    expect((await call('PATCH', '/orgs/org-demo/members/u-bob', { role: 'admin' }, { token: CAROL.token })).status).toBe(200);
+    expect(
+      (await call('PATCH', '/orgs/org-demo/members/u-bob', { role: 'admin' }, { token: CAROL.token })).status,
+    ).toBe(200);
     clock.advance(60_000);
     const team = await call('PUT', '/orgs/org-demo/teams', { title: 'Docs <b>crew</b>' });
     expect(team.status).toBe(201);
     clock.advance(60_000);
-    expect((await call('DELETE', '/orgs/org-demo/teams/team-support', undefined, { token: CAROL.token })).status).toBe(204);
+    expect((await call('DELETE', '/orgs/org-demo/teams/team-support', undefined, { token: CAROL.token })).status).toBe(
+      204,
+    );
     expect((await call('DELETE', '/orgs/org-demo/teams/team-gone')).status).toBe(204); // not there: no event
     // Refused writes are not events.
     expect((await call('PATCH', '/orgs/org-demo/members/u-nobody', { role: 'admin' })).status).toBe(404);
-    expect((await call('PATCH', '/orgs/org-demo/members/u-bob', { role: 'admin' }, { token: 'read-token-0123456789' })).status).toBe(403);
+    expect(
+      (await call('PATCH', '/orgs/org-demo/members/u-bob', { role: 'admin' }, { token: 'read-token-0123456789' }))
+        .status,
+    ).toBe(403);
 
     const res = await call('GET', PATH);
     expect(res.status).toBe(200);
     expectValid(responseValidator('GET', SPEC, 200), res.body);
     const events = res.body.items as Json[];
-    expect(events.map((e) => [e.action, e.actor.id, e.actor.label, e.target.type, e.target.id, e.target.label, e.occurredAt])).toEqual([
+    expect(
+      events.map((e) => [
+        e.action,
+        e.actor.id,
+        e.actor.label,
+        e.target.type,
+        e.target.id,
+        e.target.label,
+        e.occurredAt,
+      ]),
+    ).toEqual([
       ['team.deleted', 'u-carol', 'carol@acme.test', 'team', 'team-support', 'Support', '2026-03-01T10:02:00.000Z'],
       ['team.created', 'u-ada', 'ada@acme.test', 'team', team.body.id, 'Docs <b>crew</b>', '2026-03-01T10:01:00.000Z'],
       ['member.updated', 'u-carol', 'carol@acme.test', 'member', 'u-bob', 'bob@acme.test', '2026-03-01T10:00:00.000Z'],
@@ -50,7 +67,9 @@ describe('contract: audit events', () => {
   it('records every change a write makes, its cascades included, each on the object it belongs to', async () => {
     const { call } = await sandbox();
     // A grant for frank on a space, then frank leaves: the membership, his team seat and his grant go.
-    expect((await call('POST', '/spaces/sp-api/permissions', { role: 'edit', users: ['u-frank'] })).status).toBeLessThan(300);
+    expect(
+      (await call('POST', '/spaces/sp-api/permissions', { role: 'edit', users: ['u-frank'] })).status,
+    ).toBeLessThan(300);
     expect((await call('DELETE', '/orgs/org-demo/members/u-frank')).status).toBe(204);
     // A collection deleted takes its spaces along (into the bin).
     expect((await call('DELETE', '/collections/col-internal')).status).toBeLessThan(300);
@@ -58,15 +77,17 @@ describe('contract: audit events', () => {
     expect((await call('PUT', '/orgs/org-demo/teams/team-writers/members/u-bob', { role: 'member' })).status).toBe(204);
     const events = (await call('GET', `${PATH}?limit=100`)).body.items as Json[];
     const seen = events.map((e) => `${e.action} ${e.target.type}:${e.target.id}`);
-    expect(seen.slice(0, 7).sort()).toEqual([
-      'team.member.created team:team-writers',
-      'collection.deleted collection:col-internal',
-      'space.deleted space:sp-runbooks',
-      'space.permission.deleted space:sp-api',
-      'team.member.deleted team:team-support',
-      'member.deleted member:u-frank',
-      'space.permission.created space:sp-api',
-    ].sort());
+    expect(seen.slice(0, 7).sort()).toEqual(
+      [
+        'team.member.created team:team-writers',
+        'collection.deleted collection:col-internal',
+        'space.deleted space:sp-runbooks',
+        'space.permission.deleted space:sp-api',
+        'team.member.deleted team:team-support',
+        'member.deleted member:u-frank',
+        'space.permission.created space:sp-api',
+      ].sort(),
+    );
     // Newest first: the last write's event leads.
     expect(seen[0]).toBe('team.member.created team:team-writers');
   });
@@ -104,7 +125,9 @@ describe('contract: audit events', () => {
     for (let i = 0; i < 25; i++) {
       clock.advance(1000);
       const who = i % 5 === 0 ? { token: CAROL.token } : {};
-      expect((await call('PATCH', '/orgs/org-demo/members/u-dan', { role: i % 2 === 0 ? 'edit' : 'review' }, who)).status).toBe(200);
+      expect(
+        (await call('PATCH', '/orgs/org-demo/members/u-dan', { role: i % 2 === 0 ? 'edit' : 'review' }, who)).status,
+      ).toBe(200);
     }
     const validate = responseValidator('GET', SPEC, 200);
     const first = await call('GET', PATH);
@@ -126,12 +149,21 @@ describe('contract: audit events', () => {
     expect((await call('GET', `${PATH}?target=u-bob`)).body.items).toHaveLength(0);
     expect((await call('GET', `${PATH}?action=team.deleted`)).body.items).toHaveLength(0);
     const window = await call('GET', `${PATH}?limit=100&from=2026-03-01T10:00:05.000Z&to=2026-03-01T10:00:09Z`);
-    expect(window.body.items.map((e: Json) => e.occurredAt)).toEqual(['09', '08', '07', '06', '05'].map((s) => `2026-03-01T10:00:${s}.000Z`));
+    expect(window.body.items.map((e: Json) => e.occurredAt)).toEqual(
+      ['09', '08', '07', '06', '05'].map((s) => `2026-03-01T10:00:${s}.000Z`),
+    );
   });
 
   it('refuses bad parameters (400), non-admins (403) and unknown organizations (404) in the spec error shape', async () => {
     const { call } = await sandbox({ readToken: 'read-token-0123456789' });
-    for (const q of ['limit=0', 'limit=101', 'limit=ten', 'from=yesterday', 'to=2026-13-45T00:00:00Z', 'page=garbage']) {
+    for (const q of [
+      'limit=0',
+      'limit=101',
+      'limit=ten',
+      'from=yesterday',
+      'to=2026-13-45T00:00:00Z',
+      'page=garbage',
+    ]) {
       const res = await call('GET', `${PATH}?${q}`);
       expect(res.status, q).toBe(400);
       expectValid(responseValidator('GET', SPEC, 400), res.body);
@@ -145,6 +177,8 @@ describe('contract: audit events', () => {
   });
 
   it('refuses an actor token that repeats another token', async () => {
-    await expect(sandbox({ actorTokens: [{ token: 'sandbox-token', userId: 'u-carol' }] })).rejects.toThrow(/actorTokens/);
+    await expect(sandbox({ actorTokens: [{ token: 'sandbox-token', userId: 'u-carol' }] })).rejects.toThrow(
+      /actorTokens/,
+    );
   });
 });

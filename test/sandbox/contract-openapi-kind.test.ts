@@ -26,14 +26,17 @@ async function world() {
   const sb = await startSandbox();
   const client = fastClient(sb);
   const dir = mkdtempSync(join(tmpdir(), 'docops-contract-openapi-'));
-  open.push({ close: async () => (await client.close(), await sb.close(), rmSync(dir, { recursive: true, force: true })) });
+  open.push({
+    close: async () => (await client.close(), await sb.close(), rmSync(dir, { recursive: true, force: true })),
+  });
   return { client, dir };
 }
 
 const doc = (slug: string, source: string, prune = false): string =>
   `apiVersion: docops/v1\nkind: OpenAPISpec\nmetadata: { organization: ${O} }\n${prune ? 'prune: true\n' : ''}spec:\n  slug: ${slug}\n  source: ${source}\n`;
 
-const requests = (plan: Plan): { method: string; body: unknown }[] => plan.steps.flatMap((s) => s.requests.map((r) => ({ method: r.method, body: r.body })));
+const requests = (plan: Plan): { method: string; body: unknown }[] =>
+  plan.steps.flatMap((s) => s.requests.map((r) => ({ method: r.method, body: r.body })));
 
 function expectValid(method: string, specPath: string, body: unknown): void {
   const validate = requestValidator(method, specPath);
@@ -50,7 +53,11 @@ describe('contract: the OpenAPISpec kind’s request bodies match the official s
     const inline = '{"openapi":"3.0.3","info":{"title":"Inline","version":"1"},"paths":{}}';
     writeFileSync(
       join(dir, 'm.yaml'),
-      [doc('from-url', '{ url: "https://example.com/a.json" }'), doc('from-file', '{ file: specs/pets.yaml }'), doc('inline', `{ text: '${inline}' }`)].join('---\n'),
+      [
+        doc('from-url', '{ url: "https://example.com/a.json" }'),
+        doc('from-file', '{ file: specs/pets.yaml }'),
+        doc('inline', `{ text: '${inline}' }`),
+      ].join('---\n'),
     );
     const first = await planOnce(client, await loadDesired(dir));
     const created = requests(first);
@@ -65,11 +72,17 @@ describe('contract: the OpenAPISpec kind’s request bodies match the official s
     // Each spec changes its kind of source: URL → file, file → inline text, inline text → URL.
     writeFileSync(
       join(dir, 'm.yaml'),
-      [doc('from-url', '{ file: specs/pets.yaml }'), doc('from-file', `{ text: '${inline}' }`), doc('inline', '{ url: "https://example.com/b.yaml" }')].join('---\n'),
+      [
+        doc('from-url', '{ file: specs/pets.yaml }'),
+        doc('from-file', `{ text: '${inline}' }`),
+        doc('inline', '{ url: "https://example.com/b.yaml" }'),
+      ].join('---\n'),
     );
     const second = await planOnce(client, await loadDesired(dir));
     const updated = requests(second);
-    expect(updated.map((r) => [r.method, Object.keys(r.body as object), Object.keys((r.body as { source: object }).source)])).toEqual([
+    expect(
+      updated.map((r) => [r.method, Object.keys(r.body as object), Object.keys((r.body as { source: object }).source)]),
+    ).toEqual([
       ['PUT', ['source'], ['text']],
       ['PUT', ['source'], ['text']],
       ['PUT', ['source'], ['url']],

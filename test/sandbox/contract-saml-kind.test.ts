@@ -36,7 +36,8 @@ async function world() {
   return { sb, client, dir };
 }
 
-const doc = (kind: string, spec: string, prune = false): string => `apiVersion: docops/v1\nkind: ${kind}\nmetadata: { organization: ${O} }\n${prune ? 'prune: true\n' : ''}spec:\n${spec}---\n`;
+const doc = (kind: string, spec: string, prune = false): string =>
+  `apiVersion: docops/v1\nkind: ${kind}\nmetadata: { organization: ${O} }\n${prune ? 'prune: true\n' : ''}spec:\n${spec}---\n`;
 
 /** Every SAML request of a plan, with its refs filled as apply would (a created id stands in). */
 function samlRequests(plan: Plan): { method: string; body: unknown }[] {
@@ -56,13 +57,23 @@ describe('contract: the SamlProvider kind’s request bodies match the official 
   it('create with every field (default team created in the same plan), then PATCH every field and rename; the sandbox takes them all', async () => {
     const w = await world();
     const create = (label: string) =>
-      doc('SamlProvider', `  label: ${label}\n  entityID: http://www.okta.com/exk1\n  ssoURL: https://acme.okta.test/sso\n  certificate: { file: idp.pem }\n  defaultTeam: Security\n  defaultRole: read\n`);
+      doc(
+        'SamlProvider',
+        `  label: ${label}\n  entityID: http://www.okta.com/exk1\n  ssoURL: https://acme.okta.test/sso\n  certificate: { file: idp.pem }\n  defaultTeam: Security\n  defaultRole: read\n`,
+      );
     writeFileSync(join(w.dir, 'idp.pem'), PEM);
     writeFileSync(join(w.dir, 'm.yaml'), doc('Team', '  title: Security\n') + create('Okta'));
     const first = await planOnce(w.client, await loadDesired(w.dir));
     const created = samlRequests(first);
     expect(created.map((r) => r.method)).toEqual(['POST']);
-    expect(Object.keys(created[0]!.body as object).sort()).toEqual(['certificate', 'defaultRole', 'defaultTeam', 'entityID', 'label', 'ssoURL']);
+    expect(Object.keys(created[0]!.body as object).sort()).toEqual([
+      'certificate',
+      'defaultRole',
+      'defaultTeam',
+      'entityID',
+      'label',
+      'ssoURL',
+    ]);
     for (const r of created) expectValid('POST', LIST, r.body);
     expect((await applyPlan(w.client, first)).failed).toEqual([]);
 
@@ -70,12 +81,22 @@ describe('contract: the SamlProvider kind’s request bodies match the official 
     writeFileSync(join(w.dir, 'idp.pem'), PEM_B);
     writeFileSync(
       join(w.dir, 'm.yaml'),
-      doc('SamlProvider', `  label: Okta EU\n  id: ${id}\n  entityID: http://www.okta.com/exk2\n  ssoURL: https://eu.okta.test/sso\n  certificate: { file: idp.pem }\n  defaultTeam: Writers\n  defaultRole: null\n`),
+      doc(
+        'SamlProvider',
+        `  label: Okta EU\n  id: ${id}\n  entityID: http://www.okta.com/exk2\n  ssoURL: https://eu.okta.test/sso\n  certificate: { file: idp.pem }\n  defaultTeam: Writers\n  defaultRole: null\n`,
+      ),
     );
     const second = await planOnce(w.client, await loadDesired(w.dir));
     const patched = samlRequests(second);
     expect(patched.map((r) => r.method)).toEqual(['PATCH']);
-    expect(Object.keys(patched[0]!.body as object).sort()).toEqual(['certificate', 'defaultRole', 'defaultTeam', 'entityID', 'label', 'ssoURL']);
+    expect(Object.keys(patched[0]!.body as object).sort()).toEqual([
+      'certificate',
+      'defaultRole',
+      'defaultTeam',
+      'entityID',
+      'label',
+      'ssoURL',
+    ]);
     for (const r of patched) expectValid('PATCH', ONE, r.body);
     expect((await applyPlan(w.client, second)).failed).toEqual([]);
     expect((await planOnce(w.client, await loadDesired(w.dir))).steps).toEqual([]);

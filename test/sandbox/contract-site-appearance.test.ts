@@ -19,7 +19,10 @@ import { requestValidator } from './contract-spec.js';
 const S = '/orgs/{organizationId}/sites/{siteId}';
 
 /** The client apply uses, keeping every write it sends. */
-function recording(client: ApiClient): { client: ApiClient; writes: { method: HttpMethod; path: string; body: unknown }[] } {
+function recording(client: ApiClient): {
+  client: ApiClient;
+  writes: { method: HttpMethod; path: string; body: unknown }[];
+} {
   const writes: { method: HttpMethod; path: string; body: unknown }[] = [];
   return {
     writes,
@@ -60,22 +63,44 @@ describe('contract: the customization and adaptive-schema bodies docops sends', 
     running.push({ sb, client: base, dir });
     const customization = {
       title: 'Acme Docs',
-      styling: { primaryColor: { light: '#FF6600' }, font: 'Roboto', headingFont: null, codeTheme: { default: { dark: 'dracula' } } },
+      styling: {
+        primaryColor: { light: '#FF6600' },
+        font: 'Roboto',
+        headingFont: null,
+        codeTheme: { default: { dark: 'dracula' } },
+      },
       favicon: { emoji: '🚀' },
       header: { preset: 'custom', primaryLink: { kind: 'url', url: 'https://acme.test' } },
-      announcement: { enabled: true, message: 'Maintenance on Friday', style: 'warning', link: { title: 'Status', to: { kind: 'url', url: 'https://status.acme.test' } } },
+      announcement: {
+        enabled: true,
+        message: 'Maintenance on Friday',
+        style: 'warning',
+        link: { title: 'Status', to: { kind: 'url', url: 'https://status.acme.test' } },
+      },
       socialAccounts: [{ platform: 'github', handle: 'acme', display: { footer: true, header: false } }],
       ai: { mode: 'assistant', suggestions: ['How do I start?'] },
     };
-    const schema = { type: 'object', additionalProperties: false, properties: { beta: { type: 'boolean' }, unsigned: { type: 'object', additionalProperties: false, properties: { pro: { type: 'boolean' } } } } };
-    const doc = (spec: object): string => `apiVersion: docops/v1\nkind: Site\nmetadata: { organization: org-demo }\nspec: ${JSON.stringify(spec)}\n`;
+    const schema = {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        beta: { type: 'boolean' },
+        unsigned: { type: 'object', additionalProperties: false, properties: { pro: { type: 'boolean' } } },
+      },
+    };
+    const doc = (spec: object): string =>
+      `apiVersion: docops/v1\nkind: Site\nmetadata: { organization: org-demo }\nspec: ${JSON.stringify(spec)}\n`;
     writeFileSync(join(dir, 'site.yaml'), doc({ title: 'Looks', customization, adaptiveSchema: schema }));
     const put = requestValidator('PUT', `${S}/customization`);
     const putSchema = requestValidator('PUT', `${S}/adaptive-schema`);
 
     // A new site, then a change on a site customized since (the second body merges into the stored one).
-    for (const edit of [undefined, { styling: { primaryColor: { light: '#0066FF' }, font: 'Lato' }, favicon: {}, footer: { copyright: '© Acme' } }]) {
-      if (edit) writeFileSync(join(dir, 'site.yaml'), doc({ title: 'Looks', customization: edit, adaptiveSchema: schema }));
+    for (const edit of [
+      undefined,
+      { styling: { primaryColor: { light: '#0066FF' }, font: 'Lato' }, favicon: {}, footer: { copyright: '© Acme' } },
+    ]) {
+      if (edit)
+        writeFileSync(join(dir, 'site.yaml'), doc({ title: 'Looks', customization: edit, adaptiveSchema: schema }));
       const { desired } = await loadManifests(dir, KINDS, { env: {} });
       const { plan } = await computePlan(base, KINDS, desired);
       const { client, writes } = recording(base);

@@ -45,7 +45,14 @@ describe('contract: PATCH …/structure/sort and GET …/structure', () => {
     expectValid(responseValidator('GET', `${S}/structure`, 200), (await call('GET', `${site.path}/structure`)).body);
     const flat = await newSite(call, { title: 'Flat', spaces: ['sp-api', 'sp-runbooks'] });
     const [x, y] = ids(await listAll(call, `${flat.path}/site-spaces`));
-    expect((await call('PATCH', `${flat.path}/structure/sort`, { item: { type: 'site-space', id: y }, position: { before: { type: 'site-space', id: x } } })).status).toBe(200);
+    expect(
+      (
+        await call('PATCH', `${flat.path}/structure/sort`, {
+          item: { type: 'site-space', id: y },
+          position: { before: { type: 'site-space', id: x } },
+        })
+      ).status,
+    ).toBe(200);
     expectValid(responseValidator('GET', `${S}/structure`, 200), (await call('GET', `${flat.path}/structure`)).body);
   });
 
@@ -53,14 +60,23 @@ describe('contract: PATCH …/structure/sort and GET …/structure', () => {
     const { call } = await sandbox();
     const site = await newSite(call, { title: 'Docs' });
     const a = await post(call, `${site.path}/sections`, { spaceId: 'sp-getting-started', title: 'Guides' });
-    const refused: Json[] = [{}, { item: { type: 'site-section', id: a.id } }, { position: {} }, { item: { type: 'page', id: a.id }, position: {} }, { item: { id: a.id }, position: {} }];
+    const refused: Json[] = [
+      {},
+      { item: { type: 'site-section', id: a.id } },
+      { position: {} },
+      { item: { type: 'page', id: a.id }, position: {} },
+      { item: { id: a.id }, position: {} },
+    ];
     for (const body of refused) {
       expect(requestValidator('PATCH', SORT)(body), JSON.stringify(body)).toBe(false);
       const res = await call('PATCH', `${site.path}/structure/sort`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expectValid(responseValidator('PATCH', SORT, 400), res.body);
     }
-    const missing = await call('PATCH', `${site.path}/structure/sort`, { item: { type: 'site-section', id: 'sec-nope' }, position: {} });
+    const missing = await call('PATCH', `${site.path}/structure/sort`, {
+      item: { type: 'site-section', id: 'sec-nope' },
+      position: {},
+    });
     expect(missing.status).toBe(404);
     expectValid(responseValidator('PATCH', SORT, 404), missing.body);
   });

@@ -41,7 +41,8 @@ export function responseValidator(method: string, specPath: string, status: numb
     ref = response.$ref as string;
     response = spec.components.responses[ref.split('/').pop() as string];
   }
-  if (!response.content?.['application/json']?.schema) throw new Error(`${method} ${specPath} ${status} has no JSON body schema`);
+  if (!response.content?.['application/json']?.schema)
+    throw new Error(`${method} ${specPath} ${status} has no JSON body schema`);
   return ajv.compile({ $ref: `${SPEC_ID}${ref}/content/application~1json/schema` });
 }
 
@@ -55,6 +56,7 @@ export function requestValidator(method: string, specPath: string) {
     ref = body.$ref as string;
     body = spec.components.requestBodies[ref.split('/').pop() as string];
   }
-  if (!body.content?.['application/json']?.schema) throw new Error(`${method} ${specPath} has no JSON request body schema`);
+  if (!body.content?.['application/json']?.schema)
+    throw new Error(`${method} ${specPath} has no JSON request body schema`);
   return ajv.compile({ $ref: `${SPEC_ID}${ref}/content/application~1json/schema` });
 }

@@ -32,7 +32,14 @@ const SAML_CREATE = {
   defaultTeam: 'team-platform',
   defaultRole: 'read',
 };
-const SAML_PATCH = { label: 'Okta EU', entityID: 'http://www.okta.com/exk2', certificate: 'MIIB', ssoURL: 'https://eu.okta.test/sso', defaultTeam: 'team-writers', defaultRole: null };
+const SAML_PATCH = {
+  label: 'Okta EU',
+  entityID: 'http://www.okta.com/exk2',
+  certificate: 'MIIB',
+  ssoURL: 'https://eu.okta.test/sso',
+  defaultTeam: 'team-writers',
+  defaultRole: null,
+};
 const TEXT = 'openapi: 3.1.0\ninfo: {title: Pets, version: "1"}\npaths: {}\n';
 const URL_SOURCE = 'https://api.acme.test/openapi.json';
 const POST_TEXT = { slug: 'pets', source: { text: TEXT } };
@@ -85,9 +92,24 @@ const OPERATIONS: Operation[] = [
   { method: 'GET', spec: `${V}/latest`, path: at('/openapi/pets/versions/latest'), status: 200 },
   { method: 'GET', spec: `${V}/latest/content`, path: at('/openapi/pets/versions/latest/content'), status: 200 },
   { method: 'GET', spec: `${V}/latest/content`, path: at('/openapi/billing/versions/latest/content'), status: 200 },
-  { method: 'GET', spec: `${V}/latest/content/raw`, path: at('/openapi/pets/versions/latest/content/raw'), status: 200 },
-  { method: 'GET', spec: `${V}/{versionId}`, path: (f) => `/orgs/${O}/openapi/pets/versions/${f.version}`, status: 200 },
-  { method: 'GET', spec: `${V}/{versionId}/content`, path: (f) => `/orgs/${O}/openapi/pets/versions/${f.version}/content`, status: 200 },
+  {
+    method: 'GET',
+    spec: `${V}/latest/content/raw`,
+    path: at('/openapi/pets/versions/latest/content/raw'),
+    status: 200,
+  },
+  {
+    method: 'GET',
+    spec: `${V}/{versionId}`,
+    path: (f) => `/orgs/${O}/openapi/pets/versions/${f.version}`,
+    status: 200,
+  },
+  {
+    method: 'GET',
+    spec: `${V}/{versionId}/content`,
+    path: (f) => `/orgs/${O}/openapi/pets/versions/${f.version}/content`,
+    status: 200,
+  },
 ];
 
 function expectValid(validate: ReturnType<typeof responseValidator>, body: unknown): void {
@@ -118,7 +140,9 @@ describe('contract: SAML, SSO and OpenAPI responses match the official spec sche
     const res = await call('POST', `/orgs/${O}/openapi`, { slug: 'broken', source: { text: 'not: [openapi' } });
     expect(res.body.lastProcessErrorCode).toBe('PARSE_ERROR');
     expectValid(responseValidator('POST', OA_SPEC, 201), res.body);
-    const fetch = await call('PUT', `/orgs/${O}/openapi/broken`, { source: { url: 'https://x.timeout.invalid/a.json' } });
+    const fetch = await call('PUT', `/orgs/${O}/openapi/broken`, {
+      source: { url: 'https://x.timeout.invalid/a.json' },
+    });
     expect(fetch.body.lastProcessErrorCode).toBe('FETCH_TIMEOUT');
     expectValid(responseValidator('PUT', OA_ONE, 200), fetch.body);
   });
@@ -145,7 +169,10 @@ describe('contract: SAML, SSO and OpenAPI responses match the official spec sche
     const specBad = await call('POST', `/orgs/${O}/openapi`, { slug: 'Pets', source: { text: TEXT } });
     expect(specBad.status).toBe(400);
     expectValid(responseValidator('POST', OA_SPEC, 400), specBad.body);
-    expectValid(responseValidator('PUT', OA_ONE, 400), (await call('PUT', `/orgs/${O}/openapi/pets`, { source: {} })).body);
+    expectValid(
+      responseValidator('PUT', OA_ONE, 400),
+      (await call('PUT', `/orgs/${O}/openapi/pets`, { source: {} })).body,
+    );
     // The SAML operations declare no 400; the sandbox answers the same shared BadRequestError body as the others.
     const samlBad = await call('POST', `/orgs/${O}/saml`, { label: 'x'.repeat(31) });
     expect(samlBad.status).toBe(400);
@@ -172,7 +199,13 @@ describe('contract: the request bodies docops sends match the spec and the sandb
     { method: 'POST', spec: SAML_SPEC, path: `/orgs/${O}/saml`, body: { label: 'Minimal' }, status: 201 },
     { method: 'PATCH', spec: SAML_ONE, path: `/orgs/${O}/saml/:saml`, body: SAML_PATCH, status: 200 },
     { method: 'PATCH', spec: SAML_ONE, path: `/orgs/${O}/saml/:saml`, body: { defaultRole: 'admin' }, status: 200 },
-    { method: 'POST', spec: OA_SPEC, path: `/orgs/${O}/openapi`, body: { ...POST_TEXT, slug: 'docs-text' }, status: 201 },
+    {
+      method: 'POST',
+      spec: OA_SPEC,
+      path: `/orgs/${O}/openapi`,
+      body: { ...POST_TEXT, slug: 'docs-text' },
+      status: 201,
+    },
     { method: 'POST', spec: OA_SPEC, path: `/orgs/${O}/openapi`, body: { ...POST_URL, slug: 'docs-url' }, status: 201 },
     { method: 'PUT', spec: OA_ONE, path: `/orgs/${O}/openapi/pets`, body: PUT_TEXT, status: 200 },
     { method: 'PUT', spec: OA_ONE, path: `/orgs/${O}/openapi/pets`, body: PUT_URL, status: 200 },

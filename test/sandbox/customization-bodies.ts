@@ -21,10 +21,29 @@ export function richCustomization(defaults: Json): Json {
   body.header.logo = { light: 'https://cdn.acme.test/logo.png', dark: 'https://cdn.acme.test/logo-dark.png' };
   body.header.links = [
     { title: 'Status', to: { kind: 'url', url: 'https://status.acme.test' }, style: 'button-primary', links: [] },
-    { title: 'Guides', to: null, links: [{ title: 'Start', to: { kind: 'space', space: 'sp-getting-started' } }], condition: 'visitor.claims.isBeta' },
+    {
+      title: 'Guides',
+      to: null,
+      links: [{ title: 'Start', to: { kind: 'space', space: 'sp-getting-started' } }],
+      condition: 'visitor.claims.isBeta',
+    },
   ];
-  body.footer = { groups: [{ title: 'Company', localizedTitle: { fr: 'Société' }, links: [{ title: 'Blog', to: { kind: 'url', url: 'https://acme.test/blog' } }] }], copyright: '© Acme' };
-  body.announcement = { enabled: true, message: 'New API version', style: 'info', link: { title: 'Read', to: { kind: 'page', page: 'p1', space: 'sp-api' } } };
+  body.footer = {
+    groups: [
+      {
+        title: 'Company',
+        localizedTitle: { fr: 'Société' },
+        links: [{ title: 'Blog', to: { kind: 'url', url: 'https://acme.test/blog' } }],
+      },
+    ],
+    copyright: '© Acme',
+  };
+  body.announcement = {
+    enabled: true,
+    message: 'New API version',
+    style: 'info',
+    link: { title: 'Read', to: { kind: 'page', page: 'p1', space: 'sp-api' } },
+  };
   body.themes = { default: 'dark', toggeable: false };
   body.ai = { mode: 'assistant', greeting: 'Hi!', suggestions: ['How do I start?', 'Where is the API?'] };
   body.pageActions = { items: ['markdown', 'pdf'] };
@@ -46,21 +65,76 @@ export const SPEC_REFUSES: [name: string, change: (b: Json) => void, message: st
   ['color without #', (b) => (b.styling.primaryColor.light = 'ff6600'), 'body.styling.primaryColor.light'],
   ['unknown theme', (b) => (b.styling.theme = 'neon'), 'body.styling.theme'],
   ['unknown font name', (b) => (b.styling.font = 'Comic Sans'), 'body.styling.font'],
-  ['font weight 0', (b) => (b.styling.font = { id: 'x', custom: true, fontFamily: 'X', fontFaces: [{ weight: 0, sources: [{ url: 'https://a.test/x.woff' }] }] }), 'body.styling.font.fontFaces[0].weight'],
-  ['font without faces', (b) => (b.styling.font = { id: 'x', custom: true, fontFamily: 'X', fontFaces: [] }), 'body.styling.font.fontFaces'],
+  [
+    'font weight 0',
+    (b) =>
+      (b.styling.font = {
+        id: 'x',
+        custom: true,
+        fontFamily: 'X',
+        fontFaces: [{ weight: 0, sources: [{ url: 'https://a.test/x.woff' }] }],
+      }),
+    'body.styling.font.fontFaces[0].weight',
+  ],
+  [
+    'font without faces',
+    (b) => (b.styling.font = { id: 'x', custom: true, fontFamily: 'X', fontFaces: [] }),
+    'body.styling.font.fontFaces',
+  ],
   ['monospace font as a text font', (b) => (b.styling.monospaceFont = 'Inter'), 'body.styling.monospaceFont'],
   ['code theme', (b) => (b.styling.codeTheme.openapi.dark = 'vscode'), 'body.styling.codeTheme.openapi.dark'],
-  ['favicon with icon and emoji', (b) => (b.favicon = { emoji: '📘', icon: { light: 'https://a.test/i.png', dark: 'https://a.test/i.png' } }), 'body.favicon'],
-  ['favicon URL not a URL', (b) => (b.favicon = { icon: { light: 'not a url', dark: 'https://a.test/i.png' } }), 'body.favicon.icon.light'],
-  ['content ref of unknown kind', (b) => (b.header.links = [{ title: 'X', to: { kind: 'site', site: 's' }, links: [] }]), 'body.header.links[0].to.kind'],
-  ['content ref without its id', (b) => (b.header.links = [{ title: 'X', to: { kind: 'space' }, links: [] }]), 'body.header.links[0].to.space: is required'],
-  ['header item without to', (b) => (b.header.links = [{ title: 'X', links: [] }]), 'body.header.links[0].to: is required'],
-  ['localized title in an unknown language', (b) => (b.localizedTitle = { klingon: 'x' }), 'body.localizedTitle.klingon'],
-  ['announcement message too short', (b) => (b.announcement = { enabled: true, message: 'x', style: 'info' }), 'body.announcement.message'],
+  [
+    'favicon with icon and emoji',
+    (b) => (b.favicon = { emoji: '📘', icon: { light: 'https://a.test/i.png', dark: 'https://a.test/i.png' } }),
+    'body.favicon',
+  ],
+  [
+    'favicon URL not a URL',
+    (b) => (b.favicon = { icon: { light: 'not a url', dark: 'https://a.test/i.png' } }),
+    'body.favicon.icon.light',
+  ],
+  [
+    'content ref of unknown kind',
+    (b) => (b.header.links = [{ title: 'X', to: { kind: 'site', site: 's' }, links: [] }]),
+    'body.header.links[0].to.kind',
+  ],
+  [
+    'content ref without its id',
+    (b) => (b.header.links = [{ title: 'X', to: { kind: 'space' }, links: [] }]),
+    'body.header.links[0].to.space: is required',
+  ],
+  [
+    'header item without to',
+    (b) => (b.header.links = [{ title: 'X', links: [] }]),
+    'body.header.links[0].to: is required',
+  ],
+  [
+    'localized title in an unknown language',
+    (b) => (b.localizedTitle = { klingon: 'x' }),
+    'body.localizedTitle.klingon',
+  ],
+  [
+    'announcement message too short',
+    (b) => (b.announcement = { enabled: true, message: 'x', style: 'info' }),
+    'body.announcement.message',
+  ],
   ['six AI suggestions', (b) => (b.ai.suggestions = ['aaa', 'bbb', 'ccc', 'ddd', 'eee', 'fff']), 'body.ai.suggestions'],
   ['AI suggestion too short', (b) => (b.ai.suggestions = ['ab']), 'body.ai.suggestions[0]'],
-  ['eleven social accounts', (b) => (b.socialAccounts = Array.from({ length: 11 }, () => ({ platform: 'github', handle: 'a', display: { footer: true, header: true } }))), 'body.socialAccounts'],
-  ['social platform', (b) => (b.socialAccounts = [{ platform: 'myspace', handle: 'a', display: { footer: true, header: true } }]), 'body.socialAccounts[0].platform'],
+  [
+    'eleven social accounts',
+    (b) =>
+      (b.socialAccounts = Array.from({ length: 11 }, () => ({
+        platform: 'github',
+        handle: 'a',
+        display: { footer: true, header: true },
+      }))),
+    'body.socialAccounts',
+  ],
+  [
+    'social platform',
+    (b) => (b.socialAccounts = [{ platform: 'myspace', handle: 'a', display: { footer: true, header: true } }]),
+    'body.socialAccounts[0].platform',
+  ],
   ['privacy policy URL', (b) => (b.privacyPolicy = { url: 'acme.test/privacy' }), 'body.privacyPolicy.url'],
   ['themes toggeable not boolean', (b) => (b.themes.toggeable = 'yes'), 'body.themes.toggeable'],
   ['page action', (b) => (b.pageActions.items = ['print']), 'body.pageActions.items[0]'],
@@ -70,7 +144,11 @@ export const SPEC_REFUSES: [name: string, change: (b: Json) => void, message: st
 
 /** Unknown fields: the spec's schemas allow them; the sandbox refuses them like everywhere else. */
 export const UNKNOWN_FIELDS: [name: string, change: (b: Json) => void, message: string][] = [
-  ['updatedAt (read-only, from GET)', (b) => (b.updatedAt = '2025-01-01T00:00:00.000Z'), 'body.updatedAt: unknown field'],
+  [
+    'updatedAt (read-only, from GET)',
+    (b) => (b.updatedAt = '2025-01-01T00:00:00.000Z'),
+    'body.updatedAt: unknown field',
+  ],
   ['top-level field', (b) => (b.colour = 'red'), 'body.colour: unknown field'],
   ['nested field', (b) => (b.styling.shadow = true), 'body.styling.shadow: unknown field'],
 ];

@@ -6,7 +6,11 @@ const TEAMS = '/orgs/org-demo/teams';
 
 describe('parseFaults', () => {
   it('parses every key', () => {
-    expect(parseFaults('latency=20ms,spike=0.01:1.5s,429=0.05,5xx=0.02,reset=0.01,resetAfter=0.03,retryAfter=0,seed=7,max=4')).toEqual({
+    expect(
+      parseFaults(
+        'latency=20ms,spike=0.01:1.5s,429=0.05,5xx=0.02,reset=0.01,resetAfter=0.03,retryAfter=0,seed=7,max=4',
+      ),
+    ).toEqual({
       latencyMs: 20,
       spike: { probability: 0.01, durationMs: 1500 },
       tooManyRequests: 0.05,
@@ -90,7 +94,12 @@ describe('fault injection over HTTP', () => {
     await expect(call('PUT', TEAMS, { title: 'Lost' })).rejects.toThrow();
     sb.setFaults(undefined);
     expect((await call('GET', TEAMS)).body.items.map((t: { title: string }) => t.title)).not.toContain('Lost');
-    expect(sb.stats().requests[0]).toMatchObject({ method: 'PUT', route: '/v1/orgs/:organizationId/teams', status: 0, fault: 'reset' });
+    expect(sb.stats().requests[0]).toMatchObject({
+      method: 'PUT',
+      route: '/v1/orgs/:organizationId/teams',
+      status: 0,
+      fault: 'reset',
+    });
   });
 
   it('resetAfter runs the request (the write happens) and then drops the connection without answering', async () => {

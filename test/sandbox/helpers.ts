@@ -14,7 +14,12 @@ export interface Res<T = Json> {
 
 export interface Client {
   sb: RunningSandbox;
-  call<T = Json>(method: string, path: string, body?: unknown, opts?: { token?: string | null; raw?: string }): Promise<Res<T>>;
+  call<T = Json>(
+    method: string,
+    path: string,
+    body?: unknown,
+    opts?: { token?: string | null; raw?: string },
+  ): Promise<Res<T>>;
 }
 
 const running: RunningSandbox[] = [];

@@ -9,10 +9,14 @@ describe("a member's teams", () => {
     const { call } = await sandbox();
     const bob = await call('GET', `${MEMBERS}/u-bob/teams`);
     expect(bob.status).toBe(200);
-    expect(bob.body.items.map((x: Json) => [x.team.id, x.team.title, x.member.role])).toEqual([['team-platform', 'Platform', 'member']]);
+    expect(bob.body.items.map((x: Json) => [x.team.id, x.team.title, x.member.role])).toEqual([
+      ['team-platform', 'Platform', 'member'],
+    ]);
     const heidi = await call('GET', `${MEMBERS}/u-heidi/teams`);
     expect(heidi.body.items.map((x: Json) => [x.team.id, x.member.role])).toEqual([['team-writers', 'owner']]);
-    expect((await call('GET', `${MEMBERS}/u-ada/teams?title=PLAT`)).body.items.map((x: Json) => x.team.id)).toEqual(['team-platform']);
+    expect((await call('GET', `${MEMBERS}/u-ada/teams?title=PLAT`)).body.items.map((x: Json) => x.team.id)).toEqual([
+      'team-platform',
+    ]);
     expect((await call('GET', `${MEMBERS}/u-ada/teams?title=writ`)).body.items).toEqual([]);
     expect((await call('GET', `${MEMBERS}/u-dan/teams`)).body.items).toEqual([]);
     expect((await call('GET', `${MEMBERS}/u-nobody/teams`)).status).toBe(404);

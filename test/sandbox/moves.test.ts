@@ -15,8 +15,27 @@ const at = (space: string) => ({ type: 'space', space });
 
 /** A second organization the token user administers (the demo seed has one). */
 function addOrg(sb: RunningSandbox, id: string): void {
-  orgs(sb.store).put({ id, title: 'Other', createdAt: '2024-01-01T00:00:00.000Z', emailDomains: [], type: 'business', defaultRole: null, sso: false, ai: false, inviteLinks: false, plan: 'free_2024' });
-  members(sb.store).put({ id: memberKey(id, 'u-ada'), orgId: id, userId: 'u-ada', role: 'admin', disabled: false, joinedAt: '2024-01-01T00:00:00.000Z', sso: false });
+  orgs(sb.store).put({
+    id,
+    title: 'Other',
+    createdAt: '2024-01-01T00:00:00.000Z',
+    emailDomains: [],
+    type: 'business',
+    defaultRole: null,
+    sso: false,
+    ai: false,
+    inviteLinks: false,
+    plan: 'free_2024',
+  });
+  members(sb.store).put({
+    id: memberKey(id, 'u-ada'),
+    orgId: id,
+    userId: 'u-ada',
+    role: 'admin',
+    disabled: false,
+    joinedAt: '2024-01-01T00:00:00.000Z',
+    sso: false,
+  });
 }
 
 describe('POST /spaces/{id}/move', () => {
@@ -24,22 +43,50 @@ describe('POST /spaces/{id}/move', () => {
     const { call } = await sandbox();
     const moved = await call('POST', '/spaces/sp-changelog/move', { parent: 'col-product' });
     expect(moved.status).toBe(200);
-    expect(moved.body).toMatchObject({ object: 'space', id: 'sp-changelog', parent: 'col-product', visibility: 'in-collection' });
+    expect(moved.body).toMatchObject({
+      object: 'space',
+      id: 'sp-changelog',
+      parent: 'col-product',
+      visibility: 'in-collection',
+    });
     expect((await call('GET', '/spaces/sp-changelog')).body).toEqual(moved.body);
-    expect(ids(await call('GET', '/collections/col-product/spaces'))).toEqual(['sp-getting-started', 'sp-api', 'sp-changelog']);
+    expect(ids(await call('GET', '/collections/col-product/spaces'))).toEqual([
+      'sp-getting-started',
+      'sp-api',
+      'sp-changelog',
+    ]);
 
-    expect((await call('POST', '/spaces/sp-changelog/move', { position: { before: at('sp-getting-started') } })).status).toBe(200);
-    expect(ids(await call('GET', '/collections/col-product/spaces'))).toEqual(['sp-changelog', 'sp-getting-started', 'sp-api']);
-    expect((await call('POST', '/spaces/sp-getting-started/move', { position: { after: at('sp-api') } })).status).toBe(200);
-    expect(ids(await call('GET', '/collections/col-product/spaces'))).toEqual(['sp-changelog', 'sp-api', 'sp-getting-started']);
+    expect(
+      (await call('POST', '/spaces/sp-changelog/move', { position: { before: at('sp-getting-started') } })).status,
+    ).toBe(200);
+    expect(ids(await call('GET', '/collections/col-product/spaces'))).toEqual([
+      'sp-changelog',
+      'sp-getting-started',
+      'sp-api',
+    ]);
+    expect((await call('POST', '/spaces/sp-getting-started/move', { position: { after: at('sp-api') } })).status).toBe(
+      200,
+    );
+    expect(ids(await call('GET', '/collections/col-product/spaces'))).toEqual([
+      'sp-changelog',
+      'sp-api',
+      'sp-getting-started',
+    ]);
     // Into another collection next to a space there; `position: {}` = the end.
-    expect((await call('POST', '/spaces/sp-api/move', { parent: 'col-internal', position: { before: at('sp-runbooks') } })).status).toBe(200);
+    expect(
+      (await call('POST', '/spaces/sp-api/move', { parent: 'col-internal', position: { before: at('sp-runbooks') } }))
+        .status,
+    ).toBe(200);
     expect(ids(await call('GET', '/collections/col-internal/spaces'))).toEqual(['sp-api', 'sp-runbooks']);
     expect((await call('POST', '/spaces/sp-api/move', { position: {} })).status).toBe(200);
     expect(ids(await call('GET', '/collections/col-internal/spaces'))).toEqual(['sp-runbooks', 'sp-api']);
     // A new space joins at the end, after the ordered ones.
     const fresh = (await call('POST', `${ORG}/spaces`, { title: 'New', parent: 'col-product' })).body.id as string;
-    expect(ids(await call('GET', '/collections/col-product/spaces'))).toEqual(['sp-changelog', 'sp-getting-started', fresh]);
+    expect(ids(await call('GET', '/collections/col-product/spaces'))).toEqual([
+      'sp-changelog',
+      'sp-getting-started',
+      fresh,
+    ]);
 
     const top = await call('POST', '/spaces/sp-changelog/move', { parent: null });
     expect(top.status).toBe(200);
@@ -59,15 +106,25 @@ describe('POST /spaces/{id}/move', () => {
     expect(await bad({ parent: 'col-nope' })).toMatch(/body\.parent: collection "col-nope" not found/);
     expect(await bad({ parent: 42 })).toMatch(/body\.parent: must be a string/);
     expect(await bad({ color: 'red' })).toMatch(/body\.color: unknown field/);
-    expect(await bad({ position: { before: at('sp-getting-started'), after: at('sp-getting-started') } })).toMatch(/at most one of before, after/);
+    expect(await bad({ position: { before: at('sp-getting-started'), after: at('sp-getting-started') } })).toMatch(
+      /at most one of before, after/,
+    );
     expect(await bad({ position: { before: at('sp-api') } })).toMatch(/relative to itself/);
     expect(await bad({ position: { before: at('sp-runbooks') } })).toMatch(/not in collection "col-product"/);
     expect(await bad({ parent: null, position: { after: at('sp-getting-started') } })).toMatch(/not in the top level/);
     expect(await bad({ position: { after: at('sp-nope') } })).toMatch(/space "sp-nope" not found/);
-    expect(await bad({ position: { after: { type: 'collection', collection: 'col-internal' } } })).toMatch(/collection "col-internal" is not in collection "col-product"/);
-    expect(await bad({ position: { after: { type: 'collection', collection: 'col-nope' } } })).toMatch(/collection "col-nope" not found/);
-    expect(await bad({ position: { after: { type: 'space', space: 'sp-getting-started', color: 'red' } } })).toMatch(/color: unknown field/);
-    expect(await bad({ position: { after: { type: 'page', space: 'sp-getting-started' } } })).toMatch(/type: must be one of space/);
+    expect(await bad({ position: { after: { type: 'collection', collection: 'col-internal' } } })).toMatch(
+      /collection "col-internal" is not in collection "col-product"/,
+    );
+    expect(await bad({ position: { after: { type: 'collection', collection: 'col-nope' } } })).toMatch(
+      /collection "col-nope" not found/,
+    );
+    expect(await bad({ position: { after: { type: 'space', space: 'sp-getting-started', color: 'red' } } })).toMatch(
+      /color: unknown field/,
+    );
+    expect(await bad({ position: { after: { type: 'page', space: 'sp-getting-started' } } })).toMatch(
+      /type: must be one of space/,
+    );
     // Nothing changed.
     expect((await call('GET', '/spaces/sp-api')).body.parent).toBe('col-product');
 
@@ -80,10 +137,15 @@ describe('POST /spaces/{id}/move', () => {
 describe('POST /collections/{id}/move', () => {
   it('nests, un-nests and places a collection next to a space of its new parent', async () => {
     const { call } = await sandbox();
-    const moved = await call('POST', '/collections/col-internal/move', { parent: 'col-product', position: { after: at('sp-getting-started') } });
+    const moved = await call('POST', '/collections/col-internal/move', {
+      parent: 'col-product',
+      position: { after: at('sp-getting-started') },
+    });
     expect(moved.status).toBe(200);
     expect(moved.body).toMatchObject({ object: 'collection', id: 'col-internal', parent: 'col-product' });
-    expect((await call('GET', `${ORG}/collections?nested=false`)).body.items.map((c: Json) => c.id)).toEqual(['col-product']);
+    expect((await call('GET', `${ORG}/collections?nested=false`)).body.items.map((c: Json) => c.id)).toEqual([
+      'col-product',
+    ]);
     // The collection's own spaces stay inside it.
     expect(ids(await call('GET', '/collections/col-internal/spaces'))).toEqual(['sp-runbooks']);
     const back = await call('POST', '/collections/col-internal/move', { parent: null });
@@ -93,8 +155,10 @@ describe('POST /collections/{id}/move', () => {
 
   it('refuses a move into itself or a nested collection (400), unknown ids (404 / 400)', async () => {
     const { call } = await sandbox();
-    const child = (await call('POST', `${ORG}/collections`, { title: 'Child', parent: 'col-product' })).body.id as string;
-    const grandchild = (await call('POST', `${ORG}/collections`, { title: 'Grandchild', parent: child })).body.id as string;
+    const child = (await call('POST', `${ORG}/collections`, { title: 'Child', parent: 'col-product' })).body
+      .id as string;
+    const grandchild = (await call('POST', `${ORG}/collections`, { title: 'Grandchild', parent: child })).body
+      .id as string;
     for (const parent of ['col-product', child, grandchild]) {
       const r = await call('POST', '/collections/col-product/move', { parent });
       expect(r.status, parent).toBe(400);
@@ -103,7 +167,9 @@ describe('POST /collections/{id}/move', () => {
     expect((await call('GET', '/collections/col-product')).body.parent).toBeUndefined();
     expect((await call('POST', '/collections/col-nope/move', { parent: null })).status).toBe(404);
     expect((await call('POST', `/collections/${grandchild}/move`, { parent: 'col-nope' })).status).toBe(400);
-    expect((await call('POST', `/collections/${grandchild}/move`, { position: { before: at('sp-changelog') } })).status).toBe(400);
+    expect(
+      (await call('POST', `/collections/${grandchild}/move`, { position: { before: at('sp-changelog') } })).status,
+    ).toBe(400);
     // Moving the grandchild up to the top level is fine.
     expect((await call('POST', `/collections/${grandchild}/move`, { parent: null })).status).toBe(200);
   });
@@ -119,18 +185,29 @@ describe('transfer to another organization', () => {
     expect(ids(await call('GET', '/orgs/org-other/spaces'))).toEqual(['sp-changelog']);
     expect(ids(await call('GET', `${ORG}/spaces`))).not.toContain('sp-changelog');
 
-    const nested = (await call('POST', `${ORG}/collections`, { title: 'Nested', parent: 'col-product' })).body.id as string;
+    const nested = (await call('POST', `${ORG}/collections`, { title: 'Nested', parent: 'col-product' })).body
+      .id as string;
     const c = await call('POST', '/collections/col-product/transfer', { organization: 'org-other' });
     expect(c.status).toBe(200);
     expect(c.body).toMatchObject({ id: 'col-product', organization: 'org-other' });
-    expect((await call('GET', '/orgs/org-other/collections')).body.items.map((x: Json) => x.id)).toEqual(['col-product', nested]);
-    expect(ids(await call('GET', '/orgs/org-other/spaces'))).toEqual(expect.arrayContaining(['sp-getting-started', 'sp-api']));
-    expect((await call('GET', '/collections/col-product/spaces')).body.items.map((s: Json) => s.organization)).toEqual(['org-other', 'org-other']);
+    expect((await call('GET', '/orgs/org-other/collections')).body.items.map((x: Json) => x.id)).toEqual([
+      'col-product',
+      nested,
+    ]);
+    expect(ids(await call('GET', '/orgs/org-other/spaces'))).toEqual(
+      expect.arrayContaining(['sp-getting-started', 'sp-api']),
+    );
+    expect((await call('GET', '/collections/col-product/spaces')).body.items.map((s: Json) => s.organization)).toEqual([
+      'org-other',
+      'org-other',
+    ]);
     // The organization that already owns it: the spec's 409 "Transfer would not result in any update", for both.
     for (const path of ['/collections/col-internal/transfer', '/spaces/sp-runbooks/transfer']) {
       const same = await call('POST', path, { organization: 'org-demo' });
       expect(same.status, path).toBe(409);
-      expect(same.body).toEqual({ error: { code: 409, message: expect.stringContaining('already belongs to organization "org-demo"') } });
+      expect(same.body).toEqual({
+        error: { code: 409, message: expect.stringContaining('already belongs to organization "org-demo"') },
+      });
     }
 
     expect((await call('POST', '/spaces/sp-runbooks/transfer', { organization: 'org-nope' })).status).toBe(400);
@@ -148,9 +225,21 @@ const validator = (specPath: string) => responseValidator('POST', specPath, 200)
 
 describe('contract: move and transfer responses match the official spec', () => {
   it.each([
-    { spec: '/spaces/{spaceId}/move', path: '/spaces/sp-changelog/move', body: { parent: 'col-product', position: { after: at('sp-api') } } },
-    { spec: '/collections/{collectionId}/move', path: '/collections/col-internal/move', body: { parent: 'col-product' } },
-    { spec: '/collections/{collectionId}/transfer', path: '/collections/col-internal/transfer', body: { organization: 'org-other' } },
+    {
+      spec: '/spaces/{spaceId}/move',
+      path: '/spaces/sp-changelog/move',
+      body: { parent: 'col-product', position: { after: at('sp-api') } },
+    },
+    {
+      spec: '/collections/{collectionId}/move',
+      path: '/collections/col-internal/move',
+      body: { parent: 'col-product' },
+    },
+    {
+      spec: '/collections/{collectionId}/transfer',
+      path: '/collections/col-internal/transfer',
+      body: { organization: 'org-other' },
+    },
   ])('POST $spec', async (op) => {
     const { call, sb } = await sandbox();
     addOrg(sb, 'org-other');

@@ -22,7 +22,7 @@ afterEach(async () => {
 async function runCase(run: (e: Env) => Promise<void>): Promise<void> {
   env = await startEnv();
   await run(env);
-  expect(env.problems, 'answers outside the spec\'s response schemas').toEqual([]);
+  expect(env.problems, "answers outside the spec's response schemas").toEqual([]);
 }
 
 describe('the official client against the sandbox', () => {
@@ -34,10 +34,11 @@ describe('the official client against the sandbox', () => {
 });
 
 describe('operations the spec lacks, over plain HTTP', () => {
-  for (const c of RAW_CASES) it(c.route, async () => {
-    env = await startEnv();
-    await c.run(env);
-  });
+  for (const c of RAW_CASES)
+    it(c.route, async () => {
+      env = await startEnv();
+      await c.run(env);
+    });
 });
 
 /** A router that notes every route the sandbox registers, as `METHOD /spec/path`-like pairs. */

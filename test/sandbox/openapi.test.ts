@@ -28,7 +28,8 @@ describe('OpenAPI specs', () => {
       permissions: { view: true, edit: true },
       urls: { location: `${sb.url}${OA}/pets` },
     });
-    for (const absent of ['sourceURL', 'lastProcessErrorCode', 'lastProcessedErrors']) expect(made.body).not.toHaveProperty(absent);
+    for (const absent of ['sourceURL', 'lastProcessErrorCode', 'lastProcessedErrors'])
+      expect(made.body).not.toHaveProperty(absent);
     expect(made.body.lastProcessedAt).toBe(made.body.updatedAt);
     expect((await call('GET', `${OA}/pets`)).body).toEqual(made.body);
 
@@ -36,11 +37,21 @@ describe('OpenAPI specs', () => {
     expect(versions.body.items.map((v: Json) => v.id)).toEqual([made.body.lastVersion]);
     const latest = await call('GET', `${OA}/pets/versions/latest`);
     expect(latest.body).toEqual(versions.body.items[0]);
-    expect(latest.body).toMatchObject({ object: 'openapi-spec-version', urls: { location: `${sb.url}${OA}/pets/versions/${made.body.lastVersion}` } });
+    expect(latest.body).toMatchObject({
+      object: 'openapi-spec-version',
+      urls: { location: `${sb.url}${OA}/pets/versions/${made.body.lastVersion}` },
+    });
     const content = await call('GET', `${OA}/pets/versions/latest/content`);
-    expect(content.body).toEqual({ filesystem: { 'openapi.json': JSON_DOC }, url: latest.body.url, urls: { source: latest.body.url, public: null } });
+    expect(content.body).toEqual({
+      filesystem: { 'openapi.json': JSON_DOC },
+      url: latest.body.url,
+      urls: { source: latest.body.url, public: null },
+    });
     expect((await call('GET', `${OA}/pets/versions/${made.body.lastVersion}/content`)).body).toEqual(content.body);
-    expect((await call('GET', `${OA}/pets/versions/latest/content/raw`)).body).toEqual({ text: JSON_TEXT, format: 'json' });
+    expect((await call('GET', `${OA}/pets/versions/latest/content/raw`)).body).toEqual({
+      text: JSON_TEXT,
+      format: 'json',
+    });
   });
 
   it('POST with a URL source stores the URL: sourceURL, the version URL, no raw text', async () => {
@@ -50,7 +61,11 @@ describe('OpenAPI specs', () => {
     expect(made.body).toMatchObject({ sourceURL: URL_SOURCE, processingState: 'complete', lastProcessedErrorCount: 0 });
     const latest = await call('GET', `${OA}/billing-api/versions/latest`);
     expect(latest.body.url).toBe(URL_SOURCE);
-    expect((await call('GET', `${OA}/billing-api/versions/latest/content`)).body).toEqual({ filesystem: {}, url: URL_SOURCE, urls: { source: URL_SOURCE, public: null } });
+    expect((await call('GET', `${OA}/billing-api/versions/latest/content`)).body).toEqual({
+      filesystem: {},
+      url: URL_SOURCE,
+      urls: { source: URL_SOURCE, public: null },
+    });
     expect((await call('GET', `${OA}/billing-api/versions/latest/content/raw`)).status).toBe(404);
   });
 
@@ -71,7 +86,10 @@ describe('OpenAPI specs', () => {
       'openapi.yaml': { openapi: '3.0.3', info: { title: 'Pets', version: '2.0.0' }, paths: {} },
     });
     expect((await call('GET', `${OA}/pets/versions/${first.lastVersion}`)).body.url).toBe(URL_SOURCE);
-    expect((await call('GET', `${OA}/pets/versions/latest/content/raw`)).body).toEqual({ text: YAML_TEXT, format: 'yaml' });
+    expect((await call('GET', `${OA}/pets/versions/latest/content/raw`)).body).toEqual({
+      text: YAML_TEXT,
+      format: 'yaml',
+    });
 
     const made = await call('PUT', `${OA}/orders`, { source: { text: SWAGGER_TEXT } });
     expect(made.status).toBe(201);
@@ -169,7 +187,13 @@ describe('OpenAPI specs', () => {
     const del = await call('DELETE', `${OA}/pets`);
     expect(del.status).toBe(205);
     expect(del.body).toBeUndefined();
-    for (const path of ['', '/versions', '/versions/latest', `/versions/${first.lastVersion}`, `/versions/${first.lastVersion}/content`]) {
+    for (const path of [
+      '',
+      '/versions',
+      '/versions/latest',
+      `/versions/${first.lastVersion}`,
+      `/versions/${first.lastVersion}/content`,
+    ]) {
       expect((await call('GET', `${OA}/pets${path}`)).status, path).toBe(404);
     }
     expect(openApiVersions(sb.store).all()).toEqual([]);
@@ -217,13 +241,22 @@ describe('OpenAPI processing (deterministic, finished within the request)', () =
     ['a JSON array', { text: '[{"openapi": "3.1.0"}]' }, 'PARSE_ERROR', 'not-openapi'],
     ['a plain string', { text: 'just some words' }, 'PARSE_ERROR', 'not-openapi'],
     ['a host under .invalid', { url: 'https://unreachable.invalid/openapi.json' }, 'FETCH_ERROR', 'fetch_error'],
-    ['a host under timeout.invalid', { url: 'https://api.timeout.invalid/openapi.json' }, 'FETCH_TIMEOUT', 'fetch_timeout'],
+    [
+      'a host under timeout.invalid',
+      { url: 'https://api.timeout.invalid/openapi.json' },
+      'FETCH_TIMEOUT',
+      'fetch_timeout',
+    ],
     ['a scheme other than http(s)', { url: 'ftp://files.acme.test/openapi.json' }, 'FETCH_ERROR', 'fetch_error'],
   ])('%s ⇒ %s, no version', async (_name, source, code, errorCode) => {
     const { call } = await sandbox();
     const made = await call('POST', OA, { slug: 'pets', source });
     expect(made.status).toBe(201);
-    expect(made.body).toMatchObject({ processingState: 'complete', lastProcessErrorCode: code, lastProcessedErrorCount: 1 });
+    expect(made.body).toMatchObject({
+      processingState: 'complete',
+      lastProcessErrorCode: code,
+      lastProcessedErrorCount: 1,
+    });
     expect(made.body.lastProcessedErrors).toEqual([{ message: expect.any(String), code: errorCode }]);
     expect(made.body).not.toHaveProperty('lastVersion');
     expect((await call('GET', `${OA}/pets`)).body).toEqual(made.body);
@@ -237,18 +270,28 @@ describe('OpenAPI processing (deterministic, finished within the request)', () =
     const good = (await call('POST', OA, { slug: 'pets', source: { text: YAML_TEXT } })).body;
     const bad = await call('PUT', `${OA}/pets`, { source: { url: 'https://down.invalid/x.yaml' } });
     expect(bad.status).toBe(200);
-    expect(bad.body).toMatchObject({ lastVersion: good.lastVersion, lastProcessErrorCode: 'FETCH_ERROR', sourceURL: 'https://down.invalid/x.yaml' });
+    expect(bad.body).toMatchObject({
+      lastVersion: good.lastVersion,
+      lastProcessErrorCode: 'FETCH_ERROR',
+      sourceURL: 'https://down.invalid/x.yaml',
+    });
     expect((await call('GET', `${OA}/pets/versions/latest/content/raw`)).body.text).toBe(YAML_TEXT);
     const fixed = await call('PUT', `${OA}/pets`, { source: { text: SWAGGER_TEXT } });
     expect(fixed.body.lastVersion).not.toBe(good.lastVersion);
     expect(fixed.body.lastProcessedErrorCount).toBe(0);
-    for (const absent of ['lastProcessErrorCode', 'lastProcessedErrors', 'sourceURL']) expect(fixed.body).not.toHaveProperty(absent);
+    for (const absent of ['lastProcessErrorCode', 'lastProcessedErrors', 'sourceURL'])
+      expect(fixed.body).not.toHaveProperty(absent);
     expect((await call('GET', `${OA}/pets/versions`)).body.count).toBe(2);
   });
 
   it('an ordinary URL, JSON, YAML and Swagger 2 text all complete', async () => {
     const { call } = await sandbox();
-    const sources = [{ url: 'http://localhost:9/openapi.yaml' }, { text: JSON_TEXT }, { text: YAML_TEXT }, { text: SWAGGER_TEXT }];
+    const sources = [
+      { url: 'http://localhost:9/openapi.yaml' },
+      { text: JSON_TEXT },
+      { text: YAML_TEXT },
+      { text: SWAGGER_TEXT },
+    ];
     for (const [i, source] of sources.entries()) {
       const res = await call('POST', OA, { slug: `s${i}`, source });
       expect(res.body.lastProcessErrorCode, JSON.stringify(source)).toBeUndefined();
@@ -260,7 +303,11 @@ describe('OpenAPI processing (deterministic, finished within the request)', () =
 describe('OpenAPI spec size (no limit in the API; docops and the sandbox share OPENAPI_TEXT_MAX_BYTES)', () => {
   /** A JSON spec of exactly `bytes` bytes (quick to parse), as sent: its JSON body is larger (quotes escaped). */
   const specOf = (bytes: number): string => {
-    const shell = JSON.stringify({ openapi: '3.1.0', info: { title: 'Big', version: '1', description: '' }, paths: {} });
+    const shell = JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 'Big', version: '1', description: '' },
+      paths: {},
+    });
     return shell.replace('"description":""', `"description":"${'a'.repeat(bytes - shell.length)}"`);
   };
 

@@ -4,7 +4,7 @@ import { sandbox, type Json } from './helpers.js';
 const ORG = '/orgs/org-demo';
 
 describe('organizations', () => {
-  it('lists the token user\'s organizations and gets one', async () => {
+  it("lists the token user's organizations and gets one", async () => {
     const { call } = await sandbox();
     const list = await call('GET', '/orgs');
     expect(list.status).toBe(200);
@@ -12,8 +12,18 @@ describe('organizations', () => {
     expect(list.body.next).toBeUndefined();
     const org = list.body.items[0];
     expect(org).toMatchObject({
-      object: 'organization', id: 'org-demo', title: 'Acme Docs', emailDomains: ['acme.test'], hostname: 'acme-docs',
-      defaultRole: 'read', inviteLinks: true, sso: false, ai: true, type: 'business', plan: 'enterprise_2024', auditLogs: true,
+      object: 'organization',
+      id: 'org-demo',
+      title: 'Acme Docs',
+      emailDomains: ['acme.test'],
+      hostname: 'acme-docs',
+      defaultRole: 'read',
+      inviteLinks: true,
+      sso: false,
+      ai: true,
+      type: 'business',
+      plan: 'enterprise_2024',
+      auditLogs: true,
     });
     const one = await call('GET', ORG);
     expect(one.status).toBe(200);
@@ -25,8 +35,15 @@ describe('organizations', () => {
     const { call } = await sandbox();
     const site = (await call('POST', `${ORG}/sites`, { title: 'Help' })).body.id;
     const patch = {
-      title: 'Acme Documentation', emailDomains: ['acme.test', 'acme.example'], hostname: 'acme', defaultRole: null,
-      defaultContent: { type: 'site', site }, logo: 'https://cdn.acme.test/logo.png', sso: true, ai: false, inviteLinks: false,
+      title: 'Acme Documentation',
+      emailDomains: ['acme.test', 'acme.example'],
+      hostname: 'acme',
+      defaultRole: null,
+      defaultContent: { type: 'site', site },
+      logo: 'https://cdn.acme.test/logo.png',
+      sso: true,
+      ai: false,
+      inviteLinks: false,
     };
     const res = await call('PATCH', ORG, patch);
     expect(res.status).toBe(200);
@@ -45,7 +62,10 @@ describe('organizations', () => {
     const before = (await call('GET', ORG)).body;
     const res = await call('PATCH', ORG, { title: 'Renamed', defaultContent: { type: 'site', site: 'site-nope' } });
     expect(res.status).toBe(400);
-    expect(res.body.error).toEqual({ code: 400, message: 'body.defaultContent.site: site "site-nope" not found in organization "org-demo"' });
+    expect(res.body.error).toEqual({
+      code: 400,
+      message: 'body.defaultContent.site: site "site-nope" not found in organization "org-demo"',
+    });
     expect((await call('GET', ORG)).body).toEqual(before);
     // A deleted site is no site either.
     const site = (await call('POST', `${ORG}/sites`, { title: 'Help' })).body.id;
@@ -53,7 +73,7 @@ describe('organizations', () => {
     expect((await call('PATCH', ORG, { defaultContent: { type: 'site', site } })).status).toBe(400);
   });
 
-  it('GET /user answers the token\'s user', async () => {
+  it("GET /user answers the token's user", async () => {
     const { call } = await sandbox();
     const res = await call('GET', '/user');
     expect(res.status).toBe(200);
@@ -71,12 +91,30 @@ describe('members', () => {
     const res = await call('GET', `${ORG}/members`);
     expect(res.status).toBe(200);
     expect(res.body.count).toBe(10);
-    expect(ids(res)).toEqual(['u-judy', 'u-ivan', 'u-heidi', 'u-grace', 'u-frank', 'u-erin', 'u-dan', 'u-carol', 'u-bob', 'u-ada']);
+    expect(ids(res)).toEqual([
+      'u-judy',
+      'u-ivan',
+      'u-heidi',
+      'u-grace',
+      'u-frank',
+      'u-erin',
+      'u-dan',
+      'u-carol',
+      'u-bob',
+      'u-ada',
+    ]);
     const roles = Object.fromEntries(res.body.items.map((m: Json) => [m.user.email, m.role]));
     expect(roles).toEqual({
-      'ada@acme.test': 'admin', 'bob@acme.test': 'edit', 'carol@acme.test': 'create', 'dan@acme.test': 'review',
-      'erin@acme.test': 'comment', 'frank@acme.test': 'read', 'grace@acme.test': 'admin', 'heidi@acme.test': 'edit',
-      'ivan@acme.test': 'read', 'judy@acme.test': 'edit',
+      'ada@acme.test': 'admin',
+      'bob@acme.test': 'edit',
+      'carol@acme.test': 'create',
+      'dan@acme.test': 'review',
+      'erin@acme.test': 'comment',
+      'frank@acme.test': 'read',
+      'grace@acme.test': 'admin',
+      'heidi@acme.test': 'edit',
+      'ivan@acme.test': 'read',
+      'judy@acme.test': 'edit',
     });
     expect(res.body.items.find((m: Json) => m.id === 'u-ada').teams).toBe(1);
   });
@@ -85,11 +123,18 @@ describe('members', () => {
     const { call } = await sandbox();
     expect(ids(await call('GET', `${ORG}/members?role=edit&order=asc`))).toEqual(['u-bob', 'u-heidi', 'u-judy']);
     expect(ids(await call('GET', `${ORG}/members?search=GRA`))).toEqual(['u-grace']);
-    expect(ids(await call('GET', `${ORG}/members?search=acme.test&role=admin&order=asc`))).toEqual(['u-ada', 'u-grace']);
+    expect(ids(await call('GET', `${ORG}/members?search=acme.test&role=admin&order=asc`))).toEqual([
+      'u-ada',
+      'u-grace',
+    ]);
     expect(ids(await call('GET', `${ORG}/members?role=guest`))).toEqual([]);
     await call('PATCH', `${ORG}/members/u-dan`, { role: null });
     expect(ids(await call('GET', `${ORG}/members?role=guest`))).toEqual(['u-dan']);
-    expect(ids(await call('GET', `${ORG}/members?sort=name&order=asc`)).slice(0, 3)).toEqual(['u-ada', 'u-bob', 'u-carol']);
+    expect(ids(await call('GET', `${ORG}/members?sort=name&order=asc`)).slice(0, 3)).toEqual([
+      'u-ada',
+      'u-bob',
+      'u-carol',
+    ]);
     const seen = await call('GET', `${ORG}/members?sort=lastSeenAt`);
     expect(ids(seen)).toEqual(['u-ada', 'u-grace', 'u-bob', 'u-carol', 'u-heidi', 'u-judy', 'u-erin']);
     expect((await call('GET', `${ORG}/members?sort=email`)).status).toBe(400);
@@ -101,7 +146,14 @@ describe('members', () => {
     const { call } = await sandbox();
     const one = await call('GET', `${ORG}/members/u-bob`);
     expect(one.status).toBe(200);
-    expect(one.body).toMatchObject({ object: 'member', id: 'u-bob', role: 'edit', sso: false, disabled: false, user: { id: 'u-bob' } });
+    expect(one.body).toMatchObject({
+      object: 'member',
+      id: 'u-bob',
+      role: 'edit',
+      sso: false,
+      disabled: false,
+      user: { id: 'u-bob' },
+    });
     const patched = await call('PATCH', `${ORG}/members/u-bob`, { role: 'review' });
     expect(patched.status).toBe(200);
     expect(patched.body.role).toBe('review');
@@ -123,7 +175,12 @@ describe('invites', () => {
   it('adds members at once, with per-address and default roles, creating users named after the address', async () => {
     const { call } = await sandbox();
     const res = await call('POST', `${ORG}/invites`, {
-      emails: ['new.person@acme.test', { email: 'lead@acme.test', role: 'admin' }, 'bob@acme.test', 'NEW.person@acme.test'],
+      emails: [
+        'new.person@acme.test',
+        { email: 'lead@acme.test', role: 'admin' },
+        'bob@acme.test',
+        'NEW.person@acme.test',
+      ],
       role: 'comment',
     });
     expect(res.status).toBe(200);
@@ -131,7 +188,11 @@ describe('invites', () => {
     expect(res.body.users).toHaveLength(2);
     const [first, second] = res.body.users as string[];
     const a = await call('GET', `${ORG}/members/${first}`);
-    expect(a.body).toMatchObject({ role: 'comment', sso: false, user: { email: 'new.person@acme.test', displayName: 'New Person' } });
+    expect(a.body).toMatchObject({
+      role: 'comment',
+      sso: false,
+      user: { email: 'new.person@acme.test', displayName: 'New Person' },
+    });
     expect((await call('GET', `${ORG}/members/${second}`)).body.role).toBe('admin');
     expect((await call('GET', `${ORG}/members`)).body.count).toBe(12);
   });

@@ -16,7 +16,11 @@ const ORG = '/orgs/org-demo';
 const TARGETS: { name: string; make(call: Client['call']): Promise<string>; nullRole: boolean }[] = [
   { name: 'space', make: async () => '/spaces/sp-api/permissions', nullRole: false },
   { name: 'collection', make: async () => '/collections/col-product/permissions', nullRole: false },
-  { name: 'site', make: async (call) => `${(await newSite(call, { title: 'Help' })).path}/permissions`, nullRole: true },
+  {
+    name: 'site',
+    make: async (call) => `${(await newSite(call, { title: 'Help' })).path}/permissions`,
+    nullRole: true,
+  },
 ];
 
 const teamRoles = async (call: Client['call'], base: string): Promise<string[]> =>
@@ -26,8 +30,27 @@ const userRoles = async (call: Client['call'], base: string): Promise<string[]> 
 
 /** A second organization the token user administers, with one team. */
 function addOrg(sb: RunningSandbox, id: string): void {
-  orgs(sb.store).put({ id, title: 'Other', createdAt: '2024-01-01T00:00:00.000Z', emailDomains: [], type: 'business', defaultRole: null, sso: false, ai: false, inviteLinks: false, plan: 'free_2024' });
-  members(sb.store).put({ id: memberKey(id, 'u-ada'), orgId: id, userId: 'u-ada', role: 'admin', disabled: false, joinedAt: '2024-01-01T00:00:00.000Z', sso: false });
+  orgs(sb.store).put({
+    id,
+    title: 'Other',
+    createdAt: '2024-01-01T00:00:00.000Z',
+    emailDomains: [],
+    type: 'business',
+    defaultRole: null,
+    sso: false,
+    ai: false,
+    inviteLinks: false,
+    plan: 'free_2024',
+  });
+  members(sb.store).put({
+    id: memberKey(id, 'u-ada'),
+    orgId: id,
+    userId: 'u-ada',
+    role: 'admin',
+    disabled: false,
+    joinedAt: '2024-01-01T00:00:00.000Z',
+    sso: false,
+  });
   teams(sb.store).put({ id: 'team-elsewhere', orgId: id, title: 'Elsewhere', createdAt: '2024-01-01T00:00:00.000Z' });
 }
 
@@ -36,14 +59,22 @@ describe.each(TARGETS)('permissions on a $name', ({ make, nullRole }) => {
     const { call } = await sandbox();
     const base = await make(call);
     expect(await teamRoles(call, base)).toEqual([]);
-    const grant = await call('POST', base, { role: 'edit', teams: ['team-writers', 'team-platform', 'team-writers'], users: ['u-bob'] });
+    const grant = await call('POST', base, {
+      role: 'edit',
+      teams: ['team-writers', 'team-platform', 'team-writers'],
+      users: ['u-bob'],
+    });
     expect(grant.status, JSON.stringify(grant.body)).toBe(204);
     expect(grant.body).toBeUndefined();
     expect(await teamRoles(call, base)).toEqual(['team-writers:edit', 'team-platform:edit']);
     expect(await userRoles(call, base)).toEqual(['u-bob:edit']);
     const listed = (await call('GET', `${base}/teams`)).body.items[0];
     expect(listed.team).toMatchObject({ object: 'team', id: 'team-writers', title: 'Writers', members: 3 });
-    expect((await call('GET', `${base}/users`)).body.items[0].user).toMatchObject({ object: 'user', id: 'u-bob', email: 'bob@acme.test' });
+    expect((await call('GET', `${base}/users`)).body.items[0].user).toMatchObject({
+      object: 'user',
+      id: 'u-bob',
+      email: 'bob@acme.test',
+    });
 
     // Granting again changes the role in place; a new principal goes to the end.
     expect((await call('POST', base, { role: 'read', teams: ['team-writers', 'team-support'] })).status).toBe(204);
@@ -117,7 +148,8 @@ describe.each(TARGETS)('permissions on a $name', ({ make, nullRole }) => {
       ['DELETE', `${base}/teams/team-writers`],
       ['DELETE', `${base}/users/u-bob`],
     ];
-    for (const [method, path, body] of ops) expect((await call(method, path, body)).status, `${method} ${path}`).toBe(404);
+    for (const [method, path, body] of ops)
+      expect((await call(method, path, body)).status, `${method} ${path}`).toBe(404);
   });
 
   it('pages its lists (limit, next.page)', async () => {
@@ -127,7 +159,11 @@ describe.each(TARGETS)('permissions on a $name', ({ make, nullRole }) => {
     const first = await call('GET', `${base}/users?limit=2`);
     expect(first.body.count).toBe(2);
     const second = await call('GET', `${base}/users?limit=2&page=${encodeURIComponent(first.body.next.page)}`);
-    expect([...first.body.items, ...second.body.items].map((x: Json) => x.user.id)).toEqual(['u-bob', 'u-carol', 'u-dan']);
+    expect([...first.body.items, ...second.body.items].map((x: Json) => x.user.id)).toEqual([
+      'u-bob',
+      'u-carol',
+      'u-dan',
+    ]);
     expect(second.body.next).toBeUndefined();
     expect((await call('GET', `${base}/users?limit=2000`)).status).toBe(400);
   });
@@ -137,7 +173,10 @@ describe('null roles', () => {
   it('a site stores a null override and lists it', async () => {
     const { call } = await sandbox();
     const site = await newSite(call, { title: 'Help' });
-    expect((await call('POST', `${site.path}/permissions`, { role: null, teams: ['team-support'], users: ['u-frank'] })).status).toBe(204);
+    expect(
+      (await call('POST', `${site.path}/permissions`, { role: null, teams: ['team-support'], users: ['u-frank'] }))
+        .status,
+    ).toBe(204);
     expect(await teamRoles(call, `${site.path}/permissions`)).toEqual(['team-support:null']);
     expect(await userRoles(call, `${site.path}/permissions`)).toEqual(['u-frank:null']);
     expect((await call('PATCH', `${site.path}/permissions/users/u-frank`, { role: 'read' })).status).toBe(204);
@@ -146,20 +185,33 @@ describe('null roles', () => {
 
   // The spec's bodies take MemberRoleOrGuest on every space and collection grant route (POST and both PATCHes);
   // their lists answer a non-null MemberRole, so a guest (null) grant is no grant: the principal loses its access.
-  it.each(['/spaces/sp-api/permissions', '/collections/col-internal/permissions'])('%s: null is accepted by POST and both PATCHes and takes the grant away', async (base) => {
-    const { call } = await sandbox();
-    expect((await call('POST', base, { role: 'edit', teams: ['team-support', 'team-writers'], users: ['u-frank', 'u-bob'] })).status).toBe(204);
-    expect((await call('POST', base, { role: null, teams: ['team-support'], users: ['u-frank', 'u-erin'] })).status).toBe(204);
-    expect(await teamRoles(call, base)).toEqual(['team-writers:edit']);
-    expect(await userRoles(call, base)).toEqual(['u-bob:edit']);
-    expect((await call('PATCH', `${base}/teams/team-writers`, { role: null })).status).toBe(204);
-    expect((await call('PATCH', `${base}/users/u-bob`, { role: null })).status).toBe(204);
-    expect(await teamRoles(call, base)).toEqual([]);
-    expect(await userRoles(call, base)).toEqual([]);
-    // Like any PATCH, one on a principal without a grant is a 404; unknown ids in a POST stay 404.
-    expect((await call('PATCH', `${base}/users/u-bob`, { role: null })).status).toBe(404);
-    expect((await call('POST', base, { role: null, users: ['u-nobody'] })).status).toBe(404);
-  });
+  it.each(['/spaces/sp-api/permissions', '/collections/col-internal/permissions'])(
+    '%s: null is accepted by POST and both PATCHes and takes the grant away',
+    async (base) => {
+      const { call } = await sandbox();
+      expect(
+        (
+          await call('POST', base, {
+            role: 'edit',
+            teams: ['team-support', 'team-writers'],
+            users: ['u-frank', 'u-bob'],
+          })
+        ).status,
+      ).toBe(204);
+      expect(
+        (await call('POST', base, { role: null, teams: ['team-support'], users: ['u-frank', 'u-erin'] })).status,
+      ).toBe(204);
+      expect(await teamRoles(call, base)).toEqual(['team-writers:edit']);
+      expect(await userRoles(call, base)).toEqual(['u-bob:edit']);
+      expect((await call('PATCH', `${base}/teams/team-writers`, { role: null })).status).toBe(204);
+      expect((await call('PATCH', `${base}/users/u-bob`, { role: null })).status).toBe(204);
+      expect(await teamRoles(call, base)).toEqual([]);
+      expect(await userRoles(call, base)).toEqual([]);
+      // Like any PATCH, one on a principal without a grant is a 404; unknown ids in a POST stay 404.
+      expect((await call('PATCH', `${base}/users/u-bob`, { role: null })).status).toBe(404);
+      expect((await call('POST', base, { role: null, users: ['u-nobody'] })).status).toBe(404);
+    },
+  );
 });
 
 describe('grants and the Member / Team objects', () => {
@@ -170,7 +222,11 @@ describe('grants and the Member / Team objects', () => {
     expect(await member('u-bob')).toMatchObject({ spaces: 0, sites: 0 });
     await call('POST', '/spaces/sp-api/permissions', { role: 'edit', users: ['u-bob'], teams: ['team-writers'] });
     await call('POST', '/spaces/sp-runbooks/permissions', { role: 'read', users: ['u-bob'] });
-    await call('POST', '/collections/col-product/permissions', { role: 'admin', users: ['u-bob'], teams: ['team-writers'] });
+    await call('POST', '/collections/col-product/permissions', {
+      role: 'admin',
+      users: ['u-bob'],
+      teams: ['team-writers'],
+    });
     const site = await newSite(call, { title: 'Help' });
     await call('POST', `${site.path}/permissions`, { role: 'read', users: ['u-bob'] });
     const other = await newSite(call, { title: 'Other' });
@@ -186,7 +242,10 @@ describe('grants and the Member / Team objects', () => {
     expect(await spacesOf('?order=asc')).toEqual(['sp-api:edit', 'sp-runbooks:read']);
     expect((await call('GET', `${ORG}/members/u-bob/spaces?order=up`)).status).toBe(400);
     expect((await call('GET', `${ORG}/members/u-nobody/spaces`)).status).toBe(404);
-    expect((await call('GET', `${ORG}/members/u-bob/spaces`)).body.items[0].space).toMatchObject({ object: 'space', id: 'sp-runbooks' });
+    expect((await call('GET', `${ORG}/members/u-bob/spaces`)).body.items[0].space).toMatchObject({
+      object: 'space',
+      id: 'sp-runbooks',
+    });
 
     // A deleted space is neither counted nor listed, nor can its permissions be read; restoring brings them back.
     expect((await call('DELETE', '/spaces/sp-runbooks')).status).toBe(205);
@@ -200,17 +259,27 @@ describe('grants and the Member / Team objects', () => {
 });
 
 describe('grants through teams', () => {
-  it('a member\'s spaces list and the Member spaces / sites counts include the grants of their teams, at the highest role', async () => {
+  it("a member's spaces list and the Member spaces / sites counts include the grants of their teams, at the highest role", async () => {
     const { call } = await sandbox();
     const member = async (id: string): Promise<Json> => (await call('GET', `${ORG}/members/${id}`)).body;
     const spacesOf = async (id: string, query = '?order=asc'): Promise<string[]> =>
       (await listAll(call, `${ORG}/members/${id}/spaces${query}`)).map((x) => `${x.space.id}:${x.permission}`);
     // u-judy is in team-writers; u-heidi too (its owner).
-    expect((await call('POST', '/spaces/sp-api/permissions', { role: 'edit', teams: ['team-writers'] })).status).toBe(204);
-    expect((await call('POST', '/spaces/sp-runbooks/permissions', { role: 'read', users: ['u-judy'] })).status).toBe(204);
-    expect((await call('POST', '/spaces/sp-runbooks/permissions', { role: 'admin', teams: ['team-writers'] })).status).toBe(204);
-    expect((await call('POST', '/spaces/sp-changelog/permissions', { role: 'comment', users: ['u-judy'] })).status).toBe(204);
-    expect((await call('POST', '/spaces/sp-changelog/permissions', { role: 'read', teams: ['team-writers'] })).status).toBe(204);
+    expect((await call('POST', '/spaces/sp-api/permissions', { role: 'edit', teams: ['team-writers'] })).status).toBe(
+      204,
+    );
+    expect((await call('POST', '/spaces/sp-runbooks/permissions', { role: 'read', users: ['u-judy'] })).status).toBe(
+      204,
+    );
+    expect(
+      (await call('POST', '/spaces/sp-runbooks/permissions', { role: 'admin', teams: ['team-writers'] })).status,
+    ).toBe(204);
+    expect(
+      (await call('POST', '/spaces/sp-changelog/permissions', { role: 'comment', users: ['u-judy'] })).status,
+    ).toBe(204);
+    expect(
+      (await call('POST', '/spaces/sp-changelog/permissions', { role: 'read', teams: ['team-writers'] })).status,
+    ).toBe(204);
     expect(await spacesOf('u-judy')).toEqual(['sp-api:edit', 'sp-runbooks:admin', 'sp-changelog:comment']);
     expect(await spacesOf('u-heidi')).toEqual(['sp-api:edit', 'sp-runbooks:admin', 'sp-changelog:read']);
     expect(await spacesOf('u-bob')).toEqual([]);
@@ -218,7 +287,9 @@ describe('grants through teams', () => {
     expect(await member('u-heidi')).toMatchObject({ spaces: 3 });
 
     const site = await newSite(call, { title: 'Help' });
-    expect((await call('POST', `${site.path}/permissions`, { role: 'read', teams: ['team-writers'] })).status).toBe(204);
+    expect((await call('POST', `${site.path}/permissions`, { role: 'read', teams: ['team-writers'] })).status).toBe(
+      204,
+    );
     expect(await member('u-heidi')).toMatchObject({ sites: 1 });
     // A user's own null override on a site takes precedence over the grants of their teams.
     expect((await call('POST', `${site.path}/permissions`, { role: null, users: ['u-heidi'] })).status).toBe(204);
@@ -233,13 +304,28 @@ describe('grants through teams', () => {
 });
 
 describe('cascades: a grant goes with what it names', () => {
-  const grantRows = (sb: RunningSandbox): string[] => grants(sb.store).all().map((g) => g.id);
+  const grantRows = (sb: RunningSandbox): string[] =>
+    grants(sb.store)
+      .all()
+      .map((g) => g.id);
 
   it('deleting a team or removing a member drops their grants everywhere', async () => {
     const { call, sb } = await sandbox();
     const site = await newSite(call, { title: 'Help' });
-    for (const base of ['/spaces/sp-api/permissions', '/collections/col-internal/permissions', `${site.path}/permissions`]) {
-      expect((await call('POST', base, { role: 'edit', teams: ['team-writers', 'team-support'], users: ['u-judy', 'u-ivan'] })).status).toBe(204);
+    for (const base of [
+      '/spaces/sp-api/permissions',
+      '/collections/col-internal/permissions',
+      `${site.path}/permissions`,
+    ]) {
+      expect(
+        (
+          await call('POST', base, {
+            role: 'edit',
+            teams: ['team-writers', 'team-support'],
+            users: ['u-judy', 'u-ivan'],
+          })
+        ).status,
+      ).toBe(204);
     }
     expect(grantRows(sb)).toHaveLength(12);
     expect((await call('DELETE', `${ORG}/teams/team-writers`)).status).toBe(204);
@@ -255,7 +341,11 @@ describe('cascades: a grant goes with what it names', () => {
     const { call, sb } = await sandbox({ now: clock.now });
     const site = await newSite(call, { title: 'Help' });
     const all = { role: 'read', teams: ['team-support'] };
-    for (const base of ['/spaces/sp-getting-started/permissions', '/collections/col-product/permissions', `${site.path}/permissions`]) {
+    for (const base of [
+      '/spaces/sp-getting-started/permissions',
+      '/collections/col-product/permissions',
+      `${site.path}/permissions`,
+    ]) {
       expect((await call('POST', base, all)).status).toBe(204);
     }
     expect((await call('DELETE', site.path)).status).toBe(205);
@@ -272,7 +362,12 @@ describe('cascades: a grant goes with what it names', () => {
   it('transferring a space or a collection to another organization drops its grants (they name the old organization)', async () => {
     const { call, sb } = await sandbox();
     addOrg(sb, 'org-other');
-    for (const base of ['/spaces/sp-changelog/permissions', '/collections/col-product/permissions', '/spaces/sp-api/permissions', '/spaces/sp-runbooks/permissions']) {
+    for (const base of [
+      '/spaces/sp-changelog/permissions',
+      '/collections/col-product/permissions',
+      '/spaces/sp-api/permissions',
+      '/spaces/sp-runbooks/permissions',
+    ]) {
       expect((await call('POST', base, { role: 'edit', teams: ['team-platform'], users: ['u-bob'] })).status).toBe(204);
     }
     expect((await call('POST', '/spaces/sp-changelog/transfer', { organization: 'org-other' })).status).toBe(200);

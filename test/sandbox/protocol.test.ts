@@ -22,7 +22,9 @@ describe('auth and routing', () => {
     const unknown = await call('GET', '/nothing/here');
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe(404);
-    expect((await call('GET', `${ORG}/teams/team-nope`)).body).toEqual({ error: { code: 404, message: expect.stringContaining('team-nope') } });
+    expect((await call('GET', `${ORG}/teams/team-nope`)).body).toEqual({
+      error: { code: 404, message: expect.stringContaining('team-nope') },
+    });
     const wrong = await call('DELETE', ORG);
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toBe('GET, PATCH');
@@ -35,7 +37,9 @@ describe('auth and routing', () => {
     expect(badJson.status).toBe(400);
     expect(badJson.body.error.message).toMatch(/not valid JSON/);
     expect((await call('PATCH', ORG)).body.error.message).toBe('body: is required (a JSON object)');
-    expect((await call('PATCH', ORG, { title: 'Fine', color: 'red' })).body.error.message).toMatch(/^body\.color: unknown field/);
+    expect((await call('PATCH', ORG, { title: 'Fine', color: 'red' })).body.error.message).toMatch(
+      /^body\.color: unknown field/,
+    );
     expect((await call('PATCH', ORG, ['title'])).status).toBe(400);
     expect((await call('POST', `${ORG}/members/u-bob/sso`, { force: true })).status).toBe(400);
     expect((await call('POST', `${ORG}/members/u-bob/sso`, {})).status).toBe(200);

@@ -7,7 +7,12 @@ const TEAMS = '/orgs/org-demo/teams';
 const START = '2025-03-01T12:00:00.000Z';
 const startSeconds = Date.parse(START) / 1000;
 
-function limitHeaders(res: Res): { limit: string | null; remaining: string | null; reset: string | null; retryAfter: string | null } {
+function limitHeaders(res: Res): {
+  limit: string | null;
+  remaining: string | null;
+  reset: string | null;
+  retryAfter: string | null;
+} {
   return {
     limit: res.headers.get('x-ratelimit-limit'),
     remaining: res.headers.get('x-ratelimit-remaining'),
@@ -38,8 +43,13 @@ describe('parseRateLimit', () => {
   });
 
   it('is part of the fault grammar', () => {
-    expect(parseFaults('latency=20ms,rateLimit=600/min')).toEqual({ latencyMs: 20, rateLimit: { limit: 600, windowMs: 60_000 } });
-    expect(() => parseFaults('rateLimit=fast')).toThrow(/invalid fault spec "rateLimit=fast": invalid rate limit "fast"/);
+    expect(parseFaults('latency=20ms,rateLimit=600/min')).toEqual({
+      latencyMs: 20,
+      rateLimit: { limit: 600, windowMs: 60_000 },
+    });
+    expect(() => parseFaults('rateLimit=fast')).toThrow(
+      /invalid fault spec "rateLimit=fast": invalid rate limit "fast"/,
+    );
   });
 });
 
@@ -50,7 +60,12 @@ describe('RateLimiter (token bucket)', () => {
     const take = (key = 'a') => limiter.take(key);
     expect(take()).toEqual({
       allowed: true,
-      headers: { 'x-ratelimit-limit': '3', 'x-ratelimit-remaining': '2', 'x-ratelimit-reset': String(startSeconds + 1), date: clock.now().toUTCString() },
+      headers: {
+        'x-ratelimit-limit': '3',
+        'x-ratelimit-remaining': '2',
+        'x-ratelimit-reset': String(startSeconds + 1),
+        date: clock.now().toUTCString(),
+      },
     });
     expect(take().headers['x-ratelimit-remaining']).toBe('1');
     const last = take();
@@ -59,7 +74,11 @@ describe('RateLimiter (token bucket)', () => {
     expect(last.headers).toMatchObject({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(startSeconds + 3) });
     const refused = take();
     expect(refused.allowed).toBe(false);
-    expect(refused.headers).toMatchObject({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(startSeconds + 3), 'retry-after': '1' });
+    expect(refused.headers).toMatchObject({
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(startSeconds + 3),
+      'retry-after': '1',
+    });
     // Another key has its own bucket.
     expect(take('b')).toMatchObject({ allowed: true, headers: { 'x-ratelimit-remaining': '2' } });
     // A refused request took nothing: 999 ms later there is still less than one token, at 1000 ms there is one.
@@ -91,7 +110,12 @@ describe('rate limit over HTTP', () => {
     const { sb, call } = await sandbox({ rateLimit: '3/s', now: clock.now });
     const first = await call('GET', TEAMS);
     expect(first.status).toBe(200);
-    expect(limitHeaders(first)).toEqual({ limit: '3', remaining: '2', reset: String(startSeconds + 1), retryAfter: null });
+    expect(limitHeaders(first)).toEqual({
+      limit: '3',
+      remaining: '2',
+      reset: String(startSeconds + 1),
+      retryAfter: null,
+    });
     expect(first.headers.get('date')).toBe(clock.now().toUTCString());
     // Errors carry them too (404, 401 share the "other" bucket of unknown credentials).
     const missing = await call('GET', '/orgs/org-demo/teams/nope');
@@ -103,8 +127,15 @@ describe('rate limit over HTTP', () => {
     expect((await call('POST', TEAMS.replace('/teams', '/invites'), { emails: ['x@acme.test'] })).status).toBe(200);
     const refused = await call('GET', TEAMS);
     expect(refused.status).toBe(429);
-    expect(limitHeaders(refused)).toEqual({ limit: '3', remaining: '0', reset: String(startSeconds + 1), retryAfter: '1' });
-    expect(refused.body).toEqual({ error: { code: 429, message: 'API rate limit exceeded. Please try again in 1 seconds' } });
+    expect(limitHeaders(refused)).toEqual({
+      limit: '3',
+      remaining: '0',
+      reset: String(startSeconds + 1),
+      retryAfter: '1',
+    });
+    expect(refused.body).toEqual({
+      error: { code: 429, message: 'API rate limit exceeded. Please try again in 1 seconds' },
+    });
     // A refused write does nothing.
     const before = sb.store.snapshot();
     expect((await call('POST', TEAMS.replace('/teams', '/invites'), { emails: ['y@acme.test'] })).status).toBe(429);
@@ -149,6 +180,8 @@ describe('rate limit over HTTP', () => {
   });
 
   it('refuses a limit given twice', async () => {
-    await expect(sandbox({ rateLimit: '1/s', faults: 'rateLimit=2/s' })).rejects.toThrow(/either as rateLimit or in the fault spec/);
+    await expect(sandbox({ rateLimit: '1/s', faults: 'rateLimit=2/s' })).rejects.toThrow(
+      /either as rateLimit or in the fault spec/,
+    );
   });
 });

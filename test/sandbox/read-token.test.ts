@@ -9,7 +9,15 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sandboxCommand } from '../../packages/sandbox/src/cli.js';
-import { READ_TOKEN_USER_EMAIL, READ_TOKEN_USER_ID, memberKey, members, orgs, startSandbox, users } from '@docops/sandbox';
+import {
+  READ_TOKEN_USER_EMAIL,
+  READ_TOKEN_USER_ID,
+  memberKey,
+  members,
+  orgs,
+  startSandbox,
+  users,
+} from '@docops/sandbox';
 import type { RouteDef } from '../../packages/sandbox/src/router.js';
 import { ROUTES } from '../../packages/sandbox/src/routes/index.js';
 import { sites } from '../../packages/sandbox/src/site-records.js';
@@ -27,14 +35,31 @@ function allRoutes(): RouteDef[] {
 /** A concrete path below /v1 for a route pattern, with ids of objects that exist. */
 function concretePath(pattern: string, f: ContractSite): string {
   const ids: Record<string, string> = {
-    organizationId: 'org-demo', userId: 'u-bob', teamId: 'team-platform', spaceId: 'sp-api', collectionId: 'col-product',
-    translationId: 'tr-fr', siteId: f.site, siteSectionId: f.a, siteSectionGroupId: f.group, siteSpaceId: f.aFirst, shareLinkId: f.link,
+    organizationId: 'org-demo',
+    userId: 'u-bob',
+    teamId: 'team-platform',
+    spaceId: 'sp-api',
+    collectionId: 'col-product',
+    translationId: 'tr-fr',
+    siteId: f.site,
+    siteSectionId: f.a,
+    siteSectionGroupId: f.group,
+    siteSpaceId: f.aFirst,
+    shareLinkId: f.link,
     ...SSO_OPENAPI_IDS,
     // The demo seed's content and discussions (packages/sandbox/src/seed-content.ts): a change request's comment is its own.
-    ...(pattern.includes('/change-requests/') ? { commentId: 'cm-cr-1', commentReplyId: 'cm-cr-1-r1' } : { commentId: 'cm-api-1', commentReplyId: 'cm-api-1-r1' }),
-    changeRequestId: 'cr-api-1', pageId: 'pg-api-auth', fileId: 'file-api-diagram', integrationName: 'acme-analytics', emailDomain: 'acme.test',
+    ...(pattern.includes('/change-requests/')
+      ? { commentId: 'cm-cr-1', commentReplyId: 'cm-cr-1-r1' }
+      : { commentId: 'cm-api-1', commentReplyId: 'cm-api-1-r1' }),
+    changeRequestId: 'cr-api-1',
+    pageId: 'pg-api-auth',
+    fileId: 'file-api-diagram',
+    integrationName: 'acme-analytics',
+    emailDomain: 'acme.test',
   };
-  const path = pattern.replace(/^\/v1/, '').replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(ids[name] ?? `unknown-${name}`));
+  const path = pattern
+    .replace(/^\/v1/, '')
+    .replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(ids[name] ?? `unknown-${name}`));
   // The lookup of a redirect by source takes a required query (fullSandbox creates the rule); search takes one too.
   if (path.endsWith('/redirect')) return `${path}?source=${encodeURIComponent(REDIRECT_SOURCE)}`;
   return path.endsWith('/search') ? `${path}?query=token` : path;
@@ -46,7 +71,11 @@ const REDIRECT_SOURCE = '/old/page';
 function withoutPermissions(v: Json): Json {
   if (Array.isArray(v)) return v.map(withoutPermissions);
   if (v === null || typeof v !== 'object') return v;
-  return Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'permissions').map(([k, x]) => [k, withoutPermissions(x)]));
+  return Object.fromEntries(
+    Object.entries(v)
+      .filter(([k]) => k !== 'permissions')
+      .map(([k, x]) => [k, withoutPermissions(x)]),
+  );
 }
 
 /** A SAML provider and an OpenAPI spec (text, so its raw content exists) that fullSandbox creates. */
@@ -59,10 +88,15 @@ async function fullSandbox(): Promise<{ c: Awaited<ReturnType<typeof sandbox>>; 
     const site = sites(c.sb.store).get(id);
     if (site) sites(c.sb.store).put({ ...site, published: true });
   });
-  await c.call('POST', `${ORG}/sites/${f.site}/redirects`, { source: REDIRECT_SOURCE, destination: { kind: 'external', url: 'https://acme.test/new' } });
+  await c.call('POST', `${ORG}/sites/${f.site}/redirects`, {
+    source: REDIRECT_SOURCE,
+    destination: { kind: 'external', url: 'https://acme.test/new' },
+  });
   const saml = await c.call('POST', `${ORG}/saml`, { label: 'Okta' });
   const spec = await c.call('POST', `${ORG}/openapi`, { slug: 'pets', source: { text: '{"openapi": "3.1.0"}' } });
-  expect({ samlProviderId: saml.body.id, specSlug: spec.body.slug, versionId: spec.body.lastVersion }).toEqual(SSO_OPENAPI_IDS);
+  expect({ samlProviderId: saml.body.id, specSlug: spec.body.slug, versionId: spec.body.lastVersion }).toEqual(
+    SSO_OPENAPI_IDS,
+  );
   return { c, f };
 }
 
@@ -70,7 +104,9 @@ describe('read-only token: reads', () => {
   it('every GET route answers as for the admin token (permissions flags aside)', async () => {
     const { c, f } = await fullSandbox();
     // The audit events are for organization admins only (the spec's 403; test/sandbox/contract-audit.test.ts).
-    const gets = allRoutes().filter((r) => r.method === 'GET' && r.pattern !== '/v1/user' && r.pattern !== '/v1/orgs/:organizationId/audit-events');
+    const gets = allRoutes().filter(
+      (r) => r.method === 'GET' && r.pattern !== '/v1/user' && r.pattern !== '/v1/orgs/:organizationId/audit-events',
+    );
     expect(gets.length).toBeGreaterThan(20);
     for (const route of gets) {
       const path = concretePath(route.pattern, f);
@@ -87,7 +123,12 @@ describe('read-only token: reads', () => {
     const admin = await call('GET', `${ORG}/members?limit=3`);
     const read = await call('GET', `${ORG}/members?limit=3`, undefined, { token: READ });
     expect(read.body).toEqual(admin.body);
-    const next = await call('GET', `${ORG}/members?limit=3&page=${encodeURIComponent(read.body.next.page)}`, undefined, { token: READ });
+    const next = await call(
+      'GET',
+      `${ORG}/members?limit=3&page=${encodeURIComponent(read.body.next.page)}`,
+      undefined,
+      { token: READ },
+    );
     expect(next.status).toBe(200);
     expect(next.body.items).toHaveLength(3);
   });
@@ -108,17 +149,24 @@ describe('read-only token: reads', () => {
     expect((await call('GET', '/user')).body.id).toBe('u-ada');
   });
 
-  it.each(['demo', 'empty'] as const)('the %s seed makes the read-only user a read member of every organization', async (seed) => {
-    const { sb, call } = await sandbox({ seed, readToken: READ });
-    expect(sb.readToken).toBe(READ);
-    const list = await call('GET', '/orgs', undefined, { token: READ });
-    expect(list.body.items.map((o: Json) => o.id)).toEqual(orgs(sb.store).all().map((o) => o.id));
-    for (const org of orgs(sb.store).all()) {
-      const m = await call('GET', `/orgs/${org.id}/members/${READ_TOKEN_USER_ID}`);
-      expect(m.status).toBe(200);
-      expect(m.body.role).toBe('read');
-    }
-  });
+  it.each(['demo', 'empty'] as const)(
+    'the %s seed makes the read-only user a read member of every organization',
+    async (seed) => {
+      const { sb, call } = await sandbox({ seed, readToken: READ });
+      expect(sb.readToken).toBe(READ);
+      const list = await call('GET', '/orgs', undefined, { token: READ });
+      expect(list.body.items.map((o: Json) => o.id)).toEqual(
+        orgs(sb.store)
+          .all()
+          .map((o) => o.id),
+      );
+      for (const org of orgs(sb.store).all()) {
+        const m = await call('GET', `/orgs/${org.id}/members/${READ_TOKEN_USER_ID}`);
+        expect(m.status).toBe(200);
+        expect(m.body.role).toBe('read');
+      }
+    },
+  );
 });
 
 describe('read-only token: writes', () => {
@@ -231,10 +279,17 @@ describe('docops sandbox --read-token', () => {
         if (m?.[1]) resolve(m[1]);
       }),
     );
-    const done = sandboxCommand(['--port', '0', '--read-token', 'cli-read'], { stdout: out, stderr: new PassThrough() });
+    const done = sandboxCommand(['--port', '0', '--read-token', 'cli-read'], {
+      stdout: out,
+      stderr: new PassThrough(),
+    });
     const url = await printed;
     expect(text).toContain('read-only token: cli-read');
-    const res = await fetch(`${url}${ORG}/teams`, { method: 'PUT', headers: { authorization: 'Bearer cli-read', 'content-type': 'application/json' }, body: '{"title":"X"}' });
+    const res = await fetch(`${url}${ORG}/teams`, {
+      method: 'PUT',
+      headers: { authorization: 'Bearer cli-read', 'content-type': 'application/json' },
+      body: '{"title":"X"}',
+    });
     expect(res.status).toBe(403);
     process.emit('SIGTERM', 'SIGTERM');
     expect(await done).toBe(0);

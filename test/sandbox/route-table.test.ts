@@ -9,10 +9,16 @@ import { ROUTES } from '../../packages/sandbox/src/routes/index.js';
 import { OFF_SPEC, tableOf } from '../../packages/sandbox/src/routes/table.js';
 
 type Json = Record<string, unknown>;
-const spec = createRequire(import.meta.url)('@gitbook/api/spec/openapi.json') as { paths: Record<string, Record<string, Json>> };
+const spec = createRequire(import.meta.url)('@gitbook/api/spec/openapi.json') as {
+  paths: Record<string, Record<string, Json>>;
+};
 
 /** `/orgs/{organizationId}/teams` and `/v1/orgs/:organizationId/teams` alike: the parameters' names do not count. */
-const shape = (path: string): string => path.replace(/^\/v1/, '').replace(/\{[^}]+\}/g, '{}').replace(/:[A-Za-z]+/g, '{}');
+const shape = (path: string): string =>
+  path
+    .replace(/^\/v1/, '')
+    .replace(/\{[^}]+\}/g, '{}')
+    .replace(/:[A-Za-z]+/g, '{}');
 
 /** operationId → `METHOD shape`, and every `METHOD shape` of the spec. */
 const byId = new Map<string, string>();
@@ -47,6 +53,8 @@ describe('the route table', () => {
 
   it('refuses an operation id in two tables', () => {
     const route = ROUTES['getTeamInOrganizationById']!;
-    expect(() => tableOf({ getTeamInOrganizationById: route }, { getTeamInOrganizationById: route })).toThrow(/getTeamInOrganizationById is in two route tables/);
+    expect(() => tableOf({ getTeamInOrganizationById: route }, { getTeamInOrganizationById: route })).toThrow(
+      /getTeamInOrganizationById is in two route tables/,
+    );
   });
 });

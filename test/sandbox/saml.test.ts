@@ -47,11 +47,20 @@ describe('SAML providers', () => {
     const made = await call('POST', SAML, { label: 'Later' });
     expect(made.status).toBe(201);
     // The spec requires ssoURL as a URI in every answer: "" would not be one.
-    expect(made.body).toMatchObject({ label: 'Later', ssoURL: 'about:blank', entityID: '', certificate: '', defaultRole: null, status: 'pending' });
+    expect(made.body).toMatchObject({
+      label: 'Later',
+      ssoURL: 'about:blank',
+      entityID: '',
+      certificate: '',
+      defaultRole: null,
+      status: 'pending',
+    });
     expect(made.body).not.toHaveProperty('defaultTeam');
     // Active once the identity provider's URL, entity id and certificate are all known.
     const id = made.body.id as string;
-    expect((await call('PATCH', `${SAML}/${id}`, { ssoURL: FULL.ssoURL, entityID: FULL.entityID })).body.status).toBe('pending');
+    expect((await call('PATCH', `${SAML}/${id}`, { ssoURL: FULL.ssoURL, entityID: FULL.entityID })).body.status).toBe(
+      'pending',
+    );
     expect((await call('PATCH', `${SAML}/${id}`, { certificate: 'C' })).body.status).toBe('active');
     expect((await call('PATCH', `${SAML}/${id}`, { entityID: '' })).body.status).toBe('pending');
   });
@@ -59,9 +68,18 @@ describe('SAML providers', () => {
   it('PATCH changes only the fields it names; {} changes nothing', async () => {
     const { call } = await sandbox();
     const id = (await call('POST', SAML, FULL)).body.id as string;
-    const patched = await call('PATCH', `${SAML}/${id}`, { label: 'Okta EU', defaultTeam: 'team-support', defaultRole: null });
+    const patched = await call('PATCH', `${SAML}/${id}`, {
+      label: 'Okta EU',
+      defaultTeam: 'team-support',
+      defaultRole: null,
+    });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ label: 'Okta EU', defaultTeam: { id: 'team-support' }, defaultRole: null, ssoURL: FULL.ssoURL });
+    expect(patched.body).toMatchObject({
+      label: 'Okta EU',
+      defaultTeam: { id: 'team-support' },
+      defaultRole: null,
+      ssoURL: FULL.ssoURL,
+    });
     const same = await call('PATCH', `${SAML}/${id}`, {});
     expect(same.status).toBe(200);
     expect(same.body).toEqual(patched.body);
@@ -105,9 +123,20 @@ describe('SAML providers', () => {
   it('PATCH refuses bad fields and unknown teams (nothing changes), and a team of another organization', async () => {
     const { call, sb } = await sandbox();
     orgs(sb.store).put({ ...(orgs(sb.store).get('org-demo') as Json), id: 'org-other', title: 'Other' });
-    teams(sb.store).put({ id: 'team-elsewhere', orgId: 'org-other', title: 'Elsewhere', createdAt: '2024-01-01T00:00:00.000Z' });
+    teams(sb.store).put({
+      id: 'team-elsewhere',
+      orgId: 'org-other',
+      title: 'Elsewhere',
+      createdAt: '2024-01-01T00:00:00.000Z',
+    });
     const made = (await call('POST', SAML, FULL)).body;
-    for (const body of [{ label: '' }, { defaultTeam: 'team-nope' }, { defaultTeam: 'team-elsewhere' }, { status: 'active' }, { ssoURL: '' }]) {
+    for (const body of [
+      { label: '' },
+      { defaultTeam: 'team-nope' },
+      { defaultTeam: 'team-elsewhere' },
+      { status: 'active' },
+      { ssoURL: '' },
+    ]) {
       const res = await call('PATCH', `${SAML}/${made.id}`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
@@ -142,7 +171,9 @@ describe('SAML providers', () => {
     expect(after.body).not.toHaveProperty('defaultTeam');
     expect(after.body).toMatchObject({ label: 'Okta', status: 'active' });
     expect((await call('PATCH', `${SAML}/${id}`, { defaultTeam: 'team-writers' })).status).toBe(400);
-    expect((await call('PATCH', `${SAML}/${id}`, { defaultTeam: 'team-platform' })).body.defaultTeam.id).toBe('team-platform');
+    expect((await call('PATCH', `${SAML}/${id}`, { defaultTeam: 'team-platform' })).body.defaultTeam.id).toBe(
+      'team-platform',
+    );
   });
 
   it('paginates the list', async () => {

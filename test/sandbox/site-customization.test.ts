@@ -68,18 +68,21 @@ describe('site customization', () => {
     expect(withoutStamp((await call('GET', `${other.path}/customization`)).body)).toEqual(defaultCustomization());
   });
 
-  it.each([...SPEC_REFUSES, ...UNKNOWN_FIELDS])('refuses %s with a 400 naming the field, keeping what was stored', async (_name, change, message) => {
-    const { call } = await sandbox();
-    const site = await newSite(call, { title: 'Help' });
-    const url = `${site.path}/customization`;
-    const before = (await call('GET', url)).body;
-    const body = richCustomization(before);
-    change(body);
-    const res = await call('PUT', url, body);
-    expect(res.status, JSON.stringify(res.body)).toBe(400);
-    expect(res.body).toEqual({ error: { code: 400, message: expect.stringContaining(message) } });
-    expect((await call('GET', url)).body).toEqual(before);
-  });
+  it.each([...SPEC_REFUSES, ...UNKNOWN_FIELDS])(
+    'refuses %s with a 400 naming the field, keeping what was stored',
+    async (_name, change, message) => {
+      const { call } = await sandbox();
+      const site = await newSite(call, { title: 'Help' });
+      const url = `${site.path}/customization`;
+      const before = (await call('GET', url)).body;
+      const body = richCustomization(before);
+      change(body);
+      const res = await call('PUT', url, body);
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body).toEqual({ error: { code: 400, message: expect.stringContaining(message) } });
+      expect((await call('GET', url)).body).toEqual(before);
+    },
+  );
 
   it('refuses a missing body (400) and answers 404 for an unknown site', async () => {
     const { call } = await sandbox();
@@ -93,7 +96,9 @@ describe('site customization', () => {
   it('deleting the site deletes its customization', async () => {
     const { call, sb } = await sandbox();
     const site = await newSite(call, { title: 'Help' });
-    expect((await call('PUT', `${site.path}/customization`, { ...defaultCustomization(), title: 'Kept?' })).status).toBe(200);
+    expect(
+      (await call('PUT', `${site.path}/customization`, { ...defaultCustomization(), title: 'Kept?' })).status,
+    ).toBe(200);
     expect(sb.store.table('siteCustomizations').has(site.id)).toBe(true);
     expect((await call('DELETE', site.path)).status).toBe(205);
     expect(sb.store.table('siteCustomizations').has(site.id)).toBe(false);
@@ -108,13 +113,23 @@ describe('site customization', () => {
     const site = await newSite(a.call, { title: 'Help' });
     const custom = { ...defaultCustomization(), title: 'Stored' };
     const put = await a.call('PUT', `${site.path}/customization`, custom);
-    expect((await a.call('POST', `${site.path}/permissions`, { role: 'read', teams: ['team-support'] })).status).toBe(204);
+    expect((await a.call('POST', `${site.path}/permissions`, { role: 'read', teams: ['team-support'] })).status).toBe(
+      204,
+    );
     expect((await a.call('POST', '/spaces/sp-api/permissions', { role: 'edit', users: ['u-bob'] })).status).toBe(204);
     await a.sb.close();
 
     const b = await sandbox({ stateFile });
     expect((await b.call('GET', `${site.path}/customization`)).body).toEqual(put.body);
-    expect((await b.call('GET', `${site.path}/permissions/teams`)).body.items.map((x: Json) => `${x.team.id}:${x.permission}`)).toEqual(['team-support:read']);
-    expect((await b.call('GET', '/spaces/sp-api/permissions/users')).body.items.map((x: Json) => `${x.user.id}:${x.permission}`)).toEqual(['u-bob:edit']);
+    expect(
+      (await b.call('GET', `${site.path}/permissions/teams`)).body.items.map(
+        (x: Json) => `${x.team.id}:${x.permission}`,
+      ),
+    ).toEqual(['team-support:read']);
+    expect(
+      (await b.call('GET', '/spaces/sp-api/permissions/users')).body.items.map(
+        (x: Json) => `${x.user.id}:${x.permission}`,
+      ),
+    ).toEqual(['u-bob:edit']);
   });
 });

@@ -40,7 +40,9 @@ export const ids = (items: Json[]): string[] => items.map((x) => x.id);
 
 /** Site spaces as `section:path` (or `root:path`) in list order. */
 export async function spaceLayout(call: Call, site: string): Promise<string[]> {
-  return (await listAll(call, `${site}/site-spaces`)).map((s) => `${s.section ?? 'root'}:${s.path}${s.default ? '*' : ''}`);
+  return (await listAll(call, `${site}/site-spaces`)).map(
+    (s) => `${s.section ?? 'root'}:${s.path}${s.default ? '*' : ''}`,
+  );
 }
 
 /** A site with sections A (getting-started) and B (api), section ids and their first site spaces. */
@@ -73,7 +75,11 @@ export async function buildContractSite(call: Call, publish: (siteId: string) =>
   const site = await newSite(call, { title: 'Docs', spaces: ['sp-changelog'] });
   const a = await post(call, `${site.path}/sections`, { spaceId: 'sp-getting-started', title: 'Guides', icon: 'book' });
   const b = await post(call, `${site.path}/sections`, { spaceId: 'sp-api' });
-  const group = await post(call, `${site.path}/section-groups`, { title: 'Reference', icon: 'folder', sections: [b.id] });
+  const group = await post(call, `${site.path}/section-groups`, {
+    title: 'Reference',
+    icon: 'folder',
+    sections: [b.id],
+  });
   const c = await post(call, `${site.path}/sections`, { spaceId: 'sp-api', title: 'API v2' });
   const extra = await post(call, `${site.path}/site-spaces`, { spaceId: 'sp-runbooks', sectionId: a.id });
   const link = await post(call, `${site.path}/share-links`, { name: 'Partners' });
@@ -84,5 +90,14 @@ export async function buildContractSite(call: Call, publish: (siteId: string) =>
   ];
   for (const [path, body] of patches) expect((await call('PATCH', path, body)).status).toBe(200);
   publish(site.id);
-  return { site: site.id, a: a.id, b: b.id, c: c.id, group: group.id, aFirst: a.siteSpaces[0].id, extra: extra.id, link: link.id };
+  return {
+    site: site.id,
+    a: a.id,
+    b: b.id,
+    c: c.id,
+    group: group.id,
+    aFirst: a.siteSpaces[0].id,
+    extra: extra.id,
+    link: link.id,
+  };
 }

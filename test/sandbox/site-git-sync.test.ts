@@ -13,12 +13,21 @@ const STATE = {
   installationStatus: 'active',
   repoName: 'acme/docs',
   url: 'https://github.com/acme/docs/tree/main',
-  operation: { state: 'success', direction: 'import', startedAt: '2026-11-20T10:00:00.000Z', endedAt: '2026-11-20T10:00:05.000Z' },
+  operation: {
+    state: 'success',
+    direction: 'import',
+    startedAt: '2026-11-20T10:00:00.000Z',
+    endedAt: '2026-11-20T10:00:05.000Z',
+  },
   updatedAt: '2026-11-20T10:00:05.000Z',
 };
 
 const admin = (origin: string, site: string, body: unknown): Promise<Response> =>
-  fetch(`${origin}/_sandbox/sites/${site}/git-sync`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${origin}/_sandbox/sites/${site}/git-sync`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('Site.gitSync', () => {
   it('is absent until set, then answered on the site and in the list as the spec says, and cleared by null', async () => {
@@ -50,7 +59,9 @@ describe('Site.gitSync', () => {
     const site = await newSite(call, { title: 'Docs' });
     const missing = await admin(origin, site.id, { repoName: 'acme/docs' });
     expect(missing.status).toBe(400);
-    expect(((await missing.json()) as { error: { message: string } }).error.message).toMatch(/installationId: is required/);
+    expect(((await missing.json()) as { error: { message: string } }).error.message).toMatch(
+      /installationId: is required/,
+    );
     expect((await admin(origin, site.id, { ...STATE, installationStatus: 'on' })).status).toBe(400);
     expect((await admin(origin, site.id, { ...STATE, extra: 1 })).status).toBe(400);
     expect((await admin(origin, 'site-nope', STATE)).status).toBe(404);

@@ -65,13 +65,26 @@ describe('site adaptive schema', () => {
     const url = `${site.path}/adaptive-schema`;
     const initial = await call('GET', url);
     expect(initial.status).toBe(200);
-    expect(initial.body).toEqual({ object: 'site-adaptive-schema', jsonSchema: { type: 'object', properties: {}, additionalProperties: false }, updatedAt: '2025-01-01T00:00:00.000Z' });
+    expect(initial.body).toEqual({
+      object: 'site-adaptive-schema',
+      jsonSchema: { type: 'object', properties: {}, additionalProperties: false },
+      updatedAt: '2025-01-01T00:00:00.000Z',
+    });
     expect((await call('GET', `${url}/template-conditions`)).body).toEqual({ items: [] });
     t += 60_000;
     const jsonSchema = {
       $schema: 'http://json-schema.org/draft-07/schema#',
       type: 'object',
-      properties: { isBeta: claim('Beta tester'), isStaff: claim(''), unsigned: { type: 'object', description: UNSIGNED, properties: { plan_pro: claim('On the pro plan') }, additionalProperties: false } },
+      properties: {
+        isBeta: claim('Beta tester'),
+        isStaff: claim(''),
+        unsigned: {
+          type: 'object',
+          description: UNSIGNED,
+          properties: { plan_pro: claim('On the pro plan') },
+          additionalProperties: false,
+        },
+      },
       additionalProperties: false,
     };
     const put = await call('PUT', url, { jsonSchema });
@@ -98,23 +111,63 @@ describe('site adaptive schema', () => {
       [{ type: 'object', properties: {} }, 'body.jsonSchema.additionalProperties: is required'],
       [{ ...base, $schema: 'https://json-schema.org/draft/2020-12/schema' }, 'body.jsonSchema.$schema'],
       [{ ...base, required: ['x'] }, 'body.jsonSchema.required: unknown field'],
-      [{ ...base, properties: { plan: { type: 'string', description: 'Plan' } } }, 'body.jsonSchema.properties.plan.type'],
-      [{ ...base, properties: { beta: { type: 'boolean', description: 'Beta', default: true } } }, 'body.jsonSchema.properties.beta.default'],
+      [
+        { ...base, properties: { plan: { type: 'string', description: 'Plan' } } },
+        'body.jsonSchema.properties.plan.type',
+      ],
+      [
+        { ...base, properties: { beta: { type: 'boolean', description: 'Beta', default: true } } },
+        'body.jsonSchema.properties.beta.default',
+      ],
       [{ ...base, properties: { beta: true } }, 'body.jsonSchema.properties.beta'],
       // The form without descriptions (management-api.md is silent about them, the official spec requires them).
-      [{ ...base, properties: { beta: { type: 'boolean' } } }, 'body.jsonSchema.properties.beta.description: is required'],
-      [{ ...base, properties: { unsigned: { type: 'object', properties: {}, additionalProperties: false } } }, 'body.jsonSchema.properties.unsigned.description: is required'],
-      [{ ...base, properties: { unsigned: { type: 'object', description: 'Unsigned', properties: {}, additionalProperties: false } } }, 'body.jsonSchema.properties.unsigned.description'],
-      [{ ...base, properties: { unsigned: { type: 'object', description: UNSIGNED, properties: {} } } }, 'body.jsonSchema.properties.unsigned.additionalProperties'],
       [
-        { ...base, properties: { unsigned: { type: 'object', description: UNSIGNED, properties: { x: { type: 'number', description: 'X' } }, additionalProperties: false } } },
+        { ...base, properties: { beta: { type: 'boolean' } } },
+        'body.jsonSchema.properties.beta.description: is required',
+      ],
+      [
+        { ...base, properties: { unsigned: { type: 'object', properties: {}, additionalProperties: false } } },
+        'body.jsonSchema.properties.unsigned.description: is required',
+      ],
+      [
+        {
+          ...base,
+          properties: {
+            unsigned: { type: 'object', description: 'Unsigned', properties: {}, additionalProperties: false },
+          },
+        },
+        'body.jsonSchema.properties.unsigned.description',
+      ],
+      [
+        { ...base, properties: { unsigned: { type: 'object', description: UNSIGNED, properties: {} } } },
+        'body.jsonSchema.properties.unsigned.additionalProperties',
+      ],
+      [
+        {
+          ...base,
+          properties: {
+            unsigned: {
+              type: 'object',
+              description: UNSIGNED,
+              properties: { x: { type: 'number', description: 'X' } },
+              additionalProperties: false,
+            },
+          },
+        },
         'body.jsonSchema.properties.unsigned.properties.x.type',
       ],
       [
         {
           ...base,
           properties: {
-            unsigned: { type: 'object', description: UNSIGNED, properties: { unsigned: { type: 'object', description: UNSIGNED, properties: {}, additionalProperties: false } }, additionalProperties: false },
+            unsigned: {
+              type: 'object',
+              description: UNSIGNED,
+              properties: {
+                unsigned: { type: 'object', description: UNSIGNED, properties: {}, additionalProperties: false },
+              },
+              additionalProperties: false,
+            },
           },
         },
         'body.jsonSchema.properties.unsigned.properties.unsigned.properties: unknown field',

@@ -6,13 +6,31 @@ describe('site sections', () => {
   it('creates (201 + Location) with one site space; the first section is the default and takes in root site spaces', async () => {
     const { call } = await sandbox();
     const site = await newSite(call, { spaces: ['sp-api', 'sp-changelog'] });
-    const res = await call('POST', `${site.path}/sections`, { spaceId: 'sp-getting-started', title: 'Guides', icon: 'book' });
+    const res = await call('POST', `${site.path}/sections`, {
+      spaceId: 'sp-getting-started',
+      title: 'Guides',
+      icon: 'book',
+    });
     expect(res.status).toBe(201);
     expect(res.headers.get('location')).toContain(`/sections/${res.body.id}`);
-    expect(res.body).toMatchObject({ object: 'site-section', title: 'Guides', path: 'guides', default: true, icon: 'book' });
-    expect(res.body.siteSpaces[0]).toMatchObject({ space: { id: 'sp-getting-started' }, default: true, section: res.body.id });
+    expect(res.body).toMatchObject({
+      object: 'site-section',
+      title: 'Guides',
+      path: 'guides',
+      default: true,
+      icon: 'book',
+    });
+    expect(res.body.siteSpaces[0]).toMatchObject({
+      space: { id: 'sp-getting-started' },
+      default: true,
+      section: res.body.id,
+    });
     expect(res.body.siteSpaces.map((s: Json) => s.space.id)).toEqual(['sp-getting-started', 'sp-api', 'sp-changelog']);
-    expect(await spaceLayout(call, site.path)).toEqual([`${res.body.id}:getting-started*`, `${res.body.id}:api-reference`, `${res.body.id}:changelog`]);
+    expect(await spaceLayout(call, site.path)).toEqual([
+      `${res.body.id}:getting-started*`,
+      `${res.body.id}:api-reference`,
+      `${res.body.id}:changelog`,
+    ]);
     const second = await post(call, `${site.path}/sections`, { spaceId: 'sp-runbooks' });
     expect(second).toMatchObject({ title: 'Runbooks', path: 'runbooks', default: false });
     expect(second.siteSpaces).toHaveLength(1);
@@ -34,10 +52,16 @@ describe('site sections', () => {
     const c = await post(call, `${path}/sections`, { spaceId: 'sp-runbooks' });
     const g = await post(call, `${path}/section-groups`, { title: 'G', sections: [a.id] });
     const list = await listAll(call, `${path}/sections`);
-    expect(list.map((s: Json) => [s.id, s.sectionGroup, s.default])).toEqual([[b.id, undefined, false], [c.id, undefined, false], [a.id, g.id, true]]);
+    expect(list.map((s: Json) => [s.id, s.sectionGroup, s.default])).toEqual([
+      [b.id, undefined, false],
+      [c.id, undefined, false],
+      [a.id, g.id, true],
+    ]);
     const page1 = await call('GET', `${path}/sections?limit=2`);
     expect(ids(page1.body.items)).toEqual([b.id, c.id]);
-    expect(ids((await call('GET', `${path}/sections?limit=2&page=${page1.body.next.page}`)).body.items)).toEqual([a.id]);
+    expect(ids((await call('GET', `${path}/sections?limit=2&page=${page1.body.next.page}`)).body.items)).toEqual([
+      a.id,
+    ]);
   });
 
   it('rejects bad create bodies', async () => {
@@ -59,16 +83,28 @@ describe('site sections', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.message).toContain(message);
     }
-    expect((await call('POST', `${site.path}/sections`, { spaceId: 'sp-api', title: null, icon: 'i'.repeat(50) })).status).toBe(201);
+    expect(
+      (await call('POST', `${site.path}/sections`, { spaceId: 'sp-api', title: null, icon: 'i'.repeat(50) })).status,
+    ).toBe(201);
   });
 
   it('patches fields at their limits; condition/icon/description null removes; path unique in the site', async () => {
     const { call } = await sandbox();
     const { path, a, b } = await siteWithTwoSections(call);
     const url = `${path}/sections/${b.id}`;
-    const res = await call('PATCH', url, { title: 'x'.repeat(128), path: 'p'.repeat(100), condition: 'c'.repeat(1024), icon: 'i'.repeat(50), description: 'd'.repeat(256) });
+    const res = await call('PATCH', url, {
+      title: 'x'.repeat(128),
+      path: 'p'.repeat(100),
+      condition: 'c'.repeat(1024),
+      icon: 'i'.repeat(50),
+      description: 'd'.repeat(256),
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ path: 'p'.repeat(100), condition: 'c'.repeat(1024), description: 'd'.repeat(256) });
+    expect(res.body).toMatchObject({
+      path: 'p'.repeat(100),
+      condition: 'c'.repeat(1024),
+      description: 'd'.repeat(256),
+    });
     const cleared = await call('PATCH', url, { condition: null, icon: null, description: null });
     expect(cleared.body.condition).toBeUndefined();
     expect(cleared.body.icon).toBeUndefined();
@@ -131,7 +167,9 @@ describe('site sections', () => {
     const across = await move(c.id, { before: { type: 'site-section', siteSection: a.id } });
     expect(across.status).toBe(400);
     expect(across.body.error.message).toContain('different container');
-    for (const position of [{ before: { type: 'site-section', siteSection: a.id }, after: { type: 'site-section', siteSection: b.id } }]) {
+    for (const position of [
+      { before: { type: 'site-section', siteSection: a.id }, after: { type: 'site-section', siteSection: b.id } },
+    ]) {
       expect((await move(a.id, position)).status).toBe(400);
     }
     expect((await move(a.id, { before: { type: 'site-space', siteSection: b.id } })).status).toBe(400);
@@ -155,7 +193,10 @@ describe('site section groups', () => {
     const h = await post(call, `${path}/section-groups`, { title: 'H', sections: [a.id] });
     expect(ids(h.sections)).toEqual([a.id]);
     const groups = await listAll(call, `${path}/section-groups`);
-    expect(groups.map((g: Json) => [g.id, ids(g.sections)])).toEqual([[res.body.id, [c.id]], [h.id, [a.id]]]);
+    expect(groups.map((g: Json) => [g.id, ids(g.sections)])).toEqual([
+      [res.body.id, [c.id]],
+      [h.id, [a.id]],
+    ]);
     expect(ids(await listAll(call, `${path}/sections`))).toEqual([b.id, c.id, a.id]);
   });
 
@@ -207,7 +248,11 @@ describe('site section groups', () => {
     expect(ids((await listAll(call, `${path}/section-groups`)).find((x: Json) => x.id === h.id).sections)).toEqual([]);
     expect((await call('DELETE', `${path}/section-groups/${g.id}/sections/${a.id}`)).status).toBe(205);
     const sections = await listAll(call, `${path}/sections`);
-    expect(sections.map((s: Json) => [s.id, s.sectionGroup])).toEqual([[b.id, g.id], [c.id, g.id], [a.id, undefined]]);
+    expect(sections.map((s: Json) => [s.id, s.sectionGroup])).toEqual([
+      [b.id, g.id],
+      [c.id, g.id],
+      [a.id, undefined],
+    ]);
     expect((await call('DELETE', `${path}/section-groups/${g.id}/sections/${a.id}`)).status).toBe(204);
     expect((await call('POST', `${path}/section-groups/${g.id}/sections`, { sectionId: 'sec-nope' })).status).toBe(400);
     expect((await call('POST', `${path}/section-groups/grp-nope/sections`, { sectionId: a.id })).status).toBe(404);
@@ -219,7 +264,13 @@ describe('site section groups', () => {
     const c = await post(call, `${path}/sections`, { spaceId: 'sp-runbooks' });
     const g = await post(call, `${path}/section-groups`, { title: 'G', sections: [c.id, a.id] });
     const top = await post(call, `${path}/sections`, { spaceId: 'sp-changelog' });
-    expect((await call('POST', `${path}/section-groups/${g.id}/move`, { position: { before: { type: 'site-section', id: b.id } } })).status).toBe(200);
+    expect(
+      (
+        await call('POST', `${path}/section-groups/${g.id}/move`, {
+          position: { before: { type: 'site-section', id: b.id } },
+        })
+      ).status,
+    ).toBe(200);
     expect((await call('DELETE', `${path}/section-groups/${g.id}`)).status).toBe(205);
     expect(ids(await listAll(call, `${path}/sections`))).toEqual([c.id, a.id, b.id, top.id]);
     expect((await call('DELETE', `${path}/section-groups/${g.id}`)).status).toBe(204);

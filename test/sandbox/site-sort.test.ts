@@ -45,7 +45,9 @@ async function layout(call: Call, site: string): Promise<{ top: string[]; spaces
   const res = await call('GET', `${site}/structure`);
   expect(res.status).toBe(200);
   expect(res.body.type).toBe('sections');
-  const top = res.body.structure.map((x: Json) => (x.object === 'site-section-group' ? `${x.id}[${ids(x.children).join(',')}]` : x.id));
+  const top = res.body.structure.map((x: Json) =>
+    x.object === 'site-section-group' ? `${x.id}[${ids(x.children).join(',')}]` : x.id,
+  );
   const spaces: Record<string, string[]> = {};
   for (const s of await listAll(call, `${site}/sections`)) spaces[s.id] = ids(s.siteSpaces);
   return { top, spaces };
@@ -57,13 +59,28 @@ describe('PATCH …/structure/sort', () => {
     const f = await fixture(call);
     expect((await layout(call, f.path)).top).toEqual([f.a.id, `${f.g.id}[${f.b.id},${f.c.id}]`, f.d.id]);
 
-    const moved = await sort(call, f.path, { item: ptr('site-section', f.d.id), position: { before: ptr('site-section-group', f.g.id) } });
+    const moved = await sort(call, f.path, {
+      item: ptr('site-section', f.d.id),
+      position: { before: ptr('site-section-group', f.g.id) },
+    });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     expect(moved.body).toMatchObject({ object: 'site-section', id: f.d.id });
-    expect((await sort(call, f.path, { item: ptr('site-section-group', f.g.id), position: { before: ptr('site-section', f.a.id) } })).body).toMatchObject({ object: 'site-section-group', id: f.g.id });
-    const inGroup = await sort(call, f.path, { item: ptr('site-section', f.b.id), position: { after: ptr('site-section', f.c.id) } });
+    expect(
+      (
+        await sort(call, f.path, {
+          item: ptr('site-section-group', f.g.id),
+          position: { before: ptr('site-section', f.a.id) },
+        })
+      ).body,
+    ).toMatchObject({ object: 'site-section-group', id: f.g.id });
+    const inGroup = await sort(call, f.path, {
+      item: ptr('site-section', f.b.id),
+      position: { after: ptr('site-section', f.c.id) },
+    });
     expect(inGroup.body).toMatchObject({ id: f.b.id, sectionGroup: f.g.id });
-    expect((await sort(call, f.path, { item: ptr('site-space', f.a3), position: { before: ptr('site-space', f.a1) } })).body).toMatchObject({ object: 'site-space', id: f.a3, section: f.a.id });
+    expect(
+      (await sort(call, f.path, { item: ptr('site-space', f.a3), position: { before: ptr('site-space', f.a1) } })).body,
+    ).toMatchObject({ object: 'site-space', id: f.a3, section: f.a.id });
     const now = await layout(call, f.path);
     expect(now.top).toEqual([`${f.g.id}[${f.c.id},${f.b.id}]`, f.a.id, f.d.id]);
     expect(now.spaces[f.a.id]).toEqual([f.a3, f.a1, f.a2]);
@@ -87,7 +104,10 @@ describe('PATCH …/structure/sort', () => {
     const { call } = await sandbox();
     const site = await newSite(call, { title: 'Flat', spaces: ['sp-api', 'sp-runbooks', 'sp-changelog'] });
     const [x, y, z] = ids(await listAll(call, `${site.path}/site-spaces`));
-    expect((await sort(call, site.path, { item: ptr('site-space', z!), position: { before: ptr('site-space', x!) } })).status).toBe(200);
+    expect(
+      (await sort(call, site.path, { item: ptr('site-space', z!), position: { before: ptr('site-space', x!) } }))
+        .status,
+    ).toBe(200);
     const res = await call('GET', `${site.path}/structure`);
     expect(res.body.type).toBe('siteSpaces');
     expect(ids(res.body.structure)).toEqual([z, x, y]);
@@ -105,23 +125,81 @@ describe('PATCH …/structure/sort', () => {
       ['no body', undefined, 400, 'body'],
       ['no position', { item: ptr('site-section', f.a.id) }, 400, 'body.position: is required'],
       ['no item', { position: {} }, 400, 'body.item: is required'],
-      ['both before and after', { item: ptr('site-section', f.a.id), position: { before: ptr('site-section', f.d.id), after: ptr('site-section', f.d.id) } }, 400, 'at most one of before, after'],
+      [
+        'both before and after',
+        {
+          item: ptr('site-section', f.a.id),
+          position: { before: ptr('site-section', f.d.id), after: ptr('site-section', f.d.id) },
+        },
+        400,
+        'at most one of before, after',
+      ],
       ['unknown type', { item: { type: 'site-page', id: f.a.id }, position: {} }, 400, 'body.item.type'],
       ['empty id', { item: ptr('site-section', ''), position: {} }, 400, 'body.item.id'],
-      ['unknown field', { item: ptr('site-section', f.a.id), position: {}, parent: null }, 400, 'body.parent: unknown field'],
-      ['old pointer shape', { item: ptr('site-section', f.a.id), position: { after: { type: 'site-section', siteSection: f.d.id } } }, 400, 'body.position.after'],
+      [
+        'unknown field',
+        { item: ptr('site-section', f.a.id), position: {}, parent: null },
+        400,
+        'body.parent: unknown field',
+      ],
+      [
+        'old pointer shape',
+        { item: ptr('site-section', f.a.id), position: { after: { type: 'site-section', siteSection: f.d.id } } },
+        400,
+        'body.position.after',
+      ],
       ['unknown item', { item: ptr('site-section', 'sec-nope'), position: {} }, 404, 'sec-nope'],
       ['item of another site', { item: ptr('site-space', otherSpace), position: {} }, 404, otherSpace],
       ['item type mismatch', { item: ptr('site-section-group', f.a.id), position: {} }, 404, f.a.id],
       ['external link (none exist)', { item: ptr('site-external-link', 'el-1'), position: {} }, 404, 'el-1'],
-      ['relative to itself', { item: ptr('site-section', f.a.id), position: { after: ptr('site-section', f.a.id) } }, 400, 'itself'],
-      ['unknown reference', { item: ptr('site-section', f.a.id), position: { after: ptr('site-section', 'sec-nope') } }, 400, 'sec-nope'],
-      ['reference type mismatch', { item: ptr('site-section', f.a.id), position: { after: ptr('site-section', f.g.id) } }, 400, 'is a site-section-group'],
-      ['top-level section next to a grouped one', { item: ptr('site-section', f.a.id), position: { after: ptr('site-section', f.b.id) } }, 400, 'not among the top level'],
-      ['grouped section next to a top-level one', { item: ptr('site-section', f.b.id), position: { after: ptr('site-section', f.d.id) } }, 400, 'not among the sections of section group'],
-      ['group next to a grouped section', { item: ptr('site-section-group', f.g.id), position: { after: ptr('site-section', f.c.id) } }, 400, 'not among the top level'],
-      ['site space of another section', { item: ptr('site-space', f.a2), position: { after: ptr('site-space', b2.id) } }, 400, 'not among the site spaces of section'],
-      ['site space next to a section', { item: ptr('site-space', f.a2), position: { after: ptr('site-section', f.a.id) } }, 400, 'not among the site spaces'],
+      [
+        'relative to itself',
+        { item: ptr('site-section', f.a.id), position: { after: ptr('site-section', f.a.id) } },
+        400,
+        'itself',
+      ],
+      [
+        'unknown reference',
+        { item: ptr('site-section', f.a.id), position: { after: ptr('site-section', 'sec-nope') } },
+        400,
+        'sec-nope',
+      ],
+      [
+        'reference type mismatch',
+        { item: ptr('site-section', f.a.id), position: { after: ptr('site-section', f.g.id) } },
+        400,
+        'is a site-section-group',
+      ],
+      [
+        'top-level section next to a grouped one',
+        { item: ptr('site-section', f.a.id), position: { after: ptr('site-section', f.b.id) } },
+        400,
+        'not among the top level',
+      ],
+      [
+        'grouped section next to a top-level one',
+        { item: ptr('site-section', f.b.id), position: { after: ptr('site-section', f.d.id) } },
+        400,
+        'not among the sections of section group',
+      ],
+      [
+        'group next to a grouped section',
+        { item: ptr('site-section-group', f.g.id), position: { after: ptr('site-section', f.c.id) } },
+        400,
+        'not among the top level',
+      ],
+      [
+        'site space of another section',
+        { item: ptr('site-space', f.a2), position: { after: ptr('site-space', b2.id) } },
+        400,
+        'not among the site spaces of section',
+      ],
+      [
+        'site space next to a section',
+        { item: ptr('site-space', f.a2), position: { after: ptr('site-section', f.a.id) } },
+        400,
+        'not among the site spaces',
+      ],
     ];
     for (const [name, body, status, message] of cases) {
       const res = await sort(call, f.path, body);
@@ -129,7 +207,14 @@ describe('PATCH …/structure/sort', () => {
       expect(res.body.error.message, name).toContain(message);
     }
     expect(await layout(call, f.path)).toEqual(before);
-    expect((await call('PATCH', '/orgs/org-demo/sites/site-nope/structure/sort', { item: ptr('site-section', f.a.id), position: {} })).status).toBe(404);
+    expect(
+      (
+        await call('PATCH', '/orgs/org-demo/sites/site-nope/structure/sort', {
+          item: ptr('site-section', f.a.id),
+          position: {},
+        })
+      ).status,
+    ).toBe(404);
     expect((await call('GET', '/orgs/org-demo/sites/site-nope/structure')).status).toBe(404);
   });
 });

@@ -10,7 +10,13 @@ describe('site spaces', () => {
     const res = await call('POST', `${site.path}/site-spaces`, { spaceId: 'sp-api' });
     expect(res.status).toBe(201);
     expect(res.headers.get('location')).toContain(`/site-spaces/${res.body.id}`);
-    expect(res.body).toMatchObject({ object: 'site-space', path: 'api-reference', default: true, title: 'API Reference', space: { object: 'space', id: 'sp-api' } });
+    expect(res.body).toMatchObject({
+      object: 'site-space',
+      path: 'api-reference',
+      default: true,
+      title: 'API Reference',
+      space: { object: 'space', id: 'sp-api' },
+    });
     expect(res.body.section).toBeUndefined();
     await post(call, `${site.path}/site-spaces`, { spaceId: 'sp-api' });
     expect(await spaceLayout(call, site.path)).toEqual(['root:api-reference*', 'root:api-reference-2']);
@@ -23,7 +29,12 @@ describe('site spaces', () => {
     await call('PATCH', path, { defaultSiteSection: b.id });
     expect((await post(call, `${path}/site-spaces`, { spaceId: 'sp-runbooks' })).section).toBe(b.id);
     expect((await post(call, `${path}/site-spaces`, { spaceId: 'sp-changelog', sectionId: a.id })).section).toBe(a.id);
-    expect(await spaceLayout(call, path)).toEqual([`${a.id}:getting-started*`, `${a.id}:changelog`, `${b.id}:api-reference*`, `${b.id}:runbooks`]);
+    expect(await spaceLayout(call, path)).toEqual([
+      `${a.id}:getting-started*`,
+      `${a.id}:changelog`,
+      `${b.id}:api-reference*`,
+      `${b.id}:runbooks`,
+    ]);
     const bad: [Json, string][] = [
       [{ spaceId: 'sp-api', sectionId: 'sec-nope' }, 'body.sectionId'],
       [{ spaceId: 'sp-nope' }, 'body.spaceId'],
@@ -44,8 +55,15 @@ describe('site spaces', () => {
     const { path, a, b } = await siteWithTwoSections(call);
     await post(call, `${path}/site-spaces`, { spaceId: 'sp-runbooks', sectionId: a.id });
     await post(call, `${path}/section-groups`, { title: 'G', sections: [a.id] });
-    expect(await spaceLayout(call, path)).toEqual([`${b.id}:api-reference*`, `${a.id}:getting-started*`, `${a.id}:runbooks`]);
-    expect((await listAll(call, `${path}/site-spaces?default=true`)).map((s: Json) => s.path)).toEqual(['api-reference', 'getting-started']);
+    expect(await spaceLayout(call, path)).toEqual([
+      `${b.id}:api-reference*`,
+      `${a.id}:getting-started*`,
+      `${a.id}:runbooks`,
+    ]);
+    expect((await listAll(call, `${path}/site-spaces?default=true`)).map((s: Json) => s.path)).toEqual([
+      'api-reference',
+      'getting-started',
+    ]);
     expect((await listAll(call, `${path}/site-spaces?default=false`)).map((s: Json) => s.path)).toEqual(['runbooks']);
     expect((await call('GET', `${path}/site-spaces?default=1`)).status).toBe(400);
   });
@@ -56,9 +74,18 @@ describe('site spaces', () => {
     const extra = await post(call, `${path}/site-spaces`, { spaceId: 'sp-runbooks', sectionId: a.id });
     const url = `${path}/site-spaces/${extra.id}`;
     expect((await call('PATCH', url, { path: 'p' })).status).toBe(200);
-    const res = await call('PATCH', url, { path: 'p'.repeat(100), condition: 'c'.repeat(1024), spaceId: 'sp-changelog' });
+    const res = await call('PATCH', url, {
+      path: 'p'.repeat(100),
+      condition: 'c'.repeat(1024),
+      spaceId: 'sp-changelog',
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ path: 'p'.repeat(100), condition: 'c'.repeat(1024), title: 'Changelog', space: { id: 'sp-changelog' } });
+    expect(res.body).toMatchObject({
+      path: 'p'.repeat(100),
+      condition: 'c'.repeat(1024),
+      title: 'Changelog',
+      space: { id: 'sp-changelog' },
+    });
     expect((await call('PATCH', url, { condition: null })).body.condition).toBeUndefined();
     expect((await call('PATCH', url, { path: b.siteSpaces[0].path })).status).toBe(200); // other section: fine
     const bad: [Json, string][] = [
@@ -107,22 +134,42 @@ describe('site spaces', () => {
     const y = await post(call, `${path}/site-spaces`, { spaceId: 'sp-api', sectionId: a.id });
     const move = (id: string, position: Json) => call('POST', `${path}/site-spaces/${id}/move`, { position });
     expect((await move(y.id, { before: { type: 'site-space', siteSpace: a.siteSpaces[0].id } })).status).toBe(200);
-    expect(await spaceLayout(call, path)).toEqual([`${a.id}:api-reference`, `${a.id}:getting-started*`, `${a.id}:runbooks`, `${b.id}:api-reference*`]);
+    expect(await spaceLayout(call, path)).toEqual([
+      `${a.id}:api-reference`,
+      `${a.id}:getting-started*`,
+      `${a.id}:runbooks`,
+      `${b.id}:api-reference*`,
+    ]);
     const across = await move(y.id, { after: { type: 'site-space', siteSpace: b.siteSpaces[0].id } });
     expect(across.status).toBe(200);
     expect(across.body).toMatchObject({ section: b.id, path: 'api-reference-2', default: false });
-    expect(await spaceLayout(call, path)).toEqual([`${a.id}:getting-started*`, `${a.id}:runbooks`, `${b.id}:api-reference*`, `${b.id}:api-reference-2`]);
+    expect(await spaceLayout(call, path)).toEqual([
+      `${a.id}:getting-started*`,
+      `${a.id}:runbooks`,
+      `${b.id}:api-reference*`,
+      `${b.id}:api-reference-2`,
+    ]);
     const def = await move(a.siteSpaces[0].id, { before: { type: 'site-space', siteSpace: y.id } });
     expect(def.status).toBe(400);
     expect(def.body.error.message).toContain('default site space');
-    for (const position of [{ before: { type: 'site-space', siteSpace: x.id } }, { after: { type: 'site-space', siteSpace: 'ss-nope' } }, { after: { type: 'site-section', siteSpace: y.id } }]) {
+    for (const position of [
+      { before: { type: 'site-space', siteSpace: x.id } },
+      { after: { type: 'site-space', siteSpace: 'ss-nope' } },
+      { after: { type: 'site-section', siteSpace: y.id } },
+    ]) {
       expect((await move(x.id, position)).status, JSON.stringify(position)).toBe(400);
     }
     expect((await move('ss-nope', { after: { type: 'site-space', siteSpace: x.id } })).status).toBe(404);
 
     const root = await newSite(call, { spaces: ['sp-api', 'sp-changelog'] });
     const [r1, r2] = await listAll(call, `${root.path}/site-spaces`);
-    expect((await call('POST', `${root.path}/site-spaces/${r2.id}/move`, { position: { before: { type: 'site-space', siteSpace: r1.id } } })).status).toBe(200);
+    expect(
+      (
+        await call('POST', `${root.path}/site-spaces/${r2.id}/move`, {
+          position: { before: { type: 'site-space', siteSpace: r1.id } },
+        })
+      ).status,
+    ).toBe(200);
     expect(await spaceLayout(call, root.path)).toEqual(['root:changelog', 'root:api-reference*']);
   });
 

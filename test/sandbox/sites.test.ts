@@ -15,8 +15,14 @@ describe('sites', () => {
     expect(res.status).toBe(201);
     expect(res.headers.get('location')).toBe(res.body.urls.location);
     expect(res.body).toMatchObject({
-      object: 'site', type: 'basic', title: 'Untitled site', visibility: 'public', published: false,
-      agentsContext: 'excluded', adaptiveContent: { enabled: false }, siteSpaces: 0,
+      object: 'site',
+      type: 'basic',
+      title: 'Untitled site',
+      visibility: 'public',
+      published: false,
+      agentsContext: 'excluded',
+      adaptiveContent: { enabled: false },
+      siteSpaces: 0,
     });
     expect(res.body.urls.published).toBeUndefined();
     const got = await call('GET', `${SITES}/${res.body.id}`);
@@ -27,7 +33,12 @@ describe('sites', () => {
 
   it('creates with spaces as root site spaces, or with a new space ("new")', async () => {
     const { call } = await sandbox();
-    const site = await newSite(call, { title: 'Docs', type: 'premium', visibility: 'unlisted', spaces: ['sp-api', 'sp-changelog', 'sp-api'] });
+    const site = await newSite(call, {
+      title: 'Docs',
+      type: 'premium',
+      visibility: 'unlisted',
+      spaces: ['sp-api', 'sp-changelog', 'sp-api'],
+    });
     expect(site.body).toMatchObject({ type: 'premium', visibility: 'unlisted', siteSpaces: 2 });
     const list = (await call('GET', `${site.path}/site-spaces`)).body.items;
     expect(list.map((s: Json) => [s.space.id, s.path, s.default, s.section])).toEqual([
@@ -90,12 +101,20 @@ describe('sites', () => {
     const { call } = await sandbox();
     const site = await newSite(call, { title: 'Docs' });
     const res = await call('PATCH', site.path, {
-      title: 'Acme Docs', visibility: 'share-link', basename: 'docs', adaptiveContent: { enabled: true },
-      agentsContext: 'included', proxy: 'acme.test/docs',
+      title: 'Acme Docs',
+      visibility: 'share-link',
+      basename: 'docs',
+      adaptiveContent: { enabled: true },
+      agentsContext: 'included',
+      proxy: 'acme.test/docs',
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      title: 'Acme Docs', visibility: 'share-link', basename: 'docs', adaptiveContent: { enabled: true }, agentsContext: 'included',
+      title: 'Acme Docs',
+      visibility: 'share-link',
+      basename: 'docs',
+      adaptiveContent: { enabled: true },
+      agentsContext: 'included',
       proxy: { origin: 'acme.test/docs' },
     });
     expect(res.body.proxy.target).toMatch(/^https:\/\/.+\/docs$/);
@@ -106,7 +125,12 @@ describe('sites', () => {
   it('checks patch limits at the boundaries', async () => {
     const { call } = await sandbox();
     const site = await newSite(call);
-    const ok: Json[] = [{ basename: 'a' }, { basename: 'b'.repeat(100) }, { title: 'ab' }, { proxy: `a.io/${'p'.repeat(507)}` }];
+    const ok: Json[] = [
+      { basename: 'a' },
+      { basename: 'b'.repeat(100) },
+      { title: 'ab' },
+      { proxy: `a.io/${'p'.repeat(507)}` },
+    ];
     for (const body of ok) expect((await call('PATCH', site.path, body)).status, JSON.stringify(body)).toBe(200);
     const bad: [Json, string][] = [
       [{ basename: '' }, 'body.basename'],
@@ -132,7 +156,9 @@ describe('sites', () => {
     const site = await newSite(call, { spaces: ['sp-api', 'sp-changelog'] });
     const root = (await call('GET', `${site.path}/site-spaces`)).body.items;
     expect((await call('PATCH', site.path, { defaultSiteSpace: root[1].id })).status).toBe(200);
-    expect((await call('GET', `${site.path}/site-spaces?default=true`)).body.items.map((s: Json) => s.id)).toEqual([root[1].id]);
+    expect((await call('GET', `${site.path}/site-spaces?default=true`)).body.items.map((s: Json) => s.id)).toEqual([
+      root[1].id,
+    ]);
     const a = await post(call, `${site.path}/sections`, { spaceId: 'sp-getting-started' });
     const b = await post(call, `${site.path}/sections`, { spaceId: 'sp-runbooks' });
     const inB = b.siteSpaces[0].id;
@@ -143,7 +169,10 @@ describe('sites', () => {
     const moved = await call('PATCH', site.path, { defaultSiteSection: b.id, defaultSiteSpace: inB });
     expect(moved.status).toBe(200);
     const sections = (await call('GET', `${site.path}/sections`)).body.items;
-    expect(sections.map((s: Json) => [s.id, s.default])).toEqual([[a.id, false], [b.id, true]]);
+    expect(sections.map((s: Json) => [s.id, s.default])).toEqual([
+      [a.id, false],
+      [b.id, true],
+    ]);
     expect((await call('PATCH', site.path, { defaultSiteSpace: root[0].id })).status).toBe(400);
   });
 
@@ -157,8 +186,14 @@ describe('sites', () => {
     expect((await call('GET', `${site.path}/sections`)).status).toBe(404);
     expect((await call('DELETE', site.path)).status).toBe(204);
     expect((await call('DELETE', `${SITES}/site-never`)).status).toBe(204);
-    for (const t of ['siteSections', 'siteSpaces', 'siteShareLinks', 'siteSectionGroups']) expect(sb.store.table(t).size, t).toBe(0);
-    for (const [m, p] of [['GET', '/x'], ['PATCH', '/x'], ['GET', '/x/published'], ['GET', '/x/adaptive-schema']] as const) {
+    for (const t of ['siteSections', 'siteSpaces', 'siteShareLinks', 'siteSectionGroups'])
+      expect(sb.store.table(t).size, t).toBe(0);
+    for (const [m, p] of [
+      ['GET', '/x'],
+      ['PATCH', '/x'],
+      ['GET', '/x/published'],
+      ['GET', '/x/adaptive-schema'],
+    ] as const) {
       const res = await call(m, `${SITES}${p}`, m === 'PATCH' ? {} : undefined);
       expect(res.status, `${m} ${p}`).toBe(404);
       expect(res.body.error.code).toBe(404);
@@ -179,7 +214,10 @@ describe('sites', () => {
     const g = await post(call, `${site.path}/section-groups`, { title: 'More', sections: [b.id] });
     const nested = (await call('GET', `${site.path}/published`)).body.structure;
     expect(nested.type).toBe('sections');
-    expect(nested.structure.map((x: Json) => [x.object, x.id])).toEqual([['site-section', a.id], ['site-section-group', g.id]]);
+    expect(nested.structure.map((x: Json) => [x.object, x.id])).toEqual([
+      ['site-section', a.id],
+      ['site-section-group', g.id],
+    ]);
     expect(nested.structure[0].siteSpaces.map((s: Json) => s.space.id)).toEqual(['sp-runbooks', 'sp-api']);
     expect(nested.structure[1].sections.map((s: Json) => s.id)).toEqual([b.id]);
   });

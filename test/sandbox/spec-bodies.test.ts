@@ -21,7 +21,12 @@ describe('bodies are checked against the official spec as well', () => {
     const { call } = await sandbox();
     const cases: [method: string, path: string, body: unknown, where: string][] = [
       // A merge rule naming reviewers needs its users (the spec's oneOf); the sandbox's validator checks the names only.
-      ['PATCH', ORG, { mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers' }] } }, 'body.mergeRules'],
+      [
+        'PATCH',
+        ORG,
+        { mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers' }] } },
+        'body.mergeRules',
+      ],
       // The spec's minProperties: a move must say something.
       ['POST', '/spaces/sp-api/move', {}, 'body'],
     ];
@@ -72,7 +77,9 @@ describe('the generated validators (build step)', () => {
 
   it('cover every route with a body the spec describes, except the seed-shaped ones', () => {
     const expected = bodyRoutes()
-      .filter(([key, method, pattern]) => !SEED_SHAPED_BODIES.has(key) && specBodyRef(spec, method, pattern) !== undefined)
+      .filter(
+        ([key, method, pattern]) => !SEED_SHAPED_BODIES.has(key) && specBodyRef(spec, method, pattern) !== undefined,
+      )
       .map(([key]) => key);
     expect(Object.keys(generated).sort()).toEqual(expected.sort());
     expect(keys.length).toBe(expected.length);
@@ -88,11 +95,20 @@ describe('the generated validators (build step)', () => {
     expect(patchSection({ localizedTitle: { xx: 'nope' } })).toBe(false);
   });
 
-  it('need at run time only packages the installed docops depends on (not the spec, not ajv\'s compiler)', () => {
+  it("need at run time only packages the installed docops depends on (not the spec, not ajv's compiler)", () => {
     const code = readFileSync(join(dir, 'validators.cjs'), 'utf8');
     const required = [...code.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]!);
-    const deps = Object.keys((JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
-    for (const r of required) expect(deps, r).toContain(r.startsWith('@') ? r.split('/').slice(0, 2).join('/') : r.split('/')[0]);
-    expect(required.filter((r) => /^ajv\/dist\/(ajv|core|2019|2020)(\.js)?$/.test(r) || r.startsWith('@gitbook/'))).toEqual([]);
+    const deps = Object.keys(
+      (
+        JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+          dependencies: Record<string, string>;
+        }
+      ).dependencies,
+    );
+    for (const r of required)
+      expect(deps, r).toContain(r.startsWith('@') ? r.split('/').slice(0, 2).join('/') : r.split('/')[0]);
+    expect(
+      required.filter((r) => /^ajv\/dist\/(ajv|core|2019|2020)(\.js)?$/.test(r) || r.startsWith('@gitbook/')),
+    ).toEqual([]);
   });
 });

@@ -23,13 +23,20 @@ describe('state', () => {
     const a = await sandbox({ stateFile: file });
     expect(JSON.parse(readFileSync(file, 'utf8')).tables.orgs[0].id).toBe('org-demo');
     const first = await a.call('PUT', TEAMS, { title: 'Saved' });
-    expect(JSON.parse(readFileSync(file, 'utf8')).tables.teams.map((t: { title: string }) => t.title)).toContain('Saved');
+    expect(JSON.parse(readFileSync(file, 'utf8')).tables.teams.map((t: { title: string }) => t.title)).toContain(
+      'Saved',
+    );
     await a.call('GET', TEAMS); // reads do not need to save, but must not break anything
     await a.sb.close();
 
     const b = await sandbox({ stateFile: file, seed: 'empty' }); // the file wins over the seed
     const teams = await b.call('GET', TEAMS);
-    expect(teams.body.items.map((t: { title: string }) => t.title)).toEqual(['Platform', 'Writers', 'Support', 'Saved']);
+    expect(teams.body.items.map((t: { title: string }) => t.title)).toEqual([
+      'Platform',
+      'Writers',
+      'Support',
+      'Saved',
+    ]);
     const second = await b.call('PUT', TEAMS, { title: 'Next' });
     expect(second.body.id).not.toBe(first.body.id);
     expect(readdirSync(dir)).toEqual(['state.json']); // no temp files left behind
@@ -45,7 +52,9 @@ describe('state', () => {
 
   it('the empty seed holds only the organization and the token user', async () => {
     const { call } = await sandbox({ seed: 'empty' });
-    expect((await call('GET', '/orgs/org-demo/members')).body.items.map((m: { id: string }) => m.id)).toEqual(['u-ada']);
+    expect((await call('GET', '/orgs/org-demo/members')).body.items.map((m: { id: string }) => m.id)).toEqual([
+      'u-ada',
+    ]);
     expect((await call('GET', TEAMS)).body.count).toBe(0);
     expect((await call('GET', '/orgs/org-demo/spaces')).body.count).toBe(0);
     expect((await call('GET', '/orgs/org-demo/collections')).body.count).toBe(0);

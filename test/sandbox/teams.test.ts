@@ -56,8 +56,16 @@ describe('team members', () => {
   it('lists members with their team role and permissions', async () => {
     const { call } = await sandbox();
     const res = await call('GET', `${TEAMS}/team-platform/members`);
-    expect(res.body.items[0]).toMatchObject({ organization: { object: 'member', id: 'u-ada' }, team: { role: 'owner' }, permissions: { view: true } });
-    expect(await memberIds(call, 'team-platform')).toEqual({ 'u-ada': 'owner', 'u-bob': 'member', 'u-carol': 'member' });
+    expect(res.body.items[0]).toMatchObject({
+      organization: { object: 'member', id: 'u-ada' },
+      team: { role: 'owner' },
+      permissions: { view: true },
+    });
+    expect(await memberIds(call, 'team-platform')).toEqual({
+      'u-ada': 'owner',
+      'u-bob': 'member',
+      'u-carol': 'member',
+    });
   });
 
   it('bulk-updates by id or e-mail; memberships set roles; add+remove ends removed', async () => {
@@ -77,7 +85,9 @@ describe('team members', () => {
     const res = await call('PUT', `${TEAMS}/team-support/members`, { add: ['u-dan', 'stranger@elsewhere.test'] });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toContain('body.add[1]');
-    expect((await call('PUT', `${TEAMS}/team-support/members`, { memberships: { 'u-dan': { role: 'boss' } } })).status).toBe(400);
+    expect(
+      (await call('PUT', `${TEAMS}/team-support/members`, { memberships: { 'u-dan': { role: 'boss' } } })).status,
+    ).toBe(400);
     expect(await memberIds(call, 'team-support')).toEqual({ 'u-frank': 'member', 'u-ivan': 'member' });
   });
 
@@ -86,7 +96,11 @@ describe('team members', () => {
     expect((await call('PUT', `${TEAMS}/team-support/members/u-erin`)).status).toBe(204);
     expect((await call('PUT', `${TEAMS}/team-support/members/u-frank`, { role: 'owner' })).status).toBe(204);
     expect((await call('PUT', `${TEAMS}/team-support/members/u-frank`, {})).status).toBe(204);
-    expect(await memberIds(call, 'team-support')).toEqual({ 'u-frank': 'owner', 'u-ivan': 'member', 'u-erin': 'member' });
+    expect(await memberIds(call, 'team-support')).toEqual({
+      'u-frank': 'owner',
+      'u-ivan': 'member',
+      'u-erin': 'member',
+    });
     expect((await call('DELETE', `${TEAMS}/team-support/members/u-ivan`)).status).toBe(204);
     expect((await call('DELETE', `${TEAMS}/team-support/members/u-ivan`)).status).toBe(204);
     expect(await memberIds(call, 'team-support')).toEqual({ 'u-frank': 'owner', 'u-erin': 'member' });

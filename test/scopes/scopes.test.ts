@@ -17,7 +17,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'docops-scopes-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('the scopes table', () => {
-  it('takes each operation\'s oauth scopes from its own security, none when it has none', () => {
+  it("takes each operation's oauth scopes from its own security, none when it has none", () => {
     const table = extractScopes({
       paths: {
         '/orgs/{organizationId}/teams': {
@@ -34,10 +34,12 @@ describe('the scopes table', () => {
     ]);
   });
 
-  it('the build step writes the whole spec\'s table to the file that ships', () => {
+  it("the build step writes the whole spec's table to the file that ships", () => {
     const out = join(scratch, 'operation-scopes.json');
     const n = writeScopesTable(out);
-    const spec = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('@gitbook/api/spec/openapi.json'), 'utf8')) as Parameters<typeof extractScopes>[0];
+    const spec = JSON.parse(
+      readFileSync(createRequire(import.meta.url).resolve('@gitbook/api/spec/openapi.json'), 'utf8'),
+    ) as Parameters<typeof extractScopes>[0];
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(extractScopes(spec));
     expect(n).toBeGreaterThan(100);
   });
@@ -51,7 +53,7 @@ describe('the scopes table', () => {
     expect(matchOperation('DELETE', '/orgs/o1/no-such-thing')).toBeUndefined();
   });
 
-  it('answers by the request\'s shape as a scan of every template would, for every operation and ids that look like literals', () => {
+  it("answers by the request's shape as a scan of every template would, for every operation and ids that look like literals", () => {
     // The reference: the first template (most literal segments first) whose literals all equal the request's.
     const ops = operationScopes();
     const scan = (method: string, path: string): OperationScopes | undefined => {
@@ -61,7 +63,9 @@ describe('the scopes table', () => {
         .map((o) => o.path.split('/').slice(1))
         .map((t, i) => ({ t, op: ops.filter((o) => o.method === method)[i]! }))
         .filter(({ t }) => t.length === segs.length && t.every((s, j) => /^\{.*\}$/.test(s) || s === segs[j]));
-      return fits.sort((a, b) => b.t.filter((s) => !/^\{.*\}$/.test(s)).length - a.t.filter((s) => !/^\{.*\}$/.test(s)).length)[0]?.op;
+      return fits.sort(
+        (a, b) => b.t.filter((s) => !/^\{.*\}$/.test(s)).length - a.t.filter((s) => !/^\{.*\}$/.test(s)).length,
+      )[0]?.op;
     };
     // Every template with its parameters filled three ways: an id, a literal of another template, and `sso`.
     const fills = ['x1', 'members', 'sso', 'teams', 'sites'];
@@ -97,13 +101,23 @@ describe('plan names its token', () => {
   it('plan --format json carries the read scopes of its fetch and the write scopes of its steps', async () => {
     const run = await runCli(['plan', ...M, '--format', 'json']);
     expect(run.code, run.stderr).toBe(0);
-    const doc = JSON.parse(run.stdout) as { scopes: { plan: { scopes: string[]; unmatched: string[] }; apply: { scopes: string[]; unmatched: string[] } } };
+    const doc = JSON.parse(run.stdout) as {
+      scopes: { plan: { scopes: string[]; unmatched: string[] }; apply: { scopes: string[]; unmatched: string[] } };
+    };
     // Planning only reads: no write scope.
     expect(doc.scopes.plan.scopes.length).toBeGreaterThan(0);
     expect(doc.scopes.plan.scopes.filter((s) => !s.endsWith(':read'))).toEqual([]);
     expect(doc.scopes.plan.scopes).toEqual(expect.arrayContaining(['organization:members:read', 'site:read']));
     // The example creates a team, a site and an OpenAPI spec, and changes a member's role.
-    expect(doc.scopes.apply.scopes).toEqual(expect.arrayContaining(['organization:members:write', 'site:write', 'openapi:write', 'user:read', ...doc.scopes.plan.scopes]));
+    expect(doc.scopes.apply.scopes).toEqual(
+      expect.arrayContaining([
+        'organization:members:write',
+        'site:write',
+        'openapi:write',
+        'user:read',
+        ...doc.scopes.plan.scopes,
+      ]),
+    );
     // Requests with ids known only after apply (refs) still match their operation.
     expect(doc.scopes.apply.unmatched).toEqual([]);
     expect(doc.scopes.plan.unmatched).toEqual([]);
@@ -114,6 +128,8 @@ describe('plan names its token', () => {
   it('the text plan says which scopes plan and apply need', async () => {
     const run = await runCli(['plan', ...M]);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^Token scopes: plan [^;]*organization:members:read[^;]*; apply .*organization:members:write/m);
+    expect(run.stdout).toMatch(
+      /^Token scopes: plan [^;]*organization:members:read[^;]*; apply .*organization:members:write/m,
+    );
   });
 });

@@ -9,7 +9,8 @@ import { fmt, ms, ratio2, type MeasureModule, type MeasureOutput, type Row } fro
 import { commandSummary } from './startup-bench.js';
 
 /** `planRatio1k`, `planRatio10k`, `planRatio30k`, … */
-export const planRatioKey = (members: number): string => `planRatio${members % 1000 === 0 ? `${members / 1000}k` : members}`;
+export const planRatioKey = (members: number): string =>
+  `planRatio${members % 1000 === 0 ? `${members / 1000}k` : members}`;
 
 /** The target of a size, where there is one. */
 const targetOf = (members: number): number | undefined => (members === 1000 ? TARGETS.planRatio1k : undefined);
@@ -52,7 +53,10 @@ export const coldPlanMeasure: MeasureModule = {
     const notes: string[] = [];
     for (const m of sizes) {
       const counts = new Set(m.runs.map((r) => r.requests));
-      if (counts.size > 1 || !counts.has(m.lowerBound)) notes.push(`cold plan of ${fmt(m.members)} members: requests ${[...counts].join(', ')} (sandbox) for a lower bound of ${m.lowerBound}`);
+      if (counts.size > 1 || !counts.has(m.lowerBound))
+        notes.push(
+          `cold plan of ${fmt(m.members)} members: requests ${[...counts].join(', ')} (sandbox) for a lower bound of ${m.lowerBound}`,
+        );
       const target = targetOf(m.members);
       if (target !== undefined && m.ratio > target) {
         notes.push(
@@ -63,7 +67,18 @@ export const coldPlanMeasure: MeasureModule = {
     }
     const probed = sizes[0]?.probe;
     const rows = sizes.map(coldPlanRow);
-    if (probed) rows.push({ measure: `Informational: \`plan\` of ${fmt(sizes[0]!.members)} members, whole process`, measured: commandSummary({ name: 'plan', ...probed }), ratio: '', target: '' });
-    return { keys: Object.fromEntries(sizes.map((m) => [planRatioKey(m.members), m.ratio])), details: sizes, rows, notes };
+    if (probed)
+      rows.push({
+        measure: `Informational: \`plan\` of ${fmt(sizes[0]!.members)} members, whole process`,
+        measured: commandSummary({ name: 'plan', ...probed }),
+        ratio: '',
+        target: '',
+      });
+    return {
+      keys: Object.fromEntries(sizes.map((m) => [planRatioKey(m.members), m.ratio])),
+      details: sizes,
+      rows,
+      notes,
+    };
   },
 };

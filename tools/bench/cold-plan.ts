@@ -73,14 +73,31 @@ export async function measureColdPlan(opts: ColdPlanOptions): Promise<ColdPlanMe
   const needs = planNeeds(org, opts.kinds);
   const lowerBound = lowerBoundRequests(needs);
   const chainRequests = longestChain(needs);
-  const cpMs = criticalPathMs({ chainRequests, totalRequests: lowerBound, concurrency: opts.concurrency, latencyMs: opts.latencyMs });
+  const cpMs = criticalPathMs({
+    chainRequests,
+    totalRequests: lowerBound,
+    concurrency: opts.concurrency,
+    latencyMs: opts.latencyMs,
+  });
   const dir = await mkdtemp(join(tmpdir(), 'docops-cold-plan-'));
   const sb = await opts.startSandbox({ sizes, latencyMs: opts.latencyMs });
   try {
     // Files well under the loader's 2 MiB limit, as a large organization keeps them (and export writes them).
-    await writeManifests(dir, splitDocuments(splitMembers(orgDocuments(org, opts.kinds), MEMBERS_PER_FILE), DOCUMENTS_PER_FILE));
+    await writeManifests(
+      dir,
+      splitDocuments(splitMembers(orgDocuments(org, opts.kinds), MEMBERS_PER_FILE), DOCUMENTS_PER_FILE),
+    );
     const command = opts.command ?? docopsCommand();
-    const args = ['plan', '-m', dir, '--api-url', sb.url, '--concurrency', String(opts.concurrency), '--detailed-exitcode'];
+    const args = [
+      'plan',
+      '-m',
+      dir,
+      '--api-url',
+      sb.url,
+      '--concurrency',
+      String(opts.concurrency),
+      '--detailed-exitcode',
+    ];
     const env = cleanEnv({ DOCOPS_TOKEN: sb.token });
     // One unmeasured run: the files in the page cache and the sandbox's code warm, as a real API's is.
     await runTimed([...command, ...args], env);
@@ -89,9 +106,13 @@ export async function measureColdPlan(opts: ColdPlanOptions): Promise<ColdPlanMe
       await sb.resetStats();
       const exit = await runTimed([...command, ...args], env);
       // --detailed-exitcode: 0 is a plan with no changes, as the organization and the manifests are equal.
-      if (exit.code !== 0) throw new Error(`cold plan of ${opts.members} members exited ${exit.code}:\n${exit.stderr}\n${exit.stdout.slice(0, 2000)}`);
+      if (exit.code !== 0)
+        throw new Error(
+          `cold plan of ${opts.members} members exited ${exit.code}:\n${exit.stderr}\n${exit.stdout.slice(0, 2000)}`,
+        );
       const [timing, stats] = await Promise.all([sb.timing(), sb.stats()]);
-      if (timing.firstRequestAt === undefined || timing.lastResponseAt === undefined) throw new Error('the sandbox saw no request');
+      if (timing.firstRequestAt === undefined || timing.lastResponseAt === undefined)
+        throw new Error('the sandbox saw no request');
       runs.push({
         wallMs: round1(exit.wallMs),
         beforeFirstRequestMs: round1(timing.firstRequestAt - exit.startedAt),
@@ -102,7 +123,17 @@ export async function measureColdPlan(opts: ColdPlanOptions): Promise<ColdPlanMe
     }
     const median = [...runs].sort((a, b) => a.wallMs - b.wallMs)[Math.floor((runs.length - 1) / 2)]!;
     const ratio = (a: number): number => Math.round((a / cpMs) * 1000) / 1000;
-    const result: ColdPlanMeasure = { members: opts.members, sizes, lowerBound, chainRequests, criticalPathMs: cpMs, runs, median, ratio: ratio(median.wallMs), ioRatio: ratio(median.ioMs) };
+    const result: ColdPlanMeasure = {
+      members: opts.members,
+      sizes,
+      lowerBound,
+      chainRequests,
+      criticalPathMs: cpMs,
+      runs,
+      median,
+      ratio: ratio(median.wallMs),
+      ioRatio: ratio(median.ioMs),
+    };
     if (opts.probeRuns) {
       const p = await runProbed(command, args, env, { runs: opts.probeRuns });
       result.probe = { cpuMs: p.cpuMs, modules: p.modules.length, byOrigin: modulesByOrigin(p.modules) };

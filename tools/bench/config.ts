@@ -24,7 +24,17 @@ export interface BenchConfig {
 export const DEFAULT_CONFIG: BenchConfig = {
   sizes: BENCH_SIZES,
   // 1 + 60,000 + 2,000 + 30,000 + 10 + 6,289 + 100 sites × (1 + 5 sections + 1 group + 10 site spaces) = 100,000.
-  cpuSizes: { members: 60_000, teams: 2_000, teamMemberships: 30_000, translations: 10, spaces: 6_289, sites: 100, sectionsPerSite: 5, spacesPerSection: 2, sectionsPerGroup: 2 },
+  cpuSizes: {
+    members: 60_000,
+    teams: 2_000,
+    teamMemberships: 30_000,
+    translations: 10,
+    spaces: 6_289,
+    sites: 100,
+    sectionsPerSite: 5,
+    spacesPerSection: 2,
+    sectionsPerGroup: 2,
+  },
   // 500 role changes + 100 teams × 4 membership changes + 100 new teams = 1,000 changes.
   changes: { roleChanges: 500, teamsChanged: 100, changesPerTeam: 4, newTeams: 100 },
   latencyMs: 20,

@@ -31,8 +31,15 @@ interface Entry {
 
 export function measureFloor(members: number, membersKind: KindDefinition): FloorMeasure {
   // Unmeasured: the inputs (as parsed manifests and fetched lists would be) and the validator.
-  const desired = Array.from({ length: members }, (_, i) => ({ email: `User${i}@example.test`, role: i % 50 === 0 ? 'admin' : 'read' }));
-  const live = Array.from({ length: members }, (_, i) => ({ key: `user${i}@example.test`, id: `u${i}`, fields: { role: i % 50 === 0 ? 'admin' : 'read' } }));
+  const desired = Array.from({ length: members }, (_, i) => ({
+    email: `User${i}@example.test`,
+    role: i % 50 === 0 ? 'admin' : 'read',
+  }));
+  const live = Array.from({ length: members }, (_, i) => ({
+    key: `user${i}@example.test`,
+    id: `u${i}`,
+    fields: { role: i % 50 === 0 ? 'admin' : 'read' },
+  }));
   const validate = freshValidator(membersKind);
 
   const t = performance.now();
@@ -41,7 +48,13 @@ export function measureFloor(members: number, membersKind: KindDefinition): Floo
   const entries: Entry[] = new Array<Entry>(desired.length);
   for (let i = 0; i < desired.length; i++) {
     const m = desired[i]!;
-    entries[i] = { kind: 'Members', org: 'org', key: m.email.toLowerCase(), spec: { email: m.email, role: m.role }, index: i };
+    entries[i] = {
+      kind: 'Members',
+      org: 'org',
+      key: m.email.toLowerCase(),
+      spec: { email: m.email, role: m.role },
+      index: i,
+    };
   }
   const seen = new Map<string, Entry>();
   for (const e of entries) {
@@ -68,7 +81,9 @@ export function measureFloor(members: number, membersKind: KindDefinition): Floo
 function freshValidator(kind: KindDefinition): ValidateFunction {
   // Built (dist-tools/bench/*.js), the benchmark runs docops's build (dist/) and its validators.
   const built = import.meta.url.endsWith('.js');
-  const file = fileURLToPath(new URL(`../../dist/manifests/validators/${kind.kind.toLowerCase()}.cjs`, import.meta.url));
+  const file = fileURLToPath(
+    new URL(`../../dist/manifests/validators/${kind.kind.toLowerCase()}.cjs`, import.meta.url),
+  );
   if (!built || !existsSync(file)) return compileSchema(structuredClone(kind.schema), new Map());
   const load = createRequire(import.meta.url);
   delete load.cache[file];

@@ -68,7 +68,9 @@ export async function measureCpu(sizes: OrgSizes, kinds: readonly KindDefinition
     }),
   }));
   // Only entities of registered kinds are validated and diffed.
-  const counts = Object.fromEntries(Object.entries(entityCounts(org)).filter(([what]) => names.has(ENTITY_KIND[what] ?? '')));
+  const counts = Object.fromEntries(
+    Object.entries(entityCounts(org)).filter(([what]) => names.has(ENTITY_KIND[what] ?? '')),
+  );
   const client = memoryClient(org);
 
   // Measured cold, as one `docops plan` run is: validate, then (unmeasured) the live state through the same
@@ -109,12 +111,16 @@ export async function measureCpu(sizes: OrgSizes, kinds: readonly KindDefinition
 
 /** Run the CPU child (dist-tools/bench/cpu-child.js) once in a fresh process, so peak RSS and cold code are its own. */
 function inChild<T>(args: string[]): Promise<T> {
-  const child = fork(new URL('./cpu-child.js', import.meta.url), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(new URL('./cpu-child.js', import.meta.url), args, {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   return new Promise<T>((resolve, reject) => {
     let result: T | undefined;
     child.once('message', (m) => (result = m as T));
     child.once('error', reject);
-    child.once('exit', (code) => (result ? resolve(result) : reject(new Error(`CPU benchmark child exited with code ${code} and no result`))));
+    child.once('exit', (code) =>
+      result ? resolve(result) : reject(new Error(`CPU benchmark child exited with code ${code} and no result`)),
+    );
   });
 }
 
@@ -128,7 +134,10 @@ export function medianRun<T extends { cpuMs: number }>(runs: readonly T[]): T {
  * The CPU child with `args` in `runs` fresh processes, one after another: the median run, with every run's
  * CPU. A single cold run swings by ±30 % (whether a major GC lands inside the measured part), hence several.
  */
-async function medianInChildren<T extends { cpuMs: number }>(args: string[], runs: number): Promise<T & { runsCpuMs: number[]; all: T[] }> {
+async function medianInChildren<T extends { cpuMs: number }>(
+  args: string[],
+  runs: number,
+): Promise<T & { runsCpuMs: number[]; all: T[] }> {
   const all: T[] = [];
   for (let i = 0; i < runs; i++) all.push(await inChild<T>(args));
   return { ...medianRun(all), runsCpuMs: all.map((r) => Math.round(r.cpuMs)), all };
@@ -141,4 +150,5 @@ export async function measureCpuInChild(sizes: OrgSizes, runs = 1): Promise<CpuM
 }
 
 /** measureRead (read-bench.ts) in fresh child processes; the median run. */
-export const measureReadInChild = (sizes: OrgSizes, runs = 1): Promise<ReadMeasure & { runsCpuMs: number[] }> => medianInChildren<ReadMeasure>(['read', JSON.stringify(sizes)], runs);
+export const measureReadInChild = (sizes: OrgSizes, runs = 1): Promise<ReadMeasure & { runsCpuMs: number[] }> =>
+  medianInChildren<ReadMeasure>(['read', JSON.stringify(sizes)], runs);

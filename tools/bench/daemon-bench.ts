@@ -11,7 +11,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { criticalPathMs, longestChain, lowerBoundRequests } from './bounds.js';
-import { manifestText, orgDocuments, splitDocuments, splitMembers, writeManifests, type PlainDocument } from './documents.js';
+import {
+  manifestText,
+  orgDocuments,
+  splitDocuments,
+  splitMembers,
+  writeManifests,
+  type PlainDocument,
+} from './documents.js';
 import { DOCUMENTS_PER_FILE } from './cold-plan.js';
 import { fmt, ms, ratio2, type MeasureModule, type MeasureOutput } from './measure.js';
 import { planNeeds } from './needs.js';
@@ -63,7 +70,10 @@ async function bareFetchMs(sb: BenchSandbox, org: string): Promise<number> {
   await sb.resetStats();
   let cursor: string | undefined;
   do {
-    const res = await fetch(`${sb.url}/orgs/${org}/members?limit=1000${cursor ? `&page=${encodeURIComponent(cursor)}` : ''}`, { headers: { authorization: `Bearer ${sb.token}` } });
+    const res = await fetch(
+      `${sb.url}/orgs/${org}/members?limit=1000${cursor ? `&page=${encodeURIComponent(cursor)}` : ''}`,
+      { headers: { authorization: `Bearer ${sb.token}` } },
+    );
     if (!res.ok) throw new Error(`bare member list: HTTP ${res.status}`);
     const body = (await res.json()) as { next?: { page?: string } };
     cursor = body.next?.page;
@@ -102,9 +112,15 @@ export async function lastRun(url: string): Promise<LastRun | undefined> {
 }
 
 /** Start `docops daemon` and resolve with its HTTP address (from its "started" log line). */
-export function startDaemon(configFile: string, sb: BenchSandbox): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
+export function startDaemon(
+  configFile: string,
+  sb: BenchSandbox,
+): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
   const [file, ...args] = docopsCommand();
-  const child = spawn(file!, [...args, 'daemon', '-c', configFile, '--log-format', 'json'], { env: cleanEnv({ DOCOPS_TOKEN: sb.token }), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(file!, [...args, 'daemon', '-c', configFile, '--log-format', 'json'], {
+    env: cleanEnv({ DOCOPS_TOKEN: sb.token }),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let err = '';
   return new Promise((resolve, reject) => {
     child.stderr!.on('data', (d: Buffer) => {
@@ -142,7 +158,12 @@ export async function measureDaemonSave(opts: DaemonSaveOptions): Promise<Daemon
   const scopedFetch = {
     requests: lowerBoundRequests(needs),
     chainRequests: longestChain(needs),
-    criticalPathMs: criticalPathMs({ chainRequests: longestChain(needs), totalRequests: lowerBoundRequests(needs), concurrency: opts.concurrency, latencyMs: opts.latencyMs }),
+    criticalPathMs: criticalPathMs({
+      chainRequests: longestChain(needs),
+      totalRequests: lowerBoundRequests(needs),
+      concurrency: opts.concurrency,
+      latencyMs: opts.latencyMs,
+    }),
   };
   const boundMs = DEBOUNCE_MS + FETCH_FACTOR * scopedFetch.criticalPathMs;
   const root = await mkdtemp(join(tmpdir(), 'docops-daemon-bench-'));
@@ -150,17 +171,30 @@ export async function measureDaemonSave(opts: DaemonSaveOptions): Promise<Daemon
   const sb = await opts.startSandbox({ sizes: opts.sizes, latencyMs: opts.latencyMs });
   let daemon: Awaited<ReturnType<typeof startDaemon>> | undefined;
   try {
-    await writeManifests(dir, splitDocuments(splitMembers(orgDocuments(org, opts.kinds), MEMBERS_PER_FILE), DOCUMENTS_PER_FILE));
+    await writeManifests(
+      dir,
+      splitDocuments(splitMembers(orgDocuments(org, opts.kinds), MEMBERS_PER_FILE), DOCUMENTS_PER_FILE),
+    );
     const config = join(root, 'docops.yaml');
     await writeFile(
       config,
-      [`manifests: ${dir}`, `apiUrl: ${sb.url}`, 'listen: 127.0.0.1:0', `concurrency: ${opts.concurrency}`, `debounceMs: ${DEBOUNCE_MS}`, `journalDir: ${join(root, 'journal')}`, 'logLevel: info', ''].join('\n'),
+      [
+        `manifests: ${dir}`,
+        `apiUrl: ${sb.url}`,
+        'listen: 127.0.0.1:0',
+        `concurrency: ${opts.concurrency}`,
+        `debounceMs: ${DEBOUNCE_MS}`,
+        `journalDir: ${join(root, 'journal')}`,
+        'logLevel: info',
+        '',
+      ].join('\n'),
     );
     const started = epochNow();
     daemon = await startDaemon(config, sb);
     const d = daemon;
     const first = await until('the start-up reconcile', async () => lastRun(d.url));
-    if (first.result !== 'success') throw new Error(`the daemon's start-up reconcile ended ${first.result}:\n${d.stderr().slice(-4000)}`);
+    if (first.result !== 'success')
+      throw new Error(`the daemon's start-up reconcile ended ${first.result}:\n${d.stderr().slice(-4000)}`);
     const startupRunMs = Math.round(epochNow() - started);
 
     const members = org.members.map((m) => ({ ...m }));
@@ -172,7 +206,9 @@ export async function measureDaemonSave(opts: DaemonSaveOptions): Promise<Daemon
       const m = members[i + 1]!;
       m.role = nextRole(m.role);
       // The files' text is made before the clock starts: the save is the write, as an editor's is.
-      const texts = [...membersFiles({ ...org, members })].map(([name, docs]) => [join(dir, name), manifestText(docs)] as const);
+      const texts = [...membersFiles({ ...org, members })].map(
+        ([name, docs]) => [join(dir, name), manifestText(docs)] as const,
+      );
       await sb.resetStats();
       const savedAt = epochNow();
       for (const [file, text] of texts) await writeFile(file, text);
@@ -181,7 +217,10 @@ export async function measureDaemonSave(opts: DaemonSaveOptions): Promise<Daemon
         return r && r.id > previous ? r : undefined;
       });
       previous = run.id;
-      if (run.result !== 'success' || run.applied !== 1) throw new Error(`a save's run ended ${run.result} with ${run.applied ?? 0} step(s) applied:\n${d.stderr().slice(-4000)}`);
+      if (run.result !== 'success' || run.applied !== 1)
+        throw new Error(
+          `a save's run ended ${run.result} with ${run.applied ?? 0} step(s) applied:\n${d.stderr().slice(-4000)}`,
+        );
       const [timing, stats] = await Promise.all([sb.timing(), sb.stats()]);
       if (timing.firstWriteAt === undefined) throw new Error('the sandbox saw no write');
       const result: SaveRun = {
@@ -225,17 +264,29 @@ export const daemonSaveMeasure: MeasureModule = {
   name: 'daemonSave',
   async run(env): Promise<MeasureOutput> {
     env.log(`daemon: save → first write, ${fmt(env.config.sizes.members)} members (${SAVES} saves)`);
-    const m = await measureDaemonSave({ sizes: env.config.sizes, latencyMs: env.config.latencyMs, concurrency: env.config.concurrency, saves: SAVES, kinds: new Set(env.kinds.map((k) => k.kind)), startSandbox: env.startSandbox });
+    const m = await measureDaemonSave({
+      sizes: env.config.sizes,
+      latencyMs: env.config.latencyMs,
+      concurrency: env.config.concurrency,
+      saves: SAVES,
+      kinds: new Set(env.kinds.map((k) => k.kind)),
+      startSandbox: env.startSandbox,
+    });
     const notes: string[] = [];
-    if (m.ratio > 1) notes.push(`daemon save → first write above its bound: ${ms(m.medianMs)} for ${ms(m.boundMs)} (load average ${m.loadAverage.join(', ')})`);
-    if (m.runs.some((r) => r.scope !== 'scoped' || r.readOtherKinds)) notes.push('daemon save: a run was not scoped to Members, or read other kinds (see daemonSave.runs)');
+    if (m.ratio > 1)
+      notes.push(
+        `daemon save → first write above its bound: ${ms(m.medianMs)} for ${ms(m.boundMs)} (load average ${m.loadAverage.join(', ')})`,
+      );
+    if (m.runs.some((r) => r.scope !== 'scoped' || r.readOtherKinds))
+      notes.push('daemon save: a run was not scoped to Members, or read other kinds (see daemonSave.runs)');
     return {
       keys: { daemonSaveToWriteMs: m.medianMs, daemonSaveToWriteRatio: m.ratio },
       details: m,
       rows: [
         {
           measure: `Daemon running, ${fmt(m.members)} members: save (one member's role) → first write ÷ debounce + ${FETCH_FACTOR} × scoped fetch critical path`,
-          measured: `${ms(m.medianMs)} ÷ (${ms(m.debounceMs)} + ${FETCH_FACTOR} × ${ms(m.scopedFetch.criticalPathMs)}) = ${ms(m.boundMs)}; ${m.runs[0]?.requests ?? 0} requests per run (median of ${m.runs.length} saves; load average ${m.loadAverage[0]}). ` +
+          measured:
+            `${ms(m.medianMs)} ÷ (${ms(m.debounceMs)} + ${FETCH_FACTOR} × ${ms(m.scopedFetch.criticalPathMs)}) = ${ms(m.boundMs)}; ${m.runs[0]?.requests ?? 0} requests per run (median of ${m.runs.length} saves; load average ${m.loadAverage[0]}). ` +
             `The same list read bare took ${ms(m.measuredFetchMs)} here: ${ratio2(m.measuredBoundRatio)}× debounce + ${FETCH_FACTOR} × that`,
           ratio: ratio2(m.ratio),
           target: '≤ 1.00',

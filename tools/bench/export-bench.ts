@@ -12,7 +12,17 @@ import { fmt, ms, type MeasureModule, type MeasureOutput } from './measure.js';
 import { BENCH_ORG, type OrgSizes } from './org-model.js';
 import { cleanEnv, docopsCommand, runTimed, type Exited } from './spawn.js';
 
-export const EXPORT_SIZES: OrgSizes = { members: 100_000, teams: 1_000, teamMemberships: 30_000, translations: 10, spaces: 20, sites: 2, sectionsPerSite: 2, spacesPerSection: 2, sectionsPerGroup: 0 };
+export const EXPORT_SIZES: OrgSizes = {
+  members: 100_000,
+  teams: 1_000,
+  teamMemberships: 30_000,
+  translations: 10,
+  spaces: 20,
+  sites: 2,
+  sectionsPerSite: 2,
+  spacesPerSection: 2,
+  sectionsPerGroup: 0,
+};
 
 export interface ExportRoundTrip {
   members: number;
@@ -24,7 +34,10 @@ export interface ExportRoundTrip {
 }
 
 function mustExit(step: string, exit: Exited, code: number): void {
-  if (exit.code !== code) throw new Error(`export round trip: ${step} exited ${String(exit.code)}, not ${code}:\n${exit.stderr.slice(0, 2000)}`);
+  if (exit.code !== code)
+    throw new Error(
+      `export round trip: ${step} exited ${String(exit.code)}, not ${code}:\n${exit.stderr.slice(0, 2000)}`,
+    );
 }
 
 /** The measure on an organization of `sizes` (the benchmark's: EXPORT_SIZES; its test's: a small one). */
@@ -47,8 +60,18 @@ export const exportRoundTrip = (sizes: OrgSizes): MeasureModule => ({
       const entries = await Promise.all((await readdir(dir, { recursive: true })).map((f) => stat(join(dir, f))));
       const fileSizes = entries.filter((e) => e.isFile()).map((e) => e.size);
       const largest = Math.max(...fileSizes);
-      if (largest > EXPORT_FILE_BUDGET + 1024) throw new Error(`export round trip: a file of ${largest} bytes is over the export budget (${EXPORT_FILE_BUDGET})`);
-      const trip: ExportRoundTrip = { members: sizes.members, files: fileSizes.length, largestFileBytes: largest, exportMs: exported.wallMs, validateMs: validated.wallMs, planMs: planned.wallMs };
+      if (largest > EXPORT_FILE_BUDGET + 1024)
+        throw new Error(
+          `export round trip: a file of ${largest} bytes is over the export budget (${EXPORT_FILE_BUDGET})`,
+        );
+      const trip: ExportRoundTrip = {
+        members: sizes.members,
+        files: fileSizes.length,
+        largestFileBytes: largest,
+        exportMs: exported.wallMs,
+        validateMs: validated.wallMs,
+        planMs: planned.wallMs,
+      };
       return {
         keys: { exportRoundTripMs: Math.round(trip.exportMs + trip.validateMs + trip.planMs) },
         details: trip,

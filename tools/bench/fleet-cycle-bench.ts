@@ -51,10 +51,26 @@ interface OrgStatus {
 }
 
 /** Runs the daemon on `ids` until each has its start-up run; each run's [start, end] in epoch ms. */
-async function cycle(root: string, ids: string[], router: string, tokens: Map<string, string>, concurrency: number): Promise<Record<string, [number, number]>> {
+async function cycle(
+  root: string,
+  ids: string[],
+  router: string,
+  tokens: Map<string, string>,
+  concurrency: number,
+): Promise<Record<string, [number, number]>> {
   const config = join(root, `docops-${ids.length}-${ids[0]}.yaml`);
-  const lines = ['listen: 127.0.0.1:0', `apiUrl: ${router}`, `concurrency: ${concurrency}`, `journalDir: ${join(root, 'journal')}`, 'logLevel: info', 'organizations:'];
-  for (const id of ids) lines.push(`  - { id: ${id}, manifests: ${join(root, 'orgs', id)}, tokenEnv: TOKEN_${id.replace(/-/g, '_').toUpperCase()} }`);
+  const lines = [
+    'listen: 127.0.0.1:0',
+    `apiUrl: ${router}`,
+    `concurrency: ${concurrency}`,
+    `journalDir: ${join(root, 'journal')}`,
+    'logLevel: info',
+    'organizations:',
+  ];
+  for (const id of ids)
+    lines.push(
+      `  - { id: ${id}, manifests: ${join(root, 'orgs', id)}, tokenEnv: TOKEN_${id.replace(/-/g, '_').toUpperCase()} }`,
+    );
   await writeFile(config, lines.join('\n') + '\n');
   const env = Object.fromEntries(ids.map((id) => [`TOKEN_${id.replace(/-/g, '_').toUpperCase()}`, tokens.get(id)!]));
   const d = startFleetDaemon(config, env);
@@ -80,9 +96,15 @@ async function cycle(root: string, ids: string[], router: string, tokens: Map<st
   }
 }
 
-const span = (runs: Record<string, [number, number]>): number => Math.max(...Object.values(runs).map((r) => r[1])) - Math.min(...Object.values(runs).map((r) => r[0]));
+const span = (runs: Record<string, [number, number]>): number =>
+  Math.max(...Object.values(runs).map((r) => r[1])) - Math.min(...Object.values(runs).map((r) => r[0]));
 
-export async function measureFleetCycle(opts: { latencyMs: number; concurrency: number; kinds: ReadonlySet<string>; startSandbox(req: SandboxRequest): Promise<BenchSandbox> }): Promise<FleetCycleMeasure> {
+export async function measureFleetCycle(opts: {
+  latencyMs: number;
+  concurrency: number;
+  kinds: ReadonlySet<string>;
+  startSandbox(req: SandboxRequest): Promise<BenchSandbox>;
+}): Promise<FleetCycleMeasure> {
   const sizes = scaledSizes(BENCH_SIZES, MEMBERS);
   const ids = Array.from({ length: ORGS }, (_, i) => `org-fleet-${String(i).padStart(2, '0')}`);
   const root = await mkdtemp(join(tmpdir(), 'docops-fleet-bench-'));
@@ -91,10 +113,24 @@ export async function measureFleetCycle(opts: { latencyMs: number; concurrency: 
     // Random, as real tokens are (a token holding the id would have the id redacted wherever it appears).
     const tokens = new Map(ids.map((id) => [id, randomBytes(16).toString('hex')]));
     for (const id of ids) {
-      sandboxes.push(await opts.startSandbox({ sizes, latencyMs: opts.latencyMs, org: id, token: tokens.get(id)!, rateLimit: RATE_LIMIT }));
+      sandboxes.push(
+        await opts.startSandbox({
+          sizes,
+          latencyMs: opts.latencyMs,
+          org: id,
+          token: tokens.get(id)!,
+          rateLimit: RATE_LIMIT,
+        }),
+      );
       const dir = join(root, 'orgs', id);
       await mkdir(dir, { recursive: true });
-      await writeManifests(dir, splitDocuments(splitMembers(orgDocuments(generateOrg(sizes, id), opts.kinds), MEMBERS_PER_FILE), DOCUMENTS_PER_FILE));
+      await writeManifests(
+        dir,
+        splitDocuments(
+          splitMembers(orgDocuments(generateOrg(sizes, id), opts.kinds), MEMBERS_PER_FILE),
+          DOCUMENTS_PER_FILE,
+        ),
+      );
     }
     const load = loadavg()[0]!;
     const router = await startTokenRouter(new Map(ids.map((id, i) => [tokens.get(id)!, sandboxes[i]!.origin])));
@@ -114,7 +150,12 @@ export async function measureFleetCycle(opts: { latencyMs: number; concurrency: 
         members: MEMBERS,
         rateLimit: RATE_LIMIT,
         fleetCycleMs,
-        fleetRunsMs: Object.fromEntries(Object.entries(fleet).map(([id, [a, b]]) => [id, { startMs: a - Math.min(...Object.values(fleet).map((r) => r[0])), durationMs: b - a }])),
+        fleetRunsMs: Object.fromEntries(
+          Object.entries(fleet).map(([id, [a, b]]) => [
+            id,
+            { startMs: a - Math.min(...Object.values(fleet).map((r) => r[0])), durationMs: b - a },
+          ]),
+        ),
         loadAverage: [load, loadavg()[0]!],
         aloneMs,
         slowestAloneMs,
@@ -133,7 +174,12 @@ export const fleetCycleMeasure: MeasureModule = {
   name: 'fleetCycle',
   async run(env): Promise<MeasureOutput> {
     env.log(`fleet: one daemon, ${ORGS} organizations × ${fmt(MEMBERS)} members, each token at ${RATE_LIMIT}`);
-    const m = await measureFleetCycle({ latencyMs: env.config.latencyMs, concurrency: env.config.concurrency, kinds: new Set(env.kinds.map((k) => k.kind)), startSandbox: env.startSandbox });
+    const m = await measureFleetCycle({
+      latencyMs: env.config.latencyMs,
+      concurrency: env.config.concurrency,
+      kinds: new Set(env.kinds.map((k) => k.kind)),
+      startSandbox: env.startSandbox,
+    });
     const met = m.ratio <= GOAL;
     return {
       keys: { fleetCycleRatio: m.ratio },
@@ -147,7 +193,11 @@ export const fleetCycleMeasure: MeasureModule = {
           met,
         },
       ],
-      notes: met ? [] : [`fleet: a cycle of ${m.organizations} organizations took ${ratio2(m.ratio)} × the slowest one alone (goal ≤ ${GOAL})`],
+      notes: met
+        ? []
+        : [
+            `fleet: a cycle of ${m.organizations} organizations took ${ratio2(m.ratio)} × the slowest one alone (goal ≤ ${GOAL})`,
+          ],
     };
   },
 };

@@ -17,7 +17,10 @@ export interface Routed {
 }
 
 /** Forwards to the origin of the request's token; `record` sees every request on arrival. */
-export async function startTokenRouter(origins: ReadonlyMap<string, string>, record?: (r: Routed) => void): Promise<{ url: string; close(): Promise<void> }> {
+export async function startTokenRouter(
+  origins: ReadonlyMap<string, string>,
+  record?: (r: Routed) => void,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
     record?.({ token, method: req.method ?? 'GET', at: performance.timeOrigin + performance.now() });
@@ -28,11 +31,14 @@ export async function startTokenRouter(origins: ReadonlyMap<string, string>, rec
       return;
     }
     const target = new URL(origin);
-    const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.on('error', () => {});
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = httpRequest(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.on('error', () => {});
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });
@@ -58,7 +64,11 @@ export interface FleetDaemon {
 /** The installed `docops daemon -c config` with extra environment (the organizations' tokens, KUBECONFIG …). */
 export function startFleetDaemon(config: string, env: Record<string, string>, cwd?: string): FleetDaemon {
   const [file, ...args] = docopsCommand();
-  const child = spawn(file!, [...args, 'daemon', '-c', config, '--log-format', 'json'], { env: cleanEnv(env), stdio: ['ignore', 'ignore', 'pipe'], ...(cwd ? { cwd } : {}) });
+  const child = spawn(file!, [...args, 'daemon', '-c', config, '--log-format', 'json'], {
+    env: cleanEnv(env),
+    stdio: ['ignore', 'ignore', 'pipe'],
+    ...(cwd ? { cwd } : {}),
+  });
   const logs: Record<string, unknown>[] = [];
   let url: string | undefined;
   let rest = '';
@@ -69,7 +79,12 @@ export function startFleetDaemon(config: string, env: Record<string, string>, cw
       try {
         const entry = JSON.parse(line) as Record<string, unknown>;
         if (logs.length < 200_000) logs.push(entry);
-        if (typeof entry.msg === 'string' && entry.msg.startsWith('docops daemon started') && typeof entry.url === 'string') url = entry.url;
+        if (
+          typeof entry.msg === 'string' &&
+          entry.msg.startsWith('docops daemon started') &&
+          typeof entry.url === 'string'
+        )
+          url = entry.url;
       } catch {
         logs.push({ raw: line }); // not a log line (an error printed before logging began)
       }
@@ -89,4 +104,8 @@ export function startFleetDaemon(config: string, env: Record<string, string>, cw
 }
 
 /** The tail of a daemon's log, for an error message. */
-export const logTail = (d: FleetDaemon): string => [`exit: ${d.child.exitCode ?? d.child.signalCode ?? 'running'}`, ...d.logs.slice(-20).map((l) => JSON.stringify(l))].join('\n');
+export const logTail = (d: FleetDaemon): string =>
+  [
+    `exit: ${d.child.exitCode ?? d.child.signalCode ?? 'running'}`,
+    ...d.logs.slice(-20).map((l) => JSON.stringify(l)),
+  ].join('\n');

@@ -34,7 +34,10 @@ export interface FleetTakeoverMeasure {
   ratioToLease: number;
 }
 
-const team = (org: string, title: string): string => ['apiVersion: docops/v1', 'kind: Team', 'metadata:', `  organization: ${org}`, 'spec:', `  title: ${title}`, ''].join('\n');
+const team = (org: string, title: string): string =>
+  ['apiVersion: docops/v1', 'kind: Team', 'metadata:', `  organization: ${org}`, 'spec:', `  title: ${title}`, ''].join(
+    '\n',
+  );
 const now = (): number => performance.timeOrigin + performance.now();
 
 export async function measureFleetTakeover(): Promise<FleetTakeoverMeasure> {
@@ -46,7 +49,8 @@ export async function measureFleetTakeover(): Promise<FleetTakeoverMeasure> {
   let router: Awaited<ReturnType<typeof startTokenRouter>> | undefined;
   try {
     const tokens = ids.map(() => randomBytes(16).toString('hex')); // random, as real tokens are
-    for (const [i, id] of ids.entries()) sandboxes.push(await startSandbox({ seed: { large: 40, org: id }, token: tokens[i]!, faults: 'latency=20ms' }));
+    for (const [i, id] of ids.entries())
+      sandboxes.push(await startSandbox({ seed: { large: 40, org: id }, token: tokens[i]!, faults: 'latency=20ms' }));
     // Every replica uses every token: each gets an API address of its own, whose record says who sent what.
     const byReplica = new Map<string, Routed[]>();
     const routers: Awaited<ReturnType<typeof startTokenRouter>>[] = [];
@@ -69,49 +73,80 @@ export async function measureFleetTakeover(): Promise<FleetTakeoverMeasure> {
         'journalDir: ./journal',
         'logLevel: info',
         'organizations:',
-        ...ids.map((id) => `  - { id: ${id}, manifests: ./orgs/${id}, tokenEnv: TOKEN_${id.replace(/-/g, '_').toUpperCase()} }`),
+        ...ids.map(
+          (id) => `  - { id: ${id}, manifests: ./orgs/${id}, tokenEnv: TOKEN_${id.replace(/-/g, '_').toUpperCase()} }`,
+        ),
         `shard: { leases: ${SHARDS} }`,
         `ha: { mode: kubernetes, leaseName: docops, leaseDurationMs: ${LEASE.leaseDurationMs}, renewDeadlineMs: ${LEASE.renewDeadlineMs}, retryPeriodMs: ${LEASE.retryPeriodMs} }`,
       ];
       await writeFile(join(dir, 'docops.yaml'), config.join('\n') + '\n');
-      const env = { ...Object.fromEntries(ids.map((id, i) => [`TOKEN_${id.replace(/-/g, '_').toUpperCase()}`, tokens[i]!])), KUBECONFIG: join(dir, 'kubeconfig'), HOSTNAME: name };
+      const env = {
+        ...Object.fromEntries(ids.map((id, i) => [`TOKEN_${id.replace(/-/g, '_').toUpperCase()}`, tokens[i]!])),
+        KUBECONFIG: join(dir, 'kubeconfig'),
+        HOSTNAME: name,
+      };
       replicas.push(startFleetDaemon(join(dir, 'docops.yaml'), env, dir));
     }
     router = routers[0];
     const names = ['rep-a', 'rep-b', 'rep-c'];
-    const owner = (s: number): string => names.find((n) => String(leases!.lease('docops', `docops-shard-${s}`)?.spec.holderIdentity ?? '').startsWith(`${n}-`)) ?? '';
+    const owner = (s: number): string =>
+      names.find((n) =>
+        String(leases!.lease('docops', `docops-shard-${s}`)?.spec.holderIdentity ?? '').startsWith(`${n}-`),
+      ) ?? '';
     const shards = Array.from({ length: SHARDS }, (_, s) => s);
     const inSync = async (title: (id: string) => string): Promise<boolean> => {
       const all = await Promise.all(
         ids.map(async (id, i) => {
-          const res = await fetch(`${sandboxes[i]!.url}/orgs/${id}/teams?limit=1000`, { headers: { authorization: `Bearer ${tokens[i]!}` } });
+          const res = await fetch(`${sandboxes[i]!.url}/orgs/${id}/teams?limit=1000`, {
+            headers: { authorization: `Bearer ${tokens[i]!}` },
+          });
           return ((await res.json()) as { items: { title: string }[] }).items.some((t) => t.title === title(id));
         }),
       );
       return all.every(Boolean);
     };
     await until('every shard held, two each, and every organization in sync', async () =>
-      shards.every((s) => owner(s) !== '') && names.every((n) => shards.filter((s) => owner(s) === n).length === SHARDS / names.length) && (await inSync((id) => `Takeover ${id} 0`)) ? true : undefined,
+      shards.every((s) => owner(s) !== '') &&
+      names.every((n) => shards.filter((s) => owner(s) === n).length === SHARDS / names.length) &&
+      (await inSync((id) => `Takeover ${id} 0`))
+        ? true
+        : undefined,
     );
-    const victimIndex = names.map((n) => shards.filter((s) => owner(s) === n).length).reduce((best, c, i, all) => (c > all[best]! ? i : best), 0);
+    const victimIndex = names
+      .map((n) => shards.filter((s) => owner(s) === n).length)
+      .reduce((best, c, i, all) => (c > all[best]! ? i : best), 0);
     const victim = names[victimIndex]!;
     const killedShards = shards.filter((s) => owner(s) === victim);
     const killedOrganizations = ids.filter((id) => killedShards.includes(shardOf(id, SHARDS)));
     replicas[victimIndex]!.child.kill('SIGKILL');
     const killedAt = now();
-    for (const name of names) for (const id of ids) await writeFile(join(root, name, 'orgs', id, 'team-1.yaml'), team(id, `Takeover ${id} 1`));
+    for (const name of names)
+      for (const id of ids) await writeFile(join(root, name, 'orgs', id, 'team-1.yaml'), team(id, `Takeover ${id} 1`));
     const writtenAgainMs: Record<string, number> = {};
     await until('each of the killed replica’s organizations written by a survivor', async () => {
       for (const [i, id] of ids.entries()) {
         if (!killedOrganizations.includes(id) || writtenAgainMs[id] !== undefined) continue;
-        const w = names.filter((n) => n !== victim).flatMap((n) => byReplica.get(n)!).find((x) => x.token === tokens[i] && x.method !== 'GET' && x.at > killedAt);
+        const w = names
+          .filter((n) => n !== victim)
+          .flatMap((n) => byReplica.get(n)!)
+          .find((x) => x.token === tokens[i] && x.method !== 'GET' && x.at > killedAt);
         if (w) writtenAgainMs[id] = Math.round(w.at - killedAt);
       }
       return killedOrganizations.every((id) => writtenAgainMs[id] !== undefined) ? true : undefined;
     });
     const takeoverMs = Math.max(...Object.values(writtenAgainMs));
     for (const r of routers.slice(1)) await r.close();
-    return { organizations: ORGS, shards: SHARDS, replicas: 3, lease: LEASE, killedShards, killedOrganizations, writtenAgainMs, takeoverMs, ratioToLease: Math.round((takeoverMs / LEASE.leaseDurationMs) * 1000) / 1000 };
+    return {
+      organizations: ORGS,
+      shards: SHARDS,
+      replicas: 3,
+      lease: LEASE,
+      killedShards,
+      killedOrganizations,
+      writtenAgainMs,
+      takeoverMs,
+      ratioToLease: Math.round((takeoverMs / LEASE.leaseDurationMs) * 1000) / 1000,
+    };
   } finally {
     await Promise.all(replicas.map((r) => r.stop()));
     await router?.close();
@@ -124,7 +159,9 @@ export async function measureFleetTakeover(): Promise<FleetTakeoverMeasure> {
 export const fleetTakeoverMeasure: MeasureModule = {
   name: 'fleetTakeover',
   async run(env): Promise<MeasureOutput> {
-    env.log(`fleet: three replicas, ${ORGS} organizations on ${SHARDS} shard Leases; one killed → its organizations written again`);
+    env.log(
+      `fleet: three replicas, ${ORGS} organizations on ${SHARDS} shard Leases; one killed → its organizations written again`,
+    );
     const m = await measureFleetTakeover();
     const goal = 2 * m.lease.leaseDurationMs;
     const met = m.takeoverMs <= goal;

@@ -32,7 +32,6 @@ export interface BenchDeps {
   log?: (line: string) => void;
 }
 
-
 const ratio = (a: number, b: number): number => (b === 0 ? Number.NaN : Math.round((a / b) * 1000) / 1000);
 
 async function loadDesired(org: GenOrg, kinds: readonly KindDefinition[], dir: string) {
@@ -65,12 +64,19 @@ export async function runBench(config: BenchConfig, deps: BenchDeps): Promise<Be
     const lowerBound = lowerBoundRequests(needs);
     const strictLowerBound = lowerBoundRequests(strictPlanNeeds(org, names));
     const chainRequests = longestChain(needs);
-    const cpMs = criticalPathMs({ chainRequests, totalRequests: lowerBound, concurrency: config.concurrency, latencyMs: config.latencyMs });
+    const cpMs = criticalPathMs({
+      chainRequests,
+      totalRequests: lowerBound,
+      concurrency: config.concurrency,
+      latencyMs: config.latencyMs,
+    });
 
     log('apply of the changes');
     const changed = await loadDesired(withChanges(org, config.changes), kinds, join(tmp, 'changed'));
-    const apply = await measureApply(sb, kinds, changed, { concurrency: config.concurrency, latencyMs: config.latencyMs });
-
+    const apply = await measureApply(sb, kinds, changed, {
+      concurrency: config.concurrency,
+      latencyMs: config.latencyMs,
+    });
 
     const baseline = refreshBaseline(org, names);
     const baselineTotal = Object.values(baseline).reduce((a, b) => a + b, 0);
@@ -82,7 +88,13 @@ export async function runBench(config: BenchConfig, deps: BenchDeps): Promise<Be
       applyWallRatio: ratio(apply.wallMs, apply.boundMs),
       refreshBaselineRequests: baselineTotal,
       date: new Date().toISOString(),
-      machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', totalMemMb: Math.round(totalmem() / 2 ** 20), node: process.version, platform: `${process.platform}-${process.arch}` },
+      machine: {
+        cpus: cpus().length,
+        cpuModel: cpus()[0]?.model ?? 'unknown',
+        totalMemMb: Math.round(totalmem() / 2 ** 20),
+        node: process.version,
+        platform: `${process.platform}-${process.arch}`,
+      },
       config,
       kinds: [...names],
       entities: entityCounts(org),
@@ -106,7 +118,11 @@ export async function runBench(config: BenchConfig, deps: BenchDeps): Promise<Be
       cpuFloorRatio: Math.round(median(cpu.runsFloorRatio ?? [cpu.floorRatio]) * 100) / 100,
       readCpuMs: Math.round(read.cpuMs),
       read,
-      refreshBaseline: { byType: baseline, total: baselineTotal, vsDocopsPlan: ratio(baselineTotal, plan.median.requests) },
+      refreshBaseline: {
+        byType: baseline,
+        total: baselineTotal,
+        vsDocopsPlan: ratio(baselineTotal, plan.median.requests),
+      },
       notes: [],
     };
     result.notes.push(...findings(result));
@@ -120,20 +136,31 @@ export async function runBench(config: BenchConfig, deps: BenchDeps): Promise<Be
 /** Plain statements about results that are off target or suspicious (the interpretation lives in docs/dev/benchmarks.md). */
 function findings(r: BenchResult): string[] {
   const out: string[] = [];
-  if (r.plan.steps !== 0) out.push(`the no-op plan is not empty: ${r.plan.steps} steps (first: ${r.plan.firstSteps.join(', ')})`);
-  if (new Set(r.plan.runs.map((x) => x.requests)).size > 1) out.push(`request counts differ between runs: ${r.plan.runs.map((x) => x.requests).join(', ')}`);
-  if (r.apply.failed > 0 || r.apply.skipped > 0) out.push(`apply: ${r.apply.failed} steps failed, ${r.apply.skipped} skipped`);
-  if (r.apply.sentRequests !== r.apply.plannedRequests) out.push(`apply sent ${r.apply.sentRequests} requests for ${r.apply.plannedRequests} planned (retries or extra reads)`);
-  if (r.apply.replanSteps !== 0) out.push(`a plan right after the apply still has ${r.apply.replanSteps} steps (did not converge)`);
+  if (r.plan.steps !== 0)
+    out.push(`the no-op plan is not empty: ${r.plan.steps} steps (first: ${r.plan.firstSteps.join(', ')})`);
+  if (new Set(r.plan.runs.map((x) => x.requests)).size > 1)
+    out.push(`request counts differ between runs: ${r.plan.runs.map((x) => x.requests).join(', ')}`);
+  if (r.apply.failed > 0 || r.apply.skipped > 0)
+    out.push(`apply: ${r.apply.failed} steps failed, ${r.apply.skipped} skipped`);
+  if (r.apply.sentRequests !== r.apply.plannedRequests)
+    out.push(
+      `apply sent ${r.apply.sentRequests} requests for ${r.apply.plannedRequests} planned (retries or extra reads)`,
+    );
+  if (r.apply.replanSteps !== 0)
+    out.push(`a plan right after the apply still has ${r.apply.replanSteps} steps (did not converge)`);
   // Misses whose cause was profiled (docs/dev/benchmarks.md, "What does not meet its target").
-  if (r.requestsRatio > TARGETS.requestsRatio) out.push(`requests above the lower bound: compare plan.byRoute with the lists in tools/bench/needs.ts`);
+  if (r.requestsRatio > TARGETS.requestsRatio)
+    out.push(`requests above the lower bound: compare plan.byRoute with the lists in tools/bench/needs.ts`);
   if (r.planWallRatio > TARGETS.planWallRatio || r.applyWallRatio > TARGETS.applyWallRatio) {
-    out.push('wall ratios above target: the pool is full ~95 % of the time but each request takes 25–28 ms, not 20: sandbox JSON.stringify + docops JSON.parse of ~12 MB per plan (~0.7 + ~0.9 ms per request) on shared cores; see docs/dev/benchmarks.md');
+    out.push(
+      'wall ratios above target: the pool is full ~95 % of the time but each request takes 25–28 ms, not 20: sandbox JSON.stringify + docops JSON.parse of ~12 MB per plan (~0.7 + ~0.9 ms per request) on shared cores; see docs/dev/benchmarks.md',
+    );
   }
   return out;
 }
 
-const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? Number.NaN;
+const median = (xs: readonly number[]): number =>
+  [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? Number.NaN;
 
 /** The steady-state benchmark as a measure module: its result stays at latest.json's top level, as before issue 14. */
 export function steadyMeasure(deps: Omit<BenchDeps, 'kinds' | 'startSandbox' | 'log'>): MeasureModule {

@@ -65,7 +65,8 @@ export async function startLeaseServer(): Promise<FakeLeaseServer> {
     const client = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const method = req.method ?? 'GET';
     const body = await readBody(req);
-    const record = (code: number, extra: Partial<LeaseEvent> = {}): void => void events.push({ at, client: client ?? '(none)', method, status: code, ...extra });
+    const record = (code: number, extra: Partial<LeaseEvent> = {}): void =>
+      void events.push({ at, client: client ?? '(none)', method, status: code, ...extra });
     if (client === undefined) {
       record(401);
       return status(res, 401, 'Unauthorized', 'Unauthorized');
@@ -96,7 +97,9 @@ export async function startLeaseServer(): Promise<FakeLeaseServer> {
     if (method === 'GET' && name !== undefined) {
       const lease = leases.get(key(name));
       record(lease ? 200 : 404);
-      return lease ? json(res, 200, lease) : status(res, 404, 'NotFound', `leases.coordination.k8s.io "${name}" not found`, name);
+      return lease
+        ? json(res, 200, lease)
+        : status(res, 404, 'NotFound', `leases.coordination.k8s.io "${name}" not found`, name);
     }
     if ((method === 'POST' && name === undefined) || (method === 'PUT' && name !== undefined)) {
       const parsed = parseLease(body);
@@ -105,7 +108,10 @@ export async function startLeaseServer(): Promise<FakeLeaseServer> {
         return status(res, 422, 'Invalid', parsed);
       }
       const leaseName = name ?? parsed.metadata.name;
-      if (typeof leaseName !== 'string' || (name !== undefined && parsed.metadata.name !== undefined && parsed.metadata.name !== name)) {
+      if (
+        typeof leaseName !== 'string' ||
+        (name !== undefined && parsed.metadata.name !== undefined && parsed.metadata.name !== name)
+      ) {
         record(400);
         return status(res, 400, 'BadRequest', 'the name of the object does not match the name on the URL');
       }
@@ -122,11 +128,22 @@ export async function startLeaseServer(): Promise<FakeLeaseServer> {
         const rv = parsed.metadata.resourceVersion;
         if (typeof rv !== 'string' || rv === '') {
           record(422);
-          return status(res, 422, 'Invalid', 'metadata.resourceVersion: Invalid value: 0x0: must be specified for an update');
+          return status(
+            res,
+            422,
+            'Invalid',
+            'metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
+          );
         }
         if (rv !== existing.metadata.resourceVersion) {
           record(409);
-          return status(res, 409, 'Conflict', `Operation cannot be fulfilled on leases.coordination.k8s.io "${leaseName}": the object has been modified; please apply your changes to the latest version and try again`, leaseName);
+          return status(
+            res,
+            409,
+            'Conflict',
+            `Operation cannot be fulfilled on leases.coordination.k8s.io "${leaseName}": the object has been modified; please apply your changes to the latest version and try again`,
+            leaseName,
+          );
         }
       }
       const stored: StoredLease = {
@@ -142,7 +159,11 @@ export async function startLeaseServer(): Promise<FakeLeaseServer> {
         spec: parsed.spec,
       };
       leases.set(key(leaseName), stored);
-      record(method === 'POST' ? 201 : 200, { holder: String(parsed.spec.holderIdentity ?? ''), lease: leaseName, resourceVersion: stored.metadata.resourceVersion });
+      record(method === 'POST' ? 201 : 200, {
+        holder: String(parsed.spec.holderIdentity ?? ''),
+        lease: leaseName,
+        resourceVersion: stored.metadata.resourceVersion,
+      });
       return json(res, method === 'POST' ? 201 : 200, stored);
     }
     record(405);
@@ -195,16 +216,20 @@ function parseLease(text: string): { metadata: Record<string, unknown>; spec: Re
   } catch {
     return 'the body is not JSON';
   }
-  if (!isObject(body) || body.kind !== 'Lease' || body.apiVersion !== 'coordination.k8s.io/v1') return 'kind/apiVersion: must be Lease, coordination.k8s.io/v1';
+  if (!isObject(body) || body.kind !== 'Lease' || body.apiVersion !== 'coordination.k8s.io/v1')
+    return 'kind/apiVersion: must be Lease, coordination.k8s.io/v1';
   const metadata = isObject(body.metadata) ? body.metadata : {};
   const spec = isObject(body.spec) ? body.spec : {};
   for (const f of ['acquireTime', 'renewTime']) {
-    if (spec[f] !== undefined && (typeof spec[f] !== 'string' || !MICRO_TIME.test(spec[f]))) return `spec.${f}: must be RFC 3339 with microseconds (got ${JSON.stringify(spec[f])})`;
+    if (spec[f] !== undefined && (typeof spec[f] !== 'string' || !MICRO_TIME.test(spec[f])))
+      return `spec.${f}: must be RFC 3339 with microseconds (got ${JSON.stringify(spec[f])})`;
   }
   const d = spec.leaseDurationSeconds;
-  if (d !== undefined && (typeof d !== 'number' || !Number.isInteger(d) || d <= 0)) return 'spec.leaseDurationSeconds: must be greater than 0';
+  if (d !== undefined && (typeof d !== 'number' || !Number.isInteger(d) || d <= 0))
+    return 'spec.leaseDurationSeconds: must be greater than 0';
   const t = spec.leaseTransitions;
-  if (t !== undefined && (typeof t !== 'number' || !Number.isInteger(t) || t < 0)) return 'spec.leaseTransitions: must be greater than or equal to 0';
+  if (t !== undefined && (typeof t !== 'number' || !Number.isInteger(t) || t < 0))
+    return 'spec.leaseTransitions: must be greater than or equal to 0';
   return { metadata, spec };
 }
 

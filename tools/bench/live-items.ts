@@ -13,20 +13,55 @@ export function apiLists(org: GenOrg): { lists: Map<string, Item[]>; objects: Ma
   const lists = new Map<string, Item[]>();
   const memberItem = (i: number): Item => {
     const m = org.members[i]!;
-    return { object: 'member', id: m.userId, role: m.role, sso: false, user: { object: 'user', id: m.userId, email: m.email, displayName: m.email } };
+    return {
+      object: 'member',
+      id: m.userId,
+      role: m.role,
+      sso: false,
+      user: { object: 'user', id: m.userId, email: m.email, displayName: m.email },
+    };
   };
-  lists.set(`${base}/members`, org.members.map((_, i) => memberItem(i)));
-  lists.set(`${base}/teams`, org.teams.map((t) => ({ object: 'team', id: t.id, title: t.title })));
+  lists.set(
+    `${base}/members`,
+    org.members.map((_, i) => memberItem(i)),
+  );
+  lists.set(
+    `${base}/teams`,
+    org.teams.map((t) => ({ object: 'team', id: t.id, title: t.title })),
+  );
   for (const t of org.teams) {
-    lists.set(`${base}/teams/${t.id}/members`, t.members.map(({ member, role }) => ({ organization: memberItem(member), team: { role } })));
+    lists.set(
+      `${base}/teams/${t.id}/members`,
+      t.members.map(({ member, role }) => ({ organization: memberItem(member), team: { role } })),
+    );
   }
-  lists.set(`${base}/translations`, org.translations.map((t) => ({ object: 'translation', id: t.id, title: t.title, languages: ['fr'] })));
-  const spaceItem = (i: number): Item => ({ object: 'space', id: org.spaces[i]!.id, title: org.spaces[i]!.title, emoji: '', editMode: 'live', visibility: 'private' });
-  lists.set(`${base}/spaces`, org.spaces.map((_, i) => spaceItem(i)));
+  lists.set(
+    `${base}/translations`,
+    org.translations.map((t) => ({ object: 'translation', id: t.id, title: t.title, languages: ['fr'] })),
+  );
+  const spaceItem = (i: number): Item => ({
+    object: 'space',
+    id: org.spaces[i]!.id,
+    title: org.spaces[i]!.title,
+    emoji: '',
+    editMode: 'live',
+    visibility: 'private',
+  });
+  lists.set(
+    `${base}/spaces`,
+    org.spaces.map((_, i) => spaceItem(i)),
+  );
   lists.set(`${base}/collections`, []);
   lists.set(
     `${base}/sites`,
-    org.sites.map((s) => ({ object: 'site', id: s.id, title: s.title, visibility: 'public', adaptiveContent: { enabled: false }, agentsContext: 'excluded' })),
+    org.sites.map((s) => ({
+      object: 'site',
+      id: s.id,
+      title: s.title,
+      visibility: 'public',
+      adaptiveContent: { enabled: false },
+      agentsContext: 'excluded',
+    })),
   );
   for (const s of org.sites) {
     const groupId = `${s.id}-group`;
@@ -35,18 +70,38 @@ export function apiLists(org: GenOrg): { lists: Map<string, Item[]>; objects: Ma
     const sections = s.sections.map((x, k) => {
       const id = `${s.id}-sec-${k}`;
       const spaces = x.spaces.map((i, j) => {
-        const ss = { object: 'site-space', id: `${id}-ss-${j}`, path: org.spaces[i]!.title.toLowerCase().replace(/ /g, '-'), section: id, space: spaceItem(i), default: j === 0 };
+        const ss = {
+          object: 'site-space',
+          id: `${id}-ss-${j}`,
+          path: org.spaces[i]!.title.toLowerCase().replace(/ /g, '-'),
+          section: id,
+          space: spaceItem(i),
+          default: j === 0,
+        };
         siteSpaces.push(ss);
         return ss;
       });
-      return { object: 'site-section', id, title: x.title, path: x.path, default: k === 0, siteSpaces: spaces, ...(grouped.has(x.path) ? { sectionGroup: groupId } : {}) };
+      return {
+        object: 'site-section',
+        id,
+        title: x.title,
+        path: x.path,
+        default: k === 0,
+        siteSpaces: spaces,
+        ...(grouped.has(x.path) ? { sectionGroup: groupId } : {}),
+      };
     });
     lists.set(`${base}/sites/${s.id}/sections`, sections);
     lists.set(`${base}/sites/${s.id}/site-spaces`, siteSpaces);
     const inGroup = sections.filter((x) => grouped.has(x.path));
-    lists.set(`${base}/sites/${s.id}/section-groups`, s.group ? [{ object: 'site-section-group', id: groupId, title: s.group.title, sections: inGroup }] : []);
+    lists.set(
+      `${base}/sites/${s.id}/section-groups`,
+      s.group ? [{ object: 'site-section-group', id: groupId, title: s.group.title, sections: inGroup }] : [],
+    );
   }
-  const objects = new Map<string, Item>([[base, { object: 'organization', id: org.id, title: org.title, defaultRole: 'read', emailDomains: ['bench.test'] }]]);
+  const objects = new Map<string, Item>([
+    [base, { object: 'organization', id: org.id, title: org.title, defaultRole: 'read', emailDomains: ['bench.test'] }],
+  ]);
   return { lists, objects };
 }
 

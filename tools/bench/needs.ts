@@ -20,8 +20,10 @@ export function planNeeds(org: GenOrg, kinds: ReadonlySet<string>): ListNeed[] {
     need({ name: 'teams', items: org.teams.length });
     for (const t of org.teams) need({ name: `team ${t.id} members`, items: t.members.length, after: 'teams' });
   }
-  if (kinds.has('Translation') && org.translations.length > 0) need({ name: 'translations', items: org.translations.length });
-  if ((kinds.has('Space') && org.spaces.length > 0) || (kinds.has('Site') && org.sites.length > 0)) need({ name: 'spaces', items: org.spaces.length });
+  if (kinds.has('Translation') && org.translations.length > 0)
+    need({ name: 'translations', items: org.translations.length });
+  if ((kinds.has('Space') && org.spaces.length > 0) || (kinds.has('Site') && org.sites.length > 0))
+    need({ name: 'spaces', items: org.spaces.length });
   if (kinds.has('Site') && org.sites.length > 0) {
     need({ name: 'sites', items: org.sites.length });
     for (const s of org.sites) {

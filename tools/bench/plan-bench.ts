@@ -22,7 +22,12 @@ export interface PlanMeasure {
   planSteps: string[];
 }
 
-export async function measureNoopPlan(sb: BenchSandbox, kinds: readonly KindDefinition[], desired: DesiredState, opts: { concurrency: number; runs: number }): Promise<PlanMeasure> {
+export async function measureNoopPlan(
+  sb: BenchSandbox,
+  kinds: readonly KindDefinition[],
+  desired: DesiredState,
+  opts: { concurrency: number; runs: number },
+): Promise<PlanMeasure> {
   const client = createClient({ baseUrl: sb.url, token: sb.token, concurrency: opts.concurrency });
   try {
     // One unmeasured run warms the JIT and the connections, as a long-running daemon would be.

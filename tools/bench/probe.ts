@@ -16,7 +16,10 @@ if (out) {
   const cache = createRequire(import.meta.url).cache;
   process.once('exit', () => {
     const cpu = process.cpuUsage();
-    const cjs = process.env['DOCOPS_PROBE_MODULES'] === '1' ? Object.keys(cache).map((f) => `load ${pathToFileURL(f).href}\n`) : [];
+    const cjs =
+      process.env['DOCOPS_PROBE_MODULES'] === '1'
+        ? Object.keys(cache).map((f) => `load ${pathToFileURL(f).href}\n`)
+        : [];
     appendFileSync(out, [...cjs, `cpu ${cpu.user + cpu.system}\n`].join(''));
   });
 }

@@ -40,7 +40,14 @@ export interface RateLimitBench {
   rateLimitRatio: number;
   /** 429 answers over all runs. */
   rateLimit429s: number;
-  rateLimit: { spec: string; perSecond: number; targetSeconds: number; concurrency: number; latencyMs: number; runs: RateLimitRun[] };
+  rateLimit: {
+    spec: string;
+    perSecond: number;
+    targetSeconds: number;
+    concurrency: number;
+    latencyMs: number;
+    runs: RateLimitRun[];
+  };
 }
 
 export interface RateLimitBenchDeps {
@@ -51,7 +58,11 @@ export interface RateLimitBenchDeps {
 
 const ratio = (a: number, b: number): number => (b === 0 ? Number.NaN : Math.round((a / b) * 1000) / 1000);
 
-export async function runRateLimitBench(config: BenchConfig, deps: RateLimitBenchDeps, opts: { targetSeconds?: number; runs?: number } = {}): Promise<RateLimitBench> {
+export async function runRateLimitBench(
+  config: BenchConfig,
+  deps: RateLimitBenchDeps,
+  opts: { targetSeconds?: number; runs?: number } = {},
+): Promise<RateLimitBench> {
   const log = deps.log ?? (() => {});
   const targetSeconds = opts.targetSeconds ?? 10;
   const runCount = opts.runs ?? 3;
@@ -84,8 +95,17 @@ export async function runRateLimitBench(config: BenchConfig, deps: RateLimitBenc
       const stats = await sb.stats();
       const requests = stats.total - stats.rateLimited;
       const boundMs = (requests / perSecond) * 1000;
-      runs.push({ wallMs: Math.round(wallMs), requests, rateLimited: stats.rateLimited, boundMs: Math.round(boundMs), ratio: ratio(wallMs, boundMs), steps });
-      log(`  run ${i + 1}: ${Math.round(wallMs)} ms for ${requests} requests (bound ${Math.round(boundMs)} ms), ${stats.rateLimited} × 429`);
+      runs.push({
+        wallMs: Math.round(wallMs),
+        requests,
+        rateLimited: stats.rateLimited,
+        boundMs: Math.round(boundMs),
+        ratio: ratio(wallMs, boundMs),
+        steps,
+      });
+      log(
+        `  run ${i + 1}: ${Math.round(wallMs)} ms for ${requests} requests (bound ${Math.round(boundMs)} ms), ${stats.rateLimited} × 429`,
+      );
     }
     const median = [...runs].sort((a, b) => a.ratio - b.ratio)[Math.floor(runs.length / 2)]!;
     return {
@@ -100,7 +120,11 @@ export async function runRateLimitBench(config: BenchConfig, deps: RateLimitBenc
 }
 
 async function setFaults(sb: BenchSandbox, spec: string): Promise<void> {
-  const res = await fetch(`${sb.origin}/_sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ spec }) });
+  const res = await fetch(`${sb.origin}/_sandbox/faults`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ spec }),
+  });
   if (!res.ok) throw new Error(`sandbox faults: HTTP ${res.status}`);
 }
 
@@ -114,7 +138,9 @@ export const rateLimitMeasure: MeasureModule = {
       keys: { rateLimitRatio: r.rateLimitRatio, rateLimit429s: r.rateLimit429s },
       details: r.rateLimit,
       rows: [row!],
-      notes: row!.met ? [] : [`rate-limited plan off target: ${r.rateLimitRatio} × the bound, ${r.rateLimit429s} × 429`],
+      notes: row!.met
+        ? []
+        : [`rate-limited plan off target: ${r.rateLimitRatio} × the bound, ${r.rateLimit429s} × 429`],
     };
   },
 };

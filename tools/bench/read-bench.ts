@@ -35,7 +35,13 @@ export async function measureRead(sizes: OrgSizes, kinds: readonly KindDefinitio
     const wallMs = performance.now() - t;
     let bytes = 0;
     for (const name of files.keys()) bytes += (await stat(join(dir, name))).size;
-    return { files: files.size, bytes, entries: [...desired.values()].reduce((n, l) => n + l.length, 0), cpuMs: (d.user + d.system) / 1000, wallMs };
+    return {
+      files: files.size,
+      bytes,
+      entries: [...desired.values()].reduce((n, l) => n + l.length, 0),
+      cpuMs: (d.user + d.system) / 1000,
+      wallMs,
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -52,7 +52,13 @@ export function steadyRows(r: BenchResult): Row[] {
       ratio: '',
       target: '',
     },
-    { measure: 'Peak RSS of the same run', measured: `${r.peakRssMb} MB`, ratio: '', target: `< ${TARGETS.peakRssMb} MB`, met: r.peakRssMb < TARGETS.peakRssMb },
+    {
+      measure: 'Peak RSS of the same run',
+      measured: `${r.peakRssMb} MB`,
+      ratio: '',
+      target: `< ${TARGETS.peakRssMb} MB`,
+      met: r.peakRssMb < TARGETS.peakRssMb,
+    },
     {
       measure: 'Baseline: per-resource refresh (one GET per managed object)',
       measured: `${n(r.refreshBaselineRequests)} requests`,
@@ -87,4 +93,5 @@ export function renderTable(header: string, outputs: readonly Pick<MeasureOutput
 }
 
 /** The steady-state benchmark alone as a table. */
-export const markdownTable = (r: BenchResult): string => renderTable(headerLine(r), [{ rows: steadyRows(r), notes: r.notes }]);
+export const markdownTable = (r: BenchResult): string =>
+  renderTable(headerLine(r), [{ rows: steadyRows(r), notes: r.notes }]);

@@ -32,12 +32,16 @@ export interface RequestClock {
  */
 export function watchRequests(port: number, ignore?: string): RequestClock {
   let timing: RequestTiming = { responses: 0 };
-  const ours = (req: IncomingMessage): boolean => req.socket.localPort === port && (req.url ?? '').startsWith('/v1') && (ignore === undefined || req.headers.authorization !== ignore);
+  const ours = (req: IncomingMessage): boolean =>
+    req.socket.localPort === port &&
+    (req.url ?? '').startsWith('/v1') &&
+    (ignore === undefined || req.headers.authorization !== ignore);
   const onStart = (message: unknown): void => {
     const { request } = message as { request: IncomingMessage };
     if (!ours(request)) return;
     if (timing.firstRequestAt === undefined) timing.firstRequestAt = epochNow();
-    if (timing.firstWriteAt === undefined && request.method !== 'GET' && request.method !== 'HEAD') timing.firstWriteAt = epochNow();
+    if (timing.firstWriteAt === undefined && request.method !== 'GET' && request.method !== 'HEAD')
+      timing.firstWriteAt = epochNow();
   };
   const onFinish = (message: unknown): void => {
     const { request } = message as { request: IncomingMessage };

@@ -70,7 +70,9 @@ const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt === -1 ? undefined : new Set((process.argv[onlyAt + 1] ?? '').split(',').filter(Boolean));
 const unknown = only ? [...only].filter((n) => !MEASURES.some((m) => m.name === n)) : [];
 if (only && (only.size === 0 || unknown.length > 0)) {
-  process.stderr.write(`bench: --only takes measure names: ${MEASURES.map((m) => m.name).join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}\n`);
+  process.stderr.write(
+    `bench: --only takes measure names: ${MEASURES.map((m) => m.name).join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}\n`,
+  );
   process.exit(1);
 }
 const selected = only ? MEASURES.filter((m) => only.has(m.name)) : MEASURES;
@@ -92,12 +94,23 @@ if (only) {
     result['partialRuns'] = partial;
     await writeFile(file, JSON.stringify(result, null, 2) + '\n');
   }
-  process.stdout.write(renderTable(`Partial run (--only ${[...only].join(',')}), ${merge ? 'merged into bench/results/latest.json' : 'not written to bench/results'}.`, withEolNote(outputs)));
+  process.stdout.write(
+    renderTable(
+      `Partial run (--only ${[...only].join(',')}), ${merge ? 'merged into bench/results/latest.json' : 'not written to bench/results'}.`,
+      withEolNote(outputs),
+    ),
+  );
   process.exit(0);
 }
 
 const date = new Date().toISOString();
-const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', totalMemMb: Math.round(totalmem() / 2 ** 20), node: process.version, platform: `${process.platform}-${process.arch}` };
+const machine = {
+  cpus: cpus().length,
+  cpuModel: cpus()[0]?.model ?? 'unknown',
+  totalMemMb: Math.round(totalmem() / 2 ** 20),
+  node: process.version,
+  platform: `${process.platform}-${process.arch}`,
+};
 const result: Record<string, unknown> = {};
 for (const o of outputs) Object.assign(result, o.keys);
 Object.assign(result, { date, machine });
@@ -107,7 +120,12 @@ for (const [i, o] of outputs.entries()) {
 }
 result['notes'] = [...(EOL_NOTE ? [EOL_NOTE] : []), ...outputs.flatMap((o) => o.notes)];
 
-const header = headerLine({ entities: entityCounts(generateOrg(DEFAULT_CONFIG.sizes)), kinds: KINDS.map((k) => k.kind), machine, date });
+const header = headerLine({
+  entities: entityCounts(generateOrg(DEFAULT_CONFIG.sizes)),
+  kinds: KINDS.map((k) => k.kind),
+  machine,
+  date,
+});
 const table = renderTable(header, withEolNote(outputs));
 const out = join(process.cwd(), 'bench', 'results');
 await mkdir(out, { recursive: true });

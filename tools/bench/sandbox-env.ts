@@ -67,7 +67,9 @@ function overHttp(ready: Ready, clock: Clock, close: () => Promise<void>): Bench
 }
 
 /** Start and fill a sandbox in this process. */
-export async function startInProcess(req: SandboxRequest): Promise<BenchSandbox & { reset(): void; timingNow(): RequestTiming }> {
+export async function startInProcess(
+  req: SandboxRequest,
+): Promise<BenchSandbox & { reset(): void; timingNow(): RequestTiming }> {
   const sb = await startSandbox({
     seed: 'empty',
     faults: `latency=${req.latencyMs}ms`,
@@ -77,16 +79,22 @@ export async function startInProcess(req: SandboxRequest): Promise<BenchSandbox 
   });
   seedStore(sb.store, generateOrg(req.sizes, req.org));
   const clock = watchRequests(sb.port, req.actor ? `Bearer ${req.actor.token}` : undefined);
-  const env = overHttp({ url: sb.url, origin: sb.origin, token: sb.token }, { timing: async () => clock.timing(), reset: async () => clock.reset() }, async () => {
-    clock.close();
-    await sb.close();
-  });
+  const env = overHttp(
+    { url: sb.url, origin: sb.origin, token: sb.token },
+    { timing: async () => clock.timing(), reset: async () => clock.reset() },
+    async () => {
+      clock.close();
+      await sb.close();
+    },
+  );
   return { ...env, reset: () => clock.reset(), timingNow: () => clock.timing() };
 }
 
 /** Start and fill a sandbox in a child process (dist-tools/bench/sandbox-child.js). */
 export async function startInChild(req: SandboxRequest): Promise<BenchSandbox> {
-  const child = fork(new URL('./sandbox-child.js', import.meta.url), [JSON.stringify(req)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(new URL('./sandbox-child.js', import.meta.url), [JSON.stringify(req)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const ready = await new Promise<Ready>((resolve, reject) => {
     child.once('message', (m) => resolve(m as Ready));

@@ -29,12 +29,18 @@ export const docopsCommand = (root = PACKAGE_ROOT): string[] => [process.execPat
  */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = { NO_COLOR: '1' };
-  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[name] !== undefined) env[name] = process.env[name]!;
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG'])
+    if (process.env[name] !== undefined) env[name] = process.env[name]!;
   return { ...env, ...extra };
 }
 
 /** Variables of this environment that change how long any node process takes to start (not what docops does). */
-export const NODE_START_VARIABLES = ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS', 'NODE_ICU_DATA', 'NODE_COMPILE_CACHE'] as const;
+export const NODE_START_VARIABLES = [
+  'NODE_EXTRA_CA_CERTS',
+  'NODE_OPTIONS',
+  'NODE_ICU_DATA',
+  'NODE_COMPILE_CACHE',
+] as const;
 
 /** Those of NODE_START_VARIABLES this environment sets (empty when it sets none). */
 export function startVariables(): Record<string, string> {
@@ -90,15 +96,25 @@ export interface Probed {
  * `runs` runs of `node [--import probe] <args>` reporting their CPU, then one counting the modules it loads
  * (probe.ts). `command` must start with node. Every run must exit with `expectCode`.
  */
-export async function runProbed(command: readonly string[], args: readonly string[], env: Record<string, string>, opts: { runs: number; expectCode?: number; probeUrl?: string }): Promise<Probed> {
+export async function runProbed(
+  command: readonly string[],
+  args: readonly string[],
+  env: Record<string, string>,
+  opts: { runs: number; expectCode?: number; probeUrl?: string },
+): Promise<Probed> {
   const [node, ...rest] = command;
   const dir = await mkdtemp(join(tmpdir(), 'docops-probe-'));
   const probe = opts.probeUrl ?? PROBE_URL;
   try {
     const once = async (i: number, modules: boolean): Promise<ProbeResult> => {
       const out = join(dir, `run-${i}.txt`);
-      const exit = await runTimed([node!, '--import', probe, ...rest, ...args], { ...env, DOCOPS_PROBE_OUT: out, ...(modules ? { DOCOPS_PROBE_MODULES: '1' } : {}) });
-      if (exit.code !== (opts.expectCode ?? 0)) throw new Error(`${args.join(' ')} exited ${exit.code}:\n${exit.stderr.slice(0, 2000)}`);
+      const exit = await runTimed([node!, '--import', probe, ...rest, ...args], {
+        ...env,
+        DOCOPS_PROBE_OUT: out,
+        ...(modules ? { DOCOPS_PROBE_MODULES: '1' } : {}),
+      });
+      if (exit.code !== (opts.expectCode ?? 0))
+        throw new Error(`${args.join(' ')} exited ${exit.code}:\n${exit.stderr.slice(0, 2000)}`);
       return parseProbe(await readFile(out, 'utf8'));
     };
     const cpu: number[] = [];

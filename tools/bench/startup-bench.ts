@@ -19,7 +19,12 @@ export interface WallRatio {
 }
 
 /** `pairs` alternating runs of `a` and `b` (after one unmeasured run of each); both must exit 0. */
-export async function wallRatio(a: readonly string[], b: readonly string[], pairs: number, env: Record<string, string>): Promise<WallRatio> {
+export async function wallRatio(
+  a: readonly string[],
+  b: readonly string[],
+  pairs: number,
+  env: Record<string, string>,
+): Promise<WallRatio> {
   const once = async (cmd: readonly string[]): Promise<number> => {
     const exit = await runTimed(cmd, env);
     if (exit.code !== 0) throw new Error(`${cmd.join(' ')} exited ${exit.code}:\n${exit.stderr.slice(0, 2000)}`);
@@ -35,7 +40,14 @@ export async function wallRatio(a: readonly string[], b: readonly string[], pair
   }
   const ratios = as.map((x, i) => x / bs[i]!);
   const r3 = (x: number): number => Math.round(x * 1000) / 1000;
-  return { command: [...a], baseline: [...b], ratio: r3(median(ratios)), medianMs: r3(median(as)), baselineMedianMs: r3(median(bs)), ratios: ratios.map(r3) };
+  return {
+    command: [...a],
+    baseline: [...b],
+    ratio: r3(median(ratios)),
+    medianMs: r3(median(as)),
+    baselineMedianMs: r3(median(bs)),
+    ratios: ratios.map(r3),
+  };
 }
 
 export interface CommandStartup {
@@ -77,13 +89,22 @@ export interface StartupMeasure {
   validateWithoutCompileCache: WallRatio;
 }
 
-export async function measureStartup(opts: { pairs: number; cpuRuns: number; command?: readonly string[] }): Promise<StartupMeasure> {
+export async function measureStartup(opts: {
+  pairs: number;
+  cpuRuns: number;
+  command?: readonly string[];
+}): Promise<StartupMeasure> {
   const docops = opts.command ?? docopsCommand();
   const bare = [process.execPath, '-e', '0'];
   const env = cleanEnv();
   const version = await wallRatio([...docops, '--version'], bare, opts.pairs, env);
   const validate = await wallRatio([...docops, ...VALIDATE_ARGS], bare, opts.pairs, env);
-  const validateWithoutCompileCache = await wallRatio([...docops, ...VALIDATE_ARGS], bare, opts.pairs, cleanEnv({ NODE_DISABLE_COMPILE_CACHE: '1' }));
+  const validateWithoutCompileCache = await wallRatio(
+    [...docops, ...VALIDATE_ARGS],
+    bare,
+    opts.pairs,
+    cleanEnv({ NODE_DISABLE_COMPILE_CACHE: '1' }),
+  );
   const commands: CommandStartup[] = [];
   for (const { name, args } of PROBED_COMMANDS) {
     const p = await runProbed(docops, args, env, { runs: opts.cpuRuns });
@@ -106,7 +127,8 @@ export async function measureStartup(opts: { pairs: number; cpuRuns: number; com
 }
 
 /** "name: N files, C ms CPU" for the informational row. */
-export const commandSummary = (c: Pick<CommandStartup, 'name' | 'modules' | 'cpuMs'>): string => `\`${c.name}\` ${fmt(c.modules)} files, ${ms(c.cpuMs)} CPU`;
+export const commandSummary = (c: Pick<CommandStartup, 'name' | 'modules' | 'cpuMs'>): string =>
+  `\`${c.name}\` ${fmt(c.modules)} files, ${ms(c.cpuMs)} CPU`;
 
 export function startupRows(m: StartupMeasure): Row[] {
   const row = (label: string, r: WallRatio, target: number): Row => ({
@@ -118,11 +140,16 @@ export function startupRows(m: StartupMeasure): Row[] {
   });
   const rows = [
     row('Start-up: `docops --version` wall ÷ `node -e 0` (clean environment)', m.version, TARGETS.versionRatio),
-    row('Start-up: `docops validate -m config.example/manifests` wall ÷ `node -e 0` (clean environment)', m.validate, TARGETS.validateRatio),
+    row(
+      'Start-up: `docops validate -m config.example/manifests` wall ÷ `node -e 0` (clean environment)',
+      m.validate,
+      TARGETS.validateRatio,
+    ),
   ];
   const c = m.validateWithoutCompileCache;
   rows.push({
-    measure: 'Informational: `validate` without the compile cache (NODE_DISABLE_COMPILE_CACHE=1: a first run, e.g. a fresh CI container)',
+    measure:
+      'Informational: `validate` without the compile cache (NODE_DISABLE_COMPILE_CACHE=1: a first run, e.g. a fresh CI container)',
     measured: `${ms(c.medianMs)} ÷ ${ms(c.baselineMedianMs)}`,
     ratio: ratio2(c.ratio),
     target: '',
@@ -146,14 +173,21 @@ export const startupMeasure: MeasureModule = {
     const m = await measureStartup({ pairs: env.config.startupPairs, cpuRuns: env.config.startupCpuRuns });
     const notes: string[] = [];
     if (m.version.ratio > TARGETS.versionRatio || m.validate.ratio > TARGETS.validateRatio) {
-      notes.push(`start-up above target: files and CPU per command are in latest.json (startup.commands); see docs/dev/benchmarks.md, "Start-up"`);
+      notes.push(
+        `start-up above target: files and CPU per command are in latest.json (startup.commands); see docs/dev/benchmarks.md, "Start-up"`,
+      );
     }
     return {
       keys: { versionRatio: m.version.ratio, validateRatio: m.validate.ratio },
       details: m,
       rows: [
         ...startupRows(m),
-        { measure: 'Informational: files loaded and CPU per command (whole process)', measured: m.commands.map(commandSummary).join('; '), ratio: '', target: '' },
+        {
+          measure: 'Informational: files loaded and CPU per command (whole process)',
+          measured: m.commands.map(commandSummary).join('; '),
+          ratio: '',
+          target: '',
+        },
       ],
       notes,
     };

@@ -55,16 +55,25 @@ export function selfContained(options: SelfContainedOptions): Plugin {
     {
       module: 'src/scopes/operations.ts',
       find: 'let table: OperationScopes[] | undefined;',
-      replace: () => `let table: OperationScopes[] | undefined = ${JSON.stringify(JSON.parse(text('dist/api/operation-scopes.json')))};`,
+      replace: () =>
+        `let table: OperationScopes[] | undefined = ${JSON.stringify(JSON.parse(text('dist/api/operation-scopes.json')))};`,
     },
-    { module: 'src/scopes/operations.ts', find: "fileURLToPath(new URL('../../dist/api/operation-scopes.json', import.meta.url))", replace: () => "'dist/api/operation-scopes.json (in the bundle)'" },
+    {
+      module: 'src/scopes/operations.ts',
+      find: "fileURLToPath(new URL('../../dist/api/operation-scopes.json', import.meta.url))",
+      replace: () => "'dist/api/operation-scopes.json (in the bundle)'",
+    },
     // The daemon config's schema, for `apply --config docops.yaml` (its `safety:` limits and journalDir).
     {
       module: 'src/daemon/config-schema.ts',
       find: "readJson(new URL('../../schemas/config.schema.json', import.meta.url))",
       replace: () => `JSON.parse(${JSON.stringify(text('schemas/config.schema.json'))})`,
     },
-    { module: 'src/daemon/config-schema.ts', find: 'const safetyUrl = new URL(`../../schemas/${SAFETY_REF}`, import.meta.url);', replace: () => '' },
+    {
+      module: 'src/daemon/config-schema.ts',
+      find: 'const safetyUrl = new URL(`../../schemas/${SAFETY_REF}`, import.meta.url);',
+      replace: () => '',
+    },
     {
       module: 'src/daemon/config-schema.ts',
       find: "existsSync(safetyUrl) ? (readJson(safetyUrl) as Record<string, unknown>) : { type: 'object' }",
@@ -97,20 +106,29 @@ export function selfContained(options: SelfContainedOptions): Plugin {
       let out = code;
       for (const s of substitutions.filter((x) => x.module === module)) {
         const at = out.indexOf(s.find);
-        if (at === -1 || out.indexOf(s.find, at + 1) !== -1) this.error(`${module} changed: the action bundle's substitution of \`${s.find}\` (tools/build/action-plugins.ts) no longer applies once; update it`);
+        if (at === -1 || out.indexOf(s.find, at + 1) !== -1)
+          this.error(
+            `${module} changed: the action bundle's substitution of \`${s.find}\` (tools/build/action-plugins.ts) no longer applies once; update it`,
+          );
         out = out.replace(s.find, s.replace);
       }
       // A file read relative to the module: its text, inlined (package.json: only its name and version).
       out = out.replace(/readFileSync\(new URL\('([^']+)', import\.meta\.url\), 'utf8'\)/g, (_, path: string) => {
         const file = rel(resolve(id, '..', path));
-        const content = file === 'package.json' ? JSON.stringify(pick(JSON.parse(text(file)) as Record<string, unknown>, ['name', 'version'])) : text(file);
+        const content =
+          file === 'package.json'
+            ? JSON.stringify(pick(JSON.parse(text(file)) as Record<string, unknown>, ['name', 'version']))
+            : text(file);
         return JSON.stringify(content);
       });
       // `require` relative to the module: from the bundle (BUNDLED_REQUIRE).
       if (out.includes('createRequire(import.meta.url)')) {
         out = `import { bundledRequire as __docopsBundledRequire } from ${JSON.stringify(BUNDLED_REQUIRE)};\n${out.replaceAll('createRequire(import.meta.url)', '__docopsBundledRequire')}`;
       }
-      if (out.includes('import.meta.url')) this.error(`${module} uses import.meta.url in a way the action bundle cannot serve (a file read relative to the module): inline it in tools/build/action-plugins.ts, or leave the module out`);
+      if (out.includes('import.meta.url'))
+        this.error(
+          `${module} uses import.meta.url in a way the action bundle cannot serve (a file read relative to the module): inline it in tools/build/action-plugins.ts, or leave the module out`,
+        );
       return out === code ? null : out;
     },
   };
@@ -125,7 +143,10 @@ function schemaModule(root: string): string {
   const names = readdirSync(join(root, 'schemas'))
     .filter((f) => f.endsWith('.schema.json'))
     .sort();
-  const entries = names.map((f) => `  ${JSON.stringify(f.slice(0, -'.schema.json'.length))}: ${JSON.stringify(readFileSync(join(root, 'schemas', f), 'utf8'))},`);
+  const entries = names.map(
+    (f) =>
+      `  ${JSON.stringify(f.slice(0, -'.schema.json'.length))}: ${JSON.stringify(readFileSync(join(root, 'schemas', f), 'utf8'))},`,
+  );
   return [
     '// src/kinds/schema.ts in the GitHub Action bundle: the schemas are inlined (tools/build/action-plugins.ts).',
     'const SCHEMAS = {',

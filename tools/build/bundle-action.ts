@@ -35,7 +35,8 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const ACTION_BUNDLE_DIR = 'action/dist';
 export const ACTION_BUNDLE_FILES = ['index.cjs', 'licenses.txt'] as const;
 
-const BANNER = '// The docops GitHub Action, bundled by `npm run build:action` (tools/build/bundle-action.ts) from action/main.ts: do not edit.';
+const BANNER =
+  '// The docops GitHub Action, bundled by `npm run build:action` (tools/build/bundle-action.ts) from action/main.ts: do not edit.';
 
 export interface ActionBundleOptions {
   /** Default: action/dist of this package. */
@@ -75,7 +76,8 @@ export async function bundleAction(options: ActionBundleOptions = {}): Promise<s
     output: { entryFileNames: 'index.cjs', format: 'cjs', codeSplitting: false, sourcemap: false, banner: BANNER },
   });
   const chunk = result.output.find((o): o is OutputChunk => o.type === 'chunk');
-  if (!chunk || result.output.length !== 1) throw new Error(`the action bundle must be one file, got ${result.output.map((o) => o.fileName).join(', ')}`);
+  if (!chunk || result.output.length !== 1)
+    throw new Error(`the action bundle must be one file, got ${result.output.map((o) => o.fileName).join(', ')}`);
   checkSelfContained(chunk);
   const files = { 'index.cjs': chunk.code, 'licenses.txt': licensesText(Object.keys(chunk.modules)) };
   mkdirSync(outDir, { recursive: true });
@@ -90,19 +92,27 @@ export async function bundleAction(options: ActionBundleOptions = {}): Promise<s
 function checkValidators(index: readonly [string, unknown][]): void {
   const generated = new Set(index.map(([schema]) => schema));
   const missing = shippedSchemas().filter((s) => !generated.has(JSON.stringify(s.schema)));
-  if (missing.length > 0) throw new Error(`dist/manifests/validators has no validator for the current ${missing.map((s) => s.name).join(', ')} schema: run \`npm run build:action\` (it builds first)`);
+  if (missing.length > 0)
+    throw new Error(
+      `dist/manifests/validators has no validator for the current ${missing.map((s) => s.name).join(', ')} schema: run \`npm run build:action\` (it builds first)`,
+    );
 }
 
 /** Fail on what would make the bundle depend on its surroundings: a package it loads, a path of this machine. */
 function checkSelfContained(chunk: OutputChunk): void {
   // What the bundle left to Node's loader: built-ins only (`node:` names are built-ins of some Node version).
-  const loaded = [...new Set([...chunk.imports, ...chunk.dynamicImports])].filter((id) => id !== chunk.fileName && !id.startsWith('node:') && !isBuiltin(id));
+  const loaded = [...new Set([...chunk.imports, ...chunk.dynamicImports])].filter(
+    (id) => id !== chunk.fileName && !id.startsWith('node:') && !isBuiltin(id),
+  );
   if (loaded.length > 0) throw new Error(`the action bundle loads what it does not hold: ${loaded.join(', ')}`);
-  for (const local of [ROOT, ROOT.replace(/[\\/]$/, '')]) if (chunk.code.includes(local)) throw new Error(`the action bundle holds a path of this machine (${local})`);
+  for (const local of [ROOT, ROOT.replace(/[\\/]$/, '')])
+    if (chunk.code.includes(local)) throw new Error(`the action bundle holds a path of this machine (${local})`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const files = await bundleAction();
   const size = readFileSync(join(ROOT, ACTION_BUNDLE_DIR, 'index.cjs')).length;
-  process.stdout.write(`bundled the GitHub Action: ${files.map((f) => `${ACTION_BUNDLE_DIR}/${f}`).join(', ')} (${(size / 1024).toFixed(0)} KiB)\n`);
+  process.stdout.write(
+    `bundled the GitHub Action: ${files.map((f) => `${ACTION_BUNDLE_DIR}/${f}`).join(', ')} (${(size / 1024).toFixed(0)} KiB)\n`,
+  );
 }

@@ -21,21 +21,36 @@ export const specSchemaFile = (kind: string): string => `${kind.toLowerCase()}.s
 
 function kindRule(k: KindDefinition): JsonObject {
   const then: JsonObject = { spec: { $ref: `./${specSchemaFile(k.kind)}` } };
-  if (k.prunable === false) then['prune'] = { const: false, description: `docops never deletes ${k.kind} objects: prune means nothing here.` };
-  if ((k.lists ?? []).length === 0) then['allowEmpty'] = { const: false, description: `${k.kind} documents write no list of an object's sub-objects: allowEmpty means nothing here.` };
+  if (k.prunable === false)
+    then['prune'] = { const: false, description: `docops never deletes ${k.kind} objects: prune means nothing here.` };
+  if ((k.lists ?? []).length === 0)
+    then['allowEmpty'] = {
+      const: false,
+      description: `${k.kind} documents write no list of an object's sub-objects: allowEmpty means nothing here.`,
+    };
   return { if: { properties: { kind: { const: k.kind } }, required: ['kind'] }, then: { properties: then } };
 }
 
 /** schemas/document.schema.json as hand-written (`current`), with its kind enum and rules from `kinds`. */
 export function documentSchemaOf(current: JsonObject, kinds: readonly KindDefinition[]): JsonObject {
   const properties = current['properties'] as { kind: JsonObject };
-  return { ...current, properties: { ...properties, kind: { ...properties.kind, enum: kinds.map((k) => k.kind) } }, allOf: kinds.map(kindRule) };
+  return {
+    ...current,
+    properties: { ...properties, kind: { ...properties.kind, enum: kinds.map((k) => k.kind) } },
+    allOf: kinds.map(kindRule),
+  };
 }
 
 /** schemas/config.schema.json as hand-written, with the prunable kinds as the names `prune` takes. */
 export function configSchemaOf(current: JsonObject, kinds: readonly KindDefinition[]): JsonObject {
   const properties = current['properties'] as { prune: { propertyNames: JsonObject } };
-  const prune = { ...properties.prune, propertyNames: { ...properties.prune.propertyNames, enum: kinds.filter((k) => k.prunable !== false).map((k) => k.kind) } };
+  const prune = {
+    ...properties.prune,
+    propertyNames: {
+      ...properties.prune.propertyNames,
+      enum: kinds.filter((k) => k.prunable !== false).map((k) => k.kind),
+    },
+  };
   return { ...current, properties: { ...properties, prune } };
 }
 
@@ -57,5 +72,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     writeFileSync(new URL(file, SCHEMAS_DIR), content);
     written.push(file);
   }
-  process.stdout.write(`listed the ${KINDS.length} registered kinds in schemas/document.schema.json and config.schema.json${written.length > 0 ? ` (rewrote ${written.join(', ')})` : ''}\n`);
+  process.stdout.write(
+    `listed the ${KINDS.length} registered kinds in schemas/document.schema.json and config.schema.json${written.length > 0 ? ` (rewrote ${written.join(', ')})` : ''}\n`,
+  );
 }

@@ -25,8 +25,14 @@ export function licensesText(moduleIds: readonly string[]): string {
   const entries = dirs.map((dir) => {
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PackageJson;
     const license = typeof pkg.license === 'string' ? pkg.license : 'UNKNOWN';
-    const file = existsSync(dir) ? readdirSync(dir).filter((f) => LICENSE_FILE.test(f)).sort()[0] : undefined;
-    const text = file ? readFileSync(join(dir, file), 'utf8').replace(/\r\n/g, '\n').trim() : '(the package has no license file)';
+    const file = existsSync(dir)
+      ? readdirSync(dir)
+          .filter((f) => LICENSE_FILE.test(f))
+          .sort()[0]
+      : undefined;
+    const text = file
+      ? readFileSync(join(dir, file), 'utf8').replace(/\r\n/g, '\n').trim()
+      : '(the package has no license file)';
     return { key: `${pkg.name}@${pkg.version}`, text: `${pkg.name}@${pkg.version}\n${license}\n${text}\n` };
   });
   const unique = [...new Map(entries.map((e) => [e.key, e])).values()];

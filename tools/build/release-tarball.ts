@@ -13,7 +13,17 @@
  * The files are the ones `npm pack` would take from the checkout (package.json `files`), and the shrinkwrap.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +31,11 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 function npm(args: string[], cwd: string): string {
-  return execFileSync('npm', [...args, '--no-audit', '--no-fund', '--no-update-notifier'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync('npm', [...args, '--no-audit', '--no-fund', '--no-update-notifier'], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /**
@@ -56,14 +70,20 @@ interface Lockfile {
  */
 export function releaseLock<T extends Lockfile>(lock: T): T {
   const installed = (path: string): boolean => path.startsWith('node_modules/') || path.includes('/node_modules/');
-  const packages = Object.fromEntries(Object.entries(lock.packages).filter(([path, entry]) => path === '' || (installed(path) && entry.dev !== true && entry.link !== true)));
+  const packages = Object.fromEntries(
+    Object.entries(lock.packages).filter(
+      ([path, entry]) => path === '' || (installed(path) && entry.dev !== true && entry.link !== true),
+    ),
+  );
   const { workspaces: _workspaces, ...root } = (packages[''] ?? {}) as Record<string, unknown>;
   return { ...lock, packages: { ...packages, '': root } };
 }
 
 /** Packs the current build of `root` into `destination`; returns the tarball's path. */
 export function packRelease(destination: string, root = ROOT): string {
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, unknown> & { files?: string[] };
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, unknown> & {
+    files?: string[];
+  };
   const stage = mkdtempSync(join(tmpdir(), 'docops-release-'));
   try {
     for (const name of stagedEntries(pkg, root)) cpSync(join(root, name), join(stage, name), { recursive: true });
@@ -73,11 +93,18 @@ export function packRelease(destination: string, root = ROOT): string {
     writeFileSync(join(stage, 'package-lock.json'), JSON.stringify(releaseLock(lock), null, 2) + '\n');
     npm(['install', '--package-lock-only', '--ignore-scripts', '--offline'], stage);
     const pruned = JSON.parse(readFileSync(join(stage, 'package-lock.json'), 'utf8')) as Lockfile;
-    const optionalPeers = Object.keys((pkg.peerDependenciesMeta ?? {}) as object).filter((name) => pruned.packages[`node_modules/${name}`] !== undefined);
-    if (optionalPeers.length > 0) throw new Error(`the release's shrinkwrap would install the optional peer dependencies ${optionalPeers.join(', ')}`);
+    const optionalPeers = Object.keys((pkg.peerDependenciesMeta ?? {}) as object).filter(
+      (name) => pruned.packages[`node_modules/${name}`] !== undefined,
+    );
+    if (optionalPeers.length > 0)
+      throw new Error(
+        `the release's shrinkwrap would install the optional peer dependencies ${optionalPeers.join(', ')}`,
+      );
     renameSync(join(stage, 'package-lock.json'), join(stage, 'npm-shrinkwrap.json'));
     mkdirSync(destination, { recursive: true });
-    const [info] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', resolve(destination)], stage)) as { filename: string }[];
+    const [info] = JSON.parse(
+      npm(['pack', '--json', '--ignore-scripts', '--pack-destination', resolve(destination)], stage),
+    ) as { filename: string }[];
     return join(resolve(destination), info!.filename);
   } finally {
     rmSync(stage, { recursive: true, force: true });

@@ -39,12 +39,26 @@ const isObject = (v: Json | undefined): v is SchemaObject => typeof v === 'objec
 
 // Keywords whose value is a schema, an array of schemas, or a map of schemas (draft-07 and later). Not
 // `propertyNames`: ajv's inline code of its subschema adds `propertyName` to each error, a call does not.
-const SCHEMA_KEYWORDS = ['additionalProperties', 'additionalItems', 'contains', 'not', 'if', 'then', 'else', 'unevaluatedProperties', 'unevaluatedItems', 'contentSchema'];
+const SCHEMA_KEYWORDS = [
+  'additionalProperties',
+  'additionalItems',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'contentSchema',
+];
 const ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const MAP_KEYWORDS = ['properties', 'patternProperties', 'dependentSchemas', DEFINITIONS, '$defs'];
 
 /** Every subschema object of `schema` (not the root) with a function that replaces it in place. */
-function subschemas(schema: SchemaObject, visit: (node: SchemaObject, replace: (by: SchemaObject) => void) => void): void {
+function subschemas(
+  schema: SchemaObject,
+  visit: (node: SchemaObject, replace: (by: SchemaObject) => void) => void,
+): void {
   const at = (parent: SchemaObject | Json[], key: string | number): void => {
     const node = (parent as Record<string | number, Json>)[key];
     if (!isObject(node)) return;
@@ -54,7 +68,8 @@ function subschemas(schema: SchemaObject, visit: (node: SchemaObject, replace: (
   for (const k of SCHEMA_KEYWORDS) if (k in schema) at(schema, k);
   if (Array.isArray(schema['items'])) schema['items'].forEach((_v, i) => at(schema['items'] as Json[], i));
   else if ('items' in schema) at(schema, 'items');
-  for (const k of ARRAY_KEYWORDS) if (Array.isArray(schema[k])) (schema[k] as Json[]).forEach((_v, i) => at(schema[k] as Json[], i));
+  for (const k of ARRAY_KEYWORDS)
+    if (Array.isArray(schema[k])) (schema[k] as Json[]).forEach((_v, i) => at(schema[k] as Json[], i));
   for (const k of MAP_KEYWORDS) {
     const map = schema[k];
     if (isObject(map)) for (const name of Object.keys(map)) at(map, name);
@@ -78,18 +93,21 @@ export interface Factored {
 export function factorRepeats(schema: object, minChars = MIN_SHARED_CHARS): Factored {
   const copy = structuredClone(schema) as SchemaObject;
   const text = JSON.stringify(copy);
-  if (/"\$(id|dynamicRef|dynamicAnchor|recursiveRef|recursiveAnchor)"/.test(text.slice(1))) return { schema: copy, shared: [] };
+  if (/"\$(id|dynamicRef|dynamicAnchor|recursiveRef|recursiveAnchor)"/.test(text.slice(1)))
+    return { schema: copy, shared: [] };
   // Nor one with a `$ref` under propertyNames: every `$ref` becomes a call, whose errors lack `propertyName`.
   const nodes: SchemaObject[] = [copy];
   subschemas(copy, (node) => void nodes.push(node));
-  if (nodes.some((node) => 'propertyNames' in node && JSON.stringify(node['propertyNames']).includes('"$ref"'))) return { schema: copy, shared: [] };
+  if (nodes.some((node) => 'propertyNames' in node && JSON.stringify(node['propertyNames']).includes('"$ref"')))
+    return { schema: copy, shared: [] };
   const shared: string[] = [];
   for (;;) {
     const counts = new Map<string, number>();
     subschemas(copy, (node) => {
       const t = JSON.stringify(node);
       // a bare reference (one the last round made, too) stays: sharing it would only add a call
-      if (t.length >= minChars && !(Object.keys(node).length === 1 && '$ref' in node)) counts.set(t, (counts.get(t) ?? 0) + 1);
+      if (t.length >= minChars && !(Object.keys(node).length === 1 && '$ref' in node))
+        counts.set(t, (counts.get(t) ?? 0) + 1);
     });
     let best: string | undefined;
     let saving = 0;
@@ -119,7 +137,11 @@ export function keepOriginalErrorPaths(ajv: Ajv, original: object): void {
   const code = refDef.code;
   /** The path the errors of a call of `$ref` at `site` get in the original schema's compile; undefined: as they are. */
   const prefixOf = ($ref: string, site: string): string | undefined => {
-    const name = $ref.startsWith(`#/${DEFINITIONS}/`) ? decodeURIComponent($ref.slice(DEFINITIONS.length + 3)).replace(/~1/g, '/').replace(/~0/g, '~') : undefined;
+    const name = $ref.startsWith(`#/${DEFINITIONS}/`)
+      ? decodeURIComponent($ref.slice(DEFINITIONS.length + 3))
+          .replace(/~1/g, '/')
+          .replace(/~0/g, '~')
+      : undefined;
     if (name?.startsWith(SHARED)) return site;
     const target = name !== undefined && isObject(defs) ? defs[name] : undefined;
     // ajv's default (inlineRefs: true) inlines a reference whose target holds no reference, under the $ref's path.

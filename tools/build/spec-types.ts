@@ -21,7 +21,8 @@ export const GENERATED_DIR = new URL('src/kinds/generated/', ROOT);
 export const NOT_KIND_SPECS: readonly string[] = ['document', 'config', 'safety', 'policy', 'plan'];
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-const isObject = (v: Json | undefined): v is { [k: string]: Json } => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: Json | undefined): v is { [k: string]: Json } =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * json-schema-to-typescript ignores `if`/`then`/`else` (the Site's `customization`: a `{file}` when it has `file`,
@@ -43,7 +44,10 @@ function unionOfConditionals(node: Json): Json {
 export function typeName(file: string, schema: Json): string {
   const title = isObject(schema) ? schema['title'] : undefined;
   const kind = typeof title === 'string' ? /^(\w+) spec$/.exec(title)?.[1] : undefined;
-  if (kind === undefined) throw new Error(`schemas/${file}: its title must be "<Kind> spec" (it names the generated type), got ${JSON.stringify(title)}`);
+  if (kind === undefined)
+    throw new Error(
+      `schemas/${file}: its title must be "<Kind> spec" (it names the generated type), got ${JSON.stringify(title)}`,
+    );
   return `${kind}ManifestSpec`;
 }
 
@@ -69,7 +73,8 @@ export function asTypeAliases(ts: string): string {
     if (start) [lines[i], open] = [`export type ${start[1]} = {`, true];
     else if (open && lines[i] === '}') [lines[i], open] = ['};', false];
   }
-  if (open || lines.some((l) => l.startsWith('export interface '))) throw new Error('json-schema-to-typescript wrote an interface this step cannot make a type alias');
+  if (open || lines.some((l) => l.startsWith('export interface ')))
+    throw new Error('json-schema-to-typescript wrote an interface this step cannot make a type alias');
   return lines.join('\n');
 }
 
@@ -127,5 +132,7 @@ export async function writeSpecModules(): Promise<string[]> {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const written = await writeSpecModules();
-  process.stdout.write(`generated the spec types of ${kindSpecSchemas().length} kinds in src/kinds/generated${written.length > 0 ? ` (rewrote ${written.join(', ')})` : ''}\n`);
+  process.stdout.write(
+    `generated the spec types of ${kindSpecSchemas().length} kinds in src/kinds/generated${written.length > 0 ? ` (rewrote ${written.join(', ')})` : ''}\n`,
+  );
 }

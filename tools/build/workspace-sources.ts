@@ -34,7 +34,8 @@ export function workspaceSources(root: string): Plugin {
       const { dir, exports } = read(`${scope}/${base}`);
       const subpath = rest.length === 0 ? '.' : `./${rest.join('/')}`;
       const target = exports[subpath]?.[SOURCE_CONDITION];
-      if (target === undefined) throw new Error(`${id}: not an entry of ${scope}/${base} (its package.json exports, "${SOURCE_CONDITION}")`);
+      if (target === undefined)
+        throw new Error(`${id}: not an entry of ${scope}/${base} (its package.json exports, "${SOURCE_CONDITION}")`);
       return resolve(dir, target);
     },
   };

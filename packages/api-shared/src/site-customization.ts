@@ -20,7 +20,10 @@ export function newSiteCustomization(): Record<string, unknown> {
       links: 'default',
       font: 'Inter',
       monospaceFont: 'IBMPlexMono',
-      codeTheme: { default: { light: 'default-light', dark: 'default-dark' }, openapi: { light: 'default-light', dark: 'default-dark' } },
+      codeTheme: {
+        default: { light: 'default-light', dark: 'default-dark' },
+        openapi: { light: 'default-light', dark: 'default-dark' },
+      },
       background: 'plain',
       icons: 'regular',
       sidebar: { background: 'default', list: 'default' },

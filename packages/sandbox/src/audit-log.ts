@@ -125,7 +125,11 @@ export function eventsFor(store: SandboxStore, changes: Changes, userId: string,
     else if (was && !was.binned) add(was, 'deleted');
   }
   // An object created or deleted by this write takes its parts along: one event says it.
-  const whole = new Set([...out.values()].filter((e) => /\.(created|deleted)$/.test(e.action) && e.action.split('.').length === 2).map(objectKey));
+  const whole = new Set(
+    [...out.values()]
+      .filter((e) => /\.(created|deleted)$/.test(e.action) && e.action.split('.').length === 2)
+      .map(objectKey),
+  );
   return [...out.values()].filter((e) => e.action.split('.').length === 2 || !whole.has(objectKey(e)));
 }
 

@@ -33,7 +33,12 @@ export type Lookup = <T extends { id: string }>(table: string, id: string) => T 
 
 type Mapper = (row: never, find: Lookup) => AuditedObject | undefined;
 
-const titled = (orgId: string, type: string, r: { id: string; title: string }): AuditedObject => ({ orgId, type, id: r.id, label: r.title });
+const titled = (orgId: string, type: string, r: { id: string; title: string }): AuditedObject => ({
+  orgId,
+  type,
+  id: r.id,
+  label: r.title,
+});
 
 function siteOf(find: Lookup, siteId: string, part: string): AuditedObject | undefined {
   const site = find<SiteRec>('sites', siteId);
@@ -43,7 +48,13 @@ function siteOf(find: Lookup, siteId: string, part: string): AuditedObject | und
 function grantTarget(find: Lookup, g: GrantRec): AuditedObject {
   const table = g.targetType === 'space' ? 'spaces' : g.targetType === 'collection' ? 'collections' : 'sites';
   const label = find<{ id: string; title: string }>(table, g.targetId)?.title;
-  return { orgId: g.orgId, type: g.targetType, id: g.targetId, part: 'permission', ...(label !== undefined ? { label } : {}) };
+  return {
+    orgId: g.orgId,
+    type: g.targetType,
+    id: g.targetId,
+    part: 'permission',
+    ...(label !== undefined ? { label } : {}),
+  };
 }
 
 /** By table name; a table not listed here holds no organization's objects (users) and records nothing. */
@@ -63,7 +74,8 @@ const MAPPERS: Record<string, Mapper> = {
   spaces: (r: SpaceRec) => ({ ...titled(r.orgId, 'space', r), binned: r.deletedAt !== undefined }),
   // The order of a container's content: a part of the collection (or, at the top level, the organization).
   contentOrder: (r: { id: string }, find) => {
-    if (r.id.startsWith('org:')) return { orgId: r.id.slice(4), type: 'organization', id: r.id.slice(4), part: 'content' };
+    if (r.id.startsWith('org:'))
+      return { orgId: r.id.slice(4), type: 'organization', id: r.id.slice(4), part: 'content' };
     const c = find<CollectionRec>('collections', r.id);
     return c ? { orgId: c.orgId, type: 'collection', id: c.id, part: 'content', label: c.title } : undefined;
   },
@@ -95,7 +107,15 @@ export function auditedObject(table: string, row: { id: string }, find: Lookup):
 
 /** A lookup in the store as it is now, falling back to the rows as they were before the write (`before`). */
 export function lookupIn(store: SandboxStore, before: ReadonlyMap<string, { id: string }>): Lookup {
-  const tables: Record<string, (s: SandboxStore) => { get(id: string): { id: string } | undefined }> = { sites, teams, users, collections, spaces, orgs, openApiSpecs };
+  const tables: Record<string, (s: SandboxStore) => { get(id: string): { id: string } | undefined }> = {
+    sites,
+    teams,
+    users,
+    collections,
+    spaces,
+    orgs,
+    openApiSpecs,
+  };
   return <T extends { id: string }>(table: string, id: string): T | undefined =>
-    ((tables[table]?.(store).get(id) ?? before.get(`${table}\u0000${id}`)) as T | undefined);
+    (tables[table]?.(store).get(id) ?? before.get(`${table}\u0000${id}`)) as T | undefined;
 }

@@ -45,7 +45,8 @@ export function parseSeed(raw: string): NonNullable<SandboxOptions['seed']> {
   const large = /^large(?::(\d+))?$/.exec(raw);
   if (large) {
     const members = large[1] === undefined ? LARGE_SEED_MEMBERS : Number(large[1]);
-    if (!Number.isSafeInteger(members) || members < 1 || members > 1_000_000) throw new Error(`--seed large:MEMBERS needs 1..1000000 members (got "${large[1]}")`);
+    if (!Number.isSafeInteger(members) || members < 1 || members > 1_000_000)
+      throw new Error(`--seed large:MEMBERS needs 1..1000000 members (got "${large[1]}")`);
     return { large: members };
   }
   throw new Error(`--seed must be demo, empty or large[:MEMBERS] (got "${raw}")`);
@@ -79,7 +80,8 @@ export async function sandboxCommand(
     }
     opts = {};
     if (values.port !== undefined) {
-      if (!/^\d+$/.test(values.port) || Number(values.port) > 65535) throw new Error(`--port must be an integer 0..65535 (got "${values.port}")`);
+      if (!/^\d+$/.test(values.port) || Number(values.port) > 65535)
+        throw new Error(`--port must be an integer 0..65535 (got "${values.port}")`);
       opts.port = Number(values.port);
     }
     if (values.host !== undefined) opts.host = values.host;
@@ -98,7 +100,8 @@ export async function sandboxCommand(
     const faults = values.faults === undefined ? undefined : parseFaults(values.faults);
     if (faults !== undefined) opts.faults = faults;
     if (values['rate-limit'] !== undefined) {
-      if (faults?.rateLimit !== undefined) throw new Error('give the rate limit either with --rate-limit or as rateLimit= in --faults, not both');
+      if (faults?.rateLimit !== undefined)
+        throw new Error('give the rate limit either with --rate-limit or as rateLimit= in --faults, not both');
       opts.rateLimit = parseRateLimit(values['rate-limit']);
     }
   } catch (err) {
@@ -112,7 +115,9 @@ export async function sandboxCommand(
     sandbox = await startSandbox(opts);
   } catch (err) {
     const inUse = (err as NodeJS.ErrnoException).code === 'EADDRINUSE';
-    const hint = inUse ? ` (another sandbox or program listens there: pick another port with --port N, or --port 0 for any free one)` : '';
+    const hint = inUse
+      ? ` (another sandbox or program listens there: pick another port with --port N, or --port 0 for any free one)`
+      : '';
     io.stderr.write(`docops sandbox: cannot start: ${(err as Error).message}${hint}\n`);
     return 1;
   }
@@ -123,8 +128,12 @@ export async function sandboxCommand(
   io.stdout.write(
     `docops sandbox listening\n  base URL: ${sandbox.url}\n  token:    ${sandbox.token}\n` +
       `  organizations: ${served.join(', ') || '(none)'}\n` +
-      (typeof opts.seed === 'object' ? `  org-bench: ${opts.seed.large.toLocaleString('en-US')} members (try: docops export --org org-bench -o bench-org)\n` : '') +
-      (sandbox.readToken !== undefined ? `  read-only token: ${sandbox.readToken} (refused every write with 403)\n` : '') +
+      (typeof opts.seed === 'object'
+        ? `  org-bench: ${opts.seed.large.toLocaleString('en-US')} members (try: docops export --org org-bench -o bench-org)\n`
+        : '') +
+      (sandbox.readToken !== undefined
+        ? `  read-only token: ${sandbox.readToken} (refused every write with 403)\n`
+        : '') +
       (opts.stateFile ? `  state:    ${opts.stateFile}\n` : '') +
       (typeof opts.rateLimit === 'object' ? `  rate limit: ${formatRateLimit(opts.rateLimit)} per token\n` : '') +
       `Point docops at it (in another shell):\n  export DOCOPS_API_URL=${sandbox.url}\n  export DOCOPS_TOKEN=${sandbox.token}\n` +

@@ -85,10 +85,16 @@ export const changeRequests = (s: SandboxStore): Table<ChangeRequestRec> => s.ta
 export const comments = (s: SandboxStore): Table<CommentRec> => s.table('comments');
 
 /** Every page of a tree, depth first (a page before its children), with its path of slugs. */
-export function flattenPages(pages: readonly PageRec[], prefix = ''): { page: PageRec; path: string; ancestors: PageRec[] }[] {
+export function flattenPages(
+  pages: readonly PageRec[],
+  prefix = '',
+): { page: PageRec; path: string; ancestors: PageRec[] }[] {
   return pages.flatMap((page) => {
     const path = prefix === '' ? page.slug : `${prefix}/${page.slug}`;
-    return [{ page, path, ancestors: [] as PageRec[] }, ...flattenPages(page.pages, path).map((x) => ({ ...x, ancestors: [page, ...x.ancestors] }))];
+    return [
+      { page, path, ancestors: [] as PageRec[] },
+      ...flattenPages(page.pages, path).map((x) => ({ ...x, ancestors: [page, ...x.ancestors] })),
+    ];
   });
 }
 
@@ -109,9 +115,25 @@ export function linkMarkdown(target: LinkTarget, text = 'link'): string {
  */
 export function putPageLink(store: SandboxStore, host: HostKey, pageId: string, target: LinkTarget): ContentRec {
   const at = new Date(0).toISOString();
-  const c = structuredClone(spaceContent(store).get(host)) ?? { id: host, revision: `rev-${host.slice(host.indexOf(':') + 1)}`, parents: [], pages: [], files: [], createdAt: at };
+  const c = structuredClone(spaceContent(store).get(host)) ?? {
+    id: host,
+    revision: `rev-${host.slice(host.indexOf(':') + 1)}`,
+    parents: [],
+    pages: [],
+    files: [],
+    createdAt: at,
+  };
   const found = flattenPages(c.pages).find((x) => x.page.id === pageId)?.page;
-  const page = found ?? { id: pageId, title: pageId, slug: pageId, kind: 'sheet' as const, markdown: `# ${pageId}`, pages: [], createdAt: at, updatedAt: at };
+  const page = found ?? {
+    id: pageId,
+    title: pageId,
+    slug: pageId,
+    kind: 'sheet' as const,
+    markdown: `# ${pageId}`,
+    pages: [],
+    createdAt: at,
+    updatedAt: at,
+  };
   page.markdown = `${page.markdown ?? ''}\n\n${linkMarkdown(target)}`;
   if (!found) c.pages.push(page);
   return spaceContent(store).put(c);
@@ -128,10 +150,15 @@ export function dropSpaceContent(store: SandboxStore, spaceId: string): void {
 }
 
 /** A space's open comments (on the space itself) and its change requests by status. */
-export function discussionCounts(store: SandboxStore, spaceId: string): Record<'comments' | 'changeRequests' | 'changeRequestsOpen' | 'changeRequestsDraft', number> {
+export function discussionCounts(
+  store: SandboxStore,
+  spaceId: string,
+): Record<'comments' | 'changeRequests' | 'changeRequestsOpen' | 'changeRequestsDraft', number> {
   const crs = changeRequests(store).where((c) => c.spaceId === spaceId);
   return {
-    comments: comments(store).where((c) => c.host === spaceHost(spaceId) && c.parent === undefined && c.resolvedAt === undefined).length,
+    comments: comments(store).where(
+      (c) => c.host === spaceHost(spaceId) && c.parent === undefined && c.resolvedAt === undefined,
+    ).length,
     changeRequests: crs.length,
     changeRequestsOpen: crs.filter((c) => c.status === 'open').length,
     changeRequestsDraft: crs.filter((c) => c.status === 'draft').length,

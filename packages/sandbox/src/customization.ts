@@ -16,7 +16,8 @@ const themedColor = object({ light: color, dark: color }, ['light', 'dark']);
 const themedUrl = object({ light: url, dark: url }, ['light', 'dark']);
 const codeTheme = oneOf(CODE_THEMES);
 const themedCodeTheme = object({ light: codeTheme, dark: codeTheme }, ['light', 'dark']);
-const localized = (max?: number): Validator<Record<string, string>> => keyedBy(LANGUAGES, string(max === undefined ? {} : { max }));
+const localized = (max?: number): Validator<Record<string, string>> =>
+  keyedBy(LANGUAGES, string(max === undefined ? {} : { max }));
 
 /** ContentRef: one object shape per `kind`. */
 const s = string();
@@ -34,7 +35,10 @@ const contentRef = tagged<Record<string, unknown>>('kind', {
 });
 
 const fontFace = object(
-  { weight: integer({ min: 1, max: 1000 }), sources: list(object({ url, format: oneOf(['woff2', 'woff']) }, ['url']), { min: 1 }) },
+  {
+    weight: integer({ min: 1, max: 1000 }),
+    sources: list(object({ url, format: oneOf(['woff2', 'woff']) }, ['url']), { min: 1 }),
+  },
   ['weight', 'sources'],
 );
 const fontDefinition = object(
@@ -43,7 +47,8 @@ const fontDefinition = object(
 );
 type FontDefinition = ReturnType<typeof fontDefinition>;
 /** A font: a built-in font's name or a font definition (the spec's oneOf). */
-const fontOf = (names: readonly string[]): Validator<string | FontDefinition> => byType<string | FontDefinition>({ string: oneOf(names), object: fontDefinition });
+const fontOf = (names: readonly string[]): Validator<string | FontDefinition> =>
+  byType<string | FontDefinition>({ string: oneOf(names), object: fontDefinition });
 const font = fontOf(FONTS);
 const monospaceFont = fontOf(MONO_FONTS);
 
@@ -65,10 +70,30 @@ const styling = object(
     background: oneOf(['plain', 'match']),
     icons: oneOf(['regular', 'solid', 'duotone', 'light', 'thin']),
     codeTheme: object({ default: themedCodeTheme, openapi: themedCodeTheme }, ['default', 'openapi']),
-    sidebar: object({ background: oneOf(['default', 'filled']), list: oneOf(['default', 'pill', 'line']) }, ['background', 'list']),
+    sidebar: object({ background: oneOf(['default', 'filled']), list: oneOf(['default', 'pill', 'line']) }, [
+      'background',
+      'list',
+    ]),
     search: oneOf(['prominent', 'subtle']),
   },
-  ['theme', 'primaryColor', 'infoColor', 'successColor', 'warningColor', 'dangerColor', 'corners', 'depth', 'links', 'font', 'monospaceFont', 'codeTheme', 'background', 'icons', 'sidebar', 'search'],
+  [
+    'theme',
+    'primaryColor',
+    'infoColor',
+    'successColor',
+    'warningColor',
+    'dangerColor',
+    'corners',
+    'depth',
+    'links',
+    'font',
+    'monospaceFont',
+    'codeTheme',
+    'background',
+    'icons',
+    'sidebar',
+    'search',
+  ],
 );
 
 /** CustomizationFavicon: `{icon: themed URL}`, `{emoji}` or `{}` (one of them exactly). */
@@ -81,7 +106,10 @@ const favicon: Validator<Record<string, unknown>> = (v, path) => {
   return 'emoji' in v ? faviconEmoji(v, path) : faviconNone(v, path);
 };
 
-const contentLink = object({ title: string({ max: 64 }), localizedTitle: localized(64), to: contentRef }, ['title', 'to']);
+const contentLink = object({ title: string({ max: 64 }), localizedTitle: localized(64), to: contentRef }, [
+  'title',
+  'to',
+]);
 const headerItem = object(
   {
     title: s,
@@ -105,34 +133,80 @@ export const customizationInput = object(
     internationalization: object({ locale: oneOf(LOCALES) }, ['locale']),
     favicon,
     header: object(
-      { preset: oneOf(['default', 'bold', 'contrast', 'custom', 'none']), logo: themedUrl, primaryLink: contentRef, backgroundColor: themedColor, linkColor: themedColor, links: list(headerItem) },
+      {
+        preset: oneOf(['default', 'bold', 'contrast', 'custom', 'none']),
+        logo: themedUrl,
+        primaryLink: contentRef,
+        backgroundColor: themedColor,
+        linkColor: themedColor,
+        links: list(headerItem),
+      },
       ['preset', 'links'],
     ),
     footer: object({ logo: themedUrl, groups: list(footerGroup), copyright: string({ max: 512 }) }, ['groups']),
     announcement: object(
-      { enabled: boolean(), message: string({ min: 2, max: 128 }), localizedMessage: localized(128), link: contentLink, style: oneOf(['info', 'warning', 'danger', 'success']) },
+      {
+        enabled: boolean(),
+        message: string({ min: 2, max: 128 }),
+        localizedMessage: localized(128),
+        link: contentLink,
+        style: oneOf(['info', 'warning', 'danger', 'success']),
+      },
       ['enabled', 'message', 'style'],
     ),
     themes: object({ default: oneOf(['light', 'dark', 'system']), toggeable: boolean() }, ['default', 'toggeable']),
     feedback: enabled,
     ai: object(
-      { mode: oneOf(['none', 'search', 'assistant']), greeting: string({ max: 256 }), localizedGreeting: localized(128), suggestions: list(string({ min: 3, max: 64 }), { max: 5 }), instructions: string({ max: 10000 }) },
+      {
+        mode: oneOf(['none', 'search', 'assistant']),
+        greeting: string({ max: 256 }),
+        localizedGreeting: localized(128),
+        suggestions: list(string({ min: 3, max: 64 }), { max: 5 }),
+        instructions: string({ max: 10000 }),
+      },
       ['mode'],
     ),
     advancedCustomization: enabled,
-    pageActions: object({ items: list(oneOf(['assistant', 'external-ai', 'markdown', 'mcp', 'git', 'pdf'])) }, ['items']),
+    pageActions: object({ items: list(oneOf(['assistant', 'external-ai', 'markdown', 'mcp', 'git', 'pdf'])) }, [
+      'items',
+    ]),
     externalLinks: object({ target: oneOf(['self', 'blank']) }, ['target']),
     pagination: enabled,
     trademark: enabled,
     privacyPolicy: object({ url }),
     socialPreview: object({ url }),
     socialAccounts: list(
-      object({ platform: oneOf(SOCIAL), handle: string({ min: 1, max: 128 }), display: object({ footer: boolean(), header: boolean() }, ['footer', 'header']) }, ['platform', 'handle', 'display']),
+      object(
+        {
+          platform: oneOf(SOCIAL),
+          handle: string({ min: 1, max: 128 }),
+          display: object({ footer: boolean(), header: boolean() }, ['footer', 'header']),
+        },
+        ['platform', 'handle', 'display'],
+      ),
       { max: 10 },
     ),
     insights: object({ trackingCookie: boolean() }, ['trackingCookie']),
   },
-  ['styling', 'internationalization', 'favicon', 'header', 'footer', 'themes', 'feedback', 'ai', 'advancedCustomization', 'trademark', 'externalLinks', 'pagination', 'pageActions', 'privacyPolicy', 'socialPreview', 'socialAccounts', 'insights'],
+  [
+    'styling',
+    'internationalization',
+    'favicon',
+    'header',
+    'footer',
+    'themes',
+    'feedback',
+    'ai',
+    'advancedCustomization',
+    'trademark',
+    'externalLinks',
+    'pagination',
+    'pageActions',
+    'privacyPolicy',
+    'socialPreview',
+    'socialAccounts',
+    'insights',
+  ],
 );
 
 /** The customization of a site nobody customized: every required member, nothing optional. */

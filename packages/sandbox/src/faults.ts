@@ -49,7 +49,19 @@ export interface FaultDecision {
   outcome: FaultOutcome;
 }
 
-const KEYS = ['latency', 'spike', '429', '5xx', '5xxAfter', 'reset', 'resetAfter', 'retryAfter', 'seed', 'max', 'rateLimit'];
+const KEYS = [
+  'latency',
+  'spike',
+  '429',
+  '5xx',
+  '5xxAfter',
+  'reset',
+  'resetAfter',
+  'retryAfter',
+  'seed',
+  'max',
+  'rateLimit',
+];
 
 export function parseFaults(spec: string): FaultSpec {
   const out: FaultSpec = {};
@@ -65,7 +77,8 @@ export function parseFaults(spec: string): FaultSpec {
     const value = part.slice(eq + 1).trim();
     const prob = (): number => {
       const n = Number(value);
-      if (value === '' || !Number.isFinite(n) || n < 0 || n > 1) fail(`${key} must be a probability between 0 and 1 (got "${value}")`);
+      if (value === '' || !Number.isFinite(n) || n < 0 || n > 1)
+        fail(`${key} must be a probability between 0 and 1 (got "${value}")`);
       return n;
     };
     const duration = (v: string): number => {
@@ -83,9 +96,11 @@ export function parseFaults(spec: string): FaultSpec {
         break;
       case 'spike': {
         const [p, d] = value.split(':');
-        if (p === undefined || d === undefined) return fail(`spike must be PROBABILITY:DURATION, e.g. 0.01:300ms (got "${value}")`);
+        if (p === undefined || d === undefined)
+          return fail(`spike must be PROBABILITY:DURATION, e.g. 0.01:300ms (got "${value}")`);
         const n = Number(p);
-        if (p === '' || !Number.isFinite(n) || n < 0 || n > 1) fail(`spike probability must be between 0 and 1 (got "${p}")`);
+        if (p === '' || !Number.isFinite(n) || n < 0 || n > 1)
+          fail(`spike probability must be between 0 and 1 (got "${p}")`);
         out.spike = { probability: n, durationMs: duration(d) };
         break;
       }
@@ -124,8 +139,14 @@ export function parseFaults(spec: string): FaultSpec {
         fail(`unknown key "${key}" (known: ${KEYS.join(', ')})`);
     }
   }
-  const total = (out.tooManyRequests ?? 0) + (out.serverError ?? 0) + (out.serverErrorAfter ?? 0) + (out.reset ?? 0) + (out.resetAfter ?? 0);
-  if (total > 1 + 1e-9) fail(`the probabilities of 429, 5xx, 5xxAfter, reset and resetAfter add up to ${total}, more than 1`);
+  const total =
+    (out.tooManyRequests ?? 0) +
+    (out.serverError ?? 0) +
+    (out.serverErrorAfter ?? 0) +
+    (out.reset ?? 0) +
+    (out.resetAfter ?? 0);
+  if (total > 1 + 1e-9)
+    fail(`the probabilities of 429, 5xx, 5xxAfter, reset and resetAfter add up to ${total}, more than 1`);
   return out;
 }
 

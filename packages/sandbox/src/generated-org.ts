@@ -37,7 +37,14 @@ export const BENCH_SIZES: OrgSizes = {
 export function scaledSizes(base: OrgSizes, members: number): OrgSizes {
   const f = members / base.members;
   const scale = (n: number): number => Math.max(1, Math.round(n * f));
-  return { ...base, members, teams: scale(base.teams), teamMemberships: scale(base.teamMemberships), spaces: scale(base.spaces), sites: scale(base.sites) };
+  return {
+    ...base,
+    members,
+    teams: scale(base.teams),
+    teamMemberships: scale(base.teamMemberships),
+    spaces: scale(base.spaces),
+    sites: scale(base.sites),
+  };
 }
 
 export type Role = 'admin' | 'create' | 'edit' | 'review' | 'comment' | 'read';
@@ -86,22 +93,32 @@ export function generateOrg(sizes: OrgSizes, orgId = BENCH_ORG): GenOrg {
     role: i === 0 ? 'admin' : ROLES[i % ROLES.length]!,
   }));
   const teams: GenTeam[] = Array.from({ length: sizes.teams }, (_, t) => {
-    const size = Math.min(sizes.members, Math.floor(sizes.teamMemberships / sizes.teams) + (t < sizes.teamMemberships % sizes.teams ? 1 : 0));
+    const size = Math.min(
+      sizes.members,
+      Math.floor(sizes.teamMemberships / sizes.teams) + (t < sizes.teamMemberships % sizes.teams ? 1 : 0),
+    );
     const start = (t * Math.max(1, Math.floor(sizes.teamMemberships / sizes.teams))) % sizes.members;
     return {
       id: `team-${t}`,
       title: `Team ${t}`,
-      members: Array.from({ length: size }, (_, j) => ({ member: (start + j) % sizes.members, role: j === 0 ? 'owner' : 'member' })),
+      members: Array.from({ length: size }, (_, j) => ({
+        member: (start + j) % sizes.members,
+        role: j === 0 ? 'owner' : 'member',
+      })),
     };
   });
   const spaces = Array.from({ length: sizes.spaces }, (_, i) => ({ id: `sp-${i}`, title: `Space ${i}` }));
   const perSite = sizes.sectionsPerSite * sizes.spacesPerSection;
-  if (sizes.sites > 0 && (sizes.spaces < sizes.spacesPerSection || sizes.sectionsPerSite < 1)) throw new Error('sites need sections and enough spaces');
+  if (sizes.sites > 0 && (sizes.spaces < sizes.spacesPerSection || sizes.sectionsPerSite < 1))
+    throw new Error('sites need sections and enough spaces');
   const sites: GenSite[] = Array.from({ length: sizes.sites }, (_, s) => {
     const sections = Array.from({ length: sizes.sectionsPerSite }, (_, k) => ({
       title: `Section ${k}`,
       path: `section-${k}`,
-      spaces: Array.from({ length: sizes.spacesPerSection }, (_, j) => (s * perSite + k * sizes.spacesPerSection + j) % sizes.spaces),
+      spaces: Array.from(
+        { length: sizes.spacesPerSection },
+        (_, j) => (s * perSite + k * sizes.spacesPerSection + j) % sizes.spaces,
+      ),
     }));
     const site: GenSite = { id: `site-${s}`, title: `Site ${s}`, sections };
     const grouped = Math.min(sizes.sectionsPerGroup, sizes.sectionsPerSite);
@@ -168,9 +185,15 @@ export function withChanges(org: GenOrg, c: ChangeSizes): GenOrg {
   if (c.changesPerTeam < 2) throw new Error('changesPerTeam must be at least 2 (one removal, one role change)');
   const members = org.members.map((m, i) => (i > 0 && i <= c.roleChanges ? { ...m, role: nextRole(m.role) } : m));
   if (c.roleChanges >= org.members.length) throw new Error('more role changes than members');
-  const teams = org.teams.map((t, i) => (i < c.teamsChanged ? changeTeam(t, c.changesPerTeam - 2, org.members.length) : t));
+  const teams = org.teams.map((t, i) =>
+    i < c.teamsChanged ? changeTeam(t, c.changesPerTeam - 2, org.members.length) : t,
+  );
   for (let n = 0; n < c.newTeams; n++) {
-    teams.push({ id: `new-team-${n}`, title: `New team ${n}`, members: [0, 1, 2].map((k) => ({ member: (n * 3 + k) % org.members.length, role: 'member' as const })) });
+    teams.push({
+      id: `new-team-${n}`,
+      title: `New team ${n}`,
+      members: [0, 1, 2].map((k) => ({ member: (n * 3 + k) % org.members.length, role: 'member' as const })),
+    });
   }
   return { ...org, members, teams };
 }
@@ -179,7 +202,9 @@ const nextRole = (r: Role): Role => (r === 'read' ? 'comment' : 'read');
 
 function changeTeam(t: GenTeam, additions: number, memberCount: number): GenTeam {
   if (t.members.length < 3) throw new Error(`team ${t.title} is too small to change`);
-  const kept = t.members.slice(0, -1).map((m, j) => (j === 1 ? { ...m, role: m.role === 'owner' ? ('member' as const) : ('owner' as const) } : m));
+  const kept = t.members
+    .slice(0, -1)
+    .map((m, j) => (j === 1 ? { ...m, role: m.role === 'owner' ? ('member' as const) : ('owner' as const) } : m));
   const taken = new Set(t.members.map((m) => m.member));
   for (let k = 1; kept.length < t.members.length - 1 + additions; k++) {
     if (k > memberCount) throw new Error(`not enough members to add ${additions} to ${t.title}`);

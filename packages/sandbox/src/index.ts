@@ -24,8 +24,30 @@ export { AuditLog, type AuditFaults, type AuditRecord } from './audit-log.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paginate.js';
 export { DEMO_ORG_ID, READ_TOKEN_USER_EMAIL, READ_TOKEN_USER_ID, TOKEN_USER_ID } from './seed.js';
 /** Table accessors and record types, for tests and benchmarks that fill the store directly. */
-export { collections, memberKey, members, orgs, spaces, teamMemberKey, teamMembers, teams, translations, users } from './records.js';
-export type { CollectionRec, MemberRec, MemberRole, OrgRec, SpaceRec, TeamMemberRec, TeamRec, TeamRole, TranslationRec, UserRec } from './records.js';
+export {
+  collections,
+  memberKey,
+  members,
+  orgs,
+  spaces,
+  teamMemberKey,
+  teamMembers,
+  teams,
+  translations,
+  users,
+} from './records.js';
+export type {
+  CollectionRec,
+  MemberRec,
+  MemberRole,
+  OrgRec,
+  SpaceRec,
+  TeamMemberRec,
+  TeamRec,
+  TeamRole,
+  TranslationRec,
+  UserRec,
+} from './records.js';
 export type { RouteTable } from './routes/table.js';
 
 export interface SandboxOptions {
@@ -85,10 +107,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const host = opts.host ?? '127.0.0.1';
   const token = opts.token ?? 'sandbox-token';
   const readToken = opts.readToken;
-  if (readToken !== undefined && (readToken === '' || readToken === token)) throw new Error('readToken must be non-empty and differ from token');
+  if (readToken !== undefined && (readToken === '' || readToken === token))
+    throw new Error('readToken must be non-empty and differ from token');
   const actorTokens = opts.actorTokens ?? [];
   const allTokens = [token, ...(readToken !== undefined ? [readToken] : []), ...actorTokens.map((t) => t.token)];
-  if (actorTokens.some((t) => t.token === '') || new Set(allTokens).size !== allTokens.length) throw new Error('actorTokens must be non-empty and differ from every other token');
+  if (actorTokens.some((t) => t.token === '') || new Set(allTokens).size !== allTokens.length)
+    throw new Error('actorTokens must be non-empty and differ from every other token');
   const audit = new AuditLog();
   const now = opts.now ?? (() => new Date());
   const store = new SandboxStore();
@@ -109,7 +133,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   let limiter = makeLimiter(initial, clock);
   let origin = '';
   const setFaults = (spec: unknown): void => {
-    if (spec !== undefined && typeof spec !== 'string' && !isPlainObject(spec)) throw new Error('fault spec must be a string, an object or undefined');
+    if (spec !== undefined && typeof spec !== 'string' && !isPlainObject(spec))
+      throw new Error('fault spec must be a string, an object or undefined');
     const parsed = withRateLimit(toFaultSpec(spec as string | FaultSpec | undefined), undefined);
     const nextLimiter = makeLimiter(parsed, clock);
     injector = makeInjector(parsed);
@@ -174,7 +199,8 @@ function makeInjector(spec: FaultSpec | undefined): FaultInjector | undefined {
  */
 function withRateLimit(spec: FaultSpec | undefined, option: string | RateLimitSpec | undefined): FaultSpec | undefined {
   const given: unknown = spec?.rateLimit;
-  if (option !== undefined && given !== undefined) throw new Error('give the rate limit either as rateLimit or in the fault spec, not both');
+  if (option !== undefined && given !== undefined)
+    throw new Error('give the rate limit either as rateLimit or in the fault spec, not both');
   const raw = option ?? given;
   if (raw === undefined) return spec;
   const rateLimit = typeof raw === 'string' ? parseRateLimit(raw) : checkedRateLimit(raw);
@@ -182,7 +208,12 @@ function withRateLimit(spec: FaultSpec | undefined, option: string | RateLimitSp
 }
 
 function checkedRateLimit(raw: unknown): RateLimitSpec {
-  const ok = isPlainObject(raw) && Number.isSafeInteger(raw['limit']) && (raw['limit'] as number) >= 1 && typeof raw['windowMs'] === 'number' && raw['windowMs'] >= 1;
+  const ok =
+    isPlainObject(raw) &&
+    Number.isSafeInteger(raw['limit']) &&
+    (raw['limit'] as number) >= 1 &&
+    typeof raw['windowMs'] === 'number' &&
+    raw['windowMs'] >= 1;
   if (!ok) throw new Error('rateLimit must be text like "600/min" or {"limit": N ≥ 1, "windowMs": MS ≥ 1}');
   return { limit: raw['limit'] as number, windowMs: raw['windowMs'] as number };
 }

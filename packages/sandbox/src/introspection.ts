@@ -17,10 +17,16 @@ import { isPlainObject } from './validate.js';
 
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
-export async function handleIntrospection(req: IncomingMessage, res: ServerResponse, path: string, deps: PipelineDeps): Promise<void> {
+export async function handleIntrospection(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  deps: PipelineDeps,
+): Promise<void> {
   let reply: Reply;
   try {
-    if (!LOOPBACK.test(req.socket.remoteAddress ?? '')) throw new HttpError(403, 'sandbox introspection is only available from loopback');
+    if (!LOOPBACK.test(req.socket.remoteAddress ?? ''))
+      throw new HttpError(403, 'sandbox introspection is only available from loopback');
     reply = await route(req, path, deps);
   } catch (err) {
     const status = err instanceof HttpError ? err.status : 400;
@@ -49,7 +55,8 @@ async function route(req: IncomingMessage, path: string, deps: PipelineDeps): Pr
       return { status: 200, body: { spec: deps.faults()?.spec ?? null } };
     case 'PUT /_sandbox/faults': {
       const body = await readJsonBody(req);
-      if (!isPlainObject(body) || !('spec' in body)) throw new HttpError(400, 'body must be {"spec": "<fault spec>" | {…} | null}');
+      if (!isPlainObject(body) || !('spec' in body))
+        throw new HttpError(400, 'body must be {"spec": "<fault spec>" | {…} | null}');
       deps.setFaults(body['spec'] ?? undefined);
       return { status: 200, body: { spec: deps.faults()?.spec ?? null } };
     }

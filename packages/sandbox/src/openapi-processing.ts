@@ -13,26 +13,37 @@ import type { OpenApiErrorCode, OpenApiProcessError } from './openapi-records.js
 export type OpenApiSource = { url: string } | { text: string };
 
 export type Processed =
-  | { ok: true; format?: 'json' | 'yaml' }
-  | { ok: false; code: OpenApiErrorCode; errors: OpenApiProcessError[] };
+  { ok: true; format?: 'json' | 'yaml' } | { ok: false; code: OpenApiErrorCode; errors: OpenApiProcessError[] };
 
 type ParseYaml = (text: string) => unknown;
 let yamlParse: Promise<ParseYaml> | undefined;
-export const loadYaml = (): Promise<ParseYaml> => (yamlParse ??= import('yaml').then((m) => (text: string) => m.parse(text)));
+export const loadYaml = (): Promise<ParseYaml> =>
+  (yamlParse ??= import('yaml').then((m) => (text: string) => m.parse(text)));
 
 export function processUrl(url: string): Processed {
   const { protocol, hostname } = new URL(url); // the body validator checked it is an absolute URI
   const host = hostname.toLowerCase().replace(/\.$/, '');
-  const fail = (code: OpenApiErrorCode, message: string): Processed => ({ ok: false, code, errors: [{ message, code: code.toLowerCase() }] });
-  if (protocol !== 'http:' && protocol !== 'https:') return fail('FETCH_ERROR', `cannot fetch ${url}: only http and https URLs can be fetched`);
-  if (host === 'timeout.invalid' || host.endsWith('.timeout.invalid')) return fail('FETCH_TIMEOUT', `fetching ${url} timed out`);
-  if (host === 'invalid' || host.endsWith('.invalid')) return fail('FETCH_ERROR', `cannot fetch ${url}: host ${host} does not resolve`);
+  const fail = (code: OpenApiErrorCode, message: string): Processed => ({
+    ok: false,
+    code,
+    errors: [{ message, code: code.toLowerCase() }],
+  });
+  if (protocol !== 'http:' && protocol !== 'https:')
+    return fail('FETCH_ERROR', `cannot fetch ${url}: only http and https URLs can be fetched`);
+  if (host === 'timeout.invalid' || host.endsWith('.timeout.invalid'))
+    return fail('FETCH_TIMEOUT', `fetching ${url} timed out`);
+  if (host === 'invalid' || host.endsWith('.invalid'))
+    return fail('FETCH_ERROR', `cannot fetch ${url}: host ${host} does not resolve`);
   return { ok: true };
 }
 
 /** `parseYaml` comes from loadYaml(), awaited by the caller before it touches the store. */
 export function processText(text: string, parseYaml: ParseYaml): Processed {
-  const fail = (message: string, code: string): Processed => ({ ok: false, code: 'PARSE_ERROR', errors: [{ message, code }] });
+  const fail = (message: string, code: string): Processed => ({
+    ok: false,
+    code: 'PARSE_ERROR',
+    errors: [{ message, code }],
+  });
   let doc: unknown;
   let format: 'json' | 'yaml';
   try {
@@ -46,7 +57,8 @@ export function processText(text: string, parseYaml: ParseYaml): Processed {
       return fail(`the text is neither JSON nor YAML: ${(err as Error).message}`, 'invalid-syntax');
     }
   }
-  if (!isOpenApiDocument(doc)) return fail('the document is not an OpenAPI specification: it has no "openapi" or "swagger" field', 'not-openapi');
+  if (!isOpenApiDocument(doc))
+    return fail('the document is not an OpenAPI specification: it has no "openapi" or "swagger" field', 'not-openapi');
   return { ok: true, format };
 }
 

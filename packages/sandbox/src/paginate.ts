@@ -13,7 +13,8 @@ export const MAX_PAGE_SIZE = 1000;
 export function pageSize(query: URLSearchParams): number {
   const raw = query.get('limit');
   if (raw === null || raw === '') return DEFAULT_PAGE_SIZE;
-  if (!/^\d+$/.test(raw)) throw badRequest(`query.limit: must be an integer between 0 and ${MAX_PAGE_SIZE} (got "${raw}")`);
+  if (!/^\d+$/.test(raw))
+    throw badRequest(`query.limit: must be an integer between 0 and ${MAX_PAGE_SIZE} (got "${raw}")`);
   const n = Number(raw);
   if (n > MAX_PAGE_SIZE) throw badRequest(`query.limit: must be at most ${MAX_PAGE_SIZE} (got ${n})`);
   return n === 0 ? DEFAULT_PAGE_SIZE : n;
@@ -21,7 +22,9 @@ export function pageSize(query: URLSearchParams): number {
 
 /** Identity of a list: its path and every query parameter except the paging ones. */
 function listKey(ctx: RequestContext): string {
-  const q = [...ctx.query.entries()].filter(([k]) => k !== 'page' && k !== 'limit').sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const q = [...ctx.query.entries()]
+    .filter(([k]) => k !== 'page' && k !== 'limit')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `${ctx.path}?${new URLSearchParams(q).toString()}`;
 }
 
@@ -40,7 +43,8 @@ export function encodePageToken(key: string, offset: number): string {
 }
 
 function decodePageToken(key: string, token: string): number {
-  const invalid = () => badRequest('query.page: invalid page token (pass back next.page from the previous page of this list)');
+  const invalid = () =>
+    badRequest('query.page: invalid page token (pass back next.page from the previous page of this list)');
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
@@ -57,13 +61,21 @@ function decodePageToken(key: string, token: string): number {
  * Answer one page of `items` (already filtered and ordered), each mapped by `present`. `size`: the page size when
  * the operation declares its own `limit` rule (the audit events'); default: `limit` read by pageSize.
  */
-export function pageOf<T>(ctx: RequestContext, items: readonly T[], present: (item: T) => unknown, size: number = pageSize(ctx.query)): Reply {
+export function pageOf<T>(
+  ctx: RequestContext,
+  items: readonly T[],
+  present: (item: T) => unknown,
+  size: number = pageSize(ctx.query),
+): Reply {
   const key = listKey(ctx);
   const token = ctx.query.get('page');
   const offset = token === null || token === '' ? 0 : decodePageToken(key, token);
   const slice = items.slice(offset, offset + size);
   const end = offset + slice.length;
-  const body: { next?: { page: string }; count: number; items: unknown[] } = { count: slice.length, items: slice.map(present) };
+  const body: { next?: { page: string }; count: number; items: unknown[] } = {
+    count: slice.length,
+    items: slice.map(present),
+  };
   if (end < items.length) body.next = { page: encodePageToken(key, end) };
   return ok(body);
 }

@@ -29,12 +29,23 @@ export interface GrantRec {
 
 export const grants = (s: SandboxStore): Table<GrantRec> => s.table('contentGrants');
 
-export const grantKey = (targetType: GrantTarget, targetId: string, principalType: GrantPrincipal, principalId: string): string =>
-  `${targetType}:${targetId}/${principalType}:${principalId}`;
+export const grantKey = (
+  targetType: GrantTarget,
+  targetId: string,
+  principalType: GrantPrincipal,
+  principalId: string,
+): string => `${targetType}:${targetId}/${principalType}:${principalId}`;
 
 /** The grants on one target held by one kind of principal, in insertion order. */
-export function grantsOn(store: SandboxStore, targetType: GrantTarget, targetId: string, principalType: GrantPrincipal): GrantRec[] {
-  return grants(store).where((g) => g.targetType === targetType && g.targetId === targetId && g.principalType === principalType);
+export function grantsOn(
+  store: SandboxStore,
+  targetType: GrantTarget,
+  targetId: string,
+  principalType: GrantPrincipal,
+): GrantRec[] {
+  return grants(store).where(
+    (g) => g.targetType === targetType && g.targetId === targetId && g.principalType === principalType,
+  );
 }
 
 function dropWhere(store: SandboxStore, pred: (g: GrantRec) => boolean): void {
@@ -87,7 +98,13 @@ function access(store: SandboxStore): Access {
   const spaceTable = spaces(store);
   const memberships = teamMembers(store);
   const known = accessCache.get(table);
-  if (known && known.grants === table.version && known.spaces === spaceTable.version && known.teams === memberships.version) return known.value;
+  if (
+    known &&
+    known.grants === table.version &&
+    known.spaces === spaceTable.version &&
+    known.teams === memberships.version
+  )
+    return known.value;
   const value: Access = { members: new Map(), teamSpaces: new Map() };
   const of = (orgId: string, userId: string): MemberAccess => {
     const key = `${orgId}/${userId}`;
@@ -95,14 +112,16 @@ function access(store: SandboxStore): Access {
     if (!a) value.members.set(key, (a = { spaces: new Map(), sites: 0 }));
     return a;
   };
-  const holders = (g: GrantRec): string[] => (g.principalType === 'user' ? [g.principalId] : membersOfTeam(store, g.principalId).map((tm) => tm.userId));
+  const holders = (g: GrantRec): string[] =>
+    g.principalType === 'user' ? [g.principalId] : membersOfTeam(store, g.principalId).map((tm) => tm.userId);
   // Sites: a member's own grant (null included) overrides their teams'; so sites are decided per (site, member).
   const siteRoles = new Map<string, { own?: MemberRole | null; team?: MemberRole }>();
   for (const g of table.all()) {
     if (g.targetType === 'space') {
       const space = spaceTable.get(g.targetId);
       if (!space || space.deletedAt !== undefined || g.role === null) continue;
-      if (g.principalType === 'team') value.teamSpaces.set(g.principalId, (value.teamSpaces.get(g.principalId) ?? 0) + 1);
+      if (g.principalType === 'team')
+        value.teamSpaces.set(g.principalId, (value.teamSpaces.get(g.principalId) ?? 0) + 1);
       for (const userId of holders(g)) {
         const list = of(g.orgId, userId).spaces;
         const had = list.get(g.targetId);
@@ -137,7 +156,11 @@ export function memberSpaceRoles(store: SandboxStore, orgId: string, userId: str
 }
 
 /** Spaces and sites a member may reach through their grants and their teams' (the Member object's `spaces` and `sites`). */
-export function memberGrantCounts(store: SandboxStore, orgId: string, userId: string): { spaces: number; sites: number } {
+export function memberGrantCounts(
+  store: SandboxStore,
+  orgId: string,
+  userId: string,
+): { spaces: number; sites: number } {
   const a = access(store).members.get(`${orgId}/${userId}`);
   return { spaces: a?.spaces.size ?? 0, sites: a?.sites ?? 0 };
 }

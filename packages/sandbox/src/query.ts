@@ -1,10 +1,15 @@
 /** Query-string parameters of list filters, validated like body fields (400 naming the parameter and rule). */
 import { badRequest } from './http.js';
 
-export function queryEnum<const T extends string>(query: URLSearchParams, name: string, values: readonly T[]): T | undefined {
+export function queryEnum<const T extends string>(
+  query: URLSearchParams,
+  name: string,
+  values: readonly T[],
+): T | undefined {
   const v = query.get(name);
   if (v === null) return undefined;
-  if (!(values as readonly string[]).includes(v)) throw badRequest(`query.${name}: must be one of ${values.join(', ')} (got "${v}")`);
+  if (!(values as readonly string[]).includes(v))
+    throw badRequest(`query.${name}: must be one of ${values.join(', ')} (got "${v}")`);
   return v as T;
 }
 

@@ -29,7 +29,9 @@ export function parseRateLimit(text: string): RateLimitSpec {
   const limit = m ? Number(m[1]) : 0;
   const windowMs = m ? Number(m[2] ?? '1') * UNITS[m[3]!]! : 0;
   if (!m || limit < 1 || !Number.isSafeInteger(limit) || !(windowMs >= 1)) {
-    throw new Error(`invalid rate limit "${text}": expected LIMIT/WINDOW with LIMIT ≥ 1, e.g. 600/min, 120/s, 5000/h or 100/10s`);
+    throw new Error(
+      `invalid rate limit "${text}": expected LIMIT/WINDOW with LIMIT ≥ 1, e.g. 600/min, 120/s, 5000/h or 100/10s`,
+    );
   }
   return { limit, windowMs };
 }

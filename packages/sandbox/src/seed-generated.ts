@@ -29,7 +29,15 @@ export function seedStore(store: SandboxStore, org: GenOrg): void {
   });
   for (const m of org.members) {
     users(store).put({ id: m.userId, displayName: m.email.split('@')[0]!, email: m.email });
-    members(store).put({ id: memberKey(org.id, m.userId), orgId: org.id, userId: m.userId, role: m.role, disabled: false, joinedAt: CREATED, sso: false });
+    members(store).put({
+      id: memberKey(org.id, m.userId),
+      orgId: org.id,
+      userId: m.userId,
+      role: m.role,
+      disabled: false,
+      joinedAt: CREATED,
+      sso: false,
+    });
   }
   for (const t of org.teams) {
     teams(store).put({ id: t.id, orgId: org.id, title: t.title, createdAt: CREATED });
@@ -39,10 +47,28 @@ export function seedStore(store: SandboxStore, org: GenOrg): void {
     }
   }
   for (const t of org.translations) {
-    translations(store).put({ id: t.id, orgId: org.id, title: t.title, languages: ['fr'], createdAt: CREATED, updatedAt: CREATED });
+    translations(store).put({
+      id: t.id,
+      orgId: org.id,
+      title: t.title,
+      languages: ['fr'],
+      createdAt: CREATED,
+      updatedAt: CREATED,
+    });
   }
   for (const s of org.spaces) {
-    spaces(store).put({ id: s.id, orgId: org.id, title: s.title, emoji: '', visibility: 'private', editMode: 'live', defaultLevel: null, revision: `rev-${s.id}`, createdAt: CREATED, updatedAt: CREATED });
+    spaces(store).put({
+      id: s.id,
+      orgId: org.id,
+      title: s.title,
+      emoji: '',
+      visibility: 'private',
+      editMode: 'live',
+      defaultLevel: null,
+      revision: `rev-${s.id}`,
+      createdAt: CREATED,
+      updatedAt: CREATED,
+    });
   }
   for (const s of org.sites) seedSite(store, org, s);
 }
@@ -69,12 +95,18 @@ function seedSite(store: SandboxStore, org: GenOrg, s: GenOrg['sites'][number]):
     const [first, ...rest] = x.spaces.map((i) => org.spaces[i]!);
     if (!first) throw new Error(`section ${x.path} of ${s.title} has no space`);
     const section = addSection(store, site, { title: x.title, spaceId: first.id, spaceTitle: first.title });
-    if (section.path !== x.path) throw new Error(`sandbox made path ${section.path} for section ${x.title}, the model says ${x.path}`);
+    if (section.path !== x.path)
+      throw new Error(`sandbox made path ${section.path} for section ${x.title}, the model says ${x.path}`);
     for (const sp of rest) addSiteSpace(store, site, sp.id, sp.title, section);
     byPath.set(x.path, section.id);
   }
   if (s.group) {
     const id = store.nextId('ssg', (x) => siteSectionGroups(store).has(x));
-    createGroup(store, site, { id, siteId: site.id, title: s.group.title, sections: [] }, s.group.sections.map((p) => byPath.get(p)!));
+    createGroup(
+      store,
+      site,
+      { id, siteId: site.id, title: s.group.title, sections: [] },
+      s.group.sections.map((p) => byPath.get(p)!),
+    );
   }
 }

@@ -43,18 +43,33 @@ const STAMP = '2024-06-01T09:00:00.000Z';
 const ROLES = ['read', 'edit', 'comment', 'review', 'create'] as const;
 
 export function seedLargeOrg(store: SandboxStore, opts: LargeOrgOptions = {}): LargeOrgSummary {
-  const o = { members: 10_000, teams: 1_000, memberships: 20_000, spaces: 500, sites: 50, sectionsPerSite: 3, spacesPerSection: 3, ...opts };
-  for (const [k, v] of Object.entries(o)) if (!Number.isSafeInteger(v) || v < 0) throw new Error(`seedLargeOrg: ${k} must be a non-negative integer (got ${v})`);
+  const o = {
+    members: 10_000,
+    teams: 1_000,
+    memberships: 20_000,
+    spaces: 500,
+    sites: 50,
+    sectionsPerSite: 3,
+    spacesPerSection: 3,
+    ...opts,
+  };
+  for (const [k, v] of Object.entries(o))
+    if (!Number.isSafeInteger(v) || v < 0)
+      throw new Error(`seedLargeOrg: ${k} must be a non-negative integer (got ${v})`);
   if (o.memberships > 0 && (o.teams === 0 || o.memberships > o.teams * o.members))
     throw new Error(`seedLargeOrg: ${o.memberships} memberships do not fit ${o.teams} teams × ${o.members} members`);
-  if (o.sites > 0 && o.spacesPerSection + o.sectionsPerSite > 0 && o.spaces === 0) throw new Error('seedLargeOrg: sites need at least one space');
+  if (o.sites > 0 && o.spacesPerSection + o.sectionsPerSite > 0 && o.spaces === 0)
+    throw new Error('seedLargeOrg: sites need at least one space');
   if (!orgs(store).has(DEMO_ORG_ID)) applySeed(store, 'empty');
-  if (users(store).has('u-load-1') || sites(store).has('site-load-1')) throw new Error('seedLargeOrg: this store is already seeded');
+  if (users(store).has('u-load-1') || sites(store).has('site-load-1'))
+    throw new Error('seedLargeOrg: this store is already seeded');
 
   const memberIds = seedMembers(store, o.members);
   const teamIds = seedTeams(store, memberIds, o.teams, o.memberships);
   const spaceIds = seedSpaces(store, o.spaces);
-  const siteIds = Array.from({ length: o.sites }, (_, i) => seedSite(store, i + 1, spaceIds, o.sectionsPerSite, o.spacesPerSection));
+  const siteIds = Array.from({ length: o.sites }, (_, i) =>
+    seedSite(store, i + 1, spaceIds, o.sectionsPerSite, o.spacesPerSection),
+  );
   return { orgId: DEMO_ORG_ID, memberIds, teamIds, spaceIds, siteIds };
 }
 
@@ -64,8 +79,13 @@ function seedMembers(store: SandboxStore, count: number): string[] {
     const userId = `u-load-${i}`;
     users(store).put({ id: userId, displayName: `Load User ${i}`, email: `load${i}@acme.test` });
     members(store).put({
-      id: memberKey(DEMO_ORG_ID, userId), orgId: DEMO_ORG_ID, userId, role: ROLES[i % ROLES.length] ?? 'read',
-      disabled: false, joinedAt: STAMP, sso: false,
+      id: memberKey(DEMO_ORG_ID, userId),
+      orgId: DEMO_ORG_ID,
+      userId,
+      role: ROLES[i % ROLES.length] ?? 'read',
+      disabled: false,
+      joinedAt: STAMP,
+      sso: false,
     });
     ids.push(userId);
   }
@@ -92,8 +112,16 @@ function seedSpaces(store: SandboxStore, count: number): string[] {
   for (let i = 1; i <= count; i++) {
     const id = `sp-load-${i}`;
     spaces(store).put({
-      id, orgId: DEMO_ORG_ID, title: `Load Space ${i}`, emoji: '', visibility: 'private', editMode: 'live',
-      defaultLevel: null, revision: `rev-${id}`, createdAt: STAMP, updatedAt: STAMP,
+      id,
+      orgId: DEMO_ORG_ID,
+      title: `Load Space ${i}`,
+      emoji: '',
+      visibility: 'private',
+      editMode: 'live',
+      defaultLevel: null,
+      revision: `rev-${id}`,
+      createdAt: STAMP,
+      updatedAt: STAMP,
     });
     ids.push(id);
   }
@@ -101,7 +129,13 @@ function seedSpaces(store: SandboxStore, count: number): string[] {
 }
 
 /** One site, obeying the navigation invariants: the first section is the default, each section's first site space too. */
-function seedSite(store: SandboxStore, n: number, spaceIds: string[], sectionCount: number, perSection: number): string {
+function seedSite(
+  store: SandboxStore,
+  n: number,
+  spaceIds: string[],
+  sectionCount: number,
+  perSection: number,
+): string {
   const id = `site-load-${n}`;
   let spaceCursor = (n - 1) * Math.max(1, sectionCount) * perSection;
   const makeSiteSpaces = (section: string | undefined, prefix: string): string[] =>
@@ -115,16 +149,34 @@ function seedSite(store: SandboxStore, n: number, spaceIds: string[], sectionCou
   for (let s = 1; s <= sectionCount; s++) {
     const sectionId = `${id}-sec-${s}`;
     const ss = makeSiteSpaces(sectionId, sectionId);
-    const section: SectionRec = { id: sectionId, siteId: id, title: `Section ${s}`, path: `section-${s}`, siteSpaces: ss, defaultSiteSpace: ss[0] ?? '' };
-    if (ss.length === 0) throw new Error('seedLargeOrg: a section needs at least one site space (spacesPerSection ≥ 1)');
+    const section: SectionRec = {
+      id: sectionId,
+      siteId: id,
+      title: `Section ${s}`,
+      path: `section-${s}`,
+      siteSpaces: ss,
+      defaultSiteSpace: ss[0] ?? '',
+    };
+    if (ss.length === 0)
+      throw new Error('seedLargeOrg: a section needs at least one site space (spacesPerSection ≥ 1)');
     siteSections(store).put(section);
     nav.push({ type: 'section', id: sectionId });
   }
   const rootSpaces = sectionCount === 0 ? makeSiteSpaces(undefined, id) : [];
   const site: SiteRec = {
-    id, orgId: DEMO_ORG_ID, type: 'basic', title: `Load Site ${n}`, visibility: 'public', published: n % 2 === 0,
-    agentsContext: 'excluded', adaptiveContent: false, adaptiveSchema: emptyAdaptiveSchema(), adaptiveSchemaUpdatedAt: STAMP,
-    createdAt: STAMP, nav, rootSpaces,
+    id,
+    orgId: DEMO_ORG_ID,
+    type: 'basic',
+    title: `Load Site ${n}`,
+    visibility: 'public',
+    published: n % 2 === 0,
+    agentsContext: 'excluded',
+    adaptiveContent: false,
+    adaptiveSchema: emptyAdaptiveSchema(),
+    adaptiveSchemaUpdatedAt: STAMP,
+    createdAt: STAMP,
+    nav,
+    rootSpaces,
     ...(rootSpaces[0] !== undefined ? { defaultRootSpace: rootSpaces[0] } : {}),
     ...(nav[0] !== undefined ? { defaultSection: nav[0].id } : {}),
   };

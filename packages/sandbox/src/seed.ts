@@ -5,7 +5,18 @@
  * Only a sandbox started with a read-only token also gets its user (addReadOnlyUser), in either seed.
  */
 import type { MemberRole, TeamRole } from './records.js';
-import { collections, memberKey, members, orgs, spaces, teamMemberKey, teamMembers, teams, translations, users } from './records.js';
+import {
+  collections,
+  memberKey,
+  members,
+  orgs,
+  spaces,
+  teamMemberKey,
+  teamMembers,
+  teams,
+  translations,
+  users,
+} from './records.js';
 import type { SandboxStore } from './store.js';
 import { seedContent } from './seed-content.js';
 
@@ -33,12 +44,37 @@ const DEMO_MEMBERS: [id: string, name: string, role: MemberRole, lastSeen?: numb
 ];
 
 /** The demo members' ids (also their e-mail's local part) and roles, for tests and fixtures that mirror the seed. */
-export const DEMO_MEMBER_ROLES: readonly (readonly [id: string, role: MemberRole])[] = DEMO_MEMBERS.map(([id, , role]) => [id, role] as const);
+export const DEMO_MEMBER_ROLES: readonly (readonly [id: string, role: MemberRole])[] = DEMO_MEMBERS.map(
+  ([id, , role]) => [id, role] as const,
+);
 
 const DEMO_TEAMS: [id: string, title: string, members: [string, TeamRole][]][] = [
-  ['team-platform', 'Platform', [['ada', 'owner'], ['bob', 'member'], ['carol', 'member']]],
-  ['team-writers', 'Writers', [['heidi', 'owner'], ['judy', 'member'], ['erin', 'member']]],
-  ['team-support', 'Support', [['frank', 'member'], ['ivan', 'member']]],
+  [
+    'team-platform',
+    'Platform',
+    [
+      ['ada', 'owner'],
+      ['bob', 'member'],
+      ['carol', 'member'],
+    ],
+  ],
+  [
+    'team-writers',
+    'Writers',
+    [
+      ['heidi', 'owner'],
+      ['judy', 'member'],
+      ['erin', 'member'],
+    ],
+  ],
+  [
+    'team-support',
+    'Support',
+    [
+      ['frank', 'member'],
+      ['ivan', 'member'],
+    ],
+  ],
 ];
 
 const DEMO_SPACES: [id: string, title: string, emoji: string, parent?: string][] = [
@@ -87,7 +123,14 @@ export function applySeed(store: SandboxStore, seed: SeedName): void {
       teamMembers(store).put({ id: teamMemberKey(id, userId), orgId: DEMO_ORG_ID, teamId: id, userId, role });
     }
   });
-  translations(store).put({ id: 'tr-fr', orgId: DEMO_ORG_ID, title: 'French docs', languages: ['fr'], createdAt: day(30), updatedAt: day(30) });
+  translations(store).put({
+    id: 'tr-fr',
+    orgId: DEMO_ORG_ID,
+    title: 'French docs',
+    languages: ['fr'],
+    createdAt: day(30),
+    updatedAt: day(30),
+  });
   collections(store).put({ id: 'col-product', orgId: DEMO_ORG_ID, title: 'Product docs', defaultLevel: null });
   collections(store).put({ id: 'col-internal', orgId: DEMO_ORG_ID, title: 'Internal', defaultLevel: null });
   DEMO_SPACES.forEach(([id, title, emoji, parent], i) => {
@@ -122,7 +165,15 @@ export function addReadOnlyUser(store: SandboxStore): boolean {
   for (const org of orgs(store).all()) {
     const id = memberKey(org.id, READ_TOKEN_USER_ID);
     if (members(store).has(id)) continue;
-    members(store).put({ id, orgId: org.id, userId: READ_TOKEN_USER_ID, role: 'read', disabled: false, joinedAt: day(0), sso: false });
+    members(store).put({
+      id,
+      orgId: org.id,
+      userId: READ_TOKEN_USER_ID,
+      role: 'read',
+      disabled: false,
+      joinedAt: day(0),
+      sso: false,
+    });
     added = true;
   }
   return added;

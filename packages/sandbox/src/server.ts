@@ -30,10 +30,12 @@ interface Caller {
 
 function authenticate(authorization: string, deps: PipelineDeps): Caller {
   if (authorization === `Bearer ${deps.token}`) return { userId: deps.store.tokenUser, readOnly: false };
-  if (deps.readToken !== undefined && authorization === `Bearer ${deps.readToken}`) return { userId: READ_TOKEN_USER_ID, readOnly: true };
+  if (deps.readToken !== undefined && authorization === `Bearer ${deps.readToken}`)
+    return { userId: READ_TOKEN_USER_ID, readOnly: true };
   const actor = deps.actorTokens?.find((t) => authorization === `Bearer ${t.token}`);
   if (actor) return { userId: actor.userId, readOnly: false };
-  const why = authorization === '' ? 'missing Authorization header (expected "Bearer <token>")' : 'invalid bearer token';
+  const why =
+    authorization === '' ? 'missing Authorization header (expected "Bearer <token>")' : 'invalid bearer token';
   throw new HttpError(401, why, { 'www-authenticate': 'Bearer' });
 }
 
@@ -57,11 +59,19 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
       return;
     }
     if (url.pathname !== '/v1' && !url.pathname.startsWith('/v1/')) {
-      send(res, { status: 404, body: errorBody(404, `no route for ${method} ${url.pathname} (the API lives below /v1)`) });
+      send(res, {
+        status: 404,
+        body: errorBody(404, `no route for ${method} ${url.pathname} (the API lives below /v1)`),
+      });
       return;
     }
     const resolution = deps.router.resolve(method, url.pathname);
-    const route = resolution.kind === 'found' ? resolution.route.pattern : resolution.kind === 'method-not-allowed' ? resolution.pattern : '(unmatched)';
+    const route =
+      resolution.kind === 'found'
+        ? resolution.route.pattern
+        : resolution.kind === 'method-not-allowed'
+          ? resolution.pattern
+          : '(unmatched)';
     const decision = deps.faults()?.decide(); // drawn synchronously: arrival order
     const limit = deps.rateLimiter()?.take(bucketKey(req.headers.authorization, deps)); // a token at arrival
     const limitHeaders = limit?.headers ?? {};
@@ -82,7 +92,11 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
         // Refused before anything else (the fault drawn for it is not applied): nothing happens.
         const seconds = limit.headers['retry-after'] ?? '1';
         record(429, undefined, true);
-        send(res, { status: 429, body: errorBody(429, `API rate limit exceeded. Please try again in ${seconds} seconds`), headers: limitHeaders });
+        send(res, {
+          status: 429,
+          body: errorBody(429, `API rate limit exceeded. Please try again in ${seconds} seconds`),
+          headers: limitHeaders,
+        });
         return;
       }
       const outcome = decision?.outcome ?? { kind: 'pass' };
@@ -92,9 +106,16 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
         return;
       }
       if (outcome.kind === 'status') {
-        const message = outcome.status === 429 ? 'too many requests (sandbox fault injection)' : 'upstream unavailable (sandbox fault injection)';
+        const message =
+          outcome.status === 429
+            ? 'too many requests (sandbox fault injection)'
+            : 'upstream unavailable (sandbox fault injection)';
         record(outcome.status, outcome.status === 429 ? '429' : '5xx');
-        send(res, { status: outcome.status, body: errorBody(outcome.status, message), headers: { ...limitHeaders, ...outcome.headers } });
+        send(res, {
+          status: outcome.status,
+          body: errorBody(outcome.status, message),
+          headers: { ...limitHeaders, ...outcome.headers },
+        });
         return;
       }
       const reply = await processApiRequest(req, url, resolution, deps);
@@ -105,7 +126,11 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
       }
       if (outcome.kind === 'statusAfter') {
         record(outcome.status, '5xxAfter');
-        send(res, { status: outcome.status, body: errorBody(outcome.status, 'upstream unavailable after processing (sandbox fault injection)'), headers: limitHeaders });
+        send(res, {
+          status: outcome.status,
+          body: errorBody(outcome.status, 'upstream unavailable after processing (sandbox fault injection)'),
+          headers: limitHeaders,
+        });
         return;
       }
       record(reply.status);
@@ -113,25 +138,38 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
     })().catch((err: unknown) => {
       // Only reachable on a bug in the pipeline itself; answer rather than hang the client.
       record(500);
-      if (!res.headersSent) send(res, { status: 500, body: errorBody(500, `sandbox bug: ${String(err)}`), headers: limitHeaders });
+      if (!res.headersSent)
+        send(res, { status: 500, body: errorBody(500, `sandbox bug: ${String(err)}`), headers: limitHeaders });
       else res.destroy();
     });
   };
 }
 
-async function processApiRequest(req: IncomingMessage, url: URL, resolution: Resolution, deps: PipelineDeps): Promise<Reply> {
+async function processApiRequest(
+  req: IncomingMessage,
+  url: URL,
+  resolution: Resolution,
+  deps: PipelineDeps,
+): Promise<Reply> {
   const method = req.method ?? 'GET';
   try {
     const caller = authenticate(req.headers.authorization ?? '', deps);
     if (resolution.kind === 'not-found') throw new HttpError(404, `no route for ${method} ${url.pathname}`);
     if (resolution.kind === 'method-not-allowed') {
-      throw new HttpError(405, `method ${method} is not allowed on ${url.pathname} (allowed: ${resolution.allowed.join(', ')})`, {
-        allow: resolution.allowed.join(', '),
-      });
+      throw new HttpError(
+        405,
+        `method ${method} is not allowed on ${url.pathname} (allowed: ${resolution.allowed.join(', ')})`,
+        {
+          allow: resolution.allowed.join(', '),
+        },
+      );
     }
     if (caller.readOnly && WRITE_METHODS.has(method)) {
       // Node discards the unread request body once the reply is sent; the connection stays usable.
-      throw new HttpError(403, `forbidden: the token is read-only; its user "${caller.userId}" may not ${method} ${url.pathname}`);
+      throw new HttpError(
+        403,
+        `forbidden: the token is read-only; its user "${caller.userId}" may not ${method} ${url.pathname}`,
+      );
     }
     const { route, params } = resolution;
     const raw = await readJsonBody(req, route.maxBodyBytes);
@@ -163,7 +201,8 @@ async function processApiRequest(req: IncomingMessage, url: URL, resolution: Res
     if (deps.stateFile && WRITE_METHODS.has(method) && reply.status < 300) saveStateFile(deps.store, deps.stateFile);
     return reply;
   } catch (err) {
-    if (err instanceof HttpError) return { status: err.status, body: errorBody(err.status, err.message), headers: err.headers };
+    if (err instanceof HttpError)
+      return { status: err.status, body: errorBody(err.status, err.message), headers: err.headers };
     return { status: 500, body: errorBody(500, `sandbox internal error: ${(err as Error).message}`) };
   }
 }

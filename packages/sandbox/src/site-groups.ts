@@ -79,8 +79,15 @@ export function reparentGroup(store: SandboxStore, site: SiteRec, group: GroupRe
     insertTopLevel(site, { type: 'group', id: group.id }, after);
   } else {
     const target = requireGroupIn(store, site, parentId, 'body.parentSectionGroupId');
-    for (let g: GroupRec | undefined = target; g; g = g.parent === undefined ? undefined : siteSectionGroups(store).get(g.parent)) {
-      if (g.id === group.id) throw badRequest(`body.parentSectionGroupId: cannot nest section group "${group.id}" in itself or a group nested in it ("${parentId}")`);
+    for (
+      let g: GroupRec | undefined = target;
+      g;
+      g = g.parent === undefined ? undefined : siteSectionGroups(store).get(g.parent)
+    ) {
+      if (g.id === group.id)
+        throw badRequest(
+          `body.parentSectionGroupId: cannot nest section group "${group.id}" in itself or a group nested in it ("${parentId}")`,
+        );
     }
     detachGroup(store, site, group);
     const fresh = siteSectionGroups(store).get(target.id) ?? target;

@@ -12,10 +12,13 @@ import type { SandboxStore } from './store.js';
 /** Reorder a section among the items of its own container (top level or its group). */
 export function moveSection(store: SandboxStore, site: SiteRec, section: SectionRec, pos: Position): void {
   if (pos.ref === section.id) throw badRequest(`${pos.path}: a section cannot move relative to itself`);
-  if (siteSections(store).get(pos.ref)?.siteId !== site.id) throw badRequest(`${pos.path}: section "${pos.ref}" not found in site "${site.id}"`);
+  if (siteSections(store).get(pos.ref)?.siteId !== site.id)
+    throw badRequest(`${pos.path}: section "${pos.ref}" not found in site "${site.id}"`);
   const group = groupOfSection(store, site, section.id);
   if (group?.id !== groupOfSection(store, site, pos.ref)?.id)
-    throw badRequest(`${pos.path}: section "${pos.ref}" is in a different container (a move only reorders; use the section-group endpoints to change membership)`);
+    throw badRequest(
+      `${pos.path}: section "${pos.ref}" is in a different container (a move only reorders; use the section-group endpoints to change membership)`,
+    );
   if (group) {
     reposition(group.sections, section.id, pos.ref, pos.where);
     siteSectionGroups(store).put(group);
@@ -26,20 +29,29 @@ export function moveSection(store: SandboxStore, site: SiteRec, section: Section
 }
 
 /** Reorder a group among the top-level items. */
-export function moveGroup(store: SandboxStore, site: SiteRec, group: GroupRec, pos: Position, refType: 'site-section' | 'site-section-group'): void {
+export function moveGroup(
+  store: SandboxStore,
+  site: SiteRec,
+  group: GroupRec,
+  pos: Position,
+  refType: 'site-section' | 'site-section-group',
+): void {
   if (pos.ref === group.id) throw badRequest(`${pos.path}: a section group cannot move relative to itself`);
   const parent = group.parent === undefined ? undefined : siteSectionGroups(store).get(group.parent);
   if (parent) {
     // A nested group (official spec) reorders among its parent's nested groups.
     const list = [...(parent.groups ?? [])];
-    if (refType !== 'site-section-group' || !list.includes(pos.ref)) throw badRequest(`${pos.path}: "${pos.ref}" is not a section group nested in "${parent.id}" like "${group.id}"`);
+    if (refType !== 'site-section-group' || !list.includes(pos.ref))
+      throw badRequest(`${pos.path}: "${pos.ref}" is not a section group nested in "${parent.id}" like "${group.id}"`);
     reposition(list, group.id, pos.ref, pos.where);
     siteSectionGroups(store).put({ ...parent, groups: list });
     return;
   }
   const ref = site.nav.find((n) => n.id === pos.ref);
   if (!ref || (refType === 'site-section-group' && ref.type !== 'group'))
-    throw badRequest(`${pos.path}: "${pos.ref}" is not a top-level ${refType === 'site-section-group' ? 'section group' : 'section or section group'} of site "${site.id}"`);
+    throw badRequest(
+      `${pos.path}: "${pos.ref}" is not a top-level ${refType === 'site-section-group' ? 'section group' : 'section or section group'} of site "${site.id}"`,
+    );
   moveTopLevel(site, group.id, pos);
   sites(store).put(site);
 }
@@ -67,7 +79,9 @@ export function moveSiteSpace(store: SandboxStore, site: SiteRec, ss: SiteSpaceR
   const from = get(siteSections(store).get(ss.section ?? ''), `section ${ss.section}`);
   const to = get(siteSections(store).get(ref.section ?? ''), `section ${ref.section}`);
   if (from.defaultSiteSpace === ss.id)
-    throw badRequest(`cannot move site space "${ss.id}" out of section "${from.id}": it is the section's default site space (make another one the default first)`);
+    throw badRequest(
+      `cannot move site space "${ss.id}" out of section "${from.id}": it is the section's default site space (make another one the default first)`,
+    );
   from.siteSpaces = from.siteSpaces.filter((x) => x !== ss.id);
   const moved: SiteSpaceRec = { ...ss, section: to.id, path: uniquePath(ss.path, pathsOf(store, to.siteSpaces)) };
   reposition(to.siteSpaces, ss.id, ref.id, pos.where);

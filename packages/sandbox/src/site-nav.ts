@@ -35,7 +35,9 @@ export function groupsInOrder(store: SandboxStore, site: SiteRec): GroupRec[] {
 
 /** Sections flattened in navigation order (a group's sections, then its nested groups', at the group's place). */
 export function sectionsInOrder(store: SandboxStore, site: SiteRec): SectionRec[] {
-  const ids = site.nav.flatMap((n) => (n.type === 'section' ? [n.id] : groupTree(store, n.id).flatMap((g) => g.sections)));
+  const ids = site.nav.flatMap((n) =>
+    n.type === 'section' ? [n.id] : groupTree(store, n.id).flatMap((g) => g.sections),
+  );
   return ids.map((id) => get(siteSections(store).get(id), `section ${id}`));
 }
 
@@ -50,7 +52,9 @@ export function siteSpacesInOrder(store: SandboxStore, site: SiteRec): SiteSpace
 }
 
 export function siteSpaceCount(store: SandboxStore, site: SiteRec): number {
-  return hasSections(site) ? sectionsInOrder(store, site).reduce((n, s) => n + s.siteSpaces.length, 0) : site.rootSpaces.length;
+  return hasSections(site)
+    ? sectionsInOrder(store, site).reduce((n, s) => n + s.siteSpaces.length, 0)
+    : site.rootSpaces.length;
 }
 
 /** The group holding a section, if any. */
@@ -65,12 +69,18 @@ export function isDefaultSiteSpace(store: SandboxStore, site: SiteRec, ss: SiteS
 }
 
 export function pathsOf(store: SandboxStore, ids: readonly string[], except?: string): Set<string> {
-  return new Set(siteSpacesOf(store, ids).filter((s) => s.id !== except).map((s) => s.path));
+  return new Set(
+    siteSpacesOf(store, ids)
+      .filter((s) => s.id !== except)
+      .map((s) => s.path),
+  );
 }
 
 /** The ordered id list a site space lives in. */
 export function containerOf(store: SandboxStore, site: SiteRec, ss: SiteSpaceRec): string[] {
-  return ss.section === undefined ? site.rootSpaces : get(siteSections(store).get(ss.section), `section ${ss.section}`).siteSpaces;
+  return ss.section === undefined
+    ? site.rootSpaces
+    : get(siteSections(store).get(ss.section), `section ${ss.section}`).siteSpaces;
 }
 
 /** Remove `item` from `list` and insert it before/after `ref` (both in `list` after removal). */

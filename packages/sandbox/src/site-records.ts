@@ -112,7 +112,11 @@ export const siteSpaces = (s: SandboxStore): Table<SiteSpaceRec> => s.table('sit
 export const siteShareLinks = (s: SandboxStore): Table<ShareLinkRec> => s.table('siteShareLinks');
 
 /** The adaptive schema of a new site. */
-export const emptyAdaptiveSchema = (): Record<string, unknown> => ({ type: 'object', properties: {}, additionalProperties: false });
+export const emptyAdaptiveSchema = (): Record<string, unknown> => ({
+  type: 'object',
+  properties: {},
+  additionalProperties: false,
+});
 
 /** `Getting Started!` → `getting-started`; `fallback` when nothing is left. At most 100 characters. */
 export function slugify(text: string, fallback: string): string {

@@ -10,7 +10,6 @@ export type RedirectDestination =
   | { kind: 'site-page'; siteSpaceId: string; pageId: string }
   | { kind: 'external'; url: string };
 
-
 export interface RedirectRec {
   id: string;
   siteId: string;

@@ -24,7 +24,8 @@ export const MAX_BULK_REDIRECTS = 500;
 /** The spec's SiteRedirectSourcePath: at most 512 characters, a path with an optional trailing `*` or `/*`. */
 export const redirectSource = string({
   max: 512,
-  pattern: /^\/(?!\*)(?!.*\*.+)(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+(?:\/(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\/\*|\*)?$/,
+  pattern:
+    /^\/(?!\*)(?!.*\*.+)(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+(?:\/(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\/\*|\*)?$/,
 });
 
 const id = string({ min: 1 });
@@ -47,34 +48,65 @@ export function destination(allowPath: boolean): Validator<InputDestination> {
 }
 
 export const createRedirectBody = object(
-  { source: redirectSource, destination: destination(true), captureWildcard: boolean(), draft: boolean(), permanent: boolean() },
+  {
+    source: redirectSource,
+    destination: destination(true),
+    captureWildcard: boolean(),
+    draft: boolean(),
+    permanent: boolean(),
+  },
   ['source', 'destination'],
 );
 
-export const patchRedirectBody = object({ source: redirectSource, destination: destination(false), captureWildcard: boolean(), draft: boolean(), permanent: boolean() });
+export const patchRedirectBody = object({
+  source: redirectSource,
+  destination: destination(false),
+  captureWildcard: boolean(),
+  draft: boolean(),
+  permanent: boolean(),
+});
 
 /** One item of the bulk PUT: publish a draft, or upsert (a destination) / delete (`destination: null`) by source and intent. */
 export type BulkItem =
   | { source: string; intent: 'publish' }
-  | { source: string; intent?: 'live' | 'draft'; captureWildcard?: boolean; permanent?: boolean; destination: InputDestination | null };
+  | {
+      source: string;
+      intent?: 'live' | 'draft';
+      captureWildcard?: boolean;
+      permanent?: boolean;
+      destination: InputDestination | null;
+    };
 
 const publishItem = object({ source: redirectSource, intent: literal('publish') }, ['source', 'intent']);
 const upsertItem = object(
-  { source: redirectSource, intent: oneOf(['live', 'draft']), captureWildcard: boolean(), permanent: boolean(), destination: nullable(destination(true)) },
+  {
+    source: redirectSource,
+    intent: oneOf(['live', 'draft']),
+    captureWildcard: boolean(),
+    permanent: boolean(),
+    destination: nullable(destination(true)),
+  },
   ['source', 'destination'],
 );
 
-export const bulkItem: Validator<BulkItem> = (v, path) => (isPlainObject(v) && v['intent'] === 'publish' ? publishItem(v, path) : upsertItem(v, path));
+export const bulkItem: Validator<BulkItem> = (v, path) =>
+  isPlainObject(v) && v['intent'] === 'publish' ? publishItem(v, path) : upsertItem(v, path);
 
 /**
  * The stored destination of an input one, or why it names nothing in the site (a message for a 400 or a bulk
  * item's error). A `path` destination names a page of a space's content, which the sandbox does not hold.
  */
-export function resolveDestination(store: SandboxStore, site: SiteRec, d: InputDestination): RedirectDestination | { error: string } {
+export function resolveDestination(
+  store: SandboxStore,
+  site: SiteRec,
+  d: InputDestination,
+): RedirectDestination | { error: string } {
   const siteSpaceOf = (x: string): boolean => siteSpaces(store).get(x)?.siteId === site.id;
   switch (d.kind) {
     case 'site-section':
-      return siteSections(store).get(d.siteSectionId)?.siteId === site.id ? d : { error: `site section "${d.siteSectionId}" not found in site "${site.id}"` };
+      return siteSections(store).get(d.siteSectionId)?.siteId === site.id
+        ? d
+        : { error: `site section "${d.siteSectionId}" not found in site "${site.id}"` };
     case 'site-space':
     case 'site-page':
       return siteSpaceOf(d.siteSpaceId) ? d : { error: `site space "${d.siteSpaceId}" not found in site "${site.id}"` };
@@ -99,15 +131,30 @@ export function presentRedirect(r: RedirectRec): Record<string, unknown> {
   };
 }
 
-export const redirectsOf = (store: SandboxStore, siteId: string): RedirectRec[] => siteRedirects(store).where((r) => r.siteId === siteId);
+export const redirectsOf = (store: SandboxStore, siteId: string): RedirectRec[] =>
+  siteRedirects(store).where((r) => r.siteId === siteId);
 
-export function findRedirect(store: SandboxStore, siteId: string, source: string, draft: boolean): RedirectRec | undefined {
+export function findRedirect(
+  store: SandboxStore,
+  siteId: string,
+  source: string,
+  draft: boolean,
+): RedirectRec | undefined {
   return redirectsOf(store, siteId).find((r) => r.source === source && r.draft === draft);
 }
 
-export function newRedirect(ctx: RequestContext, site: SiteRec, input: Omit<RedirectRec, 'id' | 'siteId' | 'createdAt'>): RedirectRec {
+export function newRedirect(
+  ctx: RequestContext,
+  site: SiteRec,
+  input: Omit<RedirectRec, 'id' | 'siteId' | 'createdAt'>,
+): RedirectRec {
   const table = siteRedirects(ctx.store);
-  return table.put({ id: ctx.store.nextId('rd', (x) => table.has(x)), siteId: site.id, ...input, createdAt: ctx.now().toISOString() });
+  return table.put({
+    id: ctx.store.nextId('rd', (x) => table.has(x)),
+    siteId: site.id,
+    ...input,
+    createdAt: ctx.now().toISOString(),
+  });
 }
 
 /** The result of one bulk item, in the spec's shape (`status` created / updated / deleted / published / error). */
@@ -118,7 +165,13 @@ export function applyBulkItem(ctx: RequestContext, site: SiteRec, item: BulkItem
   const table = siteRedirects(ctx.store);
   if (item.intent === 'publish') {
     const draft = findRedirect(ctx.store, site.id, item.source, true);
-    if (!draft) return { status: 'error', source: item.source, draft: true, error: `no draft redirect from "${item.source}" to publish` };
+    if (!draft)
+      return {
+        status: 'error',
+        source: item.source,
+        draft: true,
+        error: `no draft redirect from "${item.source}" to publish`,
+      };
     const live = findRedirect(ctx.store, site.id, item.source, false);
     if (live) table.delete(live.id);
     table.put({ ...draft, draft: false, updatedAt: ctx.now().toISOString() });
@@ -136,15 +189,31 @@ export function applyBulkItem(ctx: RequestContext, site: SiteRec, item: BulkItem
   // captureWildcard has a default (false) in the spec; permanent has none: absent keeps the rule's value.
   const captureWildcard = item.captureWildcard ?? false;
   if (have) {
-    table.put({ ...have, destination: resolved, captureWildcard, permanent: item.permanent ?? have.permanent, updatedAt: ctx.now().toISOString() });
+    table.put({
+      ...have,
+      destination: resolved,
+      captureWildcard,
+      permanent: item.permanent ?? have.permanent,
+      updatedAt: ctx.now().toISOString(),
+    });
     return { status: 'updated', source: item.source, draft, id: have.id };
   }
-  const made = newRedirect(ctx, site, { source: item.source, draft, captureWildcard, permanent: item.permanent ?? false, destination: resolved });
+  const made = newRedirect(ctx, site, {
+    source: item.source,
+    draft,
+    captureWildcard,
+    permanent: item.permanent ?? false,
+    destination: resolved,
+  });
   return { status: 'created', source: item.source, draft, id: made.id };
 }
 
 /** The live rule a visitor's path hits: its exact source, else the longest wildcard source that covers it. */
-export function redirectFor(store: SandboxStore, siteId: string, path: string): { rule: RedirectRec; rest: string } | undefined {
+export function redirectFor(
+  store: SandboxStore,
+  siteId: string,
+  path: string,
+): { rule: RedirectRec; rest: string } | undefined {
   const live = redirectsOf(store, siteId).filter((r) => !r.draft);
   const exact = live.find((r) => r.source === path);
   if (exact) return { rule: exact, rest: '' };

@@ -42,7 +42,10 @@ export type SortedItem =
   | { type: 'site-section'; record: SectionRec; group: GroupRec | undefined }
   | { type: 'site-section-group'; record: GroupRec };
 
-const SECTION_TYPE: Record<'section' | 'group', StructureItemType> = { section: 'site-section', group: 'site-section-group' };
+const SECTION_TYPE: Record<'section' | 'group', StructureItemType> = {
+  section: 'site-section',
+  group: 'site-section-group',
+};
 
 /** The sibling list of an item: its ids and the type of each sibling, plus how to store a reordered list. */
 interface Siblings {
@@ -63,7 +66,9 @@ function findItem(store: SandboxStore, site: SiteRec, p: StructurePointer): Sort
   }
   if (p.type === 'site-section') {
     const record = siteSections(store).get(p.id);
-    return record?.siteId === site.id ? { type: p.type, record, group: groupOfSection(store, site, record.id) } : missing();
+    return record?.siteId === site.id
+      ? { type: p.type, record, group: groupOfSection(store, site, record.id) }
+      : missing();
   }
   if (p.type === 'site-section-group') {
     const record = siteSectionGroups(store).get(p.id);
@@ -82,7 +87,10 @@ function siblingsOf(store: SandboxStore, site: SiteRec, item: SortedItem): Sibli
       ids,
       typeOf: (id) => (ids.includes(id) ? 'site-external-link' : undefined),
       save: (order) => saveLinkOrder(store, order),
-      name: group === undefined ? `the external links of site "${site.id}"` : `the external links of section group "${group}"`,
+      name:
+        group === undefined
+          ? `the external links of site "${site.id}"`
+          : `the external links of section group "${group}"`,
     };
   }
   if (item.type === 'site-space') {
@@ -99,7 +107,8 @@ function siblingsOf(store: SandboxStore, site: SiteRec, item: SortedItem): Sibli
           if (s) siteSections(store).put(s);
         }
       },
-      name: section === undefined ? `the root site spaces of site "${site.id}"` : `the site spaces of section "${section}"`,
+      name:
+        section === undefined ? `the root site spaces of site "${site.id}"` : `the site spaces of section "${section}"`,
     };
   }
   if (item.type === 'site-section' && item.group) {
@@ -114,7 +123,10 @@ function siblingsOf(store: SandboxStore, site: SiteRec, item: SortedItem): Sibli
       name: `the sections of section group "${group.id}"`,
     };
   }
-  const parent = item.type === 'site-section-group' && item.record.parent !== undefined ? siteSectionGroups(store).get(item.record.parent) : undefined;
+  const parent =
+    item.type === 'site-section-group' && item.record.parent !== undefined
+      ? siteSectionGroups(store).get(item.record.parent)
+      : undefined;
   if (parent) {
     // A nested group (official spec `parent`) sorts among its parent's nested groups.
     const list = parent.groups ?? [];
@@ -155,9 +167,11 @@ export function sortStructureItem(store: SandboxStore, site: SiteRec, sort: Stru
     ids.push(item.record.id);
   } else {
     const at = `body.position.${where}`;
-    if (ref.id === item.record.id && ref.type === sort.item.type) throw badRequest(`${at}: an item cannot be sorted relative to itself`);
+    if (ref.id === item.record.id && ref.type === sort.item.type)
+      throw badRequest(`${at}: an item cannot be sorted relative to itself`);
     const type = siblings.typeOf(ref.id);
-    if (type === undefined) throw badRequest(`${at}: ${ref.type} "${ref.id}" is not among ${siblings.name} (sorting only reorders siblings)`);
+    if (type === undefined)
+      throw badRequest(`${at}: ${ref.type} "${ref.id}" is not among ${siblings.name} (sorting only reorders siblings)`);
     if (type !== ref.type) throw badRequest(`${at}: "${ref.id}" is a ${type}, not a ${ref.type}`);
     reposition(ids, item.record.id, ref.id, where);
   }

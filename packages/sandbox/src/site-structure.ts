@@ -11,11 +11,34 @@ import { badRequest } from './http.js';
 import type { GroupRec, SectionRec, SiteRec, SiteSpaceRec } from './site-records.js';
 import { siteSectionGroups, siteSections, siteSpaces, sites, slugify, uniquePath } from './site-records.js';
 import { dropSiteLinks, releaseGroupLinks } from './site-external-links.js';
-import { containerOf, get, groupOfSection, groupsInOrder, hasSections, pathsOf, sectionsInOrder, siteSpacesInOrder, siteSpacesOf } from './site-nav.js';
+import {
+  containerOf,
+  get,
+  groupOfSection,
+  groupsInOrder,
+  hasSections,
+  pathsOf,
+  sectionsInOrder,
+  siteSpacesInOrder,
+  siteSpacesOf,
+} from './site-nav.js';
 import type { SandboxStore } from './store.js';
 
 // The routes take the navigation's reads from here too, beside its changes.
-export { containerOf, get, groupOfSection, groupsInOrder, hasSections, isDefaultSiteSpace, pathsOf, reposition, sectionsInOrder, siteSpaceCount, siteSpacesInOrder, siteSpacesOf } from './site-nav.js';
+export {
+  containerOf,
+  get,
+  groupOfSection,
+  groupsInOrder,
+  hasSections,
+  isDefaultSiteSpace,
+  pathsOf,
+  reposition,
+  sectionsInOrder,
+  siteSpaceCount,
+  siteSpacesInOrder,
+  siteSpacesOf,
+} from './site-nav.js';
 export type { Position, Where } from './site-nav.js';
 
 export interface NewSection {
@@ -39,7 +62,13 @@ export function addSection(store: SandboxStore, site: SiteRec, input: NewSection
     siteSpaces: [ssId],
     defaultSiteSpace: ssId,
   };
-  siteSpaces(store).put({ id: ssId, siteId: site.id, spaceId: input.spaceId, path: slugify(input.spaceTitle, 'space'), section: id });
+  siteSpaces(store).put({
+    id: ssId,
+    siteId: site.id,
+    spaceId: input.spaceId,
+    path: slugify(input.spaceTitle, 'space'),
+    section: id,
+  });
   site.nav.push({ type: 'section', id });
   if (!hasSections(site)) {
     site.defaultSection = id;
@@ -56,8 +85,16 @@ export function addSection(store: SandboxStore, site: SiteRec, input: NewSection
 }
 
 /** Append a site space to `section` (absent: the default section, or the root of a site without sections). */
-export function addSiteSpace(store: SandboxStore, site: SiteRec, spaceId: string, spaceTitle: string, section?: SectionRec): SiteSpaceRec {
-  const target = section ?? (hasSections(site) ? get(siteSections(store).get(site.defaultSection ?? ''), 'default section') : undefined);
+export function addSiteSpace(
+  store: SandboxStore,
+  site: SiteRec,
+  spaceId: string,
+  spaceTitle: string,
+  section?: SectionRec,
+): SiteSpaceRec {
+  const target =
+    section ??
+    (hasSections(site) ? get(siteSections(store).get(site.defaultSection ?? ''), 'default section') : undefined);
   const list = target ? target.siteSpaces : site.rootSpaces;
   const id = store.nextId('ss', (x) => siteSpaces(store).has(x));
   const ss: SiteSpaceRec = {
@@ -78,7 +115,9 @@ export function addSiteSpace(store: SandboxStore, site: SiteRec, spaceId: string
 /** A path change of a site space: unique within its container. */
 export function checkSiteSpacePath(store: SandboxStore, site: SiteRec, ss: SiteSpaceRec, path: string): void {
   if (pathsOf(store, containerOf(store, site, ss), ss.id).has(path))
-    throw badRequest(`body.path: "${path}" is already used by another site space of the same ${ss.section ? 'section' : 'site root'}`);
+    throw badRequest(
+      `body.path: "${path}" is already used by another site space of the same ${ss.section ? 'section' : 'site root'}`,
+    );
 }
 
 /** A path change of a section: unique within the site. */
@@ -88,7 +127,8 @@ export function checkSectionPath(store: SandboxStore, site: SiteRec, section: Se
 }
 
 export function deleteSection(store: SandboxStore, site: SiteRec, section: SectionRec): void {
-  if (site.defaultSection === section.id) throw badRequest(`cannot delete the default section "${section.id}" (make another section the default first)`);
+  if (site.defaultSection === section.id)
+    throw badRequest(`cannot delete the default section "${section.id}" (make another section the default first)`);
   detachSection(store, site, section.id);
   for (const id of section.siteSpaces) siteSpaces(store).delete(id);
   siteSections(store).delete(section.id);
@@ -109,7 +149,9 @@ export function deleteSiteSpace(store: SandboxStore, site: SiteRec, ss: SiteSpac
     siteSections(store).put(section);
   } else {
     if (site.defaultRootSpace === ss.id && site.rootSpaces.length > 1)
-      throw badRequest(`cannot delete site space "${ss.id}": it is the default site space of the site (make another one the default first)`);
+      throw badRequest(
+        `cannot delete site space "${ss.id}": it is the default site space of the site (make another one the default first)`,
+      );
     site.rootSpaces = site.rootSpaces.filter((x) => x !== ss.id);
     if (site.defaultRootSpace === ss.id) delete site.defaultRootSpace;
     sites(store).put(site);
@@ -132,7 +174,8 @@ export function detachSection(store: SandboxStore, site: SiteRec, sectionId: str
 export function requireSectionIds(store: SandboxStore, site: SiteRec, ids: readonly string[], path: string): void {
   const seen = new Set<string>();
   ids.forEach((id, i) => {
-    if (siteSections(store).get(id)?.siteId !== site.id) throw badRequest(`${path}[${i}]: section "${id}" not found in site "${site.id}"`);
+    if (siteSections(store).get(id)?.siteId !== site.id)
+      throw badRequest(`${path}[${i}]: section "${id}" not found in site "${site.id}"`);
     if (seen.has(id)) throw badRequest(`${path}[${i}]: section "${id}" is listed twice`);
     seen.add(id);
   });
@@ -142,10 +185,16 @@ export function requireSectionIds(store: SandboxStore, site: SiteRec, ids: reado
  * Append a new group at the end of the top level, or of the groups nested in `group.parent` (official spec);
  * the listed sections move into it in order.
  */
-export function createGroup(store: SandboxStore, site: SiteRec, group: GroupRec, sectionIds: readonly string[]): GroupRec {
+export function createGroup(
+  store: SandboxStore,
+  site: SiteRec,
+  group: GroupRec,
+  sectionIds: readonly string[],
+): GroupRec {
   requireSectionIds(store, site, sectionIds, 'body.sections');
   const parent = group.parent === undefined ? undefined : siteSectionGroups(store).get(group.parent);
-  if (group.parent !== undefined && parent?.siteId !== site.id) throw badRequest(`body.parent: section group "${group.parent}" not found in site "${site.id}"`);
+  if (group.parent !== undefined && parent?.siteId !== site.id)
+    throw badRequest(`body.parent: section group "${group.parent}" not found in site "${site.id}"`);
   for (const id of sectionIds) detachSection(store, site, id);
   group.sections = [...sectionIds];
   siteSectionGroups(store).put(group);
@@ -161,7 +210,8 @@ export function createGroup(store: SandboxStore, site: SiteRec, group: GroupRec,
 
 /** Append a section to a group (out of the top level or another group); already in it ⇒ unchanged. */
 export function addSectionToGroup(store: SandboxStore, site: SiteRec, group: GroupRec, sectionId: string): void {
-  if (siteSections(store).get(sectionId)?.siteId !== site.id) throw badRequest(`body.sectionId: section "${sectionId}" not found in site "${site.id}"`);
+  if (siteSections(store).get(sectionId)?.siteId !== site.id)
+    throw badRequest(`body.sectionId: section "${sectionId}" not found in site "${site.id}"`);
   if (group.sections.includes(sectionId)) return;
   detachSection(store, site, sectionId);
   group.sections.push(sectionId);
@@ -170,7 +220,12 @@ export function addSectionToGroup(store: SandboxStore, site: SiteRec, group: Gro
 }
 
 /** Put a grouped section back at the top level right after its group; false when it was not in the group. */
-export function removeSectionFromGroup(store: SandboxStore, site: SiteRec, group: GroupRec, sectionId: string): boolean {
+export function removeSectionFromGroup(
+  store: SandboxStore,
+  site: SiteRec,
+  group: GroupRec,
+  sectionId: string,
+): boolean {
   if (!group.sections.includes(sectionId)) return false;
   group.sections = group.sections.filter((x) => x !== sectionId);
   siteSectionGroups(store).put(group);
@@ -196,7 +251,10 @@ export function deleteGroup(store: SandboxStore, site: SiteRec, group: GroupRec)
     parent.groups = (parent.groups ?? []).flatMap((id) => (id === group.id ? nested : [id]));
     siteSectionGroups(store).put(parent);
   } else {
-    const back = [...group.sections.map((id) => ({ type: 'section' as const, id })), ...nested.map((id) => ({ type: 'group' as const, id }))];
+    const back = [
+      ...group.sections.map((id) => ({ type: 'section' as const, id })),
+      ...nested.map((id) => ({ type: 'group' as const, id })),
+    ];
     site.nav = site.nav.flatMap((n) => (n.type === 'group' && n.id === group.id ? back : [n]));
   }
   releaseGroupLinks(store, site.id, group.id, group.parent);

@@ -39,7 +39,9 @@ export const SEED_SHAPED_BODIES: ReadonlySet<string> = new Set([
 /** Bodies management-api.md allows and the spec does not: skip the spec check for them. */
 function seedOnly(key: string, body: unknown): boolean {
   // createSite: `spaces` may be the enum value that creates a new space (management-api.md), not only a list.
-  return key === 'POST /v1/orgs/:organizationId/sites' && typeof (body as { spaces?: unknown } | null)?.spaces === 'string';
+  return (
+    key === 'POST /v1/orgs/:organizationId/sites' && typeof (body as { spaces?: unknown } | null)?.spaces === 'string'
+  );
 }
 
 export type SpecBodies = (key: string) => ValidateFn | undefined;
@@ -71,7 +73,11 @@ export function loadSpecBodies(): SpecBodies {
       if (ref !== undefined && !compile) {
         const { Ajv2020 } = require('ajv/dist/2020.js') as typeof Ajv2020Module;
         const formats = require('ajv-formats') as AddFormats | { default: AddFormats };
-        const ajv = prepareSpecAjv(new Ajv2020(SPEC_AJV_OPTIONS), typeof formats === 'function' ? formats : formats.default, spec);
+        const ajv = prepareSpecAjv(
+          new Ajv2020(SPEC_AJV_OPTIONS),
+          typeof formats === 'function' ? formats : formats.default,
+          spec,
+        );
         compile = (r) => ajv.compile({ $ref: r }) as ValidateFn;
       }
       cache.set(key, ref === undefined || !compile ? undefined : compile(ref));
@@ -89,7 +95,8 @@ export function withSpecCheck<B>(key: string, hand: Validator<B>, specBodies: Sp
     if (validate && !validate(value)) {
       const e = validate.errors?.[0];
       const where = `${path}${(e?.instancePath ?? '').replace(/\//g, '.')}`;
-      const extra = e?.params && 'allowedValues' in e.params ? ` (${(e.params['allowedValues'] as unknown[]).join(', ')})` : '';
+      const extra =
+        e?.params && 'allowedValues' in e.params ? ` (${(e.params['allowedValues'] as unknown[]).join(', ')})` : '';
       throw badRequest(`${where}: ${e?.message ?? 'is not allowed'}${extra} (the official spec's request schema)`);
     }
     return out;

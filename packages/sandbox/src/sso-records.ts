@@ -25,4 +25,5 @@ export const UNSET_SSO_URL = 'about:blank';
 export const samlProviders = (s: SandboxStore): Table<SamlProviderRec> => s.table('samlProviders');
 
 /** Usable for logging in: the identity provider's URL, entity id and certificate are all known. */
-export const isSamlActive = (p: SamlProviderRec): boolean => p.ssoURL !== '' && p.entityID !== '' && p.certificate !== '';
+export const isSamlActive = (p: SamlProviderRec): boolean =>
+  p.ssoURL !== '' && p.entityID !== '' && p.certificate !== '';

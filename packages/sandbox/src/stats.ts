@@ -42,7 +42,14 @@ export class StatsRecorder {
   }
 
   snapshot(): SandboxStats {
-    const stats: SandboxStats = { total: 0, byMethod: {}, byRoute: {}, byStatus: {}, rateLimited: 0, requests: this.log.map((e) => ({ ...e })) };
+    const stats: SandboxStats = {
+      total: 0,
+      byMethod: {},
+      byRoute: {},
+      byStatus: {},
+      rateLimited: 0,
+      requests: this.log.map((e) => ({ ...e })),
+    };
     for (const e of this.log) {
       stats.total++;
       bump(stats.byMethod, e.method);

@@ -16,7 +16,11 @@ export interface Snapshot {
 }
 
 /** Told of every row a table changes: the row before (undefined: new) and after (undefined: deleted). */
-export type ChangeListener = (table: string, before: { id: string } | undefined, after: { id: string } | undefined) => void;
+export type ChangeListener = (
+  table: string,
+  before: { id: string } | undefined,
+  after: { id: string } | undefined,
+) => void;
 
 export class Table<T extends { id: string }> {
   private readonly rows = new Map<string, T>();
@@ -114,7 +118,13 @@ export class SandboxStore {
   snapshot(): Snapshot {
     const tables: Snapshot['tables'] = {};
     for (const [name, t] of this.tables) tables[name] = structuredClone(t.all());
-    return { version: 1, tokenUser: this.tokenUser, counters: { ...this.counters }, tombstones: [...this.tombstones], tables };
+    return {
+      version: 1,
+      tokenUser: this.tokenUser,
+      counters: { ...this.counters },
+      tombstones: [...this.tombstones],
+      tables,
+    };
   }
 
   /** Replace everything with the snapshot's content. Throws on a malformed snapshot. */

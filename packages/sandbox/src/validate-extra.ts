@@ -10,7 +10,8 @@ const describe = (v: unknown): string => (v === null ? 'null' : Array.isArray(v)
 
 export function integer(rules: { min?: number; max?: number } = {}): Validator<number> {
   return (v, path) => {
-    if (typeof v !== 'number' || !Number.isInteger(v)) throw badRequest(`${path}: must be an integer (got ${JSON.stringify(v) ?? describe(v)})`);
+    if (typeof v !== 'number' || !Number.isInteger(v))
+      throw badRequest(`${path}: must be an integer (got ${JSON.stringify(v) ?? describe(v)})`);
     if (rules.min !== undefined && v < rules.min) throw badRequest(`${path}: must be at least ${rules.min} (got ${v})`);
     if (rules.max !== undefined && v > rules.max) throw badRequest(`${path}: must be at most ${rules.max} (got ${v})`);
     return v;
@@ -21,8 +22,10 @@ export function integer(rules: { min?: number; max?: number } = {}): Validator<n
 export function list<T>(item: Validator<T>, rules: { min?: number; max?: number } = {}): Validator<T[]> {
   return (v, path) => {
     if (!Array.isArray(v)) throw badRequest(`${path}: must be an array (got ${describe(v)})`);
-    if (rules.min !== undefined && v.length < rules.min) throw badRequest(`${path}: must have at least ${rules.min} item${rules.min === 1 ? '' : 's'} (got ${v.length})`);
-    if (rules.max !== undefined && v.length > rules.max) throw badRequest(`${path}: must have at most ${rules.max} items (got ${v.length})`);
+    if (rules.min !== undefined && v.length < rules.min)
+      throw badRequest(`${path}: must have at least ${rules.min} item${rules.min === 1 ? '' : 's'} (got ${v.length})`);
+    if (rules.max !== undefined && v.length > rules.max)
+      throw badRequest(`${path}: must have at most ${rules.max} items (got ${v.length})`);
     return v.map((x, i) => item(x, `${path}[${i}]`));
   };
 }
@@ -46,7 +49,10 @@ export function tagged<T>(tag: string, variants: Record<string, Validator<T>>): 
     if (!isPlainObject(v)) throw badRequest(`${path}: must be an object (got ${describe(v)})`);
     const name = v[tag];
     const variant = typeof name === 'string' && Object.hasOwn(variants, name) ? variants[name] : undefined;
-    if (!variant) throw badRequest(`${path}.${tag}: must be one of ${Object.keys(variants).join(', ')} (got ${JSON.stringify(name) ?? 'nothing'})`);
+    if (!variant)
+      throw badRequest(
+        `${path}.${tag}: must be one of ${Object.keys(variants).join(', ')} (got ${JSON.stringify(name) ?? 'nothing'})`,
+      );
     return variant(v, path);
   };
 }

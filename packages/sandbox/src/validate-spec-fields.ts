@@ -10,17 +10,28 @@ import { array, isPlainObject, literal, nullable, object, oneOf, string, type Va
 import { keyedBy } from './validate-extra.js';
 
 /** MemberRole | null | "inherit" (the spec's DefaultLevel). */
-export const defaultLevel: Validator<DefaultLevel> = (v, path) => (v === 'inherit' ? 'inherit' : nullable(oneOf(MEMBER_ROLES))(v, path));
+export const defaultLevel: Validator<DefaultLevel> = (v, path) =>
+  v === 'inherit' ? 'inherit' : nullable(oneOf(MEMBER_ROLES))(v, path);
 
 export const language = oneOf(TRANSLATION_LANGUAGES);
 
 /** A map language → text of at most `max` characters (LocalizedString128 / 256). */
-export const localized = (max: number): Validator<Record<string, string>> => keyedBy(TRANSLATION_LANGUAGES, string({ max }));
+export const localized = (max: number): Validator<Record<string, string>> =>
+  keyedBy(TRANSLATION_LANGUAGES, string({ max }));
 
 const RULE_NAMES = [
-  'require_specific_reviewers', 'require_one_of_specific_reviewers', 'allow_bypass', 'require_at_least_one_review',
-  'require_at_least_one_approved_review', 'require_all_reviews_approved', 'require_agent_review', 'require_up_to_date_change_request',
-  'require_change_request_subject', 'require_change_request_description', 'require_author_to_merge', 'custom',
+  'require_specific_reviewers',
+  'require_one_of_specific_reviewers',
+  'allow_bypass',
+  'require_at_least_one_review',
+  'require_at_least_one_approved_review',
+  'require_all_reviews_approved',
+  'require_agent_review',
+  'require_up_to_date_change_request',
+  'require_change_request_subject',
+  'require_change_request_description',
+  'require_author_to_merge',
+  'custom',
 ] as const;
 
 /** One MergeRule: its `rule` name checked here; the rest of its shape by the spec's schema. Stored as sent. */
@@ -39,6 +50,8 @@ export function mergeRules(withInherit: boolean): Validator<MergeRules> {
     if (type === 'rules') return rules(v, path) as MergeRules;
     if (type === 'none') return object({ type: literal('none') }, ['type'])(v, path);
     if (type === 'inherit' && withInherit) return object({ type: literal('inherit') }, ['type'])(v, path);
-    throw badRequest(`${path}.type: must be one of rules, none${withInherit ? ', inherit' : ''} (got ${JSON.stringify(type) ?? 'nothing'})`);
+    throw badRequest(
+      `${path}.type: must be one of rules, none${withInherit ? ', inherit' : ''} (got ${JSON.stringify(type) ?? 'nothing'})`,
+    );
   };
 }

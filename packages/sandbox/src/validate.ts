@@ -26,7 +26,8 @@ export function string(rules: StringRules = {}): Validator<string> {
       throw badRequest(`${path}: must be at least ${rules.min} characters (got ${length})`);
     if (rules.max !== undefined && length > rules.max)
       throw badRequest(`${path}: must be at most ${rules.max} characters (got ${length})`);
-    if (rules.pattern && !rules.pattern.test(v)) throw badRequest(`${path}: must match the pattern ${rules.pattern.source}`);
+    if (rules.pattern && !rules.pattern.test(v))
+      throw badRequest(`${path}: must match the pattern ${rules.pattern.source}`);
     if (rules.format === 'email' && !EMAIL.test(v)) throw badRequest(`${path}: must be an e-mail address (got "${v}")`);
     if (rules.format === 'uri' && !isUri(v)) throw badRequest(`${path}: must be an absolute URI (got "${v}")`);
     return v;
@@ -87,11 +88,15 @@ type Out<S extends Shape, R extends keyof S> = { [K in R]: ReturnType<S[K]> } & 
 };
 
 /** A JSON object with known fields; unknown fields and missing required fields ⇒ 400. */
-export function object<S extends Shape, R extends keyof S = never>(shape: S, required: readonly R[] = []): Validator<Out<S, R>> {
+export function object<S extends Shape, R extends keyof S = never>(
+  shape: S,
+  required: readonly R[] = [],
+): Validator<Out<S, R>> {
   return (v, path) => {
     if (!isPlainObject(v)) throw badRequest(`${path}: must be an object (got ${describe(v)})`);
     for (const key of Object.keys(v)) {
-      if (!(key in shape)) throw badRequest(`${path}.${key}: unknown field (allowed: ${Object.keys(shape).join(', ') || 'none'})`);
+      if (!(key in shape))
+        throw badRequest(`${path}.${key}: unknown field (allowed: ${Object.keys(shape).join(', ') || 'none'})`);
     }
     for (const key of required) {
       if (!(key in v)) throw badRequest(`${path}.${String(key)}: is required`);

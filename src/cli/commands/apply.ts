@@ -33,8 +33,8 @@ function logStep(logger: CommandLogger, e: ApplyEvent): void {
   else if (e.type === 'failed') {
     logger.warn({ step, change }, 'step failed');
     logger.debug({ step, error: e.error.message }, 'step failed (why)');
-  }
-  else if (e.type === 'recovered') logger.warn({ step, request: e.request, outcome: e.outcome }, 'create may have reached the server: looked it up');
+  } else if (e.type === 'recovered')
+    logger.warn({ step, request: e.request, outcome: e.outcome }, 'create may have reached the server: looked it up');
   else logger.warn({ step, change, reason: e.reason }, 'step skipped');
 }
 
@@ -46,7 +46,8 @@ async function confirm(ctx: CommandContext): Promise<void> {
   const ask = ctx.io.ask;
   if (ask === undefined || ctx.values.yes === true) return;
   const answer = await ask('\nApply these changes? Only "yes" applies them: ');
-  if (answer.trim() !== 'yes') throw new DocopsError('Apply cancelled: nothing was written. Answer "yes" to apply, or pass --yes.');
+  if (answer.trim() !== 'yes')
+    throw new DocopsError('Apply cancelled: nothing was written. Answer "yes" to apply, or pass --yes.');
 }
 
 export const applyCommand: CommandSpec = {
@@ -69,12 +70,20 @@ export const applyCommand: CommandSpec = {
     manifests: MANIFESTS_FLAG,
     'allow-env': ALLOW_ENV_FLAG,
     format: FORMAT_FLAG,
-    plan: { type: 'string', value: 'FILE', description: 'Apply exactly the plan saved by `docops plan --out FILE` (refused when stale)' },
+    plan: {
+      type: 'string',
+      value: 'FILE',
+      description: 'Apply exactly the plan saved by `docops plan --out FILE` (refused when stale)',
+    },
     ...SAFETY_FLAGS,
     yes: { type: 'boolean', description: 'Apply without asking for confirmation on a terminal' },
     'latency-ms': LATENCY_FLAG,
     policy: POLICY_FLAG,
-    approved: { type: 'string', value: 'CHECKSUM', description: 'The approval checksum of this exact plan, when a require-approval rule fired and it was approved' },
+    approved: {
+      type: 'string',
+      value: 'CHECKSUM',
+      description: 'The approval checksum of this exact plan, when a require-approval rule fired and it was approved',
+    },
   },
   examples: [
     'docops apply -m manifests',
@@ -92,39 +101,66 @@ export const applyCommand: CommandSpec = {
     const { config } = fleet;
     return eachOrganization(ctx, config, fleet.orgs, planFormat(ctx), (orgCtx, org) => {
       const safety = org.safety ?? config.safety;
-      const settings = settingsFrom(orgCtx, { ...(safety ? { safety } : {}), journalDir: join(config.journalDir, org.id), ...(config.policy ? { policy: config.policy } : {}) });
+      const settings = settingsFrom(orgCtx, {
+        ...(safety ? { safety } : {}),
+        journalDir: join(config.journalDir, org.id),
+        ...(config.policy ? { policy: config.policy } : {}),
+      });
       return applyOne(orgCtx, settings, (d) => foreignDocuments(org, d.documents));
     });
   },
 };
 
-async function applyOne(ctx: CommandContext, settings: SafetySettings, check?: (desired: DesiredState) => void): Promise<number> {
+async function applyOne(
+  ctx: CommandContext,
+  settings: SafetySettings,
+  check?: (desired: DesiredState) => void,
+): Promise<number> {
   const format = planFormat(ctx);
   const color = shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env);
   const policy = await cliPolicy(ctx, settings.policy);
   const manifests = await policyDigest(policy, manifestDir(ctx));
   const savedFile = ctx.values.plan;
-  const run = typeof savedFile === 'string' ? await plannedFromSavedPlan(ctx, savedFile) : await planFromManifests(ctx, check);
+  const run =
+    typeof savedFile === 'string' ? await plannedFromSavedPlan(ctx, savedFile) : await planFromManifests(ctx, check);
   const { plan } = run;
   const cost = planCost(ctx, plan, run.client);
   // The policy is judged on the plan about to be applied, every time (a saved plan's verdict is never trusted).
-  const verdict = policy && manifests ? await policyReport(policy, { ...run, manifests, manifestsDir: manifestDir(ctx) }) : undefined;
-  if (format !== 'json') ctx.io.stdout.write(renderPlanOutput(plan, format, { color, cost, ...(verdict ? { policy: verdict } : {}) }));
-  if (verdict) (await import('../../policy/gate.js')).enforcePolicy(verdict, typeof ctx.values.approved === 'string' ? ctx.values.approved : undefined);
+  const verdict =
+    policy && manifests ? await policyReport(policy, { ...run, manifests, manifestsDir: manifestDir(ctx) }) : undefined;
+  if (format !== 'json')
+    ctx.io.stdout.write(renderPlanOutput(plan, format, { color, cost, ...(verdict ? { policy: verdict } : {}) }));
+  if (verdict)
+    (await import('../../policy/gate.js')).enforcePolicy(
+      verdict,
+      typeof ctx.values.approved === 'string' ? ctx.values.approved : undefined,
+    );
 
   if (plan.steps.length > 0 && typeof savedFile !== 'string') await confirm(ctx);
   const applied: { report: ApplyResult; journalFile?: string } =
-    plan.steps.length === 0 ? { report: { applied: [], failed: [], skipped: [] } } : await guardedApply(ctx, settings, { ...run, onStep: (e) => logStep(ctx.logger, e) });
+    plan.steps.length === 0
+      ? { report: { applied: [], failed: [], skipped: [] } }
+      : await guardedApply(ctx, settings, { ...run, onStep: (e) => logStep(ctx.logger, e) });
   const { report: result, journalFile } = applied;
 
   if (format === 'json') {
-    const doc = { plan: JSON.parse(renderJson(plan, verdict ? { policy: (await import('../../policy/render.js')).policyData(verdict) } : {})) as unknown, result: applyResultData(result), ...(journalFile ? { journal: journalFile } : {}) };
+    const doc = {
+      plan: JSON.parse(
+        renderJson(plan, verdict ? { policy: (await import('../../policy/render.js')).policyData(verdict) } : {}),
+      ) as unknown,
+      result: applyResultData(result),
+      ...(journalFile ? { journal: journalFile } : {}),
+    };
     ctx.io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
   } else if (plan.steps.length > 0) {
     ctx.io.stdout.write('\n' + renderApplyReport(result, format, { color }));
-    if (journalFile) ctx.io.stdout.write(`\nDeleted objects were journaled to ${journalFile} (docops undo ${journalFile} shows how it would bring them back; add --apply to do it).\n`);
+    if (journalFile)
+      ctx.io.stdout.write(
+        `\nDeleted objects were journaled to ${journalFile} (docops undo ${journalFile} shows how it would bring them back; add --apply to do it).\n`,
+      );
   }
-  if (plan.steps.length > 0) await stepSummary(ctx, () => markdownPlan(plan, cost) + '\n' + renderApplyReport(result, 'markdown'));
+  if (plan.steps.length > 0)
+    await stepSummary(ctx, () => markdownPlan(plan, cost) + '\n' + renderApplyReport(result, 'markdown'));
   if (result.failed.length > 0 || result.unreachable !== undefined || plan.blocked.length > 0) {
     throw new ApplyError(result.failed, result.skipped, plan.blocked, {
       ...(result.unreachable !== undefined ? { unreachable: result.unreachable } : {}),

@@ -85,13 +85,20 @@ export async function daemonCommand(argv: string[], io: CliIO, hooks: DaemonComm
     return 0;
   }
   const file = values.config;
-  if (typeof file !== 'string' || file === '') throw new UsageError('docops daemon: missing -c FILE (the docops.yaml config)');
+  if (typeof file !== 'string' || file === '')
+    throw new UsageError('docops daemon: missing -c FILE (the docops.yaml config)');
   const level = values['log-level'];
   const format = values['log-format'];
-  if (typeof level === 'string' && !isLogLevel(level)) throw new UsageError(`--log-level: expected one of ${LOG_LEVELS.join(', ')}`);
-  if (typeof format === 'string' && !isLogFormat(format)) throw new UsageError(`--log-format: expected one of ${LOG_FORMATS.join(', ')}`);
+  if (typeof level === 'string' && !isLogLevel(level))
+    throw new UsageError(`--log-level: expected one of ${LOG_LEVELS.join(', ')}`);
+  if (typeof format === 'string' && !isLogFormat(format))
+    throw new UsageError(`--log-format: expected one of ${LOG_FORMATS.join(', ')}`);
 
-  const [{ loadDaemonConfig }, { Daemon }, { createLogger }] = await Promise.all([import('../../daemon/config.js'), import('../../daemon/daemon.js'), import('../../log.js')]);
+  const [{ loadDaemonConfig }, { Daemon }, { createLogger }] = await Promise.all([
+    import('../../daemon/config.js'),
+    import('../../daemon/daemon.js'),
+    import('../../log.js'),
+  ]);
   const config = await loadDaemonConfig(file, {
     env: io.env,
     overrides: {
@@ -108,9 +115,12 @@ export async function daemonCommand(argv: string[], io: CliIO, hooks: DaemonComm
       stream: io.stderr,
       env: io.env,
     });
-  if (config.organizations && config.sandbox) throw new UsageError('--sandbox runs the one demo organization; it does not go with organizations: in the config');
+  if (config.organizations && config.sandbox)
+    throw new UsageError('--sandbox runs the one demo organization; it does not go with organizations: in the config');
   // Several organizations: each its own daemon inside one fleet (loaded only then).
-  const daemon = config.organizations ? new (await import('../../daemon/fleet/fleet.js')).Fleet(config, { ...hooks.deps, env: io.env, logger }) : new Daemon(config, { ...hooks.deps, env: io.env, logger });
+  const daemon = config.organizations
+    ? new (await import('../../daemon/fleet/fleet.js')).Fleet(config, { ...hooks.deps, env: io.env, logger })
+    : new Daemon(config, { ...hooks.deps, env: io.env, logger });
 
   // Stop requests may come before start() finishes; they are honoured right after.
   let stopRequested: () => void = () => {};

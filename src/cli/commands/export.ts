@@ -12,7 +12,7 @@ export const exportCommand: CommandSpec = {
   description:
     'Reads the organization through the API and writes one manifest file per kind into DIR (organization.yaml,\n' +
     'members.yaml, teams.yaml, translations.yaml, …; sites one file each under sites/). Every file stays under\n' +
-    '1 MiB, half the loader\'s limit: a kind that does not fit is spread over members-001.yaml, members-002.yaml …\n' +
+    "1 MiB, half the loader's limit: a kind that does not fit is spread over members-001.yaml, members-002.yaml …\n" +
     'Ids are pinned where identity needs them and defaults are left out, so `docops plan -m DIR` against the\n' +
     'same organization shows no changes. Each file starts with the editor-schema comment. Existing files are\n' +
     'not replaced unless --overwrite is given, which also removes the parts of an earlier export this one does\n' +
@@ -20,8 +20,16 @@ export const exportCommand: CommandSpec = {
     'docops cannot express is reported and exits 1.',
   flags: {
     org: { type: 'string', value: 'ID', description: 'Organization id to export' },
-    output: { type: 'string', short: 'o', value: 'DIR', description: 'Directory to write the manifests into (created if missing)' },
-    overwrite: { type: 'boolean', description: 'Replace files that already exist in DIR (and remove stale parts of an earlier export)' },
+    output: {
+      type: 'string',
+      short: 'o',
+      value: 'DIR',
+      description: 'Directory to write the manifests into (created if missing)',
+    },
+    overwrite: {
+      type: 'boolean',
+      description: 'Replace files that already exist in DIR (and remove stale parts of an earlier export)',
+    },
   },
   // --concurrency bounds the reads; --prune and --invite mean nothing to an export.
   globals: ['api-url', 'token-file', 'sandbox', 'sandbox-state', 'concurrency'],
@@ -40,7 +48,10 @@ export const exportCommand: CommandSpec = {
     const client = countingClient(await connect(ctx), () => progress.tick());
     let result;
     try {
-      result = await exportOrganization(client, KINDS, org, out, { overwrite: ctx.values.overwrite === true, onPass: (n) => progress.phase(`pass ${n}`) });
+      result = await exportOrganization(client, KINDS, org, out, {
+        overwrite: ctx.values.overwrite === true,
+        onPass: (n) => progress.phase(`pass ${n}`),
+      });
     } finally {
       progress.done();
     }
@@ -50,7 +61,11 @@ export const exportCommand: CommandSpec = {
     try {
       await loadManifests(out, KINDS, { env: ctx.io.env });
     } catch (err) {
-      if (err instanceof ValidationError) ctx.logger.error({ dir: out }, 'export written, but the manifests do not validate; fix the issues below before planning');
+      if (err instanceof ValidationError)
+        ctx.logger.error(
+          { dir: out },
+          'export written, but the manifests do not validate; fix the issues below before planning',
+        );
       throw err;
     }
     const total = Object.values(result.counts).reduce((a, b) => a + b, 0);

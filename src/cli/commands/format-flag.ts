@@ -14,6 +14,7 @@ export const FORMAT_FLAG = {
 
 export function planFormat(ctx: CommandContext): PlanFormat {
   const raw = ctx.values.format ?? 'text';
-  if (typeof raw !== 'string' || !isPlanFormat(raw)) throw new UsageError(`--format must be one of ${PLAN_FORMATS.join(', ')}, got "${String(raw)}"`);
+  if (typeof raw !== 'string' || !isPlanFormat(raw))
+    throw new UsageError(`--format must be one of ${PLAN_FORMATS.join(', ')}, got "${String(raw)}"`);
   return raw;
 }

@@ -19,19 +19,33 @@ function connectionFlags(ctx: CommandContext, dir: string): { plan: string; daem
   const g = ctx.global;
   if (g.sandboxState !== undefined) {
     const state = sh(path.relative(dir, path.resolve(g.sandboxState)) || g.sandboxState);
-    return { plan: ` --sandbox-state ${state}`, daemon: ' --sandbox', note: "(the daemon's --sandbox is a fresh demo organization, not the state file)" };
+    return {
+      plan: ` --sandbox-state ${state}`,
+      daemon: ' --sandbox',
+      note: "(the daemon's --sandbox is a fresh demo organization, not the state file)",
+    };
   }
   if (g.sandbox) return { plan: ' --sandbox', daemon: ' --sandbox' };
   const api = g.apiUrl !== undefined ? ` --api-url ${sh(g.apiUrl)}` : '';
   const token = g.tokenFile !== undefined ? ` --token-file ${sh(path.relative(dir, path.resolve(g.tokenFile)))}` : '';
-  return { plan: `${api}${token}`, daemon: api, ...(token ? { note: '(the daemon reads the token from DOCOPS_TOKEN or `tokenFile:` in docops.yaml)' } : {}) };
+  return {
+    plan: `${api}${token}`,
+    daemon: api,
+    ...(token ? { note: '(the daemon reads the token from DOCOPS_TOKEN or `tokenFile:` in docops.yaml)' } : {}),
+  };
 }
 
 function nextSteps(ctx: CommandContext, org: string, dir: string): string {
   const flags = connectionFlags(ctx, dir);
   const commands: [string, string][] = [
-    [`docops plan -m ${INIT_LAYOUT.manifests}${flags.plan}`, 'No changes: the manifests describe the organization as it is'],
-    [`docops daemon -c ${INIT_LAYOUT.config}${flags.daemon}`, `keeps it equal to the manifests; status page on http://127.0.0.1:8080 ${flags.note ?? ''}`.trimEnd()],
+    [
+      `docops plan -m ${INIT_LAYOUT.manifests}${flags.plan}`,
+      'No changes: the manifests describe the organization as it is',
+    ],
+    [
+      `docops daemon -c ${INIT_LAYOUT.config}${flags.daemon}`,
+      `keeps it equal to the manifests; status page on http://127.0.0.1:8080 ${flags.note ?? ''}`.trimEnd(),
+    ],
   ];
   const width = Math.max(...commands.map(([c]) => c.length)) + 2;
   return [
@@ -60,7 +74,10 @@ export const initCommand: CommandSpec = {
     '`docops orgs` lists the organization ids the token sees.',
   flags: {
     org: { type: 'string', value: 'ID', description: 'Organization to import (`docops orgs` lists them)' },
-    overwrite: { type: 'boolean', description: 'Replace docops.yaml, the workflow and the manifests of an earlier init' },
+    overwrite: {
+      type: 'boolean',
+      description: 'Replace docops.yaml, the workflow and the manifests of an earlier init',
+    },
   },
   globals: ['api-url', 'token-file', 'sandbox', 'sandbox-state', 'concurrency'],
   examples: [
@@ -71,14 +88,18 @@ export const initCommand: CommandSpec = {
   async run(ctx) {
     const org = ctx.values.org;
     const dir = ctx.argument;
-    if (typeof org !== 'string' || org === '') throw new UsageError('missing --org ID (the organization to import; `docops orgs` lists those your token sees)');
+    if (typeof org !== 'string' || org === '')
+      throw new UsageError('missing --org ID (the organization to import; `docops orgs` lists those your token sees)');
     if (dir === undefined || dir === '') throw new UsageError('missing DIR (the directory to initialize, e.g. `.`)');
     requireCredentials(ctx);
     const progress = createProgress(ctx.io.stderr, `Importing ${org}`);
     const client = countingClient(await connect(ctx), () => progress.tick());
     let result;
     try {
-      result = await initRepository(client, KINDS, org, dir, { overwrite: ctx.values.overwrite === true, onPass: (n) => progress.phase(`pass ${n}`) });
+      result = await initRepository(client, KINDS, org, dir, {
+        overwrite: ctx.values.overwrite === true,
+        onPass: (n) => progress.phase(`pass ${n}`),
+      });
     } finally {
       progress.done();
     }
@@ -86,7 +107,11 @@ export const initCommand: CommandSpec = {
     try {
       await loadManifests(manifests, KINDS, { env: ctx.io.env });
     } catch (err) {
-      if (err instanceof ValidationError) ctx.logger.error({ dir: manifests }, 'init written, but the manifests do not validate; fix the issues below before planning');
+      if (err instanceof ValidationError)
+        ctx.logger.error(
+          { dir: manifests },
+          'init written, but the manifests do not validate; fix the issues below before planning',
+        );
       throw err;
     }
     const documents = Object.values(result.export.counts).reduce((a, b) => a + b, 0);

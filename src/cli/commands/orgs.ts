@@ -18,7 +18,15 @@ export const orgsCommand: CommandSpec = {
   async run(ctx) {
     const format = outputFormat(ctx);
     const orgs = await listOrgs(await connect(ctx));
-    ctx.io.stdout.write(format === 'json' ? `${JSON.stringify(orgs.map(({ id, title }) => ({ id, title })), null, 2)}\n` : renderOrgs(orgs));
+    ctx.io.stdout.write(
+      format === 'json'
+        ? `${JSON.stringify(
+            orgs.map(({ id, title }) => ({ id, title })),
+            null,
+            2,
+          )}\n`
+        : renderOrgs(orgs),
+    );
     return 0;
   },
 };

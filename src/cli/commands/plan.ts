@@ -20,7 +20,8 @@ import { FORMAT_FLAG, planFormat } from './format-flag.js';
 
 export const planCommand: CommandSpec = {
   name: 'plan',
-  usage: 'docops plan -m DIR [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [--fail-on broken-links] [flags]',
+  usage:
+    'docops plan -m DIR [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [--fail-on broken-links] [flags]',
   description:
     'Loads the manifests, reads the live state through the API and prints the plan: what apply would create,\n' +
     'update and delete, field by field, and its API cost (requests and an estimated duration). Nothing is\n' +
@@ -40,8 +41,16 @@ export const planCommand: CommandSpec = {
     'allow-env': ALLOW_ENV_FLAG,
     format: FORMAT_FLAG,
     'detailed-exitcode': { type: 'boolean', description: 'Exit 2 when the plan has changes (0 when none, 1 on error)' },
-    out: { type: 'string', value: 'FILE', description: 'Save the plan (with checksums and cost) to FILE for `docops apply --plan FILE`' },
-    config: { ...CONFIG_FLAG, description: "A docops.yaml: its kinds' ownership modes (`kinds:`) and `policy:`; with organizations: plan each one (its manifests, its token) in a section of its own" },
+    out: {
+      type: 'string',
+      value: 'FILE',
+      description: 'Save the plan (with checksums and cost) to FILE for `docops apply --plan FILE`',
+    },
+    config: {
+      ...CONFIG_FLAG,
+      description:
+        "A docops.yaml: its kinds' ownership modes (`kinds:`) and `policy:`; with organizations: plan each one (its manifests, its token) in a section of its own",
+    },
     'latency-ms': LATENCY_FLAG,
     policy: POLICY_FLAG,
     ...BROKEN_LINKS_FLAGS,
@@ -61,7 +70,9 @@ export const planCommand: CommandSpec = {
     const fleet = await configOrganizations(ctx);
     if (!fleet) return planOne(ctx);
     // One section per organization, each planned with its own token (src/cli/organizations.ts).
-    return eachOrganization(ctx, fleet.config, fleet.orgs, planFormat(ctx), (orgCtx, org) => planOne(orgCtx, (d) => foreignDocuments(org, d.documents)));
+    return eachOrganization(ctx, fleet.config, fleet.orgs, planFormat(ctx), (orgCtx, org) =>
+      planOne(orgCtx, (d) => foreignDocuments(org, d.documents)),
+    );
   },
 };
 
@@ -73,13 +84,24 @@ async function planOne(ctx: CommandContext, check?: (desired: DesiredState) => v
   requireCredentials(ctx);
   // A bad policy fails before anything is read, like bad manifests (--policy, or the policy: of --config).
   const policy = await cliPolicy(ctx, (await configFromFlag(ctx))?.policy);
-  const manifests = typeof out === 'string' ? await manifestsDigest(manifestDir(ctx)) : await policyDigest(policy, manifestDir(ctx));
+  const manifests =
+    typeof out === 'string' ? await manifestsDigest(manifestDir(ctx)) : await policyDigest(policy, manifestDir(ctx));
   const planned = await planFromManifests(ctx, check);
   const { plan, live, reads, client, kinds, modes } = planned;
   const cost = planCost(ctx, plan, client);
   const scopes = planScopes(plan, reads);
-  const verdict = policy && manifests ? await policyReport(policy, { plan, live, manifests, manifestsDir: manifestDir(ctx), kinds }) : undefined;
-  ctx.io.stdout.write(renderPlanOutput(plan, format, { color: shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env), cost, scopes, ...(verdict ? { policy: verdict } : {}) }));
+  const verdict =
+    policy && manifests
+      ? await policyReport(policy, { plan, live, manifests, manifestsDir: manifestDir(ctx), kinds })
+      : undefined;
+  ctx.io.stdout.write(
+    renderPlanOutput(plan, format, {
+      color: shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env),
+      cost,
+      scopes,
+      ...(verdict ? { policy: verdict } : {}),
+    }),
+  );
   await stepSummary(ctx, () => markdownPlan(plan, cost, scopes, verdict));
   if (typeof out === 'string' && manifests) {
     const saved = createSavedPlan({

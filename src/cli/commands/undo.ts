@@ -15,7 +15,14 @@ import { undoFiles, writeUndoFiles } from '../../undo/documents.js';
 import { planUndo } from '../../undo/plan.js';
 import { renderUndoMarkdown, renderUndoText, undoJson } from '../../undo/report.js';
 import { assumeRestores, checkRestores } from '../../undo/restore.js';
-import { GLOBAL_FLAGS, closestFlag, globalOptions, type FlagSpecs, type GlobalFlagName, type ParsedValues } from '../args.js';
+import {
+  GLOBAL_FLAGS,
+  closestFlag,
+  globalOptions,
+  type FlagSpecs,
+  type GlobalFlagName,
+  type ParsedValues,
+} from '../args.js';
 import type { CommandContext } from '../command.js';
 import { connect } from '../connect.js';
 import { commandHelp } from '../help.js';
@@ -26,8 +33,16 @@ import { KINDS } from '../wiring.js';
 import { FORMAT_FLAG, planFormat } from './format-flag.js';
 
 const FLAGS = {
-  apply: { type: 'boolean', description: 'Restore and recreate (through the safety gate); without it undo only shows what it would do' },
-  output: { type: 'string', short: 'o', value: 'DIR', description: 'Also write the manifest documents, one file per kind and organization, into DIR (never over a file)' },
+  apply: {
+    type: 'boolean',
+    description: 'Restore and recreate (through the safety gate); without it undo only shows what it would do',
+  },
+  output: {
+    type: 'string',
+    short: 'o',
+    value: 'DIR',
+    description: 'Also write the manifest documents, one file per kind and organization, into DIR (never over a file)',
+  },
   format: FORMAT_FLAG,
   ...SAFETY_FLAGS,
 } as const satisfies FlagSpecs;
@@ -42,7 +57,7 @@ export const UNDO_SPEC = {
     'through the normal plan, safety gate and apply: recreated objects get new ids, objects that named each other\n' +
     '(a site and its spaces, a team and its members, nested collections) come back connected, and removed members\n' +
     'are invited again. Without --apply nothing is written: undo prints its plan and, per object, exactly what\n' +
-    'cannot come back (share-link secrets, a member\'s acceptance of the invitation, a space past its retention,\n' +
+    "cannot come back (share-link secrets, a member's acceptance of the invitation, a space past its retention,\n" +
     '...). -o DIR writes the documents: add them to your manifests, or the next run that prunes those kinds\n' +
     'deletes the objects again. With -o and no API credentials undo works offline and only writes the documents.\n' +
     'Exits 1 if a step failed or an object is blocked, 3 if the safety gate refuses.',
@@ -67,7 +82,10 @@ export interface UndoHooks {
 function parse(argv: readonly string[]): { values: ParsedValues; journal: string } {
   const flags: FlagSpecs = { ...FLAGS, ...GLOBAL_FLAGS };
   const options = Object.fromEntries(
-    Object.entries(flags).map(([name, f]) => [name, { type: f.type, ...(f.short ? { short: f.short } : {}), ...(f.multiple ? { multiple: true } : {}) }]),
+    Object.entries(flags).map(([name, f]) => [
+      name,
+      { type: f.type, ...(f.short ? { short: f.short } : {}), ...(f.multiple ? { multiple: true } : {}) },
+    ]),
   );
   const help = 'Run `docops undo --help` for the flags.';
   let parsed;
@@ -77,36 +95,51 @@ function parse(argv: readonly string[]): { values: ParsedValues; journal: string
     if ((err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       const flag = /'([^']+)'/.exec((err as Error).message)?.[1] ?? '';
       const near = closestFlag(flag, Object.keys(flags));
-      throw new UsageError(`unknown flag ${flag} for \`docops undo\`.${near ? ` Did you mean --${near}?` : ''} ${help}`);
+      throw new UsageError(
+        `unknown flag ${flag} for \`docops undo\`.${near ? ` Did you mean --${near}?` : ''} ${help}`,
+      );
     }
     throw new UsageError(`${(err as Error).message}. ${help}`);
   }
   const values = parsed.values as ParsedValues;
   if (values.help === true) return { values, journal: '' };
-  if (parsed.positionals.length !== 1) throw new UsageError(`expected exactly one journal file (got ${parsed.positionals.length}). ${help}`);
+  if (parsed.positionals.length !== 1)
+    throw new UsageError(`expected exactly one journal file (got ${parsed.positionals.length}). ${help}`);
   return { values, journal: parsed.positionals[0]! };
 }
 
-export async function runUndo(argv: readonly string[], io: CliIO, hooks: UndoHooks, kinds: readonly KindDefinition[] = KINDS): Promise<number> {
+export async function runUndo(
+  argv: readonly string[],
+  io: CliIO,
+  hooks: UndoHooks,
+  kinds: readonly KindDefinition[] = KINDS,
+): Promise<number> {
   const { values, journal } = parse(argv);
   if (values.help === true) {
     io.stdout.write(commandHelp(UNDO_SPEC));
     return EXIT.ok;
   }
   const global = globalOptions(values, io.env);
-  const logger = createLogger({ level: global.logLevel, ...(global.logFormat ? { format: global.logFormat } : {}), stream: io.stderr, env: io.env });
+  const logger = createLogger({
+    level: global.logLevel,
+    ...(global.logFormat ? { format: global.logFormat } : {}),
+    stream: io.stderr,
+    env: io.env,
+  });
   hooks.setLogger(logger);
   const ctx: CommandContext = { io, logger, global, values, onCleanup: hooks.onCleanup, addSecret: hooks.addSecret };
   return undo(ctx, journal, kinds);
 }
 
-const hasCredentials = (ctx: CommandContext): boolean => ctx.global.sandbox || ctx.global.tokenFile !== undefined || Boolean(ctx.io.env.DOCOPS_TOKEN);
+const hasCredentials = (ctx: CommandContext): boolean =>
+  ctx.global.sandbox || ctx.global.tokenFile !== undefined || Boolean(ctx.io.env.DOCOPS_TOKEN);
 
 async function undo(ctx: CommandContext, journal: string, kinds: readonly KindDefinition[]): Promise<number> {
   const format = planFormat(ctx);
   const out = typeof ctx.values.output === 'string' && ctx.values.output !== '' ? ctx.values.output : undefined;
   const apply = ctx.values.apply === true;
-  if (ctx.global.prune.length > 0) throw new UsageError('undo never deletes: drop --prune (its plan brings objects back, with prune off)');
+  if (ctx.global.prune.length > 0)
+    throw new UsageError('undo never deletes: drop --prune (its plan brings objects back, with prune off)');
   const name = path.basename(journal);
   const header = `# docops undo of ${name}: brings back deleted objects (recreated ones get new ids)\n`;
   const input = collectParts(await readJournal(journal), kinds);
@@ -118,7 +151,8 @@ async function undo(ctx: CommandContext, journal: string, kinds: readonly KindDe
       );
     }
     const result = undoRecords(input, assumeRestores(input));
-    for (const file of await writeUndoFiles(out, undoFiles(result.documents), header)) ctx.io.stdout.write(`wrote ${file}\n`);
+    for (const file of await writeUndoFiles(out, undoFiles(result.documents), header))
+      ctx.io.stdout.write(`wrote ${file}\n`);
     writeReport(ctx, format, name, result, { offline: true });
     return EXIT.ok;
   }
@@ -134,11 +168,20 @@ async function undo(ctx: CommandContext, journal: string, kinds: readonly KindDe
   const written = out === undefined ? [] : await writeUndoFiles(out, files, header);
 
   let applied: Awaited<ReturnType<typeof guardedApply>> | undefined;
-  if (apply && settings && plan.steps.length > 0) applied = await guardedApply(ctx, settings, { client, kinds, plan, live: planned.live, desired: planned.desired });
-  const report = applied ? { applied: applied.report.applied, failed: applied.report.failed, skipped: applied.report.skipped } : undefined;
+  if (apply && settings && plan.steps.length > 0)
+    applied = await guardedApply(ctx, settings, { client, kinds, plan, live: planned.live, desired: planned.desired });
+  const report = applied
+    ? { applied: applied.report.applied, failed: applied.report.failed, skipped: applied.report.skipped }
+    : undefined;
 
   if (format === 'json') {
-    const doc = { journal, objects: undoJson(result), plan: JSON.parse(renderJson(plan)) as unknown, ...(report ? { result: report } : {}), ...(written.length > 0 ? { files: written } : {}) };
+    const doc = {
+      journal,
+      objects: undoJson(result),
+      plan: JSON.parse(renderJson(plan)) as unknown,
+      ...(report ? { result: report } : {}),
+      ...(written.length > 0 ? { files: written } : {}),
+    };
     ctx.io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
   } else {
     for (const file of written) ctx.io.stdout.write(`wrote ${file}\n`);
@@ -147,21 +190,31 @@ async function undo(ctx: CommandContext, journal: string, kinds: readonly KindDe
     if (report) ctx.io.stdout.write('\n' + renderApplyReport(report, format, { color }));
     ctx.io.stdout.write('\n' + nextStep(apply, out !== undefined, journal) + '\n');
   }
-  if (report && (report.failed.length > 0 || plan.blocked.length > 0)) throw new ApplyError(report.failed, report.skipped, plan.blocked);
+  if (report && (report.failed.length > 0 || plan.blocked.length > 0))
+    throw new ApplyError(report.failed, report.skipped, plan.blocked);
   if (plan.blocked.length > 0) throw new BlockedError(plan.blocked);
   return EXIT.ok;
 }
 
-function writeReport(ctx: CommandContext, format: string, journal: string, result: UndoResult, options: { offline?: boolean }): void {
+function writeReport(
+  ctx: CommandContext,
+  format: string,
+  journal: string,
+  result: UndoResult,
+  options: { offline?: boolean },
+): void {
   if (format === 'json') {
     if (options.offline) ctx.io.stdout.write(JSON.stringify({ journal, objects: undoJson(result) }, null, 2) + '\n');
     return;
   }
-  ctx.io.stdout.write(format === 'markdown' ? renderUndoMarkdown(journal, result, options) : renderUndoText(journal, result, options));
+  ctx.io.stdout.write(
+    format === 'markdown' ? renderUndoMarkdown(journal, result, options) : renderUndoText(journal, result, options),
+  );
 }
 
 function nextStep(applied: boolean, wrote: boolean, journal: string): string {
-  if (!applied) return `Dry run: nothing was changed. \`docops undo ${journal} --apply\` restores and recreates${wrote ? '' : '; -o DIR writes the documents'}.`;
+  if (!applied)
+    return `Dry run: nothing was changed. \`docops undo ${journal} --apply\` restores and recreates${wrote ? '' : '; -o DIR writes the documents'}.`;
   return wrote
     ? 'Add the written documents to your manifests (merging per kind where needed), or the next run that prunes these kinds deletes the objects again.'
     : 'Add the objects to your manifests (`-o DIR` writes their documents), or the next run that prunes these kinds deletes them again.';

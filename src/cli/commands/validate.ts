@@ -18,14 +18,20 @@ export const validateCommand: CommandSpec = {
   globals: ['token-file'],
   // 'manifests loaded' (pipeline.ts) is its only log line: at the default level validate never loads pino.
   logsAtMost: 'debug',
-  examples: ['docops validate -m manifests', 'docops validate -m manifests --allow-env TEAM_SUFFIX,ORG_*', 'docops validate -m config.example/manifests --log-level warn'],
+  examples: [
+    'docops validate -m manifests',
+    'docops validate -m manifests --allow-env TEAM_SUFFIX,ORG_*',
+    'docops validate -m config.example/manifests --log-level warn',
+  ],
   async run(ctx) {
     const { documents, desired, warnings } = await loadDesired(ctx);
     for (const w of warnings) ctx.io.stderr.write(`warning: ${formatIssue(w)}\n`);
     annotateWarnings(warnings, ctx.io);
     let objects = 0;
     for (const entries of desired.values()) objects += entries.length;
-    ctx.io.stdout.write(`${documents.length} document${documents.length === 1 ? '' : 's'}, ${objects} object${objects === 1 ? '' : 's'} valid\n`);
+    ctx.io.stdout.write(
+      `${documents.length} document${documents.length === 1 ? '' : 's'}, ${objects} object${objects === 1 ? '' : 's'} valid\n`,
+    );
     return 0;
   },
 };

@@ -5,7 +5,11 @@ import { renderTokenReport } from '../../connect/render.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { connect } from '../connect.js';
 
-export const OUTPUT_FORMAT_FLAG = { type: 'string', value: 'FORMAT', description: 'Output format: text|json (default text)' } as const;
+export const OUTPUT_FORMAT_FLAG = {
+  type: 'string',
+  value: 'FORMAT',
+  description: 'Output format: text|json (default text)',
+} as const;
 
 export function outputFormat(ctx: CommandContext): 'text' | 'json' {
   const raw = ctx.values.format ?? 'text';
@@ -27,11 +31,16 @@ export const whoamiCommand: CommandSpec = {
     format: OUTPUT_FORMAT_FLAG,
   },
   globals: ['api-url', 'token-file', 'sandbox', 'sandbox-state'],
-  examples: ['DOCOPS_TOKEN=… docops whoami', 'docops whoami --sandbox', 'docops whoami --org $ORG_ID --format json | jq .orgs'],
+  examples: [
+    'DOCOPS_TOKEN=… docops whoami',
+    'docops whoami --sandbox',
+    'docops whoami --org $ORG_ID --format json | jq .orgs',
+  ],
   async run(ctx) {
     const format = outputFormat(ctx);
     const org = ctx.values.org;
-    if (org !== undefined && (typeof org !== 'string' || org === '')) throw new UsageError('--org needs an organization id');
+    if (org !== undefined && (typeof org !== 'string' || org === ''))
+      throw new UsageError('--org needs an organization id');
     const report = await inspectToken(await connect(ctx), org === undefined ? {} : { org });
     ctx.io.stdout.write(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderTokenReport(report));
     return report.refused.length > 0 ? 1 : 0;

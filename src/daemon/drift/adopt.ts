@@ -14,7 +14,14 @@ import { diffAll, type PlanOptions } from '../../engine/reconcile.js';
 import { type LiveState } from '../../model/state.js';
 import { liveKey } from '../../model/state.js';
 import type { ManifestDocument } from '../../model/document.js';
-import { applyOpsToValue, diffOps, itemIdentity, type DocumentRef, type FileEdit, type YamlPath } from '../../manifests/yaml-edit.js';
+import {
+  applyOpsToValue,
+  diffOps,
+  itemIdentity,
+  type DocumentRef,
+  type FileEdit,
+  type YamlPath,
+} from '../../manifests/yaml-edit.js';
 
 export interface Adoption {
   /** File (relative to the manifests directory, `/` separators) → its edits. */
@@ -98,8 +105,14 @@ function asDocument(value: Spec, file: string, index: number, like?: ManifestDoc
 
 const refOf = (doc: ManifestDocument<unknown>): DocumentRef => {
   const spec = isPlainObject(doc.spec) ? doc.spec : {};
-  const identity = typeof spec['id'] === 'string' ? spec['id'] : typeof spec['title'] === 'string' ? spec['title'] : undefined;
-  return { index: doc.index, kind: doc.kind, org: doc.metadata.organization, ...(identity !== undefined ? { identity } : {}) };
+  const identity =
+    typeof spec['id'] === 'string' ? spec['id'] : typeof spec['title'] === 'string' ? spec['title'] : undefined;
+  return {
+    index: doc.index,
+    kind: doc.kind,
+    org: doc.metadata.organization,
+    ...(identity !== undefined ? { identity } : {}),
+  };
 };
 
 export function adoptDrift(input: AdoptInput): Adoption {
@@ -129,7 +142,10 @@ export function adoptDrift(input: AdoptInput): Adoption {
       for (const step of steps) out.skipped.push({ step, why: `${kindName} has no exported form to write` });
       continue;
     }
-    const exportedDocs = (exported as Spec[]).map((x, i) => ({ value: x, entries: kind.toDesired(asDocument(x, '(live)', i), () => undefined) }));
+    const exportedDocs = (exported as Spec[]).map((x, i) => ({
+      value: x,
+      entries: kind.toDesired(asDocument(x, '(live)', i), () => undefined),
+    }));
     const want = new Set(steps.map((s) => objKey(s.kind, s.key)));
     const holding = exportedDocs.filter((x) => x.entries.some((e) => want.has(objKey(e.kind, e.key))));
     const candidates: { edit: FileEdit; file: string; docs: ManifestDocument[] }[] = [];
@@ -137,14 +153,24 @@ export function adoptDrift(input: AdoptInput): Adoption {
       // Made in the app (a prune would delete it): its exported document, appended beside its kind's others.
       const beside = documents.find((d) => d.kind === kindName && d.metadata.organization === org);
       const file = beside ? rel(beside.file) : `${kindName.toLowerCase()}.yaml`;
-      for (const x of holding) candidates.push({ edit: { type: 'append', value: x.value }, file, docs: [asDocument(x.value, path.join(input.manifestsDir, file), -1)] });
+      for (const x of holding)
+        candidates.push({
+          edit: { type: 'append', value: x.value },
+          file,
+          docs: [asDocument(x.value, path.join(input.manifestsDir, file), -1)],
+        });
     } else {
       const file = rel(doc.file);
       const written = doc.spec as Spec;
       const entriesOfDoc = (input.desired.get(doc.kind) ?? []).filter((e) => e.doc === doc);
       // The exported document for the same object(s): the one holding the drifted ones, else the one sharing most.
       const mine = new Set(entriesOfDoc.map((e) => objKey(e.kind, e.key)));
-      const counterpart = holding[0] ?? exportedDocs.map((x) => ({ x, n: x.entries.filter((e) => mine.has(objKey(e.kind, e.key))).length })).filter((c) => c.n > 0).sort((a, b) => b.n - a.n)[0]?.x;
+      const counterpart =
+        holding[0] ??
+        exportedDocs
+          .map((x) => ({ x, n: x.entries.filter((e) => mine.has(objKey(e.kind, e.key))).length }))
+          .filter((c) => c.n > 0)
+          .sort((a, b) => b.n - a.n)[0]?.x;
       if (!counterpart) candidates.push({ edit: { type: 'remove', doc: refOf(doc) }, file, docs: [] });
       else {
         const liveSpec = counterpart.value['spec'];
@@ -154,8 +180,23 @@ export function adoptDrift(input: AdoptInput): Adoption {
           // (a manifest edit of it is applied, never undone by the proposal).
           const ops = diffOps(written, overlay(written, liveSpec, o)).filter((op) => related(op.path));
           const target = applyOpsToValue(written, ops) as Spec;
-          if (ops.length === 0 || candidates.some((c) => c.edit.type === 'edit' && isDeepStrictEqual(c.docs[0]!.spec, target))) continue;
-          candidates.push({ edit: { type: 'edit', doc: refOf(doc), ops }, file, docs: [asDocument({ ...(counterpart.value as Spec), metadata: doc.metadata, spec: target }, doc.file, doc.index, doc)] });
+          if (
+            ops.length === 0 ||
+            candidates.some((c) => c.edit.type === 'edit' && isDeepStrictEqual(c.docs[0]!.spec, target))
+          )
+            continue;
+          candidates.push({
+            edit: { type: 'edit', doc: refOf(doc), ops },
+            file,
+            docs: [
+              asDocument(
+                { ...(counterpart.value as Spec), metadata: doc.metadata, spec: target },
+                doc.file,
+                doc.index,
+                doc,
+              ),
+            ],
+          });
         }
       }
     }
@@ -176,7 +217,12 @@ export function adoptDrift(input: AdoptInput): Adoption {
 }
 
 /** The desired state with `doc`'s entries replaced by those of `docs` (none: removed); and the objects concerned. */
-function replaceDocument(desired: DesiredState, kind: KindDefinition, doc: ManifestDocument<unknown> | undefined, docs: ManifestDocument[]): { desired: DesiredState; objects: Set<string> } | undefined {
+function replaceDocument(
+  desired: DesiredState,
+  kind: KindDefinition,
+  doc: ManifestDocument<unknown> | undefined,
+  docs: ManifestDocument[],
+): { desired: DesiredState; objects: Set<string> } | undefined {
   const objects = new Set<string>();
   const entries = new Map(desired);
   const old = (desired.get(kind.kind) ?? []).filter((e) => doc !== undefined && e.doc === doc);
@@ -188,13 +234,23 @@ function replaceDocument(desired: DesiredState, kind: KindDefinition, doc: Manif
     return undefined; // an overlay the kind cannot read is no candidate
   }
   for (const e of fresh) objects.add(objKey(e.kind, e.key));
-  entries.set(kind.kind, [...(desired.get(kind.kind) ?? []).filter((e) => doc === undefined || e.doc !== doc), ...fresh]);
+  entries.set(kind.kind, [
+    ...(desired.get(kind.kind) ?? []).filter((e) => doc === undefined || e.doc !== doc),
+    ...fresh,
+  ]);
   const documents = [...(desired.documents ?? []).filter((d) => d !== doc), ...docs];
   return { desired: desiredState(entries, documents), objects };
 }
 
 /** The new manifests plan nothing for the drifted objects, nothing new for the document's others, and block nothing new. */
-function verifies(input: AdoptInput, desired: DesiredState, steps: readonly Step[], objects: ReadonlySet<string>, allowed: ReadonlySet<string>, blockedBefore: ReadonlySet<string>): boolean {
+function verifies(
+  input: AdoptInput,
+  desired: DesiredState,
+  steps: readonly Step[],
+  objects: ReadonlySet<string>,
+  allowed: ReadonlySet<string>,
+  blockedBefore: ReadonlySet<string>,
+): boolean {
   let plan: Plan;
   try {
     plan = diffAll(input.kinds, desired, input.live, input.options);
@@ -202,7 +258,8 @@ function verifies(input: AdoptInput, desired: DesiredState, steps: readonly Step
     return false;
   }
   const ids = new Set(steps.map((s) => s.id));
-  const concerned = (s: { kind: string; key: string; id?: string }): boolean => objects.has(objKey(s.kind, s.key)) || (s.id !== undefined && ids.has(s.id));
+  const concerned = (s: { kind: string; key: string; id?: string }): boolean =>
+    objects.has(objKey(s.kind, s.key)) || (s.id !== undefined && ids.has(s.id));
   if (plan.steps.some((s) => concerned(s) && (ids.has(s.id) || !allowed.has(print(s))))) return false;
   if (steps.some((s) => plan.steps.some((p) => p.id === s.id))) return false;
   return plan.blocked.every((b) => blockedBefore.has(blockPrint(b)));
@@ -213,7 +270,11 @@ function verifies(input: AdoptInput, desired: DesiredState, steps: readonly Step
  * writes its object) is the position of the path or of one of its ancestors, or of a member of one (an item's
  * `email`); a step whose source is the document's start owns all of it.
  */
-function relatedTo(doc: ManifestDocument<unknown>, written: unknown, steps: readonly Step[]): (path: YamlPath) => boolean {
+function relatedTo(
+  doc: ManifestDocument<unknown>,
+  written: unknown,
+  steps: readonly Step[],
+): (path: YamlPath) => boolean {
   const at = (p: { line: number; column: number }): string => `${p.line}:${p.column}`;
   const sources = new Set(steps.flatMap((s) => (s.source ? [at(s.source)] : [])));
   return (path) => {
@@ -223,20 +284,27 @@ function relatedTo(doc: ManifestDocument<unknown>, written: unknown, steps: read
       const prefix = ['spec', ...path.slice(0, k)];
       if (sources.has(at(doc.pos(prefix)))) return true;
       if (isPlainObject(node) && Object.keys(node).some((c) => sources.has(at(doc.pos([...prefix, c]))))) return true;
-      node = k < path.length && (isPlainObject(node) || Array.isArray(node)) ? (node as Record<string | number, unknown>)[path[k]!] : undefined;
+      node =
+        k < path.length && (isPlainObject(node) || Array.isArray(node))
+          ? (node as Record<string | number, unknown>)[path[k]!]
+          : undefined;
     }
     return false;
   };
 }
 
 /** The document a source position lies in (the last one starting at or before it in its file). */
-function documentAt(documents: readonly ManifestDocument<unknown>[], pos: { file: string; line: number; column: number }): ManifestDocument<unknown> | undefined {
+function documentAt(
+  documents: readonly ManifestDocument<unknown>[],
+  pos: { file: string; line: number; column: number },
+): ManifestDocument<unknown> | undefined {
   let found: { doc: ManifestDocument<unknown>; line: number; column: number } | undefined;
   for (const d of documents) {
     if (d.file !== pos.file) continue;
     const start = d.pos([]);
     if (start.line > pos.line || (start.line === pos.line && start.column > pos.column)) continue;
-    if (!found || start.line > found.line || (start.line === found.line && start.column > found.column)) found = { doc: d, line: start.line, column: start.column };
+    if (!found || start.line > found.line || (start.line === found.line && start.column > found.column))
+      found = { doc: d, line: start.line, column: start.column };
   }
   return found?.doc;
 }

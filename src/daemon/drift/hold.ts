@@ -24,7 +24,11 @@ export function manifestKindOf(step: Step, documents: readonly ManifestDocument<
 }
 
 /** The steps each kept policy holds: drift (not a manifest edit) of a kind whose drift setting is report or propose. */
-export function driftToHold(plan: Plan, policies: Readonly<Record<string, DriftPolicy>>, documents: readonly ManifestDocument<unknown>[]): Record<KeptPolicy, Step[]> {
+export function driftToHold(
+  plan: Plan,
+  policies: Readonly<Record<string, DriftPolicy>>,
+  documents: readonly ManifestDocument<unknown>[],
+): Record<KeptPolicy, Step[]> {
   const edits = new Set(plan.manifestChanges ?? []);
   const out: Record<KeptPolicy, Step[]> = { report: [], propose: [] };
   for (const s of plan.steps) {
@@ -38,7 +42,12 @@ export function driftToHold(plan: Plan, policies: Readonly<Record<string, DriftP
 /** The plan with `held` taken out (reported, with their policy) and what waits on them blocked. */
 export function holdSteps(plan: Plan, held: ReadonlyMap<string, KeptPolicy>): Plan {
   if (held.size === 0) return plan;
-  const out: Plan = { ...plan, steps: [...plan.steps], blocked: [...plan.blocked], reported: [...(plan.reported ?? [])] };
+  const out: Plan = {
+    ...plan,
+    steps: [...plan.steps],
+    blocked: [...plan.blocked],
+    reported: [...(plan.reported ?? [])],
+  };
   const dropped = new Map<string, string>();
   for (const s of plan.steps) {
     const policy = held.get(s.id);

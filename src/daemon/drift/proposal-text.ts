@@ -16,7 +16,10 @@ const VALUE_MAX = 80;
 function madeInApp(step: Step): string {
   if (step.action === 'create') return 'deleted in the app';
   if (step.action === 'delete') return 'created in the app';
-  const changes = fieldChanges(step.before, step.after).map((ch) => `${ch.field}: ${formatStepField(step, ch.field, ch.after, VALUE_MAX)} → ${formatStepField(step, ch.field, ch.before, VALUE_MAX)}`);
+  const changes = fieldChanges(step.before, step.after).map(
+    (ch) =>
+      `${ch.field}: ${formatStepField(step, ch.field, ch.after, VALUE_MAX)} → ${formatStepField(step, ch.field, ch.before, VALUE_MAX)}`,
+  );
   return changes.join(', ') || 'changed in the app';
 }
 
@@ -41,10 +44,12 @@ export function proposalBody(plan: Plan, adoption: Adoption, files: readonly str
     '',
     `Files: ${files.map((f) => `\`${f}\``).join(', ')}`,
   ];
-  if (plan.attribution?.unavailable) lines.push('', `Who changed it: unknown, ${escapeMarkdown(plan.attribution.unavailable)}.`);
+  if (plan.attribution?.unavailable)
+    lines.push('', `Who changed it: unknown, ${escapeMarkdown(plan.attribution.unavailable)}.`);
   if (adoption.skipped.length > 0) {
     lines.push('', 'Kept, but not written here (edit the manifests by hand, or close to revert):', '');
-    for (const x of adoption.skipped) lines.push(`- ${escapeMarkdown(`${stepLabel(x.step)}: ${madeInApp(x.step)} (${x.why})`)}`);
+    for (const x of adoption.skipped)
+      lines.push(`- ${escapeMarkdown(`${stepLabel(x.step)}: ${madeInApp(x.step)} (${x.why})`)}`);
   }
   lines.push('', `<!-- docops:drift ${fingerprint} -->`);
   return lines.join('\n');

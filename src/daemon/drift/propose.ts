@@ -15,7 +15,20 @@ import type { KindDefinition } from '../../model/kind.js';
 import type { Logger } from '../../log.js';
 import { applyFileEdits } from '../../manifests/yaml-edit.js';
 import type { GitHub } from '../../github/client.js';
-import { baseBranch, branchHead, comment, commitFiles, deleteBranch, editPull, latestPull, moveBranch, openPull, readFile, repositoryOf, type PullRequest } from '../../github/drift-pr.js';
+import {
+  baseBranch,
+  branchHead,
+  comment,
+  commitFiles,
+  deleteBranch,
+  editPull,
+  latestPull,
+  moveBranch,
+  openPull,
+  readFile,
+  repositoryOf,
+  type PullRequest,
+} from '../../github/drift-pr.js';
 import { adoptDrift, type Adoption } from './adopt.js';
 import { driftToHold, holdSteps, type KeptPolicy } from './hold.js';
 import { proposalBody, PROPOSAL_TITLE } from './proposal-text.js';
@@ -79,7 +92,8 @@ export class DriftKeeper {
     const found = driftToHold(plan, this.setup.policies, input.desired.documents ?? []);
     const held = new Map<string, KeptPolicy>(found.report.map((s) => [s.id, 'report']));
     const target = this.setup.target;
-    if (found.propose.length > 0 && (!target || !input.writes)) for (const s of found.propose) held.set(s.id, 'propose');
+    if (found.propose.length > 0 && (!target || !input.writes))
+      for (const s of found.propose) held.set(s.id, 'propose');
     else if (target) {
       const revert = await this.propose(input, found.propose);
       for (const s of found.propose) if (!revert) held.set(s.id, 'propose');
@@ -101,23 +115,44 @@ export class DriftKeeper {
         this.view = { pullRequest: now ? viewOf(now) : null, objects: 0, problem: null, skipped: [] };
         return false;
       }
-      const adoption = adoptDrift({ kinds: this.setup.kinds, desired: input.desired, live: input.live, options: input.options, plan: input.plan, held: steps, manifestsDir: this.setup.manifestsDir });
+      const adoption = adoptDrift({
+        kinds: this.setup.kinds,
+        desired: input.desired,
+        live: input.live,
+        options: input.options,
+        plan: input.plan,
+        held: steps,
+        manifestsDir: this.setup.manifestsDir,
+      });
       const skipped = adoption.skipped.map((x) => ({ step: x.step.id, why: x.why }));
       const print = fingerprint(steps);
       if (pull && MARKER.exec(pull.body)?.[1] === print) {
         this.view = { pullRequest: viewOf(pull), objects: adoption.adopted.length, problem: null, skipped };
         if (pull.state === 'closed' && !pull.merged) {
-          input.log.info({ pullRequest: pull.number, steps: steps.length }, 'drift proposal closed unmerged: reverting the drift');
+          input.log.info(
+            { pullRequest: pull.number, steps: steps.length },
+            'drift proposal closed unmerged: reverting the drift',
+          );
           return true;
         }
         return false; // open: proposed as it is; merged: the manifests catch up at their next pull
       }
       if (adoption.adopted.length === 0) {
-        this.view = { pullRequest: pull ? viewOf(pull) : null, objects: 0, problem: 'no manifest edit could adopt the drift', skipped };
+        this.view = {
+          pullRequest: pull ? viewOf(pull) : null,
+          objects: 0,
+          problem: 'no manifest edit could adopt the drift',
+          skipped,
+        };
         return false;
       }
       const written = await this.write(gh, input, adoption, print, pull);
-      this.view = { pullRequest: written.pull ? viewOf(written.pull) : pull ? viewOf(pull) : null, objects: adoption.adopted.length, problem: written.problem ?? null, skipped };
+      this.view = {
+        pullRequest: written.pull ? viewOf(written.pull) : pull ? viewOf(pull) : null,
+        objects: adoption.adopted.length,
+        problem: written.problem ?? null,
+        skipped,
+      };
       return false;
     } catch (err) {
       // GitHub failed: the drift stays kept (never reverted for want of an answer), and the page says why.
@@ -127,7 +162,13 @@ export class DriftKeeper {
     }
   }
 
-  private async write(gh: GitHub, input: SettleInput, adoption: Adoption, print: string, pull: PullRequest | undefined): Promise<{ pull?: PullRequest; problem?: string }> {
+  private async write(
+    gh: GitHub,
+    input: SettleInput,
+    adoption: Adoption,
+    print: string,
+    pull: PullRequest | undefined,
+  ): Promise<{ pull?: PullRequest; problem?: string }> {
     const t = this.setup.target!;
     const r = repositoryOf(t.repository);
     const base = await baseBranch(gh, r, t.base);
@@ -138,23 +179,45 @@ export class DriftKeeper {
       const at = t.path === '' ? file : `${t.path}/${file}`;
       const edited = applyFileEdits((await readFile(gh, r, at, head)) ?? '', edits);
       if ('conflict' in edited) {
-        input.log.warn({ file: at, conflict: edited.conflict }, 'drift proposal waits: the default branch changed what it edits');
-        return { problem: `conflict with ${base}: ${at}: ${edited.conflict}; the proposal waits until the manifests the daemon reads agree with ${base}` };
+        input.log.warn(
+          { file: at, conflict: edited.conflict },
+          'drift proposal waits: the default branch changed what it edits',
+        );
+        return {
+          problem: `conflict with ${base}: ${at}: ${edited.conflict}; the proposal waits until the manifests the daemon reads agree with ${base}`,
+        };
       }
       files.set(at, edited.text === '' ? null : edited.text);
     }
     const body = proposalBody(input.plan, adoption, [...files.keys()], print);
-    const sha = await commitFiles(gh, r, head, files, `${PROPOSAL_TITLE}\n\n${adoption.adopted.map((s) => s.id).join('\n')}`);
+    const sha = await commitFiles(
+      gh,
+      r,
+      head,
+      files,
+      `${PROPOSAL_TITLE}\n\n${adoption.adopted.map((s) => s.id).join('\n')}`,
+    );
     await moveBranch(gh, r, t.branch, sha, (await branchHead(gh, r, t.branch)) !== undefined);
-    const next = pull?.state === 'open' ? await editPull(gh, r, pull.number, { title: PROPOSAL_TITLE, body }) : await openPull(gh, r, { branch: t.branch, base, title: PROPOSAL_TITLE, body });
-    input.log.info({ pullRequest: next.number, objects: adoption.adopted.length, files: files.size }, pull?.state === 'open' ? 'drift proposal updated' : 'drift proposed as a pull request');
+    const next =
+      pull?.state === 'open'
+        ? await editPull(gh, r, pull.number, { title: PROPOSAL_TITLE, body })
+        : await openPull(gh, r, { branch: t.branch, base, title: PROPOSAL_TITLE, body });
+    input.log.info(
+      { pullRequest: next.number, objects: adoption.adopted.length, files: files.size },
+      pull?.state === 'open' ? 'drift proposal updated' : 'drift proposed as a pull request',
+    );
     return { pull: next };
   }
 
   private async close(gh: GitHub, pull: PullRequest, log: Logger): Promise<PullRequest> {
     const t = this.setup.target!;
     const r = repositoryOf(t.repository);
-    await comment(gh, r, pull.number, 'The drift this pull request proposed is gone: the organization matches the manifests again (undone in the app, or the manifests changed). Closed by docops.');
+    await comment(
+      gh,
+      r,
+      pull.number,
+      'The drift this pull request proposed is gone: the organization matches the manifests again (undone in the app, or the manifests changed). Closed by docops.',
+    );
     const closed = await editPull(gh, r, pull.number, { state: 'closed' });
     await deleteBranch(gh, r, t.branch);
     log.info({ pullRequest: pull.number }, 'drift gone: proposal closed');
@@ -175,7 +238,11 @@ export class DriftKeeper {
   }
 }
 
-const viewOf = (p: PullRequest): NonNullable<ProposalView['pullRequest']> => ({ number: p.number, url: p.url, state: p.merged ? 'merged' : p.state });
+const viewOf = (p: PullRequest): NonNullable<ProposalView['pullRequest']> => ({
+  number: p.number,
+  url: p.url,
+  state: p.merged ? 'merged' : p.state,
+});
 
 /** The drift a proposal stands for: each step's object and values (what the app made, what the manifests say). */
 export function fingerprint(steps: readonly Step[]): string {

@@ -17,20 +17,38 @@ import { DriftKeeper, type ProposalTarget } from './propose.js';
 /** Kind → its drift setting, for the kinds that keep drift (none: the daemon makes no DriftKeeper). */
 export function driftPolicies(config: Pick<DaemonConfig, 'kinds'>): Record<string, DriftPolicy> {
   const out: Record<string, DriftPolicy> = {};
-  for (const [kind, c] of Object.entries(config.kinds ?? {})) if (c.drift !== undefined && c.drift !== 'revert') out[kind] = c.drift;
+  for (const [kind, c] of Object.entries(config.kinds ?? {}))
+    if (c.drift !== undefined && c.drift !== 'revert') out[kind] = c.drift;
   return out;
 }
 
-export async function startDriftKeeper(config: DaemonConfig, kinds: readonly KindDefinition[], env: Env): Promise<DriftKeeper | undefined> {
+export async function startDriftKeeper(
+  config: DaemonConfig,
+  kinds: readonly KindDefinition[],
+  env: Env,
+): Promise<DriftKeeper | undefined> {
   const policies = driftPolicies(config);
   if (Object.keys(policies).length === 0) return undefined;
   const gh = config.proposals?.github;
   let target: ProposalTarget | undefined;
   if (gh && Object.values(policies).includes('propose')) {
-    const token = env.DOCOPS_GITHUB_TOKEN !== undefined && env.DOCOPS_GITHUB_TOKEN !== '' ? env.DOCOPS_GITHUB_TOKEN : gh.tokenFile !== undefined ? await readToken(gh.tokenFile) : undefined;
-    if (token === undefined) throw new UsageError('proposals.github: no GitHub token (tokenFile, or DOCOPS_GITHUB_TOKEN)');
+    const token =
+      env.DOCOPS_GITHUB_TOKEN !== undefined && env.DOCOPS_GITHUB_TOKEN !== ''
+        ? env.DOCOPS_GITHUB_TOKEN
+        : gh.tokenFile !== undefined
+          ? await readToken(gh.tokenFile)
+          : undefined;
+    if (token === undefined)
+      throw new UsageError('proposals.github: no GitHub token (tokenFile, or DOCOPS_GITHUB_TOKEN)');
     registerSecret(token);
-    target = { repository: gh.repository, apiUrl: gh.apiUrl, token, branch: gh.branch, ...(gh.base !== undefined ? { base: gh.base } : {}), path: gh.path ?? (await pathInCheckout(config.manifestsDir)) };
+    target = {
+      repository: gh.repository,
+      apiUrl: gh.apiUrl,
+      token,
+      branch: gh.branch,
+      ...(gh.base !== undefined ? { base: gh.base } : {}),
+      path: gh.path ?? (await pathInCheckout(config.manifestsDir)),
+    };
   }
   return new DriftKeeper({ policies, ...(target ? { target } : {}), kinds, manifestsDir: config.manifestsDir });
 }
@@ -39,7 +57,9 @@ async function readToken(file: string): Promise<string> {
   try {
     return (await readFile(file, 'utf8')).trim();
   } catch (err) {
-    throw new UsageError(`cannot read the GitHub token file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      `cannot read the GitHub token file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
 }
 

@@ -82,11 +82,18 @@ export class Fleet extends EventEmitter implements FleetView {
         ...this.deps.orgDeps?.(org),
         env: orgEnv(env, org, c.organizations!),
         logger: log,
-        loadManifests: orgLoader(org, index, this.deps.orgDeps?.(org).loadManifests ?? this.deps.loadManifests ?? loadManifests),
+        loadManifests: orgLoader(
+          org,
+          index,
+          this.deps.orgDeps?.(org).loadManifests ?? this.deps.loadManifests ?? loadManifests,
+        ),
         embedded: {
           metrics: createDaemonMetrics({ registry: this.registry, org: org.id }),
           ...(leadership ? { leadership } : {}),
-          statusUrl: () => (this.server && c.statusPage !== false ? `${this.server.url}/orgs/${encodeURIComponent(org.id)}/` : undefined),
+          statusUrl: () =>
+            this.server && c.statusPage !== false
+              ? `${this.server.url}/orgs/${encodeURIComponent(org.id)}/`
+              : undefined,
           secrets: tokens,
         },
       });
@@ -97,7 +104,14 @@ export class Fleet extends EventEmitter implements FleetView {
     await Promise.all([...this.orgs.values()].map((o) => o.daemon.start()));
     this.server = await startDaemonServer(c.listen, fleetHandlers(this, c));
     this.logger.info(
-      { url: this.server.url, organizations: [...this.orgs.keys()], of: c.organizations!.length, shard: c.shard, mode: c.mode, ha: c.ha?.mode ?? 'off' },
+      {
+        url: this.server.url,
+        organizations: [...this.orgs.keys()],
+        of: c.organizations!.length,
+        shard: c.shard,
+        mode: c.mode,
+        ha: c.ha?.mode ?? 'off',
+      },
       `docops daemon started for ${this.orgs.size} organization(s); status page ${this.server.url}/`,
     );
     await leases?.start((shard) => this.gained(shard));

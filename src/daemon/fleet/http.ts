@@ -12,11 +12,17 @@ export type { FleetStatus } from './types.js';
 export function fleetHandlers(fleet: Fleet, c: DaemonConfig): EndpointHandlers {
   const org = (id: string): FleetOrg | undefined => fleet.orgs.get(id);
   const pages = (o: FleetOrg): StatusHandlers => ({
-    html: async () => (await import('../status/html.js')).renderStatusHtml(await o.daemon.status.status(), `/api/orgs/${encodeURIComponent(o.config.id)}`),
+    html: async () =>
+      (await import('../status/html.js')).renderStatusHtml(
+        await o.daemon.status.status(),
+        `/api/orgs/${encodeURIComponent(o.config.id)}`,
+      ),
     json: () => o.daemon.status.status(),
     run: (id: number) => o.daemon.status.run(id),
   });
-  const approvals = [...fleet.orgs.values()].map((o) => o.daemon).find((d) => d.approvals?.token !== undefined)?.approvals;
+  const approvals = [...fleet.orgs.values()]
+    .map((o) => o.daemon)
+    .find((d) => d.approvals?.token !== undefined)?.approvals;
   return {
     readiness: () => fleetReadiness(fleet),
     metrics: async () => ({ contentType: fleet.registry.contentType, body: await fleet.registry.metrics() }),
@@ -32,7 +38,9 @@ export function fleetHandlers(fleet: Fleet, c: DaemonConfig): EndpointHandlers {
         }
       : {}),
     ...(c.reconcileSecret !== undefined ? { reconcileSecret: c.reconcileSecret } : {}),
-    ...(approvals?.token !== undefined ? { approve: { token: approvals.token, handle: (body: unknown) => approve(fleet, body) } } : {}),
+    ...(approvals?.token !== undefined
+      ? { approve: { token: approvals.token, handle: (body: unknown) => approve(fleet, body) } }
+      : {}),
     logger: fleet.logger,
   };
 }
@@ -51,7 +59,15 @@ export function fleetReadiness(fleet: Fleet): Readiness {
     orgs[id] = { ...r.body, ...(o.shard !== undefined ? { shard: o.shard } : {}) };
   }
   const ready = !fleet.isStopping && (any || fleet.orgs.size === 0);
-  return { ready, body: { ready, ...(fleet.isStopping ? { reason: 'stopping' } : !ready ? { reason: 'no organization is ready' } : {}), organizations: orgs, ...leasesBody(fleet) } };
+  return {
+    ready,
+    body: {
+      ready,
+      ...(fleet.isStopping ? { reason: 'stopping' } : !ready ? { reason: 'no organization is ready' } : {}),
+      organizations: orgs,
+      ...leasesBody(fleet),
+    },
+  };
 }
 
 function leasesBody(fleet: Fleet): Record<string, unknown> {
@@ -66,10 +82,15 @@ async function reconcile(fleet: Fleet, wait: boolean, full: boolean, id: string 
     return o.daemon.requestReconcile(wait, full);
   }
   // Every organization, side by side: each answers for itself.
-  const answers = await Promise.all([...fleet.orgs].map(async ([org, o]) => [org, await o.daemon.requestReconcile(wait, full)] as const));
+  const answers = await Promise.all(
+    [...fleet.orgs].map(async ([org, o]) => [org, await o.daemon.requestReconcile(wait, full)] as const),
+  );
   const worst = Math.max(...answers.map(([, a]) => a.status), 200);
   const accepted = answers.every(([, a]) => a.status < 300);
-  return { status: accepted ? (wait ? 200 : 202) : worst, body: { organizations: Object.fromEntries(answers.map(([org, a]) => [org, { status: a.status, ...a.body }])) } };
+  return {
+    status: accepted ? (wait ? 200 : 202) : worst,
+    body: { organizations: Object.fromEntries(answers.map(([org, a]) => [org, { status: a.status, ...a.body }])) },
+  };
 }
 
 /** The organization whose plan waits for this checksum approves it; none: the first one's 409 says so. */
@@ -80,12 +101,18 @@ function approve(fleet: Fleet, body: unknown): ReconcileAnswer {
   return (waiting ?? daemons[0])!.requestApproval(body);
 }
 
-
 export async function fleetStatus(fleet: Fleet): Promise<FleetStatus> {
-  const organizations = await Promise.all([...fleet.orgs].map(async ([org, o]) => ({ org, shard: o.shard ?? null, ...(await o.daemon.status.status()) })));
+  const organizations = await Promise.all(
+    [...fleet.orgs].map(async ([org, o]) => ({ org, shard: o.shard ?? null, ...(await o.daemon.status.status()) })),
+  );
   return {
     generatedAt: new Date().toISOString(),
-    fleet: { organizations: fleet.orgs.size, configured: fleet.config.organizations!.length, shard: fleet.config.shard ?? null, leases: fleet.leaseView?.view() ?? null },
+    fleet: {
+      organizations: fleet.orgs.size,
+      configured: fleet.config.organizations!.length,
+      shard: fleet.config.shard ?? null,
+      leases: fleet.leaseView?.view() ?? null,
+    },
     organizations,
   };
 }

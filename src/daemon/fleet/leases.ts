@@ -53,14 +53,18 @@ export async function fleetLeases(ha: HaConfig, deps: FleetLeasesDeps): Promise<
     });
     elector.on('stopped-leading', (reason: string) => {
       deps.setLeader(undefined, false);
-      if (reason !== 'stopping') log.error({ reason }, 'lost the lease: writes stopped in every organization; standing by');
+      if (reason !== 'stopping')
+        log.error({ reason }, 'lost the lease: writes stopped in every organization; standing by');
     });
     const leadership = leadershipOf(elector);
     return {
       of: () => leadership,
       async start(cb) {
         onGained = cb;
-        log.info({ identity, lease: ha.leaseName }, 'leader election started: reconciling only while holding the lease');
+        log.info(
+          { identity, lease: ha.leaseName },
+          'leader election started: reconciling only while holding the lease',
+        );
         elector.start();
       },
       stop: (release) => elector.stop({ release }),
@@ -68,9 +72,22 @@ export async function fleetLeases(ha: HaConfig, deps: FleetLeasesDeps): Promise<
     };
   }
   const S = deps.shards;
-  const owner = new Gauge({ name: 'docops_shard_owner', help: '1 while this replica holds the shard Lease (its organizations are written by this replica), else 0.', labelNames: ['shard'], registers: [deps.registry] });
-  new Gauge({ name: 'docops_shards', help: 'Shard Leases of the fleet (shard.leases): as many shards must be held, each by one replica.', registers: [deps.registry] }).set(S);
-  const replicas = new Gauge({ name: 'docops_shard_replicas', help: 'Replicas alive as this one sees them (member Leases held).', registers: [deps.registry] });
+  const owner = new Gauge({
+    name: 'docops_shard_owner',
+    help: '1 while this replica holds the shard Lease (its organizations are written by this replica), else 0.',
+    labelNames: ['shard'],
+    registers: [deps.registry],
+  });
+  new Gauge({
+    name: 'docops_shards',
+    help: 'Shard Leases of the fleet (shard.leases): as many shards must be held, each by one replica.',
+    registers: [deps.registry],
+  }).set(S);
+  const replicas = new Gauge({
+    name: 'docops_shard_replicas',
+    help: 'Replicas alive as this one sees them (member Leases held).',
+    registers: [deps.registry],
+  });
   for (let i = 0; i < S; i++) owner.set({ shard: String(i) }, 0);
   const coordinator = await ShardCoordinator.create(ha, {
     shards: S,
@@ -98,14 +115,24 @@ export async function fleetLeases(ha: HaConfig, deps: FleetLeasesDeps): Promise<
         replicas.set(coordinator.replicas());
         cb(shard);
       };
-      log.info({ identity, shards: S, leases: `${ha.leaseName}-shard-0…${S - 1}` }, 'dynamic shards: taking a fair share of the shard Leases');
+      log.info(
+        { identity, shards: S, leases: `${ha.leaseName}-shard-0…${S - 1}` },
+        'dynamic shards: taking a fair share of the shard Leases',
+      );
       coordinator.start();
     },
     stop: (release) => coordinator.stop(release),
     view: () => {
       const n = coordinator.replicas();
       replicas.set(n);
-      return { mode: 'dynamic', identity, shards: coordinator.view(), replicas: n, target: coordinator.target(), held: coordinator.held() };
+      return {
+        mode: 'dynamic',
+        identity,
+        shards: coordinator.view(),
+        replicas: n,
+        target: coordinator.target(),
+        held: coordinator.held(),
+      };
     },
   };
 }

@@ -53,7 +53,9 @@ export function orgToken(env: Env, org: OrgConfig): string {
     try {
       token = readFileSync(org.tokenFile, 'utf8').trim();
     } catch (err) {
-      throw new UsageError(`organizations: ${org.id}: cannot read its tokenFile ${org.tokenFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new UsageError(
+        `organizations: ${org.id}: cannot read its tokenFile ${org.tokenFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
   } else token = orgEnv(env, org).DOCOPS_TOKEN;
   registerSecret(token);

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 
 export function shardOf(orgId: string, count: number): number {
-  if (!Number.isSafeInteger(count) || count < 1) throw new RangeError(`shard count must be a positive integer, got ${count}`);
+  if (!Number.isSafeInteger(count) || count < 1)
+    throw new RangeError(`shard count must be a positive integer, got ${count}`);
   return createHash('sha256').update(orgId, 'utf8').digest().readUInt32BE(0) % count;
 }

@@ -60,14 +60,28 @@ export class ShardCoordinator {
     const S = deps.shards;
     for (let i = 0; i < S; i++) {
       const log = deps.logger.child({ shard: i });
-      const elector = new LeaderElector(await deps.lockFor(`${ha.leaseName}-shard-${i}`), deps.identity, ha, log, c.now, () => c.wantsShard(i));
+      const elector = new LeaderElector(
+        await deps.lockFor(`${ha.leaseName}-shard-${i}`),
+        deps.identity,
+        ha,
+        log,
+        c.now,
+        () => c.wantsShard(i),
+      );
       elector.on('started-leading', () => {
         c.claims.delete(i);
         deps.onGained(i);
       });
       elector.on('stopped-leading', () => deps.onLost(i));
       c.shards.push(elector);
-      const member = new LeaderElector(await deps.lockFor(`${ha.leaseName}-member-${i}`), deps.identity, ha, deps.logger.child({ member: i }), c.now, () => c.wantsMember());
+      const member = new LeaderElector(
+        await deps.lockFor(`${ha.leaseName}-member-${i}`),
+        deps.identity,
+        ha,
+        deps.logger.child({ member: i }),
+        c.now,
+        () => c.wantsMember(),
+      );
       member.on('started-leading', () => (c.memberSince ??= c.now()));
       c.members.push(member);
     }
@@ -134,10 +148,14 @@ export class ShardCoordinator {
   private wantsShard(i: number): boolean {
     if (this.stopped || this.handing.has(i) || !this.warm()) return false;
     const now = this.now();
-    for (const [s, at] of this.claims) if (now - at > this.ha.retryPeriodMs || this.shards[s]!.isLeader) this.claims.delete(s);
+    for (const [s, at] of this.claims)
+      if (now - at > this.ha.retryPeriodMs || this.shards[s]!.isLeader) this.claims.delete(s);
     const mine = this.held().length + this.claims.size;
     const vacant = this.shards[i]!.vacantSince();
-    const want = mine < this.target() || mine <= this.fewestOfOthers() || (vacant !== undefined && now - vacant >= 2 * this.ha.retryPeriodMs);
+    const want =
+      mine < this.target() ||
+      mine <= this.fewestOfOthers() ||
+      (vacant !== undefined && now - vacant >= 2 * this.ha.retryPeriodMs);
     if (want) this.claims.set(i, now);
     return want;
   }
@@ -165,7 +183,10 @@ export class ShardCoordinator {
     if (!this.warm() || this.handing.size > 0 || held.length <= this.target()) return;
     const shard = held.at(-1)!;
     this.handing.add(shard);
-    this.deps.logger.info({ shard, held: held.length, target: this.target(), replicas: this.replicas() }, 'handing a shard over: this replica holds more than its share');
+    this.deps.logger.info(
+      { shard, held: held.length, target: this.target(), replicas: this.replicas() },
+      'handing a shard over: this replica holds more than its share',
+    );
     void this.shards[shard]!.handOver(() => this.drained(shard)).finally(() => this.handing.delete(shard));
   }
 

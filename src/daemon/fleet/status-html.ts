@@ -9,7 +9,14 @@ import type { FleetStatus } from './types.js';
 function orgSection(o: FleetStatus['organizations'][number]): string {
   const page = `/orgs/${encodeURIComponent(o.org)}/`;
   const last = o.runs[0];
-  const state = o.manifests.ok === false ? badge('manifests invalid', 'bad') : o.drift && o.drift.total > 0 ? badge(`${o.drift.total} change(s)`, 'warn') : o.drift ? badge('in sync', 'ok') : badge('starting', 'info');
+  const state =
+    o.manifests.ok === false
+      ? badge('manifests invalid', 'bad')
+      : o.drift && o.drift.total > 0
+        ? badge(`${o.drift.total} change(s)`, 'warn')
+        : o.drift
+          ? badge('in sync', 'ok')
+          : badge('starting', 'info');
   const rows: [string, string][] = [
     ['Role', o.daemon.role],
     ['Ready', o.daemon.ready ? 'yes' : `no${o.daemon.reason ? `: ${o.daemon.reason}` : ''}`],
@@ -22,13 +29,17 @@ function orgSection(o: FleetStatus['organizations'][number]): string {
   return (
     `<section aria-labelledby="${esc(id)}" data-org="${esc(o.org)}"><h2 id="${esc(id)}"><a href="${esc(page)}">${esc(o.org)}</a> ${state}` +
     `${last ? ` ${badge(RESULT_LABEL[last.result] ?? last.result, tone(last.result))}` : ''}</h2><dl class="facts">` +
-    rows.map(([k, v]) => `<div><dt>${esc(k)}</dt><dd data-field="${esc(k.toLowerCase())}">${esc(v)}</dd></div>`).join('') +
+    rows
+      .map(([k, v]) => `<div><dt>${esc(k)}</dt><dd data-field="${esc(k.toLowerCase())}">${esc(v)}</dd></div>`)
+      .join('') +
     `</dl></section>`
   );
 }
 
 export function renderFleetHtml(s: FleetStatus): string {
-  const bad = s.organizations.filter((o) => o.manifests.ok === false || o.runs[0]?.result !== undefined && o.runs[0].result !== 'success').length;
+  const bad = s.organizations.filter(
+    (o) => o.manifests.ok === false || (o.runs[0]?.result !== undefined && o.runs[0].result !== 'success'),
+  ).length;
   const summary = `${s.organizations.length} organization(s)${s.fleet.configured !== s.organizations.length ? ` of ${s.fleet.configured} (this daemon's shard)` : ''}${bad > 0 ? ` · ${bad} with a problem` : ''}`;
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +

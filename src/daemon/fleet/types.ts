@@ -31,5 +31,7 @@ export interface FleetView {
 export interface FleetStatus {
   generatedAt: string;
   fleet: { organizations: number; configured: number; shard: DaemonConfig['shard'] | null; leases: unknown };
-  organizations: ({ org: string; shard: number | null } & Awaited<ReturnType<FleetOrg['daemon']['status']['status']>>)[];
+  organizations: ({ org: string; shard: number | null } & Awaited<
+    ReturnType<FleetOrg['daemon']['status']['status']>
+  >)[];
 }

@@ -57,7 +57,11 @@ export interface ElectionTimings {
 }
 
 /** client-go's defaults (15 s / 10 s / 2 s). */
-export const DEFAULT_TIMINGS: ElectionTimings = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
+export const DEFAULT_TIMINGS: ElectionTimings = {
+  leaseDurationMs: 15_000,
+  renewDeadlineMs: 10_000,
+  retryPeriodMs: 2_000,
+};
 
 export type Role = 'starting' | 'leader' | 'follower';
 
@@ -131,7 +135,11 @@ export class LeaderElector extends EventEmitter {
   }
 
   status(): ElectionStatus {
-    const role: Role = this.isLeader ? 'leader' : this.observed === undefined && this.reachable !== true ? 'starting' : 'follower';
+    const role: Role = this.isLeader
+      ? 'leader'
+      : this.observed === undefined && this.reachable !== true
+        ? 'starting'
+        : 'follower';
     return {
       role,
       identity: this.identity,
@@ -201,14 +209,23 @@ export class LeaderElector extends EventEmitter {
     const o = this.observed;
     if (!o || o.record.holderIdentity !== this.identity) return false;
     const wall = microTime(new Date());
-    const record: LeaseRecord = { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: wall, renewTime: wall, leaseTransitions: o.record.leaseTransitions };
+    const record: LeaseRecord = {
+      holderIdentity: '',
+      leaseDurationSeconds: 1,
+      acquireTime: wall,
+      renewTime: wall,
+      leaseTransitions: o.record.leaseTransitions,
+    };
     try {
       const version = await this.lock.update(record, o.version, AbortSignal.timeout(this.timings.renewDeadlineMs));
       this.observe(record, version);
       this.logger.info({ lease: this.lock.description, identity: this.identity }, 'released the lease');
       return true;
     } catch (err) {
-      this.logger.warn({ lease: this.lock.description, errorType: errorKind(err) }, 'could not release the lease; the others take over once it expires');
+      this.logger.warn(
+        { lease: this.lock.description, errorType: errorKind(err) },
+        'could not release the lease; the others take over once it expires',
+      );
       return false;
     }
   }
@@ -224,7 +241,9 @@ export class LeaderElector extends EventEmitter {
   private async tryAcquireOrRenew(): Promise<void> {
     const started = this.now();
     // A leader's attempt may not outlive its renew deadline; a follower's gets as long.
-    const budget = this.leading ? Math.max(1, this.renewedAt + this.timings.renewDeadlineMs - started) : this.timings.renewDeadlineMs;
+    const budget = this.leading
+      ? Math.max(1, this.renewedAt + this.timings.renewDeadlineMs - started)
+      : this.timings.renewDeadlineMs;
     const abort = new AbortController();
     this.attemptAbort = abort;
     const timeout = setTimeout(() => abort.abort(new Error('the lease request timed out')), budget);
@@ -233,7 +252,8 @@ export class LeaderElector extends EventEmitter {
       this.reachable = true;
       this.lastError = undefined;
       if (won) this.held(started);
-      else if (this.leading) this.lose(`another replica (${this.observed?.record.holderIdentity ?? '?'}) holds the lease`);
+      else if (this.leading)
+        this.lose(`another replica (${this.observed?.record.holderIdentity ?? '?'}) holds the lease`);
     } catch (err) {
       this.reachable = err instanceof LeaseConflictError;
       this.lastError = errorKind(err);
@@ -241,7 +261,15 @@ export class LeaderElector extends EventEmitter {
         // Someone else wrote first; the next read tells who.
         this.logger.debug({ lease: this.lock.description }, 'lease update conflicted; reading it again next time');
       } else {
-        this.logger.warn({ lease: this.lock.description, errorType: this.lastError, error: err instanceof Error ? err.message : String(err), leading: this.leading }, 'the lease could not be read or written');
+        this.logger.warn(
+          {
+            lease: this.lock.description,
+            errorType: this.lastError,
+            error: err instanceof Error ? err.message : String(err),
+            leading: this.leading,
+          },
+          'the lease could not be read or written',
+        );
       }
       if (this.leading) this.writeBlocker(); // loses at once if the deadline has passed
     } finally {
@@ -253,7 +281,13 @@ export class LeaderElector extends EventEmitter {
   /** One round of client-go's tryAcquireOrRenew: true when this replica holds the lease afterwards. */
   private async acquireOrRenew(signal: AbortSignal): Promise<boolean> {
     const wall = microTime(new Date());
-    const mine: LeaseRecord = { holderIdentity: this.identity, leaseDurationSeconds: Math.ceil(this.timings.leaseDurationMs / 1000), acquireTime: wall, renewTime: wall, leaseTransitions: 0 };
+    const mine: LeaseRecord = {
+      holderIdentity: this.identity,
+      leaseDurationSeconds: Math.ceil(this.timings.leaseDurationMs / 1000),
+      acquireTime: wall,
+      renewTime: wall,
+      leaseTransitions: 0,
+    };
     const current = await this.lock.get(signal);
     // Not leading: take a free or expired lease only if wanted (dynamic shards); else just watch it.
     const taking = (): boolean => this.leading || (!this.yielding && this.wants());
@@ -267,7 +301,8 @@ export class LeaderElector extends EventEmitter {
     if (this.observed?.raw !== raw) this.observe(current.record, current.version);
     else this.observed.version = current.version;
     const holder = current.record.holderIdentity;
-    if (holder !== '' && holder !== this.identity && this.now() < this.observed!.at + this.timings.leaseDurationMs) return false;
+    if (holder !== '' && holder !== this.identity && this.now() < this.observed!.at + this.timings.leaseDurationMs)
+      return false;
     if (holder !== this.identity && this.leading) return false; // released or taken over while leading: not ours any more
     if (!taking()) return false;
     const next: LeaseRecord =
@@ -289,11 +324,17 @@ export class LeaderElector extends EventEmitter {
     this.renewedAt = started;
     clearTimeout(this.deadline);
     // Declare the loss on time even while a renew hangs (the gate itself compares clocks, timers or not).
-    this.deadline = setTimeout(() => this.writeBlocker(), Math.max(0, started + this.timings.renewDeadlineMs - this.now()) + 1);
+    this.deadline = setTimeout(
+      () => this.writeBlocker(),
+      Math.max(0, started + this.timings.renewDeadlineMs - this.now()) + 1,
+    );
     if (this.leading) return;
     this.leading = true;
     this.writes = new AbortController();
-    this.logger.info({ lease: this.lock.description, identity: this.identity }, 'became the leader: this replica reconciles');
+    this.logger.info(
+      { lease: this.lock.description, identity: this.identity },
+      'became the leader: this replica reconciles',
+    );
     this.emit('started-leading');
   }
 

@@ -15,7 +15,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { ApiException, CoordinationV1Api, KubeConfig, Observable, ResponseContext, V1MicroTime, type ConfigurationOptions, type HttpLibrary, type V1Lease } from '@kubernetes/client-node';
+import {
+  ApiException,
+  CoordinationV1Api,
+  KubeConfig,
+  Observable,
+  ResponseContext,
+  V1MicroTime,
+  type ConfigurationOptions,
+  type HttpLibrary,
+  type V1Lease,
+} from '@kubernetes/client-node';
 import fetch from 'node-fetch';
 import { UsageError } from '../../model/errors.js';
 import type { Env } from '../../manifests/interpolate.js';
@@ -30,7 +40,12 @@ export class LeaseRequestError extends Error {
     options?: { cause?: unknown },
   ) {
     // Without an HTTP answer the cause is local (network, TLS, credentials): its message quotes no server content.
-    super(code !== undefined ? `the Lease request was answered HTTP ${code}${isRedirect(code) ? REDIRECT_NOTE : ''}` : `the Lease request got no answer: ${causeMessage(options?.cause)}`, options);
+    super(
+      code !== undefined
+        ? `the Lease request was answered HTTP ${code}${isRedirect(code) ? REDIRECT_NOTE : ''}`
+        : `the Lease request got no answer: ${causeMessage(options?.cause)}`,
+      options,
+    );
     this.name = 'LeaseRequestError';
   }
 }
@@ -42,7 +57,8 @@ const isRedirect = (code: number): boolean => code >= 300 && code < 400;
 const noRedirects: HttpLibrary = {
   send(request) {
     const body = request.getBody();
-    if (body !== undefined && typeof body !== 'string') throw new TypeError('the Lease client sends JSON text bodies only');
+    if (body !== undefined && typeof body !== 'string')
+      throw new TypeError('the Lease client sends JSON text bodies only');
     const answer = fetch(request.getUrl(), {
       method: request.getHttpMethod().toString(),
       body,
@@ -104,7 +120,8 @@ export function kubernetesLeaseLock(options: KubernetesLeaseOptions): LeaseLock 
   });
   const versionOf = (lease: V1Lease): string => {
     const v = lease.metadata?.resourceVersion;
-    if (v === undefined || v === '') throw new LeaseRequestError(undefined, { cause: new Error('the Lease came back without a resourceVersion') });
+    if (v === undefined || v === '')
+      throw new LeaseRequestError(undefined, { cause: new Error('the Lease came back without a resourceVersion') });
     return v;
   };
   return {
@@ -128,7 +145,9 @@ export function kubernetesLeaseLock(options: KubernetesLeaseOptions): LeaseLock 
     },
     async update(record, version, signal) {
       try {
-        return versionOf(await api.replaceNamespacedLease({ name, namespace, body: toLease(record, version) }, withSignal(signal)));
+        return versionOf(
+          await api.replaceNamespacedLease({ name, namespace, body: toLease(record, version) }, withSignal(signal)),
+        );
       } catch (err) {
         throw asLeaseError(err);
       }
@@ -152,7 +171,9 @@ function loadKubeConfig(env: Env): KubeConfig {
   } else if ((env.KUBERNETES_SERVICE_HOST ?? '') !== '') {
     kc.loadFromCluster();
   } else {
-    throw new UsageError("ha: kubernetes needs the pod's service account (in a cluster) or a kubeconfig (KUBECONFIG or ~/.kube/config)");
+    throw new UsageError(
+      "ha: kubernetes needs the pod's service account (in a cluster) or a kubeconfig (KUBECONFIG or ~/.kube/config)",
+    );
   }
   if (!kc.getCurrentCluster()) throw new UsageError('ha: kubernetes: the kubeconfig names no current cluster');
   return kc;

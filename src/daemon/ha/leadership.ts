@@ -51,7 +51,10 @@ export function isMissingPackage(err: unknown, name: string): boolean {
   const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
   if (code !== 'MODULE_NOT_FOUND' && code !== 'ERR_MODULE_NOT_FOUND') return false;
   // require: "Cannot find module 'x'\nRequire stack: …"; import: "Cannot find package 'x' imported from …".
-  return typeof message === 'string' && (message.startsWith(`Cannot find module '${name}'`) || message.startsWith(`Cannot find package '${name}'`));
+  return (
+    typeof message === 'string' &&
+    (message.startsWith(`Cannot find module '${name}'`) || message.startsWith(`Cannot find package '${name}'`))
+  );
 }
 
 export function kubernetesClientMissing(cause: unknown): UsageError {
@@ -92,7 +95,10 @@ export async function startLeadership(config: HaConfig, deps: LeadershipDeps): P
     else log.info({ lease: lock.description, holder }, 'standing by: another replica holds the lease');
   });
   deps.metrics.setLeader(false);
-  log.info({ lease: lock.description, identity, ...config }, 'leader election started: reconciling only while holding the lease');
+  log.info(
+    { lease: lock.description, identity, ...config },
+    'leader election started: reconciling only while holding the lease',
+  );
   elector.start();
   return leadershipOf(elector);
 }
@@ -118,6 +124,14 @@ export function replicaIdentity(env: Env): string {
 }
 
 /** The Kubernetes Lease of that name (the Kubernetes client loaded on first use). */
-export async function kubernetesLock(config: Pick<HaConfig, 'namespace'>, leaseName: string, env: Env): Promise<LeaseLock> {
-  return (await kubernetesModule()).kubernetesLeaseLock({ ...(config.namespace !== undefined ? { namespace: config.namespace } : {}), leaseName, env });
+export async function kubernetesLock(
+  config: Pick<HaConfig, 'namespace'>,
+  leaseName: string,
+  env: Env,
+): Promise<LeaseLock> {
+  return (await kubernetesModule()).kubernetesLeaseLock({
+    ...(config.namespace !== undefined ? { namespace: config.namespace } : {}),
+    leaseName,
+    env,
+  });
 }

@@ -58,7 +58,13 @@ export function ownWrites(plan: Plan, report: ApplyReport): OwnWrite[] {
         continue; // a ref its create never made: the request was not sent
       }
       const createdId = pathTarget(path)?.id === undefined ? outputs['id'] : undefined;
-      out.push({ org: step.org, method: req.method, path: path.split('?')[0]!, ...(createdId !== undefined ? { createdId } : {}), applied: applied.has(step.id) });
+      out.push({
+        org: step.org,
+        method: req.method,
+        path: path.split('?')[0]!,
+        ...(createdId !== undefined ? { createdId } : {}),
+        applied: applied.has(step.id),
+      });
     }
   }
   return out;
@@ -71,7 +77,9 @@ const VERB_PARTS: ReadonlySet<string> = new Set(['move', 'restore', 'transfer', 
  * The change a write of docops's own made, as an event would say it: `{type}.{part}.{verb}`; a create in a
  * collection (its path names no id) is the list it joins, read again.
  */
-export function changeOfWrite(w: OwnWrite): { change: AuditChange; fallback: AuditChange } | { list: string } | undefined {
+export function changeOfWrite(
+  w: OwnWrite,
+): { change: AuditChange; fallback: AuditChange } | { list: string } | undefined {
   const t = pathTarget(w.path);
   if (!t) return undefined;
   if (t.id === undefined) return { list: w.path };
@@ -79,5 +87,8 @@ export function changeOfWrite(w: OwnWrite): { change: AuditChange; fallback: Aud
   const verb = w.method === 'DELETE' ? 'deleted' : 'updated';
   const action = `${t.type}.${part !== '' ? `${part}.` : ''}${verb}`;
   // A part the kind does not know (a verb, a setting below the object) is read as an update of the object.
-  return { change: { type: t.type, id: t.id, action }, fallback: { type: t.type, id: t.id, action: `${t.type}.updated` } };
+  return {
+    change: { type: t.type, id: t.id, action },
+    fallback: { type: t.type, id: t.id, action: `${t.type}.updated` },
+  };
 }

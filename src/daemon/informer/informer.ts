@@ -80,7 +80,11 @@ export class Informer {
    * The live state of every managed (kind, org) of `desired` — or, with `scope`, of its scopes (an organization
    * the informer follows is read whole from the kept reads anyway: that costs no request).
    */
-  async read(desired: DesiredState, options: PlanOptions, request: { scope?: ScopeSet; full?: boolean } = {}): Promise<{ live: LiveState; orgs: OrgRead[] }> {
+  async read(
+    desired: DesiredState,
+    options: PlanOptions,
+    request: { scope?: ScopeSet; full?: boolean } = {},
+  ): Promise<{ live: LiveState; orgs: OrgRead[] }> {
     const byOrg = new Map<string, Set<string>>();
     for (const key of managedScopes(desired)) {
       const org = orgOfKey(key);
@@ -91,7 +95,9 @@ export class Informer {
     const orgs = request.scope ? [...new Set([...request.scope].map(orgOfKey))] : [...byOrg.keys()];
     this.last = { desired, options, scopes: byOrg };
     if (!request.scope) for (const org of this.orgs.keys()) if (!byOrg.has(org)) this.orgs.delete(org);
-    const results = await Promise.all(orgs.map((org) => this.readOrg(org, byOrg.get(org) ?? new Set(), desired, options, request)));
+    const results = await Promise.all(
+      orgs.map((org) => this.readOrg(org, byOrg.get(org) ?? new Set(), desired, options, request)),
+    );
     const live: LiveState = new Map();
     for (const r of results) for (const [k, v] of r.live) live.set(k, v);
     for (const r of results) this.deps.onRead?.(r.read);
@@ -132,7 +138,10 @@ export class Informer {
     await Promise.all(
       [...touched].map((st) =>
         this.reads.fetchOver(st, scopes.get(st.org) ?? new Set(), desired, options).catch((err: unknown) => {
-          this.deps.logger?.warn({ org: st.org, err }, 'informer: reading what the apply changed failed; the next run reads it');
+          this.deps.logger?.warn(
+            { org: st.org, err },
+            'informer: reading what the apply changed failed; the next run reads it',
+          );
         }),
       ),
     );
@@ -146,7 +155,8 @@ export class Informer {
   async peek(): Promise<Set<string>> {
     const busy = new Set<string>();
     let asked: Promise<string | undefined> | undefined;
-    const self = (): Promise<string | undefined> => (asked ??= this.deps.selfId?.().catch(() => undefined) ?? Promise.resolve(undefined));
+    const self = (): Promise<string | undefined> =>
+      (asked ??= this.deps.selfId?.().catch(() => undefined) ?? Promise.resolve(undefined));
     await Promise.all(
       [...this.orgs.values()].map(async (st) => {
         if (!st.cache || !st.cursor) return;
@@ -155,8 +165,13 @@ export class Informer {
         const polled = await poll(this.deps.client, st.org, from, this.feed);
         st.peeked = { from, result: polled };
         st.lastPollAt = this.now();
-        if (polled.type !== 'events' || (polled.events.length > 0 && !allOwn(st.own, polled.events, await self(), this.now()))) busy.add(st.org);
-        if (this.last) this.reads.maybeResync(st, this.last.scopes.get(st.org) ?? new Set(), this.last.desired, this.last.options);
+        if (
+          polled.type !== 'events' ||
+          (polled.events.length > 0 && !allOwn(st.own, polled.events, await self(), this.now()))
+        )
+          busy.add(st.org);
+        if (this.last)
+          this.reads.maybeResync(st, this.last.scopes.get(st.org) ?? new Set(), this.last.desired, this.last.options);
       }),
     );
     return busy;
@@ -182,17 +197,38 @@ export class Informer {
     return out;
   }
 
-  private async readOrg(org: string, scopes: Set<string>, desired: DesiredState, options: PlanOptions, request: { scope?: ScopeSet; full?: boolean }): Promise<{ live: LiveState; read: OrgRead }> {
+  private async readOrg(
+    org: string,
+    scopes: Set<string>,
+    desired: DesiredState,
+    options: PlanOptions,
+    request: { scope?: ScopeSet; full?: boolean },
+  ): Promise<{ live: LiveState; read: OrgRead }> {
     const st = this.state(org);
     this.adopt(st);
     if (request.full) return this.reads.fullRead(st, scopes, desired, options, 'demand');
     if (!st.cache) {
       // A run scoped to a file change reads only its scopes where nothing is kept (no informer, or no audit log).
-      if (request.scope) return this.reads.freshRead(st, new Set([...request.scope].filter((k) => orgOfKey(k) === org)), scopes, desired, options, st.why ?? 'start');
-      return this.reads.fullRead(st, scopes, desired, options, st.unavailable !== undefined ? 'unavailable' : (st.why ?? 'start'));
+      if (request.scope)
+        return this.reads.freshRead(
+          st,
+          new Set([...request.scope].filter((k) => orgOfKey(k) === org)),
+          scopes,
+          desired,
+          options,
+          st.why ?? 'start',
+        );
+      return this.reads.fullRead(
+        st,
+        scopes,
+        desired,
+        options,
+        st.unavailable !== undefined ? 'unavailable' : (st.why ?? 'start'),
+      );
     }
     // A poll between runs counts only if nothing moved the cursor since (a run or a full read while it was out).
-    const polled = st.peeked?.from === st.cursor ? st.peeked!.result : await poll(this.deps.client, org, st.cursor!, this.feed);
+    const polled =
+      st.peeked?.from === st.cursor ? st.peeked!.result : await poll(this.deps.client, org, st.cursor!, this.feed);
     delete st.peeked;
     st.lastPollAt = this.now();
     if (polled.type === 'unavailable') {
@@ -207,7 +243,11 @@ export class Informer {
     const stales: StaleRead[] = [];
     let skipped = 0;
     for (const e of polled.events) {
-      if (self !== undefined && e.actor.id === self && st.own.take(e.target.type, e.target.id, partOf(e.action), this.now())) {
+      if (
+        self !== undefined &&
+        e.actor.id === self &&
+        st.own.take(e.target.type, e.target.id, partOf(e.action), this.now())
+      ) {
         skipped++;
         continue;
       }

@@ -18,7 +18,11 @@ import { Informer, type OrgRead, type OrgStatus } from './informer.js';
 
 /** Where a run's live state comes from, and what it is told after an apply. */
 export interface LiveSource {
-  read(desired: DesiredState, options: PlanOptions, request: { scope?: ScopeSet; full?: boolean }): Promise<{ live: LiveState; orgs: OrgRead[] }>;
+  read(
+    desired: DesiredState,
+    options: PlanOptions,
+    request: { scope?: ScopeSet; full?: boolean },
+  ): Promise<{ live: LiveState; orgs: OrgRead[] }>;
   wrote(plan: Plan, report: ApplyReport, desired: DesiredState, options: PlanOptions): Promise<void>;
   /** Organizations whose last poll between runs found something a run should plan (taken: asked once). */
   takePending(): Set<string>;
@@ -41,7 +45,14 @@ export interface InformerLink {
 
 export function createInformerLink(
   settings: InformerSettings,
-  deps: { kinds: readonly KindDefinition[]; client: ApiClient; metrics: DaemonMetrics; logger: Logger; clock: Clock; selfId: () => Promise<string | undefined> },
+  deps: {
+    kinds: readonly KindDefinition[];
+    client: ApiClient;
+    metrics: DaemonMetrics;
+    logger: Logger;
+    clock: Clock;
+    selfId: () => Promise<string | undefined>;
+  },
 ): InformerLink | undefined {
   if (!settings.enabled || !Informer.usable(deps.kinds)) return undefined;
   const log = deps.logger.child({ component: 'informer' });
@@ -91,7 +102,8 @@ export function createInformerLink(
                 publish();
                 if (pending.size > 0) run();
               },
-              (err: unknown) => log.warn({ err }, 'informer: polling the audit events failed; the next poll tries again'),
+              (err: unknown) =>
+                log.warn({ err }, 'informer: polling the audit events failed; the next poll tries again'),
             )
           : Promise.resolve();
         void go.finally(() => {
@@ -104,6 +116,11 @@ export function createInformerLink(
       stopped = true;
       if (timer !== undefined) deps.clock.clearTimeout(timer);
     },
-    status: () => ({ enabled: true, pollSeconds: settings.pollMs / 1000, resyncMinutes: settings.resyncMs / 60_000, orgs: informer.status() }),
+    status: () => ({
+      enabled: true,
+      pollSeconds: settings.pollMs / 1000,
+      resyncMinutes: settings.resyncMs / 60_000,
+      orgs: informer.status(),
+    }),
   };
 }

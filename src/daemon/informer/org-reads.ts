@@ -31,7 +31,13 @@ export class OrgReader {
   constructor(private readonly deps: OrgReaderDeps) {}
 
   /** The whole organization read again; its reads kept from now on unless its audit log is unavailable. */
-  async fullRead(st: OrgState, scopes: Set<string>, desired: DesiredState, options: PlanOptions, why: FullReason): Promise<{ live: LiveState; read: OrgRead }> {
+  async fullRead(
+    st: OrgState,
+    scopes: Set<string>,
+    desired: DesiredState,
+    options: PlanOptions,
+    why: FullReason,
+  ): Promise<{ live: LiveState; read: OrgRead }> {
     delete st.resync; // whatever a resync reads is older than this
     const start = await latestCursor(this.deps.client, st.org, this.deps.feed);
     if (start.type === 'unavailable') {
@@ -41,14 +47,29 @@ export class OrgReader {
     }
     const cache = new ReadCache();
     const live = await this.fetchThrough(cache, this.deps.client, scopes, desired, options, st);
-    Object.assign(st, { cache, cursor: start.cursor, fullReadAt: this.deps.now(), why, live, liveFor: this.fetchedFor(scopes, desired, options), dirty: false });
+    Object.assign(st, {
+      cache,
+      cursor: start.cursor,
+      fullReadAt: this.deps.now(),
+      why,
+      live,
+      liveFor: this.fetchedFor(scopes, desired, options),
+      dirty: false,
+    });
     delete st.unavailable;
     st.own.clear();
     return { live, read: { org: st.org, read: 'full', why } };
   }
 
   /** `wanted` read fresh, nothing kept: a full read when it is all the organization's scopes, else a scoped one. */
-  async freshRead(st: OrgState, wanted: Set<string>, all: Set<string>, desired: DesiredState, options: PlanOptions, why: FullReason): Promise<{ live: LiveState; read: OrgRead }> {
+  async freshRead(
+    st: OrgState,
+    wanted: Set<string>,
+    all: Set<string>,
+    desired: DesiredState,
+    options: PlanOptions,
+    why: FullReason,
+  ): Promise<{ live: LiveState; read: OrgRead }> {
     const live = await fetchLive(this.deps.client, this.deps.kinds, desired, { ...options, scope: wanted });
     const whole = [...all].every((k) => wanted.has(k));
     return { live, read: whole ? { org: st.org, read: 'full', why } : { org: st.org, read: 'scoped' } };
@@ -84,7 +105,14 @@ export class OrgReader {
     );
   }
 
-  private async fetchThrough(cache: ReadCache, client: ApiClient, scopes: Set<string>, desired: DesiredState, options: PlanOptions, st?: OrgState): Promise<LiveState> {
+  private async fetchThrough(
+    cache: ReadCache,
+    client: ApiClient,
+    scopes: Set<string>,
+    desired: DesiredState,
+    options: PlanOptions,
+    st?: OrgState,
+  ): Promise<LiveState> {
     const prune = pruneResolver(desired, options);
     if (st) st.prune = prune;
     const pass = cache.pass(client, prune);
@@ -97,6 +125,10 @@ export class OrgReader {
   private fetchedFor(scopes: Set<string>, desired: DesiredState, options: PlanOptions): string | undefined {
     const prints = documentFingerprints(desired);
     if (!prints) return undefined; // nothing to compare: always fetch
-    return JSON.stringify([[...scopes].sort().map((k) => [k, prints.get(k)]), options.prune ?? {}, options.invite === true]);
+    return JSON.stringify([
+      [...scopes].sort().map((k) => [k, prints.get(k)]),
+      options.prune ?? {},
+      options.invite === true,
+    ]);
   }
 }

@@ -6,8 +6,27 @@ import type { LiveState } from '../../model/state.js';
 import { OwnEvents } from './own-events.js';
 
 /** Why an organization was read whole (also the `reason` label of docops_informer_full_reads_total). */
-export type FullReason = 'start' | 'resync' | 'demand' | 'unavailable' | 'expired' | 'out-of-order' | 'too-many' | 'unknown-action' | 'own-write';
-export const FULL_REASONS: readonly FullReason[] = ['start', 'resync', 'demand', 'unavailable', 'expired', 'out-of-order', 'too-many', 'unknown-action', 'own-write'];
+export type FullReason =
+  | 'start'
+  | 'resync'
+  | 'demand'
+  | 'unavailable'
+  | 'expired'
+  | 'out-of-order'
+  | 'too-many'
+  | 'unknown-action'
+  | 'own-write';
+export const FULL_REASONS: readonly FullReason[] = [
+  'start',
+  'resync',
+  'demand',
+  'unavailable',
+  'expired',
+  'out-of-order',
+  'too-many',
+  'unknown-action',
+  'own-write',
+];
 
 /** How one organization's live state was read for a run. */
 export interface OrgRead {
@@ -67,7 +86,8 @@ export function newOrgState(org: string): OrgState {
 
 export function orgStatus(st: OrgState, resyncMs: number): OrgStatus {
   const next = st.cache && st.fullReadAt !== undefined && resyncMs > 0 ? st.fullReadAt + resyncMs : undefined;
-  const at = (name: string, t: number | undefined): Record<string, string> => (t === undefined ? {} : { [name]: new Date(t).toISOString() });
+  const at = (name: string, t: number | undefined): Record<string, string> =>
+    t === undefined ? {} : { [name]: new Date(t).toISOString() };
   return {
     org: st.org,
     mode: st.cache ? 'informer' : 'fallback',

@@ -48,7 +48,12 @@ export class OwnEvents {
 }
 
 /** Whether every event is one of docops's writes still expected (counted per object and part), asking nothing. */
-export function allOwn(own: OwnEvents, events: readonly { action: string; actor: { id: string }; target: { type: string; id: string } }[], self: string | undefined, now: number): boolean {
+export function allOwn(
+  own: OwnEvents,
+  events: readonly { action: string; actor: { id: string }; target: { type: string; id: string } }[],
+  self: string | undefined,
+  now: number,
+): boolean {
   const needed = new Map<string, { type: string; id: string; part: string; n: number }>();
   for (const e of events) {
     if (self === undefined || e.actor.id !== self) return false;

@@ -10,7 +10,11 @@ import type { TriggerReason } from '../triggers.js';
 
 const orgOf = (key: string): string => key.slice(key.indexOf('\u0000') + 1);
 
-export function pollDecision(scoping: { peek?(reasons: readonly TriggerReason[], desired: DesiredState): RunScope } | undefined, desired: DesiredState, orgs: ReadonlySet<string>): RunScope {
+export function pollDecision(
+  scoping: { peek?(reasons: readonly TriggerReason[], desired: DesiredState): RunScope } | undefined,
+  desired: DesiredState,
+  orgs: ReadonlySet<string>,
+): RunScope {
   const manifests = scoping?.peek?.(['watch'], desired);
   if (!manifests) return { type: 'full', why: 'the informer found changes (scoped reconciles are off)' };
   if (manifests.type === 'full') return manifests;

@@ -34,12 +34,18 @@ export function notifyTargets(raw: unknown, env: Env, at: At): { targets: Notify
     let secret: string | undefined;
     if (typeof item.secretEnv === 'string') {
       if (type !== 'webhook') {
-        issues.push({ ...where('secretEnv'), message: `notify[${i}].secretEnv: only a webhook target signs its body (Slack checks its own URL)` });
+        issues.push({
+          ...where('secretEnv'),
+          message: `notify[${i}].secretEnv: only a webhook target signs its body (Slack checks its own URL)`,
+        });
         ok = false;
       } else {
         secret = env[item.secretEnv];
         if (secret === undefined || secret.trim().length < MIN_SIGNING_SECRET) {
-          issues.push({ ...where('secretEnv'), message: `notify[${i}].secretEnv: the variable ${item.secretEnv} must hold the signing secret (${MIN_SIGNING_SECRET}+ characters)` });
+          issues.push({
+            ...where('secretEnv'),
+            message: `notify[${i}].secretEnv: the variable ${item.secretEnv} must hold the signing secret (${MIN_SIGNING_SECRET}+ characters)`,
+          });
           ok = false;
         }
       }

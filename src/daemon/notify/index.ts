@@ -38,7 +38,9 @@ export class Notifier {
       if (!decision) return;
       const statusUrl = this.statusUrl?.();
       const ctx = { record, plan, report, ...(statusUrl !== undefined ? { statusUrl } : {}) };
-      this.sender.send(decision.event, (t) => (t.type === 'slack' ? slackBody(decision, ctx) : webhookBody(decision, ctx)));
+      this.sender.send(decision.event, (t) =>
+        t.type === 'slack' ? slackBody(decision, ctx) : webhookBody(decision, ctx),
+      );
     } catch (err) {
       this.logger.error({ err }, 'notification could not be prepared');
     }

@@ -44,7 +44,15 @@ export function webhookBody(d: Decision, c: NotificationContext): Record<string,
       origin,
       sentence: plan ? stepSentence(plan, s) : `${s.kind} ${s.key}`,
       ...(by ? { changedBy: { actor: by.actor, at: by.at, action: by.action } } : {}),
-      ...(c.report ? { outcome: c.report.applied.includes(s.id) ? 'applied' : c.report.failed.some((f) => f.stepId === s.id) ? 'failed' : 'skipped' } : {}),
+      ...(c.report
+        ? {
+            outcome: c.report.applied.includes(s.id)
+              ? 'applied'
+              : c.report.failed.some((f) => f.stepId === s.id)
+                ? 'failed'
+                : 'skipped',
+          }
+        : {}),
     };
   });
   return {
@@ -52,10 +60,31 @@ export function webhookBody(d: Decision, c: NotificationContext): Record<string,
     ...(d.resolves ? { resolves: d.resolves } : {}),
     title: TITLE[d.event],
     mode: r.mode,
-    run: { id: r.id, result: r.result, reasons: r.reasons, startedAt: r.startedAt, durationMs: r.durationMs, planned: r.planned ?? null, applied: r.applied ?? null, failed: r.failed ?? null },
-    ...(plan && plan.steps.length > 0 ? { summary: summaryLine(textTotals(plan.steps)), changes, changesOmitted: Math.max(0, plan.steps.length - MAX_CHANGES) } : {}),
+    run: {
+      id: r.id,
+      result: r.result,
+      reasons: r.reasons,
+      startedAt: r.startedAt,
+      durationMs: r.durationMs,
+      planned: r.planned ?? null,
+      applied: r.applied ?? null,
+      failed: r.failed ?? null,
+    },
+    ...(plan && plan.steps.length > 0
+      ? {
+          summary: summaryLine(textTotals(plan.steps)),
+          changes,
+          changesOmitted: Math.max(0, plan.steps.length - MAX_CHANGES),
+        }
+      : {}),
     ...(plan?.attribution?.unavailable ? { attributionUnavailable: plan.attribution.unavailable } : {}),
-    ...(r.issues ? { problems: r.issues.slice(0, MAX_CHANGES).map((i) => ({ file: i.file, line: i.line, column: i.column, message: i.message })) } : {}),
+    ...(r.issues
+      ? {
+          problems: r.issues
+            .slice(0, MAX_CHANGES)
+            .map((i) => ({ file: i.file, line: i.line, column: i.column, message: i.message })),
+        }
+      : {}),
     ...(r.violations ? { violations: r.violations } : {}),
     ...(d.event === 'awaiting_approval' && r.approval ? { approval: { checksum: r.approval.checksum } } : {}),
     ...(d.event === 'apply_failed' && r.error !== undefined ? { error: r.error } : {}),
@@ -71,17 +100,30 @@ function slackEscape(text: string): string {
 export function slackBody(d: Decision, c: NotificationContext): { text: string } {
   const r = c.record;
   const lines = [`*docops: ${TITLE[d.event]}* (${r.mode} mode, run #${r.id})`];
-  if (d.event === 'recovered') lines.push(`The ${TITLE[d.resolves ?? '']?.toLowerCase() ?? 'problem'} is resolved: the organization matches the manifests.`);
+  if (d.event === 'recovered')
+    lines.push(
+      `The ${TITLE[d.resolves ?? '']?.toLowerCase() ?? 'problem'} is resolved: the organization matches the manifests.`,
+    );
   const plan = c.plan;
   if (plan && plan.steps.length > 0 && d.event !== 'recovered') {
-    lines.push(summaryLine(textTotals(plan.steps)) + (r.mode === 'apply' && c.report ? ` Applied ${c.report.applied.length}, failed ${c.report.failed.length}.` : ''));
+    lines.push(
+      summaryLine(textTotals(plan.steps)) +
+        (r.mode === 'apply' && c.report
+          ? ` Applied ${c.report.applied.length}, failed ${c.report.failed.length}.`
+          : ''),
+    );
     for (const s of plan.steps.slice(0, 20)) lines.push(`• ${slackEscape(stepSentence(plan, s))}`);
     if (plan.steps.length > 20) lines.push(`… and ${plan.steps.length - 20} more`);
-    if (plan.attribution?.unavailable) lines.push(`_Who changed it: unknown, ${slackEscape(plan.attribution.unavailable)}._`);
+    if (plan.attribution?.unavailable)
+      lines.push(`_Who changed it: unknown, ${slackEscape(plan.attribution.unavailable)}._`);
   }
-  for (const i of (r.issues ?? []).slice(0, 20)) lines.push(`• \`${slackEscape(`${i.file}:${i.line}:${i.column}`)}\` ${slackEscape(i.message)}`);
+  for (const i of (r.issues ?? []).slice(0, 20))
+    lines.push(`• \`${slackEscape(`${i.file}:${i.line}:${i.column}`)}\` ${slackEscape(i.message)}`);
   for (const v of r.violations ?? []) lines.push(`• [${slackEscape(v.rule)}] ${slackEscape(v.message)}`);
-  if (d.event === 'awaiting_approval' && r.approval) lines.push(`Approve exactly this plan: \`/docops approve ${r.approval.checksum}\` (a pull-request comment by an approver) or POST /approve.`);
+  if (d.event === 'awaiting_approval' && r.approval)
+    lines.push(
+      `Approve exactly this plan: \`/docops approve ${r.approval.checksum}\` (a pull-request comment by an approver) or POST /approve.`,
+    );
   if (d.event === 'apply_failed' && r.error !== undefined) lines.push(slackEscape(r.error));
   if (c.statusUrl) lines.push(`<${c.statusUrl}|Status page>`);
   return { text: lines.join('\n') };

@@ -62,16 +62,27 @@ export class NotifyPolicy {
 }
 
 /** The steps that revert drift: all of them unless the daemon knows which a manifest edit asked for. */
-const driftSteps = (plan: Plan | undefined): Step[] => (plan?.steps ?? []).filter((s) => originOf(plan!, s) !== 'manifests');
+const driftSteps = (plan: Plan | undefined): Step[] =>
+  (plan?.steps ?? []).filter((s) => originOf(plan!, s) !== 'manifests');
 
 function stepPrints(plan: Plan | undefined): string[] {
   return driftSteps(plan).map((s) => digest(JSON.stringify([s.id, s.before, s.after])));
 }
 
-function classify(r: RunRecord, plan: Plan | undefined, report: ApplyReport | undefined): { event: NotifyEvent; fingerprint: string; open: boolean } | undefined {
+function classify(
+  r: RunRecord,
+  plan: Plan | undefined,
+  report: ApplyReport | undefined,
+): { event: NotifyEvent; fingerprint: string; open: boolean } | undefined {
   switch (r.result) {
     case 'invalid_manifests':
-      return { event: 'manifests_invalid', fingerprint: digest((r.issues ?? []).map((i) => `${i.file}:${i.line}:${i.column}:${i.message}`).join('\n') || (r.errorType ?? '')), open: true };
+      return {
+        event: 'manifests_invalid',
+        fingerprint: digest(
+          (r.issues ?? []).map((i) => `${i.file}:${i.line}:${i.column}:${i.message}`).join('\n') || (r.errorType ?? ''),
+        ),
+        open: true,
+      };
     case 'refused':
       // A plan that waits for approval is its own event: one notification per plan (checksum) waiting.
       if (r.approval) return { event: 'awaiting_approval', fingerprint: r.approval.checksum, open: true };
@@ -79,7 +90,11 @@ function classify(r: RunRecord, plan: Plan | undefined, report: ApplyReport | un
     case 'failed': {
       const failed = report?.failed.map((f) => f.stepId).sort() ?? [];
       const blocked = plan?.blocked.map((b) => `${b.kind}/${b.org}/${b.key}`).sort() ?? [];
-      return { event: 'apply_failed', fingerprint: digest([r.errorType ?? '', String(r.apiStatus ?? ''), ...failed, ...blocked].join('\n')), open: true };
+      return {
+        event: 'apply_failed',
+        fingerprint: digest([r.errorType ?? '', String(r.apiStatus ?? ''), ...failed, ...blocked].join('\n')),
+        open: true,
+      };
     }
     case 'success':
       if (driftSteps(plan).length === 0) return undefined;

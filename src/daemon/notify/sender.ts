@@ -29,7 +29,13 @@ export interface SenderOptions {
   queueSize?: number;
   timeoutMs?: number;
   /** Delivery outcomes, for tests and metrics. */
-  onDelivery?: (d: { target: string; event: NotifyEvent; status: number | undefined; attempt: number; delivered: boolean }) => void;
+  onDelivery?: (d: {
+    target: string;
+    event: NotifyEvent;
+    status: number | undefined;
+    attempt: number;
+    delivered: boolean;
+  }) => void;
 }
 
 interface Item {
@@ -59,7 +65,10 @@ class TargetQueue {
   push(item: Item): void {
     if (this.items.length >= this.o.queueSize) {
       const dropped = this.items.shift()!;
-      this.o.logger.warn({ target: this.target.name, event: dropped.event }, 'notification queue full: dropped the oldest notification');
+      this.o.logger.warn(
+        { target: this.target.name, event: dropped.event },
+        'notification queue full: dropped the oldest notification',
+      );
     }
     this.items.push(item);
     this.working ??= this.work().finally(() => (this.working = undefined));
@@ -78,11 +87,22 @@ class TargetQueue {
     for (let attempt = 1; attempt <= retry.attempts; attempt++) {
       let status: number | undefined;
       try {
-        const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'docops', 'x-docops-event': item.event, 'x-docops-delivery': randomUUID() };
+        const headers: Record<string, string> = {
+          'content-type': 'application/json',
+          'user-agent': 'docops',
+          'x-docops-event': item.event,
+          'x-docops-delivery': randomUUID(),
+        };
         if (this.target.secret !== undefined) headers[SIGNATURE_HEADER] = signature(this.target.secret, item.body);
         const signal = AbortSignal.any([this.closed, AbortSignal.timeout(this.o.timeoutMs)]);
         // 'manual': a 3xx comes back as the answer (Node's fetch then returns the redirect itself, unfollowed).
-        const res = await fetch(this.target.url, { method: 'POST', headers, body: item.body, redirect: 'manual', signal });
+        const res = await fetch(this.target.url, {
+          method: 'POST',
+          headers,
+          body: item.body,
+          redirect: 'manual',
+          signal,
+        });
         status = res.status;
         await res.arrayBuffer().catch(() => undefined);
       } catch {
@@ -97,11 +117,30 @@ class TargetQueue {
       const redirected = status !== undefined && status >= 300 && status < 400;
       const retryable = status === undefined || redirected || status === 429 || status >= 500;
       if (!retryable || attempt === retry.attempts || this.closed.aborted) {
-        logger.error({ target: this.target.name, event: item.event, status, attempt, ...(redirected ? { redirect: REDIRECT_NOT_FOLLOWED } : {}) }, 'notification not delivered');
+        logger.error(
+          {
+            target: this.target.name,
+            event: item.event,
+            status,
+            attempt,
+            ...(redirected ? { redirect: REDIRECT_NOT_FOLLOWED } : {}),
+          },
+          'notification not delivered',
+        );
         return;
       }
       const delay = Math.min(retry.maxMs, retry.initialMs * 2 ** (attempt - 1));
-      logger.warn({ target: this.target.name, event: item.event, status, attempt, delayMs: delay, ...(redirected ? { redirect: REDIRECT_NOT_FOLLOWED } : {}) }, 'notification failed; retrying after backoff');
+      logger.warn(
+        {
+          target: this.target.name,
+          event: item.event,
+          status,
+          attempt,
+          delayMs: delay,
+          ...(redirected ? { redirect: REDIRECT_NOT_FOLLOWED } : {}),
+        },
+        'notification failed; retrying after backoff',
+      );
       await sleep(delay, this.closed);
     }
   }

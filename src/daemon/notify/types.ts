@@ -1,6 +1,13 @@
 /** Notification targets (`notify:` in docops.yaml) and the events they subscribe to. */
 
-export const NOTIFY_EVENTS = ['drift', 'apply_failed', 'refused', 'awaiting_approval', 'recovered', 'manifests_invalid'] as const;
+export const NOTIFY_EVENTS = [
+  'drift',
+  'apply_failed',
+  'refused',
+  'awaiting_approval',
+  'recovered',
+  'manifests_invalid',
+] as const;
 export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
 
 export const NOTIFY_TYPES = ['webhook', 'slack'] as const;

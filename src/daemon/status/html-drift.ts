@@ -37,7 +37,8 @@ function stepRow(st: DriftStep): string {
       : st.changedBy
         ? `${esc(st.changedBy.actor)}<br><small>${esc(formatAt(st.changedBy.at))} · ${esc(st.changedBy.action)}</small>`
         : '<small>unknown</small>';
-  const label = st.outcome === 'applied' && st.origin !== 'drift' ? 'applied' : (OUTCOME_LABEL[st.outcome] ?? st.outcome);
+  const label =
+    st.outcome === 'applied' && st.origin !== 'drift' ? 'applied' : (OUTCOME_LABEL[st.outcome] ?? st.outcome);
   const outcome = `${esc(label)}${st.outcomeDetail ? `<br><small>${esc(st.outcomeDetail)}</small>` : ''}`;
   const mode = MODE_LABEL[st.mode];
   return (
@@ -52,11 +53,21 @@ export function drift(d: DriftView | null): string {
   const when = `run #${d.run}, ${formatAt(d.at)}`;
   const parts = [`<section aria-labelledby="drift">${head}`];
   const reported = d.reported.total;
-  if (d.total === 0 && reported > 0) parts.push(`<p>${badge(`${reported} reported`, 'warn')} The last plan (${esc(when)}) found nothing to apply, but ${reported} drifted object(s) are only reported: their ownership mode or drift setting leaves them as they are.</p>`);
-  else if (d.total === 0) parts.push(`<p>${badge('In sync', 'ok')} The last plan (${esc(when)}) found no drift${d.scopedTo ? ' in what it compared' : ': the organization matches the manifests'}.</p>`);
+  if (d.total === 0 && reported > 0)
+    parts.push(
+      `<p>${badge(`${reported} reported`, 'warn')} The last plan (${esc(when)}) found nothing to apply, but ${reported} drifted object(s) are only reported: their ownership mode or drift setting leaves them as they are.</p>`,
+    );
+  else if (d.total === 0)
+    parts.push(
+      `<p>${badge('In sync', 'ok')} The last plan (${esc(when)}) found no drift${d.scopedTo ? ' in what it compared' : ': the organization matches the manifests'}.</p>`,
+    );
   else parts.push(`<p>${badge(`${d.total} change(s)`, 'warn')} found by the last plan (${esc(when)}).</p>`);
-  if (d.scopedTo) parts.push(`<p class="note">A scoped run: it compared only ${esc(d.scopedTo.join(', ') || 'nothing')}; the next full run compares everything.</p>`);
-  if (d.attributionUnavailable) parts.push(`<p class="note">Who changed it: unknown, ${esc(d.attributionUnavailable)}.</p>`);
+  if (d.scopedTo)
+    parts.push(
+      `<p class="note">A scoped run: it compared only ${esc(d.scopedTo.join(', ') || 'nothing')}; the next full run compares everything.</p>`,
+    );
+  if (d.attributionUnavailable)
+    parts.push(`<p class="note">Who changed it: unknown, ${esc(d.attributionUnavailable)}.</p>`);
   for (const k of d.byKind) {
     parts.push(
       `<table class="drift"><caption>${esc(k.kind)} (${k.steps.length})</caption><thead><tr><th scope="col">Action</th><th scope="col">Object</th>` +
@@ -66,7 +77,10 @@ export function drift(d: DriftView | null): string {
   if (d.blocked.length > 0) {
     parts.push(
       `<h3>Blocked (${d.blocked.length})</h3><ul>${d.blocked
-        .map((b) => `<li>${esc(`${b.kind} ${b.org}/${b.key}`)}: ${b.source ? `<span class="pos">${esc(b.source)}</span>: ` : ''}${esc(b.message)}</li>`)
+        .map(
+          (b) =>
+            `<li>${esc(`${b.kind} ${b.org}/${b.key}`)}: ${b.source ? `<span class="pos">${esc(b.source)}</span>: ` : ''}${esc(b.message)}</li>`,
+        )
         .join('')}</ul>`,
     );
   }
@@ -89,8 +103,13 @@ export function drift(d: DriftView | null): string {
   else {
     parts.push(
       `<p>Live objects no manifest mentions (left alone unless prune is on):</p><ul class="unmanaged">${d.unmanaged.items
-        .map((u) => `<li>${esc(`${u.kind} ${u.org}/${u.key}`)}${u.id ? ` <small>(id ${esc(u.id)})</small>` : ''}${u.mode ? ` <small>(${esc(u.mode)}: left in place)</small>` : ''}</li>`)
-        .join('')}</ul>${d.unmanaged.total > d.unmanaged.items.length ? `<p>… and ${d.unmanaged.total - d.unmanaged.items.length} more</p>` : ''}`,
+        .map(
+          (u) =>
+            `<li>${esc(`${u.kind} ${u.org}/${u.key}`)}${u.id ? ` <small>(id ${esc(u.id)})</small>` : ''}${u.mode ? ` <small>(${esc(u.mode)}: left in place)</small>` : ''}</li>`,
+        )
+        .join(
+          '',
+        )}</ul>${d.unmanaged.total > d.unmanaged.items.length ? `<p>… and ${d.unmanaged.total - d.unmanaged.items.length} more</p>` : ''}`,
     );
   }
   parts.push('</section>');

@@ -11,7 +11,8 @@ import { drift } from './html-drift.js';
 function revisionText(s: StatusData): string {
   const r = s.manifests.revision;
   if (!r) return 'unknown';
-  if (r.source === 'git') return `git ${r.commit.slice(0, 12)}${r.ref ? ` (${r.ref.replace(/^refs\/heads\//, '')})` : ''}`;
+  if (r.source === 'git')
+    return `git ${r.commit.slice(0, 12)}${r.ref ? ` (${r.ref.replace(/^refs\/heads\//, '')})` : ''}`;
   return `digest sha256:${r.sha256.slice(0, 16)}`;
 }
 
@@ -34,8 +35,11 @@ function manifests(s: StatusData): string {
   const m = s.manifests;
   const head = `<h2 id="manifests">Manifests</h2>`;
   if (m.ok === null) return `<section aria-labelledby="manifests">${head}<p>Not loaded yet.</p></section>`;
-  if (m.ok) return `<section aria-labelledby="manifests">${head}<p>${badge('Valid', 'ok')} The last load found no problem.</p></section>`;
-  const rows = m.problems.map((p) => `<tr><td class="pos">${esc(`${p.file}:${p.line}:${p.column}`)}</td><td>${esc(p.message)}</td></tr>`).join('');
+  if (m.ok)
+    return `<section aria-labelledby="manifests">${head}<p>${badge('Valid', 'ok')} The last load found no problem.</p></section>`;
+  const rows = m.problems
+    .map((p) => `<tr><td class="pos">${esc(`${p.file}:${p.line}:${p.column}`)}</td><td>${esc(p.message)}</td></tr>`)
+    .join('');
   return (
     `<section aria-labelledby="manifests">${head}<p>${badge('Invalid', 'bad')} The last load failed with ${m.problems.length} problem(s); ` +
     `nothing is sent to the API until a valid version is loaded.</p>` +
@@ -46,11 +50,18 @@ function manifests(s: StatusData): string {
 /** Broken links per managed space, the most broken first. */
 function health(list: SpaceHealthView[]): string {
   const head = `<h2 id="health">Docs health</h2>`;
-  if (list.length === 0) return `<section aria-labelledby="health">${head}<p>No managed space read yet (spaces a Space manifest describes are read after each run).</p></section>`;
+  if (list.length === 0)
+    return `<section aria-labelledby="health">${head}<p>No managed space read yet (spaces a Space manifest describes are read after each run).</p></section>`;
   const broken = list.filter((h) => h.broken > 0).length;
-  const summary = broken === 0 ? `${badge('No broken links', 'ok')} in the ${list.length} managed space(s).` : `${badge(`${broken} space(s) with broken links`, 'warn')}`;
+  const summary =
+    broken === 0
+      ? `${badge('No broken links', 'ok')} in the ${list.length} managed space(s).`
+      : `${badge(`${broken} space(s) with broken links`, 'warn')}`;
   const rows = list
-    .map((h) => `<tr><td>${esc(`${h.org}/${h.space}`)}</td><td>${h.broken}</td><td>${h.inChangeRequests}</td><td>${esc(`#${h.run}, ${formatAt(h.at)}`)}</td></tr>`)
+    .map(
+      (h) =>
+        `<tr><td>${esc(`${h.org}/${h.space}`)}</td><td>${h.broken}</td><td>${h.inChangeRequests}</td><td>${esc(`#${h.run}, ${formatAt(h.at)}`)}</td></tr>`,
+    )
     .join('');
   return (
     `<section aria-labelledby="health">${head}<p>${summary}</p><table><caption>Broken links the API reports per managed space</caption><thead><tr><th scope="col">Space</th>` +
@@ -59,7 +70,8 @@ function health(list: SpaceHealthView[]): string {
 }
 
 function runNote(r: RunView): string {
-  if (r.refusedBecause.length > 0) return `<ul>${r.refusedBecause.map((v) => `<li>[${esc(v.rule)}] ${esc(v.message)}</li>`).join('')}</ul>`;
+  if (r.refusedBecause.length > 0)
+    return `<ul>${r.refusedBecause.map((v) => `<li>[${esc(v.rule)}] ${esc(v.message)}</li>`).join('')}</ul>`;
   if (r.result === 'invalid_manifests') return `${r.problems ?? 0} problem(s) (see Manifests)`;
   if (r.error) return esc(r.error);
   return '';
@@ -71,7 +83,10 @@ function informer(i: StatusData['informer']): string {
   const head = `<h2 id="informer">Live state</h2><p>Audit events polled every ${i.pollSeconds} s; a full read in the background every ${i.resyncMinutes} min.</p>`;
   if (i.orgs.length === 0) return `<section aria-labelledby="informer">${head}<p>Not read yet.</p></section>`;
   const rows = i.orgs.map((o) => {
-    const mode = o.mode === 'informer' ? '<span class="badge ok">informer</span>' : `<span class="badge warn">fallback: full reads</span>`;
+    const mode =
+      o.mode === 'informer'
+        ? '<span class="badge ok">informer</span>'
+        : `<span class="badge warn">fallback: full reads</span>`;
     const why = o.why ? `${o.why}${o.status !== undefined ? ` (HTTP ${o.status})` : ''}` : '';
     const at = (t: string | undefined): string => (t ? esc(formatAt(t)) : '—');
     return (
@@ -109,10 +124,16 @@ function proposalSection(p: StatusData['proposal']): string {
   const head = `<h2 id="proposal">Drift proposal</h2>`;
   const pr = p.pullRequest;
   const parts = [`<section aria-labelledby="proposal">${head}`];
-  if (pr) parts.push(`<p>Pull request <a href="${esc(pr.url)}">#${pr.number}</a> (${esc(pr.state)}) proposes ${p.objects} drifted object(s) as a manifest change.</p>`);
+  if (pr)
+    parts.push(
+      `<p>Pull request <a href="${esc(pr.url)}">#${pr.number}</a> (${esc(pr.state)}) proposes ${p.objects} drifted object(s) as a manifest change.</p>`,
+    );
   else parts.push(`<p>No drift proposed.</p>`);
   if (p.problem) parts.push(`<p>${badge('not updated', 'warn')} ${esc(p.problem)}</p>`);
-  if (p.skipped.length > 0) parts.push(`<ul>${p.skipped.map((x) => `<li>${esc(x.step)}: kept, not proposed (${esc(x.why)})</li>`).join('')}</ul>`);
+  if (p.skipped.length > 0)
+    parts.push(
+      `<ul>${p.skipped.map((x) => `<li>${esc(x.step)}: kept, not proposed (${esc(x.why)})</li>`).join('')}</ul>`,
+    );
   return parts.join('') + '</section>';
 }
 
@@ -123,7 +144,12 @@ function approvalSection(a: StatusData['approval']): string {
   const parts = [`<section aria-labelledby="approval">${head}`];
   if (a.waiting) {
     const w = a.waiting;
-    const how = [a.githubTeam ? `a member of the GitHub team ${a.githubTeam} comments <code>/docops approve ${esc(w.checksum)}</code> on the pull request` : '', a.endpoint ? 'POST /approve with the approver token' : '']
+    const how = [
+      a.githubTeam
+        ? `a member of the GitHub team ${a.githubTeam} comments <code>/docops approve ${esc(w.checksum)}</code> on the pull request`
+        : '',
+      a.endpoint ? 'POST /approve with the approver token' : '',
+    ]
       .filter((x) => x !== '')
       .join(', or ');
     parts.push(
@@ -132,7 +158,10 @@ function approvalSection(a: StatusData['approval']): string {
         `<ul>${w.rules.map((r) => `<li><strong>${esc(r.rule)}</strong>: ${esc(r.message)} (${esc(r.objects.slice(0, 10).join(', '))}${r.objects.length > 10 ? ', …' : ''})</li>`).join('')}</ul>`,
     );
   }
-  if (a.lastApplied) parts.push(`<p class="note">Last approved plan applied: <code>${esc(a.lastApplied.checksum)}</code>, approved by ${esc(a.lastApplied.by)} at ${esc(formatAt(a.lastApplied.at))}.</p>`);
+  if (a.lastApplied)
+    parts.push(
+      `<p class="note">Last approved plan applied: <code>${esc(a.lastApplied.checksum)}</code>, approved by ${esc(a.lastApplied.by)} at ${esc(formatAt(a.lastApplied.at))}.</p>`,
+    );
   return parts.join('') + '</section>';
 }
 

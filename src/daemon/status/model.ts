@@ -55,7 +55,12 @@ export interface SpaceHealthView {
 
 /** A plan waiting for approval, the last approved one applied, and how approvals are taken. */
 export interface ApprovalStatus {
-  waiting: { checksum: string; since: string; run: number; rules: { rule: string; message: string; objects: string[] }[] } | null;
+  waiting: {
+    checksum: string;
+    since: string;
+    run: number;
+    rules: { rule: string; message: string; objects: string[] }[];
+  } | null;
   lastApplied: { checksum: string; by: string; at: string; url?: string } | null;
   endpoint: boolean;
   githubTeam: string | null;
@@ -107,7 +112,10 @@ export interface DriftView {
   /** Live objects another writer owns (a site's structure under Git Sync), left alone. */
   owned: { kind: string; org: string; key: string; id: string | null; what: string; owner: string }[];
   /** `mode`: set when an ownership mode (additive), not the absence of prune, leaves the object in place. */
-  unmanaged: { total: number; items: { kind: string; org: string; key: string; id: string | null; mode: OwnershipMode | null }[] };
+  unmanaged: {
+    total: number;
+    items: { kind: string; org: string; key: string; id: string | null; mode: OwnershipMode | null }[];
+  };
 }
 
 export type StepOutcome = 'applied' | 'failed' | 'skipped' | 'pending' | 'refused' | 'not applied' | 'reported';

@@ -48,7 +48,10 @@ async function gitCommit(dir: string): Promise<Revision | undefined> {
   const ref = m[1]!;
   if (ref.split('/').some((p) => p === '..' || p === '')) return undefined;
   // A linked worktree keeps its HEAD but shares refs with the main repository (`commondir`).
-  const common = await readFile(join(gitDir, 'commondir'), 'utf8').then((t) => resolve(gitDir, t.trim()), () => gitDir);
+  const common = await readFile(join(gitDir, 'commondir'), 'utf8').then(
+    (t) => resolve(gitDir, t.trim()),
+    () => gitDir,
+  );
   for (const base of [gitDir, common]) {
     const loose = await readFile(join(base, ref), 'utf8').catch(() => undefined);
     if (loose !== undefined && SHA.test(loose.trim())) return { source: 'git', commit: loose.trim(), ref };

@@ -9,7 +9,17 @@ import { originOf, type Plan, type Step } from '../../model/plan.js';
 import { changeOf, stepSentence } from '../../render/attribution.js';
 import { fieldChanges, formatStepField, reportedStep } from '../../render/values.js';
 import type { RunRecord } from '../run.js';
-import type { ApprovalStatus, DriftStep, DriftView, InformerView, LoadProblem, RunView, SpaceHealthView, StatusData, StepOutcome } from './model.js';
+import type {
+  ApprovalStatus,
+  DriftStep,
+  DriftView,
+  InformerView,
+  LoadProblem,
+  RunView,
+  SpaceHealthView,
+  StatusData,
+  StepOutcome,
+} from './model.js';
 import type { ProposalView } from '../drift/propose.js';
 import { DRIFT_REASON } from '../../model/plan.js';
 import { manifestsRevision, type Revision } from './revision.js';
@@ -51,8 +61,18 @@ export class StatusTracker {
     if (this.runs.length > RUN_HISTORY) this.runs.shift();
     if (r.result === 'invalid_manifests') {
       this.loadOk = false;
-      this.problems = (r.issues ?? []).slice(0, MAX_PROBLEMS).map((i) => ({ file: this.rel(i.file), line: i.line, column: i.column, message: i.message }));
-      if (!r.issues) this.problems = [{ file: '.', line: 0, column: 0, message: `the manifests could not be read (${r.errorType ?? 'error'}; see the log)` }];
+      this.problems = (r.issues ?? [])
+        .slice(0, MAX_PROBLEMS)
+        .map((i) => ({ file: this.rel(i.file), line: i.line, column: i.column, message: i.message }));
+      if (!r.issues)
+        this.problems = [
+          {
+            file: '.',
+            line: 0,
+            column: 0,
+            message: `the manifests could not be read (${r.errorType ?? 'error'}; see the log)`,
+          },
+        ];
     } else {
       this.loadOk = true;
       this.problems = [];
@@ -69,13 +89,26 @@ export class StatusTracker {
     const ready = this.facts.readiness();
     return {
       generatedAt: new Date().toISOString(),
-      daemon: { mode: this.facts.mode, role: this.facts.role(), schedule: this.facts.schedule ?? null, ready: ready.ready, reason: ready.reason ?? null },
-      manifests: { dir: this.facts.manifestsDir, revision: (await this.revision) ?? null, ok: this.loadOk, problems: this.problems },
+      daemon: {
+        mode: this.facts.mode,
+        role: this.facts.role(),
+        schedule: this.facts.schedule ?? null,
+        ready: ready.ready,
+        reason: ready.reason ?? null,
+      },
+      manifests: {
+        dir: this.facts.manifestsDir,
+        revision: (await this.revision) ?? null,
+        ok: this.loadOk,
+        problems: this.problems,
+      },
       drift: this.drift,
       approval: this.facts.approval?.() ?? null,
       proposal: this.facts.proposal?.() ?? null,
       informer: this.facts.informer?.() ?? null,
-      health: [...this.health.values()].sort((a, b) => b.broken - a.broken || a.org.localeCompare(b.org) || a.space.localeCompare(b.space)),
+      health: [...this.health.values()].sort(
+        (a, b) => b.broken - a.broken || a.org.localeCompare(b.org) || a.space.localeCompare(b.space),
+      ),
       runs: [...this.runs].reverse(),
     };
   }
@@ -99,7 +132,11 @@ export class StatusTracker {
       if (applied.has(s.id)) return ['applied', null];
       if (failed.has(s.id)) return ['failed', failed.get(s.id)!];
       if (s.id in skipped) return ['skipped', skipped[s.id]!];
-      return report ? ['not applied', null] : r.mode === 'plan' ? ['pending', null] : ['not applied', r.errorType ?? null];
+      return report
+        ? ['not applied', null]
+        : r.mode === 'plan'
+          ? ['pending', null]
+          : ['not applied', r.errorType ?? null];
     };
     const view = (s: Step, [o, detail]: [StepOutcome, string | null]): DriftStep => {
       const origin = originOf(plan, s);
@@ -139,12 +176,34 @@ export class StatusTracker {
       total: plan.steps.length,
       byKind: [...byKind].map(([kind, steps]) => ({ kind, steps })),
       attributionUnavailable: plan.attribution?.unavailable ?? null,
-      blocked: plan.blocked.map((b) => ({ kind: b.kind, org: b.org, key: b.key, message: b.message, source: b.source ? `${this.rel(b.source.file)}:${b.source.line}:${b.source.column}` : null })),
-      reported: { total: reported.length, items: reported.slice(0, MAX_REPORTED).map((x) => view(reportedStep(x), ['reported', x.drift && x.drift !== 'revert' ? DRIFT_REASON[x.drift] : null])) },
-      owned: (plan.owned ?? []).map((o) => ({ kind: o.kind, org: o.org, key: o.key, id: o.id ?? null, what: o.what, owner: o.owner })),
+      blocked: plan.blocked.map((b) => ({
+        kind: b.kind,
+        org: b.org,
+        key: b.key,
+        message: b.message,
+        source: b.source ? `${this.rel(b.source.file)}:${b.source.line}:${b.source.column}` : null,
+      })),
+      reported: {
+        total: reported.length,
+        items: reported
+          .slice(0, MAX_REPORTED)
+          .map((x) =>
+            view(reportedStep(x), ['reported', x.drift && x.drift !== 'revert' ? DRIFT_REASON[x.drift] : null]),
+          ),
+      },
+      owned: (plan.owned ?? []).map((o) => ({
+        kind: o.kind,
+        org: o.org,
+        key: o.key,
+        id: o.id ?? null,
+        what: o.what,
+        owner: o.owner,
+      })),
       unmanaged: {
         total: plan.unmanaged.length,
-        items: plan.unmanaged.slice(0, MAX_UNMANAGED).map((u) => ({ kind: u.kind, org: u.org, key: u.key, id: u.id ?? null, mode: u.mode ?? null })),
+        items: plan.unmanaged
+          .slice(0, MAX_UNMANAGED)
+          .map((u) => ({ kind: u.kind, org: u.org, key: u.key, id: u.id ?? null, mode: u.mode ?? null })),
       },
     };
   }
@@ -152,7 +211,12 @@ export class StatusTracker {
 
 /** Field by field: what is live and what the manifests say (a create shows its fields, a delete nothing). */
 function stepChanges(s: Step): { field: string; live: string; desired: string }[] {
-  if (s.action === 'create') return Object.entries(s.after ?? {}).map(([f, v]) => ({ field: f, live: '(absent)', desired: formatStepField(s, f, v, VALUE_MAX) }));
+  if (s.action === 'create')
+    return Object.entries(s.after ?? {}).map(([f, v]) => ({
+      field: f,
+      live: '(absent)',
+      desired: formatStepField(s, f, v, VALUE_MAX),
+    }));
   if (s.action === 'delete') return [];
   return fieldChanges(s.before, s.after).map((c) => ({
     field: c.field,

@@ -25,7 +25,9 @@ const ACCESS_TARGETS: readonly AccessTarget[] = [SPACE_ACCESS, COLLECTION_ACCESS
 /** The principal of a live grant object of another kind's state, read with checks. */
 function principalOf(o: LiveObject): { principal: string; id: string } | undefined {
   const f = o.fields;
-  return isRecord(f) && typeof f['principal'] === 'string' && typeof f['id'] === 'string' ? { principal: f['principal'], id: f['id'] } : undefined;
+  return isRecord(f) && typeof f['principal'] === 'string' && typeof f['id'] === 'string'
+    ? { principal: f['principal'], id: f['id'] }
+    : undefined;
 }
 
 export interface KnownGrants {
@@ -78,7 +80,8 @@ export function teamsNamedByAccess(ctx: DiffContext, org: string): Map<string, S
   const out = new Map<string, SourcePos>();
   for (const t of ACCESS_TARGETS) {
     for (const e of ctx.desired(t.kind, org)) {
-      for (const a of accessOf(e) ?? []) if (a.principal === 'team' && !out.has(a.name)) out.set(a.name, e.doc.pos(a.at));
+      for (const a of accessOf(e) ?? [])
+        if (a.principal === 'team' && !out.has(a.name)) out.set(a.name, e.doc.pos(a.at));
     }
   }
   return out;
@@ -105,7 +108,8 @@ export function deletedPrincipals(ctx: DiffContext, org: string): ReadonlySet<st
   }
   if (ctx.prune('Members', org)) {
     const listed = new Set(ctx.desired('Members', org).map((e) => e.key));
-    for (const o of ctx.live('Members', org)?.objects ?? []) if (o.kind === 'Members' && !listed.has(o.key)) out.add(`user:${o.id}`);
+    for (const o of ctx.live('Members', org)?.objects ?? [])
+      if (o.kind === 'Members' && !listed.has(o.key)) out.add(`user:${o.id}`);
   }
   byOrg.set(org, out);
   return out;

@@ -22,7 +22,17 @@ import type { RecoverSpec, RequestSpec, Step } from '../../model/plan.js';
 import { isRef } from '../../model/refs.js';
 import { deletedPrincipals } from './cascades.js';
 import { blockEntry, deletesAllNote, makeStep, plainSource, refSteps, seg, stepId } from '../common.js';
-import { ACCESS_ROLES, grantKey, principalLabel, type AccessAux, type AccessEntry, type AccessObject, type AccessTarget, type GrantRole, type Principal } from './model.js';
+import {
+  ACCESS_ROLES,
+  grantKey,
+  principalLabel,
+  type AccessAux,
+  type AccessEntry,
+  type AccessObject,
+  type AccessTarget,
+  type GrantRole,
+  type Principal,
+} from './model.js';
 
 type AccessDesired = DesiredEntry<{ access?: AccessEntry[] }>;
 
@@ -42,7 +52,8 @@ interface Resolution {
   invited: AccessEntry[];
 }
 
-type Lookup = { state: 'ok'; id: string; deps: string[] } | { state: 'invited' } | { state: 'unknown'; message: string };
+type Lookup =
+  { state: 'ok'; id: string; deps: string[] } | { state: 'invited' } | { state: 'unknown'; message: string };
 
 export interface AccessPlanner {
   /**
@@ -60,7 +71,12 @@ export interface AccessPlanner {
 const at = (p: SourcePos): string => `${p.file}:${p.line}:${p.column}`;
 const roleName = (r: GrantRole): string => r ?? 'none';
 
-export function accessPlanner(ctx: DiffContext, org: string, target: AccessTarget, live: { objects: readonly AccessObject[]; aux?: AccessAux | undefined }): AccessPlanner {
+export function accessPlanner(
+  ctx: DiffContext,
+  org: string,
+  target: AccessTarget,
+  live: { objects: readonly AccessObject[]; aux?: AccessAux | undefined },
+): AccessPlanner {
   const teams = live.aux?.accessTeams ?? [];
   const members = live.aux?.accessMembers ?? {};
   const memo = new Map<AccessDesired, Resolution>();
@@ -68,12 +84,18 @@ export function accessPlanner(ctx: DiffContext, org: string, target: AccessTarge
   function team(name: string): Lookup {
     const titled = teams.filter((t) => t.title === name);
     if (titled.length > 1) {
-      return { state: 'unknown', message: `team "${name}" matches ${titled.length} live teams (${titled.map((t) => t.id).join(', ')}); name the one you mean by id` };
+      return {
+        state: 'unknown',
+        message: `team "${name}" matches ${titled.length} live teams (${titled.map((t) => t.id).join(', ')}); name the one you mean by id`,
+      };
     }
     const known = ctx.resolve('Team', org, name);
     const id = known ?? titled[0]?.id ?? teams.find((t) => t.id === name)?.id;
     if (id !== undefined) return { state: 'ok', id, deps: refSteps(id) };
-    return { state: 'unknown', message: `team "${name}" is no Team manifest, live team title or team id of organization ${org}` };
+    return {
+      state: 'unknown',
+      message: `team "${name}" is no Team manifest, live team title or team id of organization ${org}`,
+    };
   }
 
   function user(email: string): Lookup {
@@ -99,7 +121,11 @@ export function accessPlanner(ctx: DiffContext, org: string, target: AccessTarge
       else if (found.state === 'invited') r.invited.push(a);
       else {
         const twice = seen.get(`${a.principal}:${found.id}`);
-        if (twice) r.problems.push({ pos, message: `${a.principal} "${a.name}" and "${twice.name}" name the same ${a.principal} (${found.id}); list it once` });
+        if (twice)
+          r.problems.push({
+            pos,
+            message: `${a.principal} "${a.name}" and "${twice.name}" name the same ${a.principal} (${found.id}); list it once`,
+          });
         else {
           seen.set(`${a.principal}:${found.id}`, a);
           r.grants.push({ entry: a, id: found.id, deps: found.deps });
@@ -126,12 +152,24 @@ export function accessPlanner(ctx: DiffContext, org: string, target: AccessTarge
       for (const entry of entries) {
         if (entry.spec.access === undefined || blocked.has(entry.key)) continue;
         const r = resolution(entry);
-        if (r.problems.length > 0) throw new Error(`internal: ${target.kind} "${entry.key}" has unresolved access entries, but was not blocked`);
+        if (r.problems.length > 0)
+          throw new Error(`internal: ${target.kind} "${entry.key}" has unresolved access entries, but was not blocked`);
         const objectId = ctx.resolve(target.kind, org, entry.key);
         if (objectId === undefined) throw new Error(`internal: ${target.kind} "${entry.key}" registered no id`);
-        if (!isRef(objectId) && live.aux?.access?.[objectId] === undefined) throw new Error(`internal: the grants of ${target.kind} ${objectId} were not fetched`);
+        if (!isRef(objectId) && live.aux?.access?.[objectId] === undefined)
+          throw new Error(`internal: the grants of ${target.kind} ${objectId} were not fetched`);
         const grants = isRef(objectId) ? [] : (byObject.get(objectId) ?? []);
-        result.steps.push(...objectSteps({ org, target, entry, objectId, wanted: r.grants, live: grants, gone: deletedPrincipals(ctx, org) }));
+        result.steps.push(
+          ...objectSteps({
+            org,
+            target,
+            entry,
+            objectId,
+            wanted: r.grants,
+            live: grants,
+            gone: deletedPrincipals(ctx, org),
+          }),
+        );
         for (const a of r.invited) {
           result.blocked.push({
             kind: target.accessKind,
@@ -169,7 +207,14 @@ const listOf = (p: Principal): 'teams' | 'users' => (p === 'team' ? 'teams' : 'u
  * showed with a grant is never in a grant POST but a null re-grant, whose role it did not have then.
  */
 function grantRecover(role: GrantRole, principals: readonly Principal[]): RecoverSpec[] {
-  return principals.map((p) => ({ suffix: `/${listOf(p)}`, each: `/${listOf(p)}`, match: [{ field: `${p}.id`, body: '' }, { field: 'permission', value: role }] }));
+  return principals.map((p) => ({
+    suffix: `/${listOf(p)}`,
+    each: `/${listOf(p)}`,
+    match: [
+      { field: `${p}.id`, body: '' },
+      { field: 'permission', value: role },
+    ],
+  }));
 }
 
 function objectSteps(o: ObjectAccess): Step[] {
@@ -191,7 +236,12 @@ function objectSteps(o: ObjectAccess): Step[] {
     // A site's null role (an override without access) cannot be PATCHed (the spec's site PATCH takes a role): granted again instead.
     const request: RequestSpec =
       w.entry.role === null
-        ? { method: 'POST', path: base, body: { role: null, [listOf(g.fields.principal)]: [g.fields.id] }, recover: grantRecover(null, [g.fields.principal]) }
+        ? {
+            method: 'POST',
+            path: base,
+            body: { role: null, [listOf(g.fields.principal)]: [g.fields.id] },
+            recover: grantRecover(null, [g.fields.principal]),
+          }
         : { method: 'PATCH', path: one, body: { role: w.entry.role } };
     const step = makeStep({
       id: stepId(target.accessKind, org, g.key, 'update'),
@@ -239,7 +289,15 @@ function objectSteps(o: ObjectAccess): Step[] {
   }
   // Every live grant leaving (listed steps, and those a deleted team or member takes): the gate's delete-all of the list.
   const leaving = o.live.filter((g) => !wantedIds.has(`${g.fields.principal}:${g.fields.id}`)).length;
-  const all = leaving === o.live.length ? deletesAllNote(leaving, `the access list of ${target.kind.toLowerCase()} "${entry.key}"`, target.accessKind, entry.doc) : undefined;
+  const all =
+    leaving === o.live.length
+      ? deletesAllNote(
+          leaving,
+          `the access list of ${target.kind.toLowerCase()} "${entry.key}"`,
+          target.accessKind,
+          entry.doc,
+        )
+      : undefined;
   for (const g of o.live) {
     const who = `${g.fields.principal}:${g.fields.id}`;
     if (wantedIds.has(who) || o.gone.has(who)) continue;

@@ -48,7 +48,12 @@ export function accessSpec(aux: AccessAux | undefined, objectId: string): { acce
  * them until it is purged), and an `access:` list would make the plan read the permissions of an object that is
  * not restored yet. `fate` tells whether the object with that id is restored.
  */
-export function relinkAccess<A extends AccessAux>(org: string, aux: A | undefined, restored: (objectId: string) => boolean, refs: UndoRefs): A | undefined {
+export function relinkAccess<A extends AccessAux>(
+  org: string,
+  aux: A | undefined,
+  restored: (objectId: string) => boolean,
+  refs: UndoRefs,
+): A | undefined {
   if (!aux?.access) return aux;
   const access: Record<string, LiveGrant[]> = {};
   for (const [objectId, grants] of Object.entries(aux.access)) {
@@ -71,6 +76,8 @@ export function restoreLosses(org: string, aux: AccessAux | undefined, objectId:
     const kind = g.principal === 'team' ? 'Team' : 'Members';
     if (refs.fate(kind, org, g.id) === undefined) return [];
     const who = g.principal === 'team' ? `team "${g.name || g.id}"` : `member ${g.name || g.id}`;
-    return [`its grant to ${who} (${g.role ?? 'no access'}) is not restored: that ${g.principal === 'team' ? 'team' : 'member'} was deleted too; list it in the access of its manifest again`];
+    return [
+      `its grant to ${who} (${g.role ?? 'no access'}) is not restored: that ${g.principal === 'team' ? 'team' : 'member'} was deleted too; list it in the access of its manifest again`,
+    ];
   });
 }

@@ -38,11 +38,18 @@ function grantOf(item: unknown, principal: 'team' | 'user'): LiveGrant | undefin
   const who = item[principal];
   if (!isRecord(who) || typeof who['id'] !== 'string') return undefined;
   const name = principal === 'team' ? who['title'] : who['email'];
-  return { principal, id: who['id'], name: typeof name === 'string' ? (principal === 'user' ? name.toLowerCase() : name) : '', role: roleOf(item['permission']) };
+  return {
+    principal,
+    id: who['id'],
+    name: typeof name === 'string' ? (principal === 'user' ? name.toLowerCase() : name) : '',
+    role: roleOf(item['permission']),
+  };
 }
 
 export function teamRefOf(t: unknown): LiveTeamRef | undefined {
-  return isRecord(t) && typeof t['id'] === 'string' && typeof t['title'] === 'string' ? { id: t['id'], title: t['title'] } : undefined;
+  return isRecord(t) && typeof t['id'] === 'string' && typeof t['title'] === 'string'
+    ? { id: t['id'], title: t['title'] }
+    : undefined;
 }
 
 /** Organization member list items → e-mail (lower-cased) → user id. */
@@ -58,10 +65,17 @@ export function memberIds(items: readonly unknown[]): Record<string, string> {
 }
 
 /** The grants of one object: teams first, then users, each in the API's order. */
-export async function readGrants(ctx: FetchContext, org: string, target: AccessTarget, id: string): Promise<LiveGrant[]> {
+export async function readGrants(
+  ctx: FetchContext,
+  org: string,
+  target: AccessTarget,
+  id: string,
+): Promise<LiveGrant[]> {
   const base = target.base(org, id);
   const [teams, users] = await Promise.all([ctx.list(`${base}/teams`), ctx.list(`${base}/users`)]);
-  return [...teams.map((t) => grantOf(t, 'team')), ...users.map((u) => grantOf(u, 'user'))].filter((g): g is LiveGrant => g !== undefined);
+  return [...teams.map((t) => grantOf(t, 'team')), ...users.map((u) => grantOf(u, 'user'))].filter(
+    (g): g is LiveGrant => g !== undefined,
+  );
 }
 
 /** A user grant the API showed without an e-mail is named through the members list (by user id). */
@@ -75,18 +89,36 @@ export function nameUsers(grants: readonly LiveGrant[], members: Record<string, 
  * Grants of one object as live objects keyed `<object key>/team:<title>` (made unique with the id when two share a
  * name); their parent is the object: the safety gate measures a plan's changes to them against its list.
  */
-export function grantObjects(org: string, target: AccessTarget, objectKey: string, objectId: string, grants: readonly LiveGrant[]): AccessObject[] {
+export function grantObjects(
+  org: string,
+  target: AccessTarget,
+  objectKey: string,
+  objectId: string,
+  grants: readonly LiveGrant[],
+): AccessObject[] {
   const label = (g: LiveGrant): string => grantKey(objectKey, g.principal, g.name !== '' ? g.name : g.id);
   const key = uniqueKeys(grants, label);
   const parent = { kind: target.kind, id: objectId, key: objectKey };
-  return grants.map((g) => ({ kind: target.accessKind, org, key: key(g), id: '', fields: { ...g, target: objectId }, parent }));
+  return grants.map((g) => ({
+    kind: target.accessKind,
+    org,
+    key: key(g),
+    id: '',
+    fields: { ...g, target: objectId },
+    parent,
+  }));
 }
 
 /**
  * Starts the principal lists the entries need right away (they do not depend on the object list); `read` then
  * reads the grants of the live objects whose manifest writes `access:`. `live` are the kind's own objects.
  */
-export function accessReader(ctx: FetchContext, org: string, target: AccessTarget, desired: readonly AccessDesired[]): { read(live: readonly LiveObject[]): Promise<AccessState> } {
+export function accessReader(
+  ctx: FetchContext,
+  org: string,
+  target: AccessTarget,
+  desired: readonly AccessDesired[],
+): { read(live: readonly LiveObject[]): Promise<AccessState> } {
   const written = desired.filter((e) => e.spec.access !== undefined);
   const names = written.flatMap((e) => e.spec.access ?? []);
   const quiet = <T>(p: Promise<T>): Promise<T> => {
@@ -103,7 +135,8 @@ export function accessReader(ctx: FetchContext, org: string, target: AccessTarge
       const { matched } = matchByIdOrTitle(target.kind, withDisplayKeys(desired), live);
       const managed = [...matched].filter(([e]) => e.spec.access !== undefined);
       const grants = await Promise.all(managed.map(([, o]) => readGrants(ctx, org, target, o.id)));
-      if (!membersP && grants.some((list) => list.some((g) => g.principal === 'user' && g.name === ''))) membersP = ctx.list(membersListPath(org));
+      if (!membersP && grants.some((list) => list.some((g) => g.principal === 'user' && g.name === '')))
+        membersP = ctx.list(membersListPath(org));
       const [teams, members] = await Promise.all([teamsP, membersP]);
       if (teams) aux.accessTeams = teams.map(teamRefOf).filter((t): t is LiveTeamRef => t !== undefined);
       if (members) aux.accessMembers = memberIds(members);

@@ -14,7 +14,8 @@ import { orgPath } from '../common.js';
 export const ACCESS_ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const;
 export type AccessRole = (typeof ACCESS_ROLES)[number];
 
-export const isAccessRole = (v: unknown): v is AccessRole => typeof v === 'string' && (ACCESS_ROLES as readonly string[]).includes(v);
+export const isAccessRole = (v: unknown): v is AccessRole =>
+  typeof v === 'string' && (ACCESS_ROLES as readonly string[]).includes(v);
 
 /** A role as written: null only on a site (an override that takes access away). */
 export type GrantRole = AccessRole | null;
@@ -96,7 +97,8 @@ export interface AccessTarget {
 export const principalLabel = (principal: Principal, name: string): string => `${principal}:${name}`;
 
 /** Key of a grant: `<object key>/team:<title>` or `<object key>/user:<e-mail>`. */
-export const grantKey = (objectKey: string, principal: Principal, name: string): string => `${objectKey}/${principalLabel(principal, name)}`;
+export const grantKey = (objectKey: string, principal: Principal, name: string): string =>
+  `${objectKey}/${principalLabel(principal, name)}`;
 
 export const teamsListPath = (org: string): string => `${orgPath(org)}/teams`;
 export const membersListPath = (org: string): string => `${orgPath(org)}/members`;

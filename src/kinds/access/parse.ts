@@ -18,7 +18,10 @@ const parsed = new WeakMap<object, AccessEntry[]>();
  * `spec.access` of a schema-valid document (undefined: not written, so not managed). An entry naming a team or
  * an e-mail a second time is reported (when `report` is given) and left out.
  */
-export function parseAccess(doc: ManifestDocument<{ access?: WrittenAccess }>, report?: Report): AccessEntry[] | undefined {
+export function parseAccess(
+  doc: ManifestDocument<{ access?: WrittenAccess }>,
+  report?: Report,
+): AccessEntry[] | undefined {
   const written = doc.spec.access;
   if (written === undefined) return undefined;
   const out: AccessEntry[] = [];
@@ -42,7 +45,10 @@ export function parseAccess(doc: ManifestDocument<{ access?: WrittenAccess }>, r
 }
 
 /** A document's spec as written, with its `access:` list read by parseAccess. */
-export function withAccessEntries<T extends { access?: WrittenAccess }>(doc: ManifestDocument<T>, report?: Report): WithAccessEntries<T> {
+export function withAccessEntries<T extends { access?: WrittenAccess }>(
+  doc: ManifestDocument<T>,
+  report?: Report,
+): WithAccessEntries<T> {
   const { access: _written, ...spec } = doc.spec;
   const access = parseAccess(doc, report);
   return access === undefined ? spec : { ...spec, access };
@@ -71,7 +77,8 @@ export function crossValidateAccess(
   const pruning = new Map<string, boolean>();
   const teamsPrune = (org: string): boolean => {
     let p = pruning.get(org);
-    if (p === undefined) pruning.set(org, (p = (all.get('Team') ?? []).some((t) => t.org === org && t.doc.prune === true)));
+    if (p === undefined)
+      pruning.set(org, (p = (all.get('Team') ?? []).some((t) => t.org === org && t.doc.prune === true)));
     return p;
   };
   for (const e of entries) {
@@ -87,11 +94,16 @@ export function crossValidateAccess(
     for (const a of access) {
       const pos = e.doc.pos(a.at);
       if (a.principal === 'user') {
-        if (members && !members.has(a.name)) report(pos, `${a.name} is not listed in the Members documents of organization ${e.org}; access lists name organization members`);
+        if (members && !members.has(a.name))
+          report(
+            pos,
+            `${a.name} is not listed in the Members documents of organization ${e.org}; access lists name organization members`,
+          );
         continue;
       }
       if (knownTeam(e.org, a.name)) continue;
-      if (teamsPrune(e.org)) report(pos, `team "${a.name}" is not in the Team manifests of ${e.org}, which prune every other team`);
+      if (teamsPrune(e.org))
+        report(pos, `team "${a.name}" is not in the Team manifests of ${e.org}, which prune every other team`);
       else warn?.(pos, mustExistLive('team', a.name, 'Team', e.org));
     }
   }

@@ -7,9 +7,21 @@
  */
 import type { FetchContext } from '../../model/kind.js';
 import { memberIds, nameUsers, readGrants, teamRefOf } from './fetch.js';
-import { membersListPath, teamsListPath, type AccessAux, type AccessTarget, type LiveGrant, type LiveTeamRef } from './model.js';
+import {
+  membersListPath,
+  teamsListPath,
+  type AccessAux,
+  type AccessTarget,
+  type LiveGrant,
+  type LiveTeamRef,
+} from './model.js';
 
-export async function snapshotAccess(ctx: FetchContext, org: string, target: AccessTarget, ids: readonly string[]): Promise<AccessAux> {
+export async function snapshotAccess(
+  ctx: FetchContext,
+  org: string,
+  target: AccessTarget,
+  ids: readonly string[],
+): Promise<AccessAux> {
   if (ids.length === 0) return {};
   const lists = await Promise.all(ids.map((id) => readGrants(ctx, org, target, id)));
   const all = lists.flat();

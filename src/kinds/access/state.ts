@@ -6,7 +6,9 @@
 import type { LiveObject } from '../../model/kind.js';
 import { isAccessObject, type AccessObject } from './model.js';
 
-export function splitAccess<O extends LiveObject>(objects: readonly (O | AccessObject)[]): { own: O[]; grants: AccessObject[] } {
+export function splitAccess<O extends LiveObject>(
+  objects: readonly (O | AccessObject)[],
+): { own: O[]; grants: AccessObject[] } {
   const own: O[] = [];
   const grants: AccessObject[] = [];
   for (const o of objects) {

@@ -7,7 +7,17 @@
 import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
 import type { RequestSpec } from '../../model/plan.js';
 import { isRef, ref } from '../../model/refs.js';
-import { blockEntry, changedFields, makeStep, pick, refSteps, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
+import {
+  blockEntry,
+  changedFields,
+  makeStep,
+  pick,
+  refSteps,
+  stepId,
+  uniqueLiveKey,
+  unmatchedLive,
+  withDisplayKeys,
+} from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
 import { accessPlanner } from '../access/diff.js';
 import { COLLECTION_ACCESS } from './model.js';
@@ -30,14 +40,25 @@ import { parentMoveStep, resolveCollectionId } from './parent-refs.js';
 import { blockedByParent } from './parents.js';
 import { pruneCollections } from './prune.js';
 
-export function diffCollections(ctx: DiffContext, org: string, entries: DesiredEntry<CollectionSpec>[], state: CollectionKindState): DiffResult {
+export function diffCollections(
+  ctx: DiffContext,
+  org: string,
+  entries: DesiredEntry<CollectionSpec>[],
+  state: CollectionKindState,
+): DiffResult {
   const desired = withDisplayKeys(entries);
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   const { own, grants } = splitAccess(state.objects);
   const live: CollectionState = { ...state, objects: own };
   const access = accessPlanner(ctx, org, COLLECTION_ACCESS, { objects: grants, aux: state.aux });
   const { matched, unmatched, stalePins } = matchByIdOrTitle(COLLECTION_KIND, desired, live.objects);
-  for (const e of stalePins) result.warnings.push({ kind: COLLECTION_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
+  for (const e of stalePins)
+    result.warnings.push({
+      kind: COLLECTION_KIND,
+      org,
+      key: e.key,
+      message: `pinned id ${e.id} does not exist; matched by title instead`,
+    });
   const liveRefs = live.objects.map((o) => ({ id: o.id, title: o.key }));
   // Collections whose access list or parent names nothing, or whose parent would nest them in themselves, are
   // blocked before anything registers: they plan nothing and register no id, so whatever names them is blocked in turn.
@@ -52,18 +73,27 @@ export function diffCollections(ctx: DiffContext, org: string, entries: DesiredE
     resolveLive: (p) => resolveCollectionId(ctx, org, p, liveRefs),
     blocked: accessBlocked,
   });
-  for (const [e, message] of blocked) if (!accessBlocked.has(e)) blockEntry(result, e, e.doc.pos(['spec', 'parent']), message);
+  for (const [e, message] of blocked)
+    if (!accessBlocked.has(e)) blockEntry(result, e, e.doc.pos(['spec', 'parent']), message);
   const planned = desired.filter((e) => !blocked.has(e));
   // Register every planned collection first: parents may be written after their children.
   for (const e of planned) {
     const current = matched.get(e);
-    ctx.register(COLLECTION_KIND, org, e.key, current ? current.id : ref(stepId(COLLECTION_KIND, org, e.key, 'create')));
+    ctx.register(
+      COLLECTION_KIND,
+      org,
+      e.key,
+      current ? current.id : ref(stepId(COLLECTION_KIND, org, e.key, 'create')),
+    );
   }
   const parentOf = (e: DesiredEntry<CollectionSpec>): string | null | undefined => {
     const p = e.spec.parent;
     if (p === undefined || p === null) return p;
     const id = resolveCollectionId(ctx, org, p, liveRefs);
-    if (id === undefined) throw new Error(`internal: parent collection "${p}" of "${e.key}" resolves to nothing, but the collection was not blocked`);
+    if (id === undefined)
+      throw new Error(
+        `internal: parent collection "${p}" of "${e.key}" resolves to nothing, but the collection was not blocked`,
+      );
     return id;
   };
 
@@ -78,12 +108,31 @@ export function diffCollections(ctx: DiffContext, org: string, entries: DesiredE
       const body: Record<string, unknown> = { title: spec.title };
       // A parent created in this plan gets its child one wave later (see the file comment).
       if (typeof parent === 'string' && !isRef(parent)) body['parent'] = parent;
-      const requests: RequestSpec[] = [{ method: 'POST', path: collectionsPath(org), body, capture: { id: 'id' }, recover: recoverByTitleInParent(live.objects, spec.title) }];
+      const requests: RequestSpec[] = [
+        {
+          method: 'POST',
+          path: collectionsPath(org),
+          body,
+          capture: { id: 'id' },
+          recover: recoverByTitleInParent(live.objects, spec.title),
+        },
+      ];
       const extra = pick(spec, ['description', 'defaultLevel']);
       if (extra['defaultLevel'] === null) delete extra['defaultLevel'];
       if (Object.keys(extra).length > 0) requests.push({ method: 'PATCH', path: onePath(ref(createId)), body: extra });
       const after = { ...pick(spec, FIELDS), ...(spec.parent !== undefined ? { parent: spec.parent } : {}) };
-      result.steps.push(makeStep({ ...base, id: createId, action: 'create', phase: 'create', wave: COLLECTION_DEPTH, before: null, after, requests }));
+      result.steps.push(
+        makeStep({
+          ...base,
+          id: createId,
+          action: 'create',
+          phase: 'create',
+          wave: COLLECTION_DEPTH,
+          before: null,
+          after,
+          requests,
+        }),
+      );
       if (typeof parent === 'string' && isRef(parent)) {
         result.steps.push(
           makeStep({
@@ -106,10 +155,28 @@ export function diffCollections(ctx: DiffContext, org: string, entries: DesiredE
     const c = changedFields(spec, have, FIELDS);
     if (c.changed.length > 0) {
       result.steps.push(
-        makeStep({ ...base, id: stepId(COLLECTION_KIND, org, entry.key, 'update'), action: 'update', phase: 'update', wave: COLLECTION_DEPTH, before: c.before, after: c.after, requests: [{ method: 'PATCH', path: onePath(current.id), body: c.after }] }),
+        makeStep({
+          ...base,
+          id: stepId(COLLECTION_KIND, org, entry.key, 'update'),
+          action: 'update',
+          phase: 'update',
+          wave: COLLECTION_DEPTH,
+          before: c.before,
+          after: c.after,
+          requests: [{ method: 'PATCH', path: onePath(current.id), body: c.after }],
+        }),
       );
     }
-    const move = parentMoveStep({ kind: COLLECTION_KIND, org, entry, wave: COLLECTION_DEPTH, path: onePath(current.id), live: have.parent, parent, written: spec.parent });
+    const move = parentMoveStep({
+      kind: COLLECTION_KIND,
+      org,
+      entry,
+      wave: COLLECTION_DEPTH,
+      path: onePath(current.id),
+      live: have.parent,
+      parent,
+      written: spec.parent,
+    });
     if (move) {
       result.steps.push(move);
       moves.push({ id: current.id, target: parent ?? null, step: move });

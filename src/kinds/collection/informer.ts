@@ -25,7 +25,14 @@ export const collectionInformer: KindInformer = {
       .flatMap((l) => l.items)
       .filter((s) => isRecord(s) && s['parent'] === change.id && typeof s['id'] === 'string')
       // Read, not assumed gone: the kept list may be older than a move out of the collection.
-      .map((s) => itemRead(orgSpacesPath(org), String((s as Record<string, unknown>)['id']), spacePath(String((s as Record<string, unknown>)['id'])), { hiddenIf: 'deletedAt' }));
+      .map((s) =>
+        itemRead(
+          orgSpacesPath(org),
+          String((s as Record<string, unknown>)['id']),
+          spacePath(String((s as Record<string, unknown>)['id'])),
+          { hiddenIf: 'deletedAt' },
+        ),
+      );
     return [own, { under: path }, ...inside, ...countLists(view, org)];
   },
 };

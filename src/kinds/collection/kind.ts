@@ -8,7 +8,14 @@
  * (depth 26) can always rely on its parent existing. The diff is in diff.ts, deletes under prune in prune.ts.
  * `access:`, when written, is the collection's complete list of grants (src/kinds/access).
  */
-import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, LiveObject, Report } from '../../model/kind.js';
+import type {
+  DesiredEntry,
+  FetchContext,
+  IdentityLookup,
+  KindDefinition,
+  LiveObject,
+  Report,
+} from '../../model/kind.js';
 import type { ManifestDocument } from '../../model/document.js';
 import { accessSpec } from '../access/export.js';
 import { accessReader } from '../access/fetch.js';
@@ -47,13 +54,20 @@ function toDesired(doc: ManifestDocument<CollectionManifestSpec>, report: Report
  * A collection cannot be its own parent, directly or through other manifests. A parent naming no Collection
  * manifest must name a live collection: a warning offline (plan blocks the collection otherwise).
  */
-function crossValidate(entries: DesiredEntry<CollectionSpec>[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void {
+function crossValidate(
+  entries: DesiredEntry<CollectionSpec>[],
+  all: ReadonlyMap<string, DesiredEntry[]>,
+  report: Report,
+  index: IdentityLookup,
+  warn?: Report,
+): void {
   crossValidateAccess(entries, all, report, index, warn);
   const byKey = new Map(entries.map((e) => [`${e.org}\u0000${e.key}`, e]));
   const known = namesManifest(all, COLLECTION_KIND, index);
   for (const e of entries) {
     const written = e.spec.parent;
-    if (typeof written === 'string' && !known(e.org, written)) warn?.(e.doc.pos(['spec', 'parent']), mustExistLive('parent collection', written, COLLECTION_KIND, e.org));
+    if (typeof written === 'string' && !known(e.org, written))
+      warn?.(e.doc.pos(['spec', 'parent']), mustExistLive('parent collection', written, COLLECTION_KIND, e.org));
   }
   for (const e of entries) {
     const seen = new Set<DesiredEntry>([e]);
@@ -62,7 +76,10 @@ function crossValidate(entries: DesiredEntry<CollectionSpec>[], all: ReadonlyMap
       const next = byKey.get(`${e.org}\u0000${parent}`);
       if (!next) break;
       if (next === e) {
-        report(e.doc.pos(['spec', 'parent']), `collection "${e.key}" is nested in itself (through parent "${e.spec.parent}")`);
+        report(
+          e.doc.pos(['spec', 'parent']),
+          `collection "${e.key}" is nested in itself (through parent "${e.spec.parent}")`,
+        );
         break;
       }
       if (seen.has(next)) break; // a cycle further up: reported at its own members
@@ -73,7 +90,11 @@ function crossValidate(entries: DesiredEntry<CollectionSpec>[], all: ReadonlyMap
 }
 
 /** The collections, and the grants of those whose manifest writes `access:` (src/kinds/access/fetch.ts). */
-async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<CollectionSpec>[]): Promise<CollectionKindState> {
+async function fetch(
+  ctx: FetchContext,
+  org: string,
+  desired: DesiredEntry<CollectionSpec>[],
+): Promise<CollectionKindState> {
   const access = accessReader(ctx, org, COLLECTION_ACCESS, desired);
   const state = await fetchCollections(ctx, org, desired);
   const grants = await access.read(state.objects);
@@ -85,14 +106,26 @@ async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<Colle
  * The collections; under prune, when a collection would be deleted, also the organization's spaces (memoised,
  * shared with the Space and Site kinds): what a delete takes with it, and which of it manifests describe.
  */
-async function fetchCollections(ctx: FetchContext, org: string, desired: DesiredEntry<CollectionSpec>[]): Promise<CollectionState> {
+async function fetchCollections(
+  ctx: FetchContext,
+  org: string,
+  desired: DesiredEntry<CollectionSpec>[],
+): Promise<CollectionState> {
   const items = await ctx.list(collectionsPath(org));
   const objects = items.map((c) => collectionObject(org, c)).filter((o) => o !== undefined);
   if (!ctx.prune(COLLECTION_KIND, org)) return { objects };
-  const unmatched = new Set(matchByIdOrTitle(COLLECTION_KIND, withDisplayKeys(desired), objects).unmatched.map((o) => o.id));
+  const unmatched = new Set(
+    matchByIdOrTitle(COLLECTION_KIND, withDisplayKeys(desired), objects).unmatched.map((o) => o.id),
+  );
   if (unmatched.size === 0) return { objects };
   const spaces = (await ctx.list(orgSpacesPath(org))).map(pruneSpace).filter((s): s is PruneSpace => s !== undefined);
-  const related: LiveObject[] = spaces.map((s) => ({ kind: 'Space', org, key: s.title, id: s.id, fields: { title: s.title, parent: s.parent } }));
+  const related: LiveObject[] = spaces.map((s) => ({
+    kind: 'Space',
+    org,
+    key: s.title,
+    id: s.id,
+    fields: { title: s.title, parent: s.parent },
+  }));
   const aux: CollectionAux = { spaces };
   // A space the delete takes leaves its sites when it is purged: read where spaces are shown, when one is inside.
   if (spaces.some((s) => s.parent !== null && unmatched.has(s.parent))) {
@@ -123,7 +156,12 @@ function exportDocs(org: string, state: CollectionKindState): object[] {
  * The snapshot and undo hooks take collections only: the journal calls a kind's snapshot for objects of its own
  * kind (never a CollectionAccess grant), and undo's parts of this kind hold what snapshotCollection wrote.
  */
-export const collectionKind: KindDefinition<CollectionSpec, CollectionObject | AccessObject, CollectionAux, CollectionManifestSpec> = {
+export const collectionKind: KindDefinition<
+  CollectionSpec,
+  CollectionObject | AccessObject,
+  CollectionAux,
+  CollectionManifestSpec
+> = {
   kind: COLLECTION_KIND,
   identity: 'title, or the pinned spec.id (which allows renaming)',
   schema: collectionSchema,

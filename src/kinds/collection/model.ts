@@ -1,6 +1,12 @@
 /** Shapes of the Collection kind shared by its manifest side, fetch, diff, prune and snapshot: spec, live object, aux. */
 import type { LiveKindState, LiveObject } from '../../model/kind.js';
-import { COLLECTION_ACCESS_KIND, type AccessAux, type AccessObject, type AccessTarget, type WithAccessEntries } from '../access/model.js';
+import {
+  COLLECTION_ACCESS_KIND,
+  type AccessAux,
+  type AccessObject,
+  type AccessTarget,
+  type WithAccessEntries,
+} from '../access/model.js';
 import { isRecord, orgPath, seg } from '../common.js';
 import type { CollectionManifestSpec } from '../generated/collection.js';
 import type { SpaceUsage } from '../space/purge.js';

@@ -15,7 +15,11 @@ export interface CollectionMove {
 }
 
 /** Sets `wave` (base + how many moves must come first) and `dependsOn` of each move step. */
-export function orderCollectionMoves(moves: readonly CollectionMove[], liveParent: ReadonlyMap<string, string | null>, baseWave: number): void {
+export function orderCollectionMoves(
+  moves: readonly CollectionMove[],
+  liveParent: ReadonlyMap<string, string | null>,
+  baseWave: number,
+): void {
   const byId = new Map(moves.map((m) => [m.id, m]));
   const firsts = new Map<CollectionMove, CollectionMove[]>();
   for (const m of moves) {

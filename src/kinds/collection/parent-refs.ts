@@ -24,7 +24,12 @@ export type ParentTarget = { id: string } | { ambiguous: string[] };
  * organization without Collection manifests). Several live collections with the title: ambiguous (docops
  * never guesses). Undefined: unknown.
  */
-export function resolveCollection(ctx: DiffContext, org: string, parent: string, live: readonly LiveCollectionRef[]): ParentTarget | undefined {
+export function resolveCollection(
+  ctx: DiffContext,
+  org: string,
+  parent: string,
+  live: readonly LiveCollectionRef[],
+): ParentTarget | undefined {
   const known = ctx.resolve(COLLECTION_KIND, org, parent);
   if (known !== undefined) return { id: known };
   if (live.some((c) => c.id === parent)) return { id: parent };
@@ -34,7 +39,12 @@ export function resolveCollection(ctx: DiffContext, org: string, parent: string,
 }
 
 /** `resolveCollection` as an id: undefined when the parent names nothing or several live collections. */
-export function resolveCollectionId(ctx: DiffContext, org: string, parent: string, live: readonly LiveCollectionRef[]): string | undefined {
+export function resolveCollectionId(
+  ctx: DiffContext,
+  org: string,
+  parent: string,
+  live: readonly LiveCollectionRef[],
+): string | undefined {
   const target = resolveCollection(ctx, org, parent, live);
   return target && 'id' in target ? target.id : undefined;
 }

@@ -70,7 +70,12 @@ export function blockedByParent(s: ParentScope): Map<Entry, string> {
 }
 
 /** Planned entries whose parent, after the plan, is the collection itself or inside it. */
-function ownAncestors(s: ParentScope, blocked: ReadonlyMap<Entry, string>, nodeOf: (e: Entry) => string, resolve: (p: string) => string | undefined): Map<Entry, string> {
+function ownAncestors(
+  s: ParentScope,
+  blocked: ReadonlyMap<Entry, string>,
+  nodeOf: (e: Entry) => string,
+  resolve: (p: string) => string | undefined,
+): Map<Entry, string> {
   // Parent of every node once the plan is applied: live parents, overridden by what the planned manifests write.
   const parent = new Map<string, string | null>();
   for (const o of s.live) parent.set(o.id, o.fields.parent);
@@ -89,7 +94,10 @@ function ownAncestors(s: ParentScope, blocked: ReadonlyMap<Entry, string>, nodeO
     const seen = new Set<string>();
     for (let x = parent.get(self) ?? null; x !== null && !seen.has(x); x = parent.get(x) ?? null) {
       if (x === self) {
-        out.set(e, `parent collection "${p}" is collection "${e.key}" itself or inside it (through live or manifest parents); a collection cannot be nested in itself`);
+        out.set(
+          e,
+          `parent collection "${p}" is collection "${e.key}" itself or inside it (through live or manifest parents); a collection cannot be nested in itself`,
+        );
         break;
       }
       seen.add(x);

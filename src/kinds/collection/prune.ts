@@ -18,7 +18,16 @@ import type { DesiredEntry, DiffContext, DiffResult, LiveObject } from '../../mo
 import type { BlockedObject, CascadeObject } from '../../model/plan.js';
 import type { SourcePos } from '../../model/errors.js';
 import type { CollectionObject, CollectionSpec, PruneSpace } from './model.js';
-import { isRecord, makeStep, nullableString, plainSource, seg, stepId, uniqueKeys, withDisplayKeys } from '../common.js';
+import {
+  isRecord,
+  makeStep,
+  nullableString,
+  plainSource,
+  seg,
+  stepId,
+  uniqueKeys,
+  withDisplayKeys,
+} from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
 import { purgeCascades, siteNamedSpaces, type SpaceUsage } from '../space/purge.js';
 
@@ -87,7 +96,11 @@ export function pruneCollections(input: CollectionPruneInput, result: DiffResult
   const blocked = new Map<string, BlockedObject>();
   const keyOf = uniqueKeys(unmatched, (o) => o.key);
   const block = (id: string, message: string, at: SourcePos): void => {
-    for (let c: string | null = id, first = true; c !== null && candidates.has(c) && !blocked.has(c); c = parentIdOf(c), first = false) {
+    for (
+      let c: string | null = id, first = true;
+      c !== null && candidates.has(c) && !blocked.has(c);
+      c = parentIdOf(c), first = false
+    ) {
       const o = byId.get(c)!;
       const why = first ? message : `it holds collection "${byId.get(id)!.key}", which cannot be deleted (see there)`;
       blocked.set(c, { kind, org, key: keyOf(o), message: `not deleted (prune): ${why}`, source: plainSource(at) });
@@ -109,7 +122,8 @@ export function pruneCollections(input: CollectionPruneInput, result: DiffResult
   // Managed objects directly inside a deleted collection move out first; the deletes that could take them wait.
   const waits = new Map<string, string[]>();
   const waitFor = (parent: string, stepIdToWait: string): void => {
-    for (let c: string | null = parent; c !== null && deleted.has(c); c = parentIdOf(c)) waits.set(c, [...(waits.get(c) ?? []), stepIdToWait]);
+    for (let c: string | null = parent; c !== null && deleted.has(c); c = parentIdOf(c))
+      waits.set(c, [...(waits.get(c) ?? []), stepIdToWait]);
   };
   for (const m of managed) {
     if (typeof m.live !== 'string' || !deleted.has(m.live)) continue;
@@ -152,7 +166,11 @@ export function pruneCollections(input: CollectionPruneInput, result: DiffResult
   return {
     deleted: deletedOrder,
     key: keyOf,
-    cascades: (o) => (inside.get(o.id) ?? []).flatMap((s) => [{ kind: SPACE, org, key: s.title, id: s.id, note: SOFT_DELETE }, ...(later.get(s.id) ?? [])]),
+    cascades: (o) =>
+      (inside.get(o.id) ?? []).flatMap((s) => [
+        { kind: SPACE, org, key: s.title, id: s.id, note: SOFT_DELETE },
+        ...(later.get(s.id) ?? []),
+      ]),
     dependsOn: (o) => waits.get(o.id) ?? [],
   };
 }
@@ -164,7 +182,13 @@ function managedCollections(input: CollectionPruneInput): Managed[] {
   for (const e of input.desired) {
     const o = input.matched.get(e);
     if (!o) {
-      out.push({ kind, name: `new collection "${e.key}"`, live: undefined, target: input.parentOf(e), at: parentPos(e) });
+      out.push({
+        kind,
+        name: `new collection "${e.key}"`,
+        live: undefined,
+        target: input.parentOf(e),
+        at: parentPos(e),
+      });
       continue;
     }
     const live = o.fields.parent;
@@ -185,7 +209,13 @@ function managedCollections(input: CollectionPruneInput): Managed[] {
 /** Space manifests (any prune setting), and live spaces a Site manifest names. */
 function managedSpaces(input: CollectionPruneInput): Managed[] {
   const { ctx, org } = input;
-  const live: LiveObject<{ parent: string | null }>[] = (input.spaces ?? []).map((s) => ({ kind: SPACE, org, key: s.title, id: s.id, fields: { parent: s.parent } }));
+  const live: LiveObject<{ parent: string | null }>[] = (input.spaces ?? []).map((s) => ({
+    kind: SPACE,
+    org,
+    key: s.title,
+    id: s.id,
+    fields: { parent: s.parent },
+  }));
   const entries = withDisplayKeys(ctx.desired(SPACE, org));
   const { matched } = matchByIdOrTitle(SPACE, entries, live);
   const out: Managed[] = [];
@@ -203,7 +233,9 @@ function managedSpaces(input: CollectionPruneInput): Managed[] {
       target,
       ...(o && target !== undefined && target !== liveParent ? { ownMove: stepId(SPACE, org, e.key, 'move') } : {}),
       at: parentPos(e),
-      ...(o ? { moveOut: { key: e.key, id: o.id, path: `/spaces/${seg(o.id)}`, wave: input.spaceDepth, entry: e } } : {}),
+      ...(o
+        ? { moveOut: { key: e.key, id: o.id, path: `/spaces/${seg(o.id)}`, wave: input.spaceDepth, entry: e } }
+        : {}),
     });
   }
   // A live space a Site manifest names (by title or id) that no Space manifest describes: the site needs it.

@@ -9,7 +9,15 @@
 import type { FetchContext, KindUndo, LiveKindState, LiveObject, Snapshot, UndoRefs } from '../../model/kind.js';
 import { relinkAccess } from '../access/export.js';
 import { snapshotAccess } from '../access/snapshot.js';
-import { COLLECTION_KIND, collectionObject, collectionsPath, type CollectionAux, type CollectionObject, type CollectionState, COLLECTION_ACCESS } from './model.js';
+import {
+  COLLECTION_KIND,
+  collectionObject,
+  collectionsPath,
+  type CollectionAux,
+  type CollectionObject,
+  type CollectionState,
+  COLLECTION_ACCESS,
+} from './model.js';
 import { seg } from '../common.js';
 import { SPACE_KIND, spaceObject, type SpaceState } from '../space/model.js';
 
@@ -32,16 +40,31 @@ export async function snapshotCollection(ctx: FetchContext, object: CollectionOb
   if (!root) throw new Error(`collection ${object.id} is not in the collections list of ${object.org}`);
   const tree = subtree(root, all);
   const [access, ...spaces] = await Promise.all([
-    snapshotAccess(ctx, object.org, COLLECTION_ACCESS, tree.map((c) => c.id)),
+    snapshotAccess(
+      ctx,
+      object.org,
+      COLLECTION_ACCESS,
+      tree.map((c) => c.id),
+    ),
     ...tree.map((c) => ctx.list(`/collections/${seg(c.id)}/spaces`)),
   ]);
   const collections: CollectionState = { objects: tree, aux: access };
-  const inside: SpaceState = { objects: spaces.flat().map((s) => spaceObject(object.org, s)).filter(defined) };
+  const inside: SpaceState = {
+    objects: spaces
+      .flat()
+      .map((s) => spaceObject(object.org, s))
+      .filter(defined),
+  };
   return { [COLLECTION_KIND]: collections, [SPACE_KIND]: inside };
 }
 
 /** A parent undo recreates is named by its title (its new id is unknown until apply). */
-export function relinkParents<O extends LiveObject<{ parent: string | null }>, A>(kind: string, org: string, state: LiveKindState<O, A>, refs: UndoRefs): LiveKindState<O, A> {
+export function relinkParents<O extends LiveObject<{ parent: string | null }>, A>(
+  kind: string,
+  org: string,
+  state: LiveKindState<O, A>,
+  refs: UndoRefs,
+): LiveKindState<O, A> {
   const objects = state.objects.map((o) => {
     const parent = o.fields.parent;
     if (o.kind !== kind || typeof parent !== 'string') return o;

@@ -23,7 +23,12 @@ interface Outcome {
   removed: boolean;
 }
 
-export function memberGuards(plan: Plan, live: MembersState, org: string, whoami: { id: string; email?: string } | undefined): string[] {
+export function memberGuards(
+  plan: Plan,
+  live: MembersState,
+  org: string,
+  whoami: { id: string; email?: string } | undefined,
+): string[] {
   const members = live.objects.filter((o) => o.kind === MEMBERS_KIND && o.org === org);
   const outcome = new Map<string, Outcome>();
   for (const m of members) {
@@ -45,18 +50,28 @@ export function memberGuards(plan: Plan, live: MembersState, org: string, whoami
   const admins = [...outcome.values()].filter((o) => o.before === 'admin');
   const adminsAfter = [...outcome.values()].filter((o) => !o.removed && o.after === 'admin').length;
   if (admins.length > 0 && adminsAfter === 0) {
-    const what = admins.map((o) => (o.removed ? `removes ${o.email}` : `demotes ${o.email} to ${show(o.after)}`)).join(', ');
-    messages.push(`never removes or demotes the last admin: the plan leaves the organization without an admin (${what}); keep at least one admin in the Members manifest`);
+    const what = admins
+      .map((o) => (o.removed ? `removes ${o.email}` : `demotes ${o.email} to ${show(o.after)}`))
+      .join(', ');
+    messages.push(
+      `never removes or demotes the last admin: the plan leaves the organization without an admin (${what}); keep at least one admin in the Members manifest`,
+    );
   }
 
   if (whoami) {
     const email = whoami.email?.toLowerCase();
-    const self = members.find((m) => m.id === whoami.id) ?? (email === undefined ? undefined : members.find((m) => m.key === email));
+    const self =
+      members.find((m) => m.id === whoami.id) ??
+      (email === undefined ? undefined : members.find((m) => m.key === email));
     const o = self ? outcome.get(self.key) : undefined;
     if (o?.removed) {
-      messages.push(`never removes the token's own user (${o.email}): docops would lock itself out of the organization; keep them in the Members manifest, or apply with another admin's token`);
+      messages.push(
+        `never removes the token's own user (${o.email}): docops would lock itself out of the organization; keep them in the Members manifest, or apply with another admin's token`,
+      );
     } else if (o && rank(o.after) < rank(o.before)) {
-      messages.push(`never demotes the token's own user (${o.email}) from ${show(o.before)} to ${show(o.after)}: docops would lose the rights it runs with; keep their role in the Members manifest, or apply with another admin's token`);
+      messages.push(
+        `never demotes the token's own user (${o.email}) from ${show(o.before)} to ${show(o.after)}: docops would lose the rights it runs with; keep their role in the Members manifest, or apply with another admin's token`,
+      );
     }
   }
   return messages;

@@ -17,7 +17,16 @@ import { membersSchema, type MembersManifestSpec } from '../generated/members.js
 import { memberCascades, readLeavingMembers, teamsHandledByTeamKind } from '../team/cascades.js';
 import { exportMembers } from './export.js';
 import { memberGuards } from './guard.js';
-import { MEMBERS_DEPTH as DEPTH, MEMBERS_KIND as KIND, memberObject, membersPath, type MemberObject, type MembersAux, type MemberSpec, type MembersState } from './model.js';
+import {
+  MEMBERS_DEPTH as DEPTH,
+  MEMBERS_KIND as KIND,
+  memberObject,
+  membersPath,
+  type MemberObject,
+  type MembersAux,
+  type MemberSpec,
+  type MembersState,
+} from './model.js';
 import { membersUndo, snapshotMember } from './snapshot.js';
 import { membersInformer } from './informer.js';
 
@@ -44,7 +53,9 @@ class MemberEntry implements DesiredEntry<MemberSpec> {
 function toDesired(doc: ManifestDocument<MembersManifestSpec>): DesiredEntry<MemberSpec>[] {
   const org = doc.metadata.organization;
   const invite = doc.spec.invite === true;
-  return doc.spec.members.map((m, i) => new MemberEntry(org, m.email.toLowerCase(), invite ? { ...m, invite } : m, doc, i));
+  return doc.spec.members.map(
+    (m, i) => new MemberEntry(org, m.email.toLowerCase(), invite ? { ...m, invite } : m, doc, i),
+  );
 }
 
 async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<MemberSpec>[]): Promise<MembersState> {
@@ -96,7 +107,12 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry<MemberSpec>[]
         ctx.register(KIND, org, entry.key, ref(inviteStepId(org, sso), 'users'));
       } else {
         // The manifest says this person is a member; without an invite no request makes it so.
-        blockEntry(result, entry, entry.source, 'not a member of the organization: write invite: true (or run with --invite) to invite, or remove the entry');
+        blockEntry(
+          result,
+          entry,
+          entry.source,
+          'not a member of the organization: write invite: true (or run with --invite) to invite, or remove the entry',
+        );
       }
       continue;
     }
@@ -121,7 +137,13 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry<MemberSpec>[]
     wave: () => DEPTH,
     path: (o) => `${membersPath(org)}/${seg(o.id)}`,
     before: (o) => ({ role: o.fields.role }),
-    note: (o) => ['remove from the organization', accessNote(leaving?.[o.id]?.spaces, knownGrants(ctx, org, 'user', o.id), 'their')].filter(Boolean).join('; '),
+    note: (o) =>
+      [
+        'remove from the organization',
+        accessNote(leaving?.[o.id]?.spaces, knownGrants(ctx, org, 'user', o.id), 'their'),
+      ]
+        .filter(Boolean)
+        .join('; '),
     // Their team memberships (read under prune), and their grants on the objects whose access lists this plan read.
     cascades: (o: MemberObject) => [
       ...(leaving ? memberCascades(org, o.key, leaving[o.id], (handled ??= teamsHandledByTeamKind(ctx, org))) : []),
@@ -132,7 +154,12 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry<MemberSpec>[]
 }
 
 /** Role change and/or SSO marking of one existing member, as one step (or none when nothing differs). */
-function updateStep(org: string, entry: DesiredEntry<MemberSpec>, current: MemberObject, result: DiffResult): Step | undefined {
+function updateStep(
+  org: string,
+  entry: DesiredEntry<MemberSpec>,
+  current: MemberObject,
+  result: DiffResult,
+): Step | undefined {
   const spec = entry.spec;
   const have = current.fields;
   // The common case on a large org: nothing differs. Decide that before building anything.
@@ -148,7 +175,12 @@ function updateStep(org: string, entry: DesiredEntry<MemberSpec>, current: Membe
   }
   if (spec.sso === false && have.sso) {
     // Nothing the API offers unsets SSO: the member can never match the manifest, so nothing of it is planned.
-    blockEntry(result, entry, entry.source, 'is an SSO member and the API cannot unset SSO: write sso: true (or leave sso out), or unset it in the app');
+    blockEntry(
+      result,
+      entry,
+      entry.source,
+      'is an SSO member and the API cannot unset SSO: write sso: true (or leave sso out), or unset it in the app',
+    );
     return undefined;
   }
   if (spec.sso === true && !have.sso) {
@@ -187,7 +219,18 @@ function inviteStep(org: string, sso: boolean, entries: DesiredEntry<MemberSpec>
     before: null,
     after: { members: Object.fromEntries(emails.map((m) => [m.email.toLowerCase(), m.role])), sso },
     // Each address becomes a member: found again by e-mail in the members list.
-    requests: [{ method: 'POST', path: `${orgPath(org)}/invites`, body: { emails, sso }, recover: { path: membersPath(org), each: '/emails', match: [{ field: 'user.email', body: '/email', ignoreCase: true }] } }],
+    requests: [
+      {
+        method: 'POST',
+        path: `${orgPath(org)}/invites`,
+        body: { emails, sso },
+        recover: {
+          path: membersPath(org),
+          each: '/emails',
+          match: [{ field: 'user.email', body: '/email', ignoreCase: true }],
+        },
+      },
+    ],
     ...(first ? { entry: first } : {}),
     note: `invite ${entries.length} by e-mail${sso ? ' as SSO members' : ''}: ${entries.map((e) => e.key).join(', ')}`,
   });

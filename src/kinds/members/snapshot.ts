@@ -7,7 +7,15 @@
 import type { FetchContext, KindUndo, Snapshot, UndoLoss, UndoRefs } from '../../model/kind.js';
 import { isRecord, manifestDoc, seg } from '../common.js';
 import { membersSpec } from './export.js';
-import { MEMBERS_KIND as KIND, memberObject, membersPath, type MemberObject, type MembersAux, type MembersState, type MemberTeam } from './model.js';
+import {
+  MEMBERS_KIND as KIND,
+  memberObject,
+  membersPath,
+  type MemberObject,
+  type MembersAux,
+  type MembersState,
+  type MemberTeam,
+} from './model.js';
 
 function memberTeam(item: unknown): MemberTeam | undefined {
   if (!isRecord(item) || !isRecord(item['team'])) return undefined;
@@ -43,11 +51,18 @@ function losses(org: string, state: MembersState, refs: UndoRefs): UndoLoss[] {
         'and their membership starts over (joined date, activity)',
     });
     const spaces = aux.spaces?.[o.id] ?? 0;
-    if (spaces > 0) out.push({ ...at, message: `their direct permissions on ${spaces} space(s) are not restored: grant them again once they have accepted (their e-mail in the access: list of those spaces' manifests, or in the app)` });
+    if (spaces > 0)
+      out.push({
+        ...at,
+        message: `their direct permissions on ${spaces} space(s) are not restored: grant them again once they have accepted (their e-mail in the access: list of those spaces' manifests, or in the app)`,
+      });
     // Teams undo recreates list their members as the team's snapshot had them; teams that survived lost this member.
     for (const t of aux.teams?.[o.id] ?? []) {
       if (refs.fate('Team', org, t.id) !== undefined) continue;
-      out.push({ ...at, message: `is no longer in team "${t.title}" (was ${t.role}): add them back in that team's manifest once they have accepted` });
+      out.push({
+        ...at,
+        message: `is no longer in team "${t.title}" (was ${t.role}): add them back in that team's manifest once they have accepted`,
+      });
     }
   }
   return out;

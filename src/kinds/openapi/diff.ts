@@ -9,7 +9,19 @@
 import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
 import type { CascadeObject, RecoverSpec, SettleSpec } from '../../model/plan.js';
 import { blockEntry, makeStep, stepId, unmatchedLive } from '../common.js';
-import { OPENAPI_DEPTH, OPENAPI_KIND, OPENAPI_VERSION_KIND, shortDigest, specPath, specsPath, type OpenApiFields, type OpenApiObject, type OpenApiSpecSpec, type OpenApiState, type SpecSource } from './model.js';
+import {
+  OPENAPI_DEPTH,
+  OPENAPI_KIND,
+  OPENAPI_VERSION_KIND,
+  shortDigest,
+  specPath,
+  specsPath,
+  type OpenApiFields,
+  type OpenApiObject,
+  type OpenApiSpecSpec,
+  type OpenApiState,
+  type SpecSource,
+} from './model.js';
 
 /** Settle reads after a write: with SETTLE_DELAYS_MS about two minutes of processing before the step gives up. */
 export const SETTLE_READS = 20;
@@ -17,14 +29,17 @@ export const SETTLE_READS = 20;
 type Sendable = Exclude<SpecSource, { type: 'unread' }>;
 
 /** The official `OpenAPISpecSource` for a manifest source. */
-const apiSource = (s: Sendable): { url: string } | { text: string } => (s.type === 'url' ? { url: s.url } : { text: s.text });
+const apiSource = (s: Sendable): { url: string } | { text: string } =>
+  s.type === 'url' ? { url: s.url } : { text: s.text };
 
 /**
  * A printed JSON plan shows a text source by its digest (RequestSpec.masked), like the step's before/after: a
  * spec file can be large. The saved plan file keeps the text, so it applies exactly.
  */
 const masked = (s: Sendable): { masked?: Record<string, string> } =>
-  s.type === 'url' ? {} : { masked: { source: `{text: ${shortDigest(s.sha256)}${s.file !== undefined ? ` of ${s.file}` : ''}}` } };
+  s.type === 'url'
+    ? {}
+    : { masked: { source: `{text: ${shortDigest(s.sha256)}${s.file !== undefined ? ` of ${s.file}` : ''}}` } };
 
 /** The manifest's source as a plan shows it: the URL, or the file (if any) and the digest — never the text. */
 function shownDesired(s: Sendable): Record<string, unknown> {
@@ -36,7 +51,11 @@ function shownDesired(s: Sendable): Record<string, unknown> {
 function shownLive(f: OpenApiFields, desired: Sendable): unknown {
   if (f.sourceURL !== null) return { url: f.sourceURL };
   if (f.lastVersion === null) return null;
-  if (typeof f.latestSha256 === 'string') return { ...(desired.type === 'text' && desired.file !== undefined ? { file: desired.file } : {}), sha256: shortDigest(f.latestSha256) };
+  if (typeof f.latestSha256 === 'string')
+    return {
+      ...(desired.type === 'text' && desired.file !== undefined ? { file: desired.file } : {}),
+      sha256: shortDigest(f.latestSha256),
+    };
   return f.latestSha256 === null ? `version ${f.lastVersion} (no raw text)` : `text (version ${f.lastVersion})`;
 }
 
@@ -57,7 +76,10 @@ const clip = (s: string): string => {
 /** The live spec's versions and processing, read-only: shown beside each of its steps. */
 export function liveStatus(f: OpenApiFields): string {
   const latest = f.lastVersion === null ? 'no version yet' : `latest version ${f.lastVersion}`;
-  const failed = f.lastProcessErrorCode === null ? '' : `; last processing failed: ${f.lastProcessErrorCode}${f.lastProcessError !== null ? ` (${clip(f.lastProcessError)})` : ''}`;
+  const failed =
+    f.lastProcessErrorCode === null
+      ? ''
+      : `; last processing failed: ${f.lastProcessErrorCode}${f.lastProcessError !== null ? ` (${clip(f.lastProcessError)})` : ''}`;
   return `${latest}, processing ${f.processingState}${failed}`;
 }
 
@@ -65,11 +87,22 @@ export function liveStatus(f: OpenApiFields): string {
 export const settleOf = (org: string, slug: string): SettleSpec => ({
   path: specPath(org, slug),
   until: [{ field: 'processingState', value: 'complete' }],
-  failWhen: [{ field: 'lastProcessErrorCode', message: `processing the new source of OpenAPI spec ${slug} failed`, detail: 'lastProcessedErrors.0.message' }],
+  failWhen: [
+    {
+      field: 'lastProcessErrorCode',
+      message: `processing the new source of OpenAPI spec ${slug} failed`,
+      detail: 'lastProcessedErrors.0.message',
+    },
+  ],
   reads: SETTLE_READS,
 });
 
-function createStep(org: string, entry: DesiredEntry<OpenApiSpecSpec>, source: Sendable, live: readonly OpenApiObject[]) {
+function createStep(
+  org: string,
+  entry: DesiredEntry<OpenApiSpecSpec>,
+  source: Sendable,
+  live: readonly OpenApiObject[],
+) {
   const slug = entry.key;
   const exclude = live.filter((o) => o.key === slug).map((o) => o.id);
   return makeStep({
@@ -106,7 +139,15 @@ function createStep(org: string, entry: DesiredEntry<OpenApiSpecSpec>, source: S
 function publishRecover(org: string, current: OpenApiObject): { recover?: RecoverSpec } {
   const at = current.fields.updatedAt;
   if (at === undefined) return {};
-  return { recover: { path: specsPath(org), match: [{ field: 'slug', value: current.key }, { field: 'updatedAt', value: at, not: true }] } };
+  return {
+    recover: {
+      path: specsPath(org),
+      match: [
+        { field: 'slug', value: current.key },
+        { field: 'updatedAt', value: at, not: true },
+      ],
+    },
+  };
 }
 
 function updateStep(org: string, entry: DesiredEntry<OpenApiSpecSpec>, source: Sendable, current: OpenApiObject) {
@@ -127,13 +168,27 @@ function updateStep(org: string, entry: DesiredEntry<OpenApiSpecSpec>, source: S
     wave: OPENAPI_DEPTH,
     before,
     after,
-    requests: [{ method: 'PUT', path: specPath(org, entry.key), body: { source: apiSource(source) }, ...publishRecover(org, current), settle: settleOf(org, entry.key), ...masked(source) }],
+    requests: [
+      {
+        method: 'PUT',
+        path: specPath(org, entry.key),
+        body: { source: apiSource(source) },
+        ...publishRecover(org, current),
+        settle: settleOf(org, entry.key),
+        ...masked(source),
+      },
+    ],
     entry,
     note: `publishes a new version; now: ${liveStatus(f)}`,
   });
 }
 
-export function diffSpecs(ctx: DiffContext, org: string, entries: DesiredEntry<OpenApiSpecSpec>[], live: OpenApiState): DiffResult {
+export function diffSpecs(
+  ctx: DiffContext,
+  org: string,
+  entries: DesiredEntry<OpenApiSpecSpec>[],
+  live: OpenApiState,
+): DiffResult {
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   const bySlug = new Map(live.objects.map((o) => [o.key, o]));
   const described = new Set<string>();
@@ -156,7 +211,8 @@ export function diffSpecs(ctx: DiffContext, org: string, entries: DesiredEntry<O
       // while it runs could publish twice. Said, not sent: a warning when what is published already is the
       // manifest's source, else the entry is blocked (the plan cannot reach it now).
       const message = `the platform is still processing a source of this spec (${liveStatus(f)}): docops sends no other while it runs; plan again once it completes`;
-      if (sameSource(source, { ...f, lastProcessErrorCode: null })) result.warnings.push({ kind: OPENAPI_KIND, org, key: entry.key, message });
+      if (sameSource(source, { ...f, lastProcessErrorCode: null }))
+        result.warnings.push({ kind: OPENAPI_KIND, org, key: entry.key, message });
       else blockEntry(result, entry, entry.doc.pos(['spec', 'source']), message);
       continue;
     }
@@ -181,6 +237,10 @@ export function diffSpecs(ctx: DiffContext, org: string, entries: DesiredEntry<O
 }
 
 /** The versions a spec's delete takes along (read only under prune, for the specs it would delete). */
-export function versionCascades(org: string, o: OpenApiObject, versions: readonly string[] | undefined): CascadeObject[] {
+export function versionCascades(
+  org: string,
+  o: OpenApiObject,
+  versions: readonly string[] | undefined,
+): CascadeObject[] {
   return (versions ?? []).map((id) => ({ kind: OPENAPI_VERSION_KIND, org, key: `${o.key}/${id}`, id }));
 }

@@ -10,7 +10,22 @@ import { isFileContent, lazySha256 } from '../../manifests/file-refs.js';
 import { openapispecSchema, type OpenAPISpecManifestSpec } from '../generated/openapispec.js';
 import { diffSpecs } from './diff.js';
 import { exportSpecs } from './export.js';
-import { digestOf, mayHaveRawText, OPENAPI_DEPTH, OPENAPI_KIND, readLatestRaw, specPath, specObject, specsPath, versionIds, type OpenApiAux, type OpenApiObject, type OpenApiSpecSpec, type OpenApiState, type SpecSource } from './model.js';
+import {
+  digestOf,
+  mayHaveRawText,
+  OPENAPI_DEPTH,
+  OPENAPI_KIND,
+  readLatestRaw,
+  specPath,
+  specObject,
+  specsPath,
+  versionIds,
+  type OpenApiAux,
+  type OpenApiObject,
+  type OpenApiSpecSpec,
+  type OpenApiState,
+  type SpecSource,
+} from './model.js';
 import { openApiUndo, snapshotSpec } from './snapshot.js';
 import { openApiInformer } from './informer.js';
 
@@ -22,7 +37,11 @@ function sourceOf(doc: ManifestDocument<OpenAPISpecManifestSpec>, report: Report
   const raw: OpenAPISpecManifestSpec['source'] | undefined = doc.spec.source;
   if (raw === undefined) return undefined;
   if (isFileContent(raw)) {
-    if (raw.text === '') report(doc.pos(['spec', 'source', 'file']), `source.file "${raw.file}": is empty; the API needs a non-empty text`);
+    if (raw.text === '')
+      report(
+        doc.pos(['spec', 'source', 'file']),
+        `source.file "${raw.file}": is empty; the API needs a non-empty text`,
+      );
     return textSource(raw.text, raw.file);
   }
   if ('file' in raw) return { type: 'unread', file: raw.file };

@@ -22,7 +22,10 @@ export const OPENAPI_DEPTH = 20;
  *   those): sent as the official `{text}` source; `sha256` is the digest of exactly the text sent;
  * - `unread`: a `{file}` the loader did not read (only export's probe documents have one): never planned.
  */
-export type SpecSource = { type: 'url'; url: string } | { type: 'text'; text: string; sha256: string; file?: string } | { type: 'unread'; file: string };
+export type SpecSource =
+  | { type: 'url'; url: string }
+  | { type: 'text'; text: string; sha256: string; file?: string }
+  | { type: 'unread'; file: string };
 
 /** The spec as written, with its source read (SpecSource). `source` is absent only in export's first probe. */
 export type OpenApiSpecSpec = Omit<OpenAPISpecManifestSpec, 'source'> & { source?: SpecSource };
@@ -116,4 +119,5 @@ export async function readLatestRaw(ctx: FetchContext, o: OpenApiObject): Promis
 }
 
 /** Version ids of a version list. */
-export const versionIds = (items: readonly unknown[]): string[] => items.flatMap((v) => (isRecord(v) && typeof v['id'] === 'string' ? [v['id']] : []));
+export const versionIds = (items: readonly unknown[]): string[] =>
+  items.flatMap((v) => (isRecord(v) && typeof v['id'] === 'string' ? [v['id']] : []));

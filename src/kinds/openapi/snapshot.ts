@@ -6,12 +6,25 @@
  */
 import type { FetchContext, KindUndo, Snapshot, UndoLoss } from '../../model/kind.js';
 import { manifestDoc } from '../common.js';
-import { digestOf, OPENAPI_KIND, readLatestRaw, specObject, specPath, versionIds, type OpenApiAux, type OpenApiObject, type OpenApiState } from './model.js';
+import {
+  digestOf,
+  OPENAPI_KIND,
+  readLatestRaw,
+  specObject,
+  specPath,
+  versionIds,
+  type OpenApiAux,
+  type OpenApiObject,
+  type OpenApiState,
+} from './model.js';
 
 export async function snapshotSpec(ctx: FetchContext, object: OpenApiObject): Promise<Snapshot> {
   const path = specPath(object.org, object.key);
   const o = specObject(object.org, await ctx.get(path)) ?? object;
-  const [raw, versions] = await Promise.all([readLatestRaw(ctx, o), o.fields.lastVersion === null ? Promise.resolve([]) : ctx.list(`${path}/versions`)]);
+  const [raw, versions] = await Promise.all([
+    readLatestRaw(ctx, o),
+    o.fields.lastVersion === null ? Promise.resolve([]) : ctx.list(`${path}/versions`),
+  ]);
   o.fields.latestSha256 = raw ? digestOf(raw.text) : null;
   const aux: OpenApiAux = { versions: { [o.id]: versionIds(versions) }, ...(raw ? { texts: { [o.id]: raw } } : {}) };
   const part: OpenApiState = { objects: [o], aux };
@@ -41,7 +54,9 @@ function losses(_org: string, state: OpenApiState): UndoLoss[] {
     // A record journaled from the plan alone holds only the step's `before`: nothing to recreate it from.
     const f = o.fields;
     if (!undoSource(o, state)) {
-      loss('its content cannot come back: the journal holds no raw text of its latest version (none was published, the API had none for it, or only the plan was journaled) and no URL; publish it again from its file');
+      loss(
+        'its content cannot come back: the journal holds no raw text of its latest version (none was published, the API had none for it, or only the plan was journaled) and no URL; publish it again from its file',
+      );
       continue;
     }
     const versions = state.aux?.versions?.[o.id]?.length ?? 0;
@@ -50,8 +65,12 @@ function losses(_org: string, state: OpenApiState): UndoLoss[] {
         ? `its ${versions} versions are not restored: it is recreated with one version of its latest content (version ids change)`
         : 'it is recreated with a new version of its latest content (version ids change)',
     );
-    if (typeof f.sourceURL === 'string') loss(`it is recreated from its URL, so its content is what ${f.sourceURL} serves now`);
-    if (f.visibility === 'public') loss('it was public; it is recreated private (docops does not manage visibility): make it public again in the app');
+    if (typeof f.sourceURL === 'string')
+      loss(`it is recreated from its URL, so its content is what ${f.sourceURL} serves now`);
+    if (f.visibility === 'public')
+      loss(
+        'it was public; it is recreated private (docops does not manage visibility): make it public again in the app',
+      );
   }
   return out;
 }

@@ -10,9 +10,26 @@
 import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
 import type { RecoverSpec, Step } from '../../model/plan.js';
 import { ref } from '../../model/refs.js';
-import { blockEntry, identityTitle, makeStep, refSteps, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
+import {
+  blockEntry,
+  identityTitle,
+  makeStep,
+  refSteps,
+  stepId,
+  uniqueLiveKey,
+  unmatchedLive,
+  withDisplayKeys,
+} from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
-import { SAML_DEPTH, SAML_KIND, samlPath, samlProviderPath, type SamlObject, type SamlSpec, type SamlState } from './model.js';
+import {
+  SAML_DEPTH,
+  SAML_KIND,
+  samlPath,
+  samlProviderPath,
+  type SamlObject,
+  type SamlSpec,
+  type SamlState,
+} from './model.js';
 import { resolveTeam, teamsPrunedByPlan } from './team-ref.js';
 
 /** Apply's look-up of a create whose outcome is unknown: the listed provider with the label the body sends. */
@@ -32,11 +49,22 @@ interface Change {
 /** The team the entry names, resolved: absent when not written; `blocked` when the entry was blocked. */
 type TeamTarget = { state: 'none' } | { state: 'team'; id: string } | { state: 'blocked' };
 
-export function diffSaml(ctx: DiffContext, org: string, entries: DesiredEntry<SamlSpec>[], live: SamlState): DiffResult {
+export function diffSaml(
+  ctx: DiffContext,
+  org: string,
+  entries: DesiredEntry<SamlSpec>[],
+  live: SamlState,
+): DiffResult {
   const desired = withDisplayKeys(entries);
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   const { matched, unmatched, stalePins } = matchByIdOrTitle(SAML_KIND, desired, live.objects);
-  for (const e of stalePins) result.warnings.push({ kind: SAML_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by label instead` });
+  for (const e of stalePins)
+    result.warnings.push({
+      kind: SAML_KIND,
+      org,
+      key: e.key,
+      message: `pinned id ${e.id} does not exist; matched by label instead`,
+    });
   const pruned = teamsPrunedByPlan(ctx, org);
 
   for (const entry of desired) {
@@ -58,7 +86,13 @@ export function diffSaml(ctx: DiffContext, org: string, entries: DesiredEntry<Sa
     for (const [entry, current] of matched) {
       const label = identityTitle(entry);
       const clash = current.key !== label && unmatched.find((o) => o.key === label);
-      if (clash) result.warnings.push({ kind: SAML_KIND, org, key: entry.key, message: `live SAML provider ${clash.id} already has this label` });
+      if (clash)
+        result.warnings.push({
+          kind: SAML_KIND,
+          org,
+          key: entry.key,
+          message: `live SAML provider ${clash.id} already has this label`,
+        });
     }
   }
 
@@ -75,17 +109,34 @@ export function diffSaml(ctx: DiffContext, org: string, entries: DesiredEntry<Sa
   return result;
 }
 
-function teamTarget(ctx: DiffContext, org: string, entry: DesiredEntry<SamlSpec>, live: SamlState, pruned: ReadonlySet<string>, result: DiffResult): TeamTarget {
+function teamTarget(
+  ctx: DiffContext,
+  org: string,
+  entry: DesiredEntry<SamlSpec>,
+  live: SamlState,
+  pruned: ReadonlySet<string>,
+  result: DiffResult,
+): TeamTarget {
   const name = entry.spec.defaultTeam;
   if (name === undefined) return { state: 'none' };
   const pos = entry.doc.pos(['spec', 'defaultTeam']);
   const id = resolveTeam(ctx, org, name, live.aux?.teams ?? []);
   if (id === undefined) {
-    blockEntry(result, entry, pos, `defaultTeam "${name}" is neither a Team manifest nor a live team (by title or id); the provider is not planned until it names an existing team`);
+    blockEntry(
+      result,
+      entry,
+      pos,
+      `defaultTeam "${name}" is neither a Team manifest nor a live team (by title or id); the provider is not planned until it names an existing team`,
+    );
     return { state: 'blocked' };
   }
   if (pruned.has(id)) {
-    blockEntry(result, entry, pos, `defaultTeam "${name}" names team ${id}, which this plan deletes (Team prune, no Team manifest describes it): describe the team in a Team manifest, or name another`);
+    blockEntry(
+      result,
+      entry,
+      pos,
+      `defaultTeam "${name}" names team ${id}, which this plan deletes (Team prune, no Team manifest describes it): describe the team in a Team manifest, or name another`,
+    );
     return { state: 'blocked' };
   }
   return { state: 'team', id };
@@ -136,7 +187,12 @@ function createStep(org: string, entry: DesiredEntry<SamlSpec>, team: TeamTarget
   });
 }
 
-function updateStep(org: string, entry: DesiredEntry<SamlSpec>, current: SamlObject, team: TeamTarget): Step | undefined {
+function updateStep(
+  org: string,
+  entry: DesiredEntry<SamlSpec>,
+  current: SamlObject,
+  team: TeamTarget,
+): Step | undefined {
   const spec = entry.spec;
   const have = current.fields;
   const c: Change = { body: {}, before: {}, after: {} };
@@ -165,7 +221,10 @@ function updateStep(org: string, entry: DesiredEntry<SamlSpec>, current: SamlObj
     c.before['defaultRole'] = have.defaultRole;
   }
   if (Object.keys(c.body).length === 0) return undefined;
-  const notes = [c.before['label'] !== undefined ? `rename SAML provider ${current.id}` : undefined, teamId !== undefined && spec.defaultTeam !== undefined ? teamNote(spec.defaultTeam, teamId) : undefined];
+  const notes = [
+    c.before['label'] !== undefined ? `rename SAML provider ${current.id}` : undefined,
+    teamId !== undefined && spec.defaultTeam !== undefined ? teamNote(spec.defaultTeam, teamId) : undefined,
+  ];
   const note = notes.filter((n) => n !== undefined).join('; ');
   return makeStep({
     id: stepId(SAML_KIND, org, entry.key, 'update'),
@@ -177,7 +236,14 @@ function updateStep(org: string, entry: DesiredEntry<SamlSpec>, current: SamlObj
     wave: SAML_DEPTH,
     before: c.before,
     after: c.after,
-    requests: [{ method: 'PATCH', path: samlProviderPath(org, current.id), body: c.body, ...(c.masked ? { masked: c.masked } : {}) }],
+    requests: [
+      {
+        method: 'PATCH',
+        path: samlProviderPath(org, current.id),
+        body: c.body,
+        ...(c.masked ? { masked: c.masked } : {}),
+      },
+    ],
     dependsOn: refSteps(teamId),
     entry,
     ...(note !== '' ? { note } : {}),

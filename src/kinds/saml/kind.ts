@@ -12,7 +12,19 @@ import { teamsPath } from '../team/model.js';
 import { certificateDer, certificateFingerprint, certificateText } from './certificate.js';
 import { diffSaml } from './diff.js';
 import { exportSaml } from './export.js';
-import { SAML_DEPTH, SAML_KIND, samlObject, samlPath, teamRef, type SamlAux, type SamlCertificate, type SamlObject, type SamlSpec, type SamlState, type TeamRef } from './model.js';
+import {
+  SAML_DEPTH,
+  SAML_KIND,
+  samlObject,
+  samlPath,
+  teamRef,
+  type SamlAux,
+  type SamlCertificate,
+  type SamlObject,
+  type SamlSpec,
+  type SamlState,
+  type TeamRef,
+} from './model.js';
 import { samlUndo, snapshotSaml } from './snapshot.js';
 import { samlInformer } from './informer.js';
 
@@ -41,7 +53,10 @@ function readCertificate(doc: ManifestDocument<SamlProviderManifestSpec>, report
   const text = certificateText(raw.text);
   const length = [...text].length;
   if (length > CERTIFICATE_MAX) {
-    report(doc.pos(['spec', 'certificate', 'file']), `certificate file "${file}" holds ${length} characters; the API takes at most ${CERTIFICATE_MAX}`);
+    report(
+      doc.pos(['spec', 'certificate', 'file']),
+      `certificate file "${file}" holds ${length} characters; the API takes at most ${CERTIFICATE_MAX}`,
+    );
   }
   return { text, fingerprint: certificateFingerprint(text), file };
 }
@@ -50,7 +65,14 @@ function toDesired(doc: ManifestDocument<SamlProviderManifestSpec>, report: Repo
   const { certificate: _written, ...written } = doc.spec;
   const certificate = readCertificate(doc, report);
   const spec: SamlSpec = certificate ? { ...written, certificate } : written;
-  const entry: DesiredEntry<SamlSpec> = { kind: SAML_KIND, org: doc.metadata.organization, key: spec.label, spec, source: doc.pos(['spec']), doc };
+  const entry: DesiredEntry<SamlSpec> = {
+    kind: SAML_KIND,
+    org: doc.metadata.organization,
+    key: spec.label,
+    spec,
+    source: doc.pos(['spec']),
+    doc,
+  };
   if (spec.id !== undefined) entry.id = spec.id;
   return [entry];
 }
@@ -60,16 +82,26 @@ function toDesired(doc: ManifestDocument<SamlProviderManifestSpec>, report: Repo
  * otherwise), and a certificate that holds no certificate is sent and compared as text (a warning). Duplicate
  * labels and pinned ids are checked generically by the loader.
  */
-function crossValidate(entries: DesiredEntry<SamlSpec>[], all: ReadonlyMap<string, DesiredEntry[]>, _report: Report, index: IdentityLookup, warn?: Report): void {
+function crossValidate(
+  entries: DesiredEntry<SamlSpec>[],
+  all: ReadonlyMap<string, DesiredEntry[]>,
+  _report: Report,
+  index: IdentityLookup,
+  warn?: Report,
+): void {
   if (!warn) return;
   const known = namesManifest(all, 'Team', index);
   for (const e of entries) {
     const team = e.spec.defaultTeam;
-    if (team !== undefined && !known(e.org, team)) warn(e.doc.pos(['spec', 'defaultTeam']), mustExistLive('defaultTeam', team, 'Team', e.org));
+    if (team !== undefined && !known(e.org, team))
+      warn(e.doc.pos(['spec', 'defaultTeam']), mustExistLive('defaultTeam', team, 'Team', e.org));
     const cert = e.spec.certificate;
     if (cert && cert.text !== '' && certificateDer(cert.text) === undefined) {
       const at = cert.file !== undefined ? ['spec', 'certificate', 'file'] : ['spec', 'certificate'];
-      warn(e.doc.pos(at), 'certificate holds neither PEM blocks nor the base64 of a DER certificate: it is sent as written and compared as text');
+      warn(
+        e.doc.pos(at),
+        'certificate holds neither PEM blocks nor the base64 of a DER certificate: it is sent as written and compared as text',
+      );
     }
   }
 }
@@ -77,7 +109,10 @@ function crossValidate(entries: DesiredEntry<SamlSpec>[], all: ReadonlyMap<strin
 /** The providers, and the teams when a document names a default team. */
 async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<SamlSpec>[]): Promise<SamlState> {
   const namesTeam = desired.some((e) => e.spec.defaultTeam !== undefined);
-  const [items, teamItems] = await Promise.all([ctx.list(samlPath(org)), namesTeam ? ctx.list(teamsPath(org)) : Promise.resolve(undefined)]);
+  const [items, teamItems] = await Promise.all([
+    ctx.list(samlPath(org)),
+    namesTeam ? ctx.list(teamsPath(org)) : Promise.resolve(undefined),
+  ]);
   const objects: SamlObject[] = [];
   const certificates: Record<string, string> = {};
   for (const item of items) {
@@ -95,7 +130,12 @@ export const samlKind: KindDefinition<SamlSpec, SamlObject, SamlAux, SamlProvide
   kind: SAML_KIND,
   identity: 'label, or the pinned spec.id (which allows renaming)',
   fileFields: [
-    { path: ['certificate'], holds: 'a certificate', maxBytes: CERTIFICATE_FILE_MAX_BYTES, limitReason: `the API takes a certificate of at most ${CERTIFICATE_MAX} characters` },
+    {
+      path: ['certificate'],
+      holds: 'a certificate',
+      maxBytes: CERTIFICATE_FILE_MAX_BYTES,
+      limitReason: `the API takes a certificate of at most ${CERTIFICATE_MAX} characters`,
+    },
   ],
   schema: samlproviderSchema,
   depth: SAML_DEPTH,

@@ -72,7 +72,9 @@ export const samlPath = (org: string): string => `${orgPath(org)}/saml`;
 export const samlProviderPath = (org: string, id: string): string => `${samlPath(org)}/${seg(id)}`;
 
 export function teamRef(v: unknown): TeamRef | null {
-  return isRecord(v) && typeof v['id'] === 'string' ? { id: v['id'], title: typeof v['title'] === 'string' ? v['title'] : v['id'] } : null;
+  return isRecord(v) && typeof v['id'] === 'string'
+    ? { id: v['id'], title: typeof v['title'] === 'string' ? v['title'] : v['id'] }
+    : null;
 }
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');

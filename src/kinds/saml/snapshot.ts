@@ -9,7 +9,15 @@
  */
 import type { FetchContext, KindUndo, Snapshot, UndoLoss, UndoRefs } from '../../model/kind.js';
 import { exportSaml } from './export.js';
-import { SAML_KIND, samlObject, samlProviderPath, serviceOf, type SamlAux, type SamlObject, type SamlState } from './model.js';
+import {
+  SAML_KIND,
+  samlObject,
+  samlProviderPath,
+  serviceOf,
+  type SamlAux,
+  type SamlObject,
+  type SamlState,
+} from './model.js';
 
 export async function snapshotSaml(ctx: FetchContext, object: SamlObject): Promise<Snapshot> {
   const item = await ctx.get<unknown>(samlProviderPath(object.org, object.id));
@@ -43,7 +51,10 @@ function losses(org: string, state: SamlState, refs: UndoRefs): UndoLoss[] {
     .filter((o) => refs.fate(SAML_KIND, org, o.id)?.state !== 'live')
     .map((o) => {
       const s = state.aux?.service?.[o.id] ?? {};
-      const urls = [s.acsURL !== undefined ? `ACS URL ${s.acsURL}` : undefined, s.entityID !== undefined ? `entity ID ${s.entityID}` : undefined].filter((x) => x !== undefined);
+      const urls = [
+        s.acsURL !== undefined ? `ACS URL ${s.acsURL}` : undefined,
+        s.entityID !== undefined ? `entity ID ${s.entityID}` : undefined,
+      ].filter((x) => x !== undefined);
       return {
         key: o.key,
         id: o.id,

@@ -18,12 +18,19 @@ import { SAML_KIND, teamRef, type TeamRef } from './model.js';
 const TEAM = 'Team';
 
 /** `defaultTeam` → a team id or a ref to a Team create step; undefined: it names nothing. */
-export function resolveTeam(ctx: DiffContext, org: string, name: string, teams: readonly TeamRef[]): string | undefined {
+export function resolveTeam(
+  ctx: DiffContext,
+  org: string,
+  name: string,
+  teams: readonly TeamRef[],
+): string | undefined {
   const known = ctx.resolve(TEAM, org, name);
   if (known !== undefined && isRef(known)) return known;
   const titled = teams.filter((t) => t.title === name);
   if (titled.length > 1) {
-    throw new ConflictError(`defaultTeam "${name}" of a SAML provider in organization ${org} matches ${titled.length} live teams (${titled.map((t) => t.id).join(', ')}); name the one you mean by id`);
+    throw new ConflictError(
+      `defaultTeam "${name}" of a SAML provider in organization ${org} matches ${titled.length} live teams (${titled.map((t) => t.id).join(', ')}); name the one you mean by id`,
+    );
   }
   return known ?? titled[0]?.id ?? teams.find((t) => t.id === name)?.id;
 }
@@ -58,7 +65,11 @@ export function providersNaming(items: readonly unknown[]): NamingProvider[] {
  * SamlProvider document writes `defaultTeam` for (its PATCH runs in the update phase, before any prune, or the
  * provider is blocked), and not one this kind prunes (deletes run deepest kind first: the provider goes before).
  */
-export function providersLosingTeam(ctx: DiffContext, org: string, providers: readonly NamingProvider[]): NamingProvider[] {
+export function providersLosingTeam(
+  ctx: DiffContext,
+  org: string,
+  providers: readonly NamingProvider[],
+): NamingProvider[] {
   if (providers.length === 0) return [];
   const entries = ctx.desired(SAML_KIND, org);
   const objects: LiveObject[] = providers.map((p) => ({ kind: SAML_KIND, org, key: p.label, id: p.id, fields: {} }));
@@ -73,7 +84,8 @@ export function providersLosingTeam(ctx: DiffContext, org: string, providers: re
   }
   const repointed = new Set<string>();
   // SamlProvider specs are typed only inside this kind's diff: read the one field this needs, with a check.
-  for (const [entry, o] of matched) if (isRecord(entry.spec) && typeof entry.spec['defaultTeam'] === 'string') repointed.add(o.id);
+  for (const [entry, o] of matched)
+    if (isRecord(entry.spec) && typeof entry.spec['defaultTeam'] === 'string') repointed.add(o.id);
   const managed = new Set([...matched.values()].map((o) => o.id));
   const pruned = entries.length > 0 && ctx.prune(SAML_KIND, org);
   return providers.filter((p) => !repointed.has(p.id) && !(pruned && !managed.has(p.id)));

@@ -15,14 +15,18 @@ export const UNSIGNED_DESCRIPTION = 'Unsigned claims of the site visitor.';
 type Claims = Record<string, unknown>;
 
 /** Each claim with its description (the written one, else the claim name); other values untouched. */
-function mapClaims(props: unknown, claim: (name: string, c: Record<string, unknown>) => Record<string, unknown>): unknown {
+function mapClaims(
+  props: unknown,
+  claim: (name: string, c: Record<string, unknown>) => Record<string, unknown>,
+): unknown {
   if (!isRecord(props)) return props;
   const out: Claims = {};
   for (const [name, c] of Object.entries(props)) out[name] = isRecord(c) ? claim(name, c) : c;
   return out;
 }
 
-const described = (name: string, c: Record<string, unknown>): Record<string, unknown> => (typeof c['description'] === 'string' ? c : { ...c, description: name });
+const described = (name: string, c: Record<string, unknown>): Record<string, unknown> =>
+  typeof c['description'] === 'string' ? c : { ...c, description: name };
 
 /** The schema a manifest writes, with the descriptions the spec requires filled in where it leaves them out. */
 export function officialAdaptiveSchema(schema: Record<string, unknown>): Record<string, unknown> {
@@ -31,7 +35,12 @@ export function officialAdaptiveSchema(schema: Record<string, unknown>): Record<
   const out: Claims = {};
   for (const [name, c] of Object.entries(props)) {
     if (name !== 'unsigned' || !isRecord(c)) out[name] = isRecord(c) ? described(name, c) : c;
-    else out[name] = { ...c, description: typeof c['description'] === 'string' ? c['description'] : UNSIGNED_DESCRIPTION, properties: mapClaims(c['properties'], described) };
+    else
+      out[name] = {
+        ...c,
+        description: typeof c['description'] === 'string' ? c['description'] : UNSIGNED_DESCRIPTION,
+        properties: mapClaims(c['properties'], described),
+      };
   }
   return { ...schema, properties: out };
 }
@@ -50,7 +59,10 @@ export function manifestAdaptiveSchema(schema: unknown): unknown {
     if (name !== 'unsigned' || !isRecord(c)) out[name] = isRecord(c) ? undescribed(name, c) : c;
     else {
       const { description, ...rest } = c;
-      out[name] = { ...(description === UNSIGNED_DESCRIPTION ? rest : c), properties: mapClaims(c['properties'], undescribed) };
+      out[name] = {
+        ...(description === UNSIGNED_DESCRIPTION ? rest : c),
+        properties: mapClaims(c['properties'], undescribed),
+      };
     }
   }
   return { ...schema, properties: out };

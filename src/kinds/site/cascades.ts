@@ -7,7 +7,15 @@
 import type { LiveObject } from '../../model/kind.js';
 import { pathSegments, type CascadeObject } from '../../model/plan.js';
 import { isRecord, makeStep, plainSource, seg, stepId } from '../common.js';
-import { SECTION_KIND, SITE_KIND, SITE_SPACE_KIND, WAVE, sectionKey, siteSpaceKey, type SiteStructure } from './model.js';
+import {
+  SECTION_KIND,
+  SITE_KIND,
+  SITE_SPACE_KIND,
+  WAVE,
+  sectionKey,
+  siteSpaceKey,
+  type SiteStructure,
+} from './model.js';
 import { base, type SiteScope } from './scope.js';
 import type { Nav } from './nav.js';
 import { childObjects } from './structure.js';
@@ -18,10 +26,16 @@ export const ADAPTIVE_SCHEMA_KIND = 'SiteAdaptiveSchema';
 /** Everything a pruned site takes with it, in navigation order; the adaptive schema only when it defines claims. */
 export function siteCascades(org: string, site: LiveObject, structure: SiteStructure | undefined): CascadeObject[] {
   if (!structure) return [];
-  const out: CascadeObject[] = childObjects(org, site, structure).map((o) => ({ kind: o.kind, org, key: o.key, id: o.id }));
+  const out: CascadeObject[] = childObjects(org, site, structure).map((o) => ({
+    kind: o.kind,
+    org,
+    key: o.key,
+    id: o.id,
+  }));
   const schema = structure.adaptiveSchema;
   const claims = isRecord(schema) && isRecord(schema['properties']) ? Object.keys(schema['properties']) : [];
-  if (claims.length > 0) out.push({ kind: ADAPTIVE_SCHEMA_KIND, org, key: site.key, note: `visitor claims ${claims.join(', ')}` });
+  if (claims.length > 0)
+    out.push({ kind: ADAPTIVE_SCHEMA_KIND, org, key: site.key, note: `visitor claims ${claims.join(', ')}` });
   return out;
 }
 
@@ -79,16 +93,30 @@ export function sectionCascades(scope: SiteScope, nav: Nav): void {
           wave: WAVE.sectionDefault,
           before: { defaultSiteSpace: leavingDefault.spaceTitle },
           after: { defaultSiteSpace: pick.spaceTitle },
-          requests: [{ method: 'PATCH', path: `${base(scope)}/sections/${seg(section.id)}`, body: { defaultSiteSpace: pick.id } }],
+          requests: [
+            {
+              method: 'PATCH',
+              path: `${base(scope)}/sections/${seg(section.id)}`,
+              body: { defaultSiteSpace: pick.id },
+            },
+          ],
           note: 'its default site space moves to another section before the section is deleted (prune)',
         }),
       );
       order.dependsOn = [...new Set([...order.dependsOn, id])].sort();
     }
     // The order step moves the old default out only once another is the default.
-    if (leavingDefault && order && result.steps.some((s) => s.id === defaultId)) order.dependsOn = [...new Set([...order.dependsOn, defaultId])].sort();
+    if (leavingDefault && order && result.steps.some((s) => s.id === defaultId))
+      order.dependsOn = [...new Set([...order.dependsOn, defaultId])].sort();
     if (leaving.length > 0 && order) step.dependsOn = [...new Set([...step.dependsOn, order.id])].sort();
-    const cascades = inside.filter((x) => !nav.leaving.has(x.id)).map((x) => ({ kind: SITE_SPACE_KIND, org, key: siteSpaceKey(scope.liveTitle, section.path, x.spaceTitle), id: x.id }));
+    const cascades = inside
+      .filter((x) => !nav.leaving.has(x.id))
+      .map((x) => ({
+        kind: SITE_SPACE_KIND,
+        org,
+        key: siteSpaceKey(scope.liveTitle, section.path, x.spaceTitle),
+        id: x.id,
+      }));
     if (cascades.length > 0) step.cascades = cascades;
   }
 }

@@ -22,15 +22,31 @@ export function diffShareLinks(scope: SiteScope): void {
     const key = shareLinkKey(scope.title, l.name);
     const hits = live.filter((x) => x.name === l.name);
     if (hits.length > 1) {
-      throw new ConflictError(`${where(scope, l.at)}: share link "${l.name}" of site "${scope.title}" matches ${hits.length} live share links (${hits.map((h) => h.id).join(', ')})`);
+      throw new ConflictError(
+        `${where(scope, l.at)}: share link "${l.name}" of site "${scope.title}" matches ${hits.length} live share links (${hits.map((h) => h.id).join(', ')})`,
+      );
     }
     const hit = hits[0];
     if (!hit) {
       const id = stepId(SHARE_LINK_KIND, scope.org, key, 'create');
       const recover = { match: [{ field: 'name', body: '/name' }] };
-      const requests: RequestSpec[] = [{ method: 'POST', path: `${base(scope)}/share-links`, body: { name: l.name }, capture: { id: 'id' }, recover }];
-      if (l.active === false) requests.push({ method: 'PATCH', path: `${base(scope)}/share-links/${ref(id)}`, body: { active: false } });
-      push(scope, { kind: SHARE_LINK_KIND, key, suffix: 'create', action: 'create', phase: 'create', wave: WAVE.shareLink, before: null, after: { name: l.name, active: l.active ?? true }, requests, at: l.at });
+      const requests: RequestSpec[] = [
+        { method: 'POST', path: `${base(scope)}/share-links`, body: { name: l.name }, capture: { id: 'id' }, recover },
+      ];
+      if (l.active === false)
+        requests.push({ method: 'PATCH', path: `${base(scope)}/share-links/${ref(id)}`, body: { active: false } });
+      push(scope, {
+        kind: SHARE_LINK_KIND,
+        key,
+        suffix: 'create',
+        action: 'create',
+        phase: 'create',
+        wave: WAVE.shareLink,
+        before: null,
+        after: { name: l.name, active: l.active ?? true },
+        requests,
+        at: l.at,
+      });
       continue;
     }
     claimed.add(hit);

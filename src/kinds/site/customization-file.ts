@@ -29,10 +29,20 @@ export const CUSTOMIZATION_FILE_MAX_BYTES = DEFAULT_MAX_FILE_BYTES;
  * The file's block is checked with the Site schema itself, as the spec `{title, customization: block}`: the build
  * generates that schema's validator, so no schema is compiled at run time (docs/dev/benchmarks.md, "Start-up").
  */
-function validateBlock(value: unknown, locate: (p: DocPath) => SourcePos, locateKey: (p: DocPath) => SourcePos): ValidationIssue[] {
+function validateBlock(
+  value: unknown,
+  locate: (p: DocPath) => SourcePos,
+  locateKey: (p: DocPath) => SourcePos,
+): ValidationIssue[] {
   siteSchema ??= loadSchema('site');
   // Paths below the stand-in spec's `customization` are paths in the file; the title is valid, so every problem is below it.
-  return validateWithSchema({ title: 'brand', customization: value }, siteSchema, (p) => locate(p.slice(1)), '', (p) => locateKey(p.slice(1)));
+  return validateWithSchema(
+    { title: 'brand', customization: value },
+    siteSchema,
+    (p) => locate(p.slice(1)),
+    '',
+    (p) => locateKey(p.slice(1)),
+  );
 }
 
 export interface CustomizationFile {
@@ -47,8 +57,16 @@ export function readCustomizationFile(doc: ManifestDocument, content: FileConten
   const parsed = parseYamlFile(file, content.text, { interpolate: false, maxFileBytes: CUSTOMIZATION_FILE_MAX_BYTES });
   if (parsed.issues.length > 0) return { issues: parsed.issues };
   const [first, ...more] = parsed.documents;
-  if (!first || more.length > 0) return { issues: [{ file, line: 1, column: 1, message: 'a customization file must hold exactly one YAML document' }] };
-  const issues = validateBlock(first.value, (p) => first.pos(p), (p) => first.keyPos(p));
-  if (issues.length > 0 || !isRecord(first.value)) return { issues: issues.length > 0 ? issues : [{ ...first.pos([]), message: 'customization: must be a mapping' }] };
+  if (!first || more.length > 0)
+    return {
+      issues: [{ file, line: 1, column: 1, message: 'a customization file must hold exactly one YAML document' }],
+    };
+  const issues = validateBlock(
+    first.value,
+    (p) => first.pos(p),
+    (p) => first.keyPos(p),
+  );
+  if (issues.length > 0 || !isRecord(first.value))
+    return { issues: issues.length > 0 ? issues : [{ ...first.pos([]), message: 'customization: must be a mapping' }] };
   return { value: first.value, issues: [] };
 }

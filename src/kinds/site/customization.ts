@@ -16,12 +16,20 @@ import type { RequestSpec } from '../../model/plan.js';
 import { isRecord, sameValue } from '../common.js';
 
 /** Members (JSON pointers) whose object is replaced whole, never merged (the schema keeps their required members). */
-export const CUSTOMIZATION_WHOLE = ['/favicon', '/header/primaryLink', '/announcement/link', '/styling/font', '/styling/headingFont', '/styling/monospaceFont'];
+export const CUSTOMIZATION_WHOLE = [
+  '/favicon',
+  '/header/primaryLink',
+  '/announcement/link',
+  '/styling/font',
+  '/styling/headingFont',
+  '/styling/monospaceFont',
+];
 /** What GET answers that PUT refuses. */
 export const CUSTOMIZATION_READ_ONLY = ['updatedAt'];
 
 const escapePointer = (k: string): string => k.replace(/~/g, '~0').replace(/\//g, '~1');
-const merges = (value: unknown, pointer: string): value is Record<string, unknown> => isRecord(value) && !CUSTOMIZATION_WHOLE.includes(pointer);
+const merges = (value: unknown, pointer: string): value is Record<string, unknown> =>
+  isRecord(value) && !CUSTOMIZATION_WHOLE.includes(pointer);
 
 interface Leaf {
   /** Member names from the root. */
@@ -80,7 +88,12 @@ export function customizationChange(written: Record<string, unknown>, live: unkn
 /** The PUT of a change: the patch, merged by apply into the object it reads right before sending. */
 export function customizationRequest(path: string, patch: Record<string, unknown>): RequestSpec {
   const whole = CUSTOMIZATION_WHOLE.filter((p) => valueAt(patch, p.split('/').slice(1)) !== undefined);
-  return { method: 'PUT', path, body: patch, merge: { omit: CUSTOMIZATION_READ_ONLY, ...(whole.length > 0 ? { whole } : {}) } };
+  return {
+    method: 'PUT',
+    path,
+    body: patch,
+    merge: { omit: CUSTOMIZATION_READ_ONLY, ...(whole.length > 0 ? { whole } : {}) },
+  };
 }
 
 /**

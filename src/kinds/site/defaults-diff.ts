@@ -15,19 +15,35 @@ import { base, block, push, warn, type SiteScope } from './scope.js';
 import type { Nav, NavSiteSpace } from './nav.js';
 
 /** The desired site space the manifest names as the site default, if any. */
-function wantedDefault(scope: SiteScope, nav: Nav): { container: string; section?: string; item: NavSiteSpace } | undefined {
+function wantedDefault(
+  scope: SiteScope,
+  nav: Nav,
+): { container: string; section?: string; item: NavSiteSpace } | undefined {
   const d = scope.spec.defaultSiteSpace;
   if (!d) return undefined;
   const target = scope.space(d.space, scope.entry.doc.pos(['spec', 'defaultSiteSpace']));
   const section = d.section === undefined ? undefined : nav.sections.find((s) => s.path === d.section);
   const container = d.section === undefined ? ROOT : section ? inSection(section.id) : undefined;
-  const item = container === undefined || !target ? undefined : nav.containers.get(container)?.find((x) => x.spaceId === target.id);
-  if (item && container !== undefined) return { container, ...(d.section !== undefined ? { section: d.section } : {}), item };
+  const item =
+    container === undefined || !target
+      ? undefined
+      : nav.containers.get(container)?.find((x) => x.spaceId === target.id);
+  if (item && container !== undefined)
+    return { container, ...(d.section !== undefined ? { section: d.section } : {}), item };
   if (target && container !== undefined) {
     // The space exists but is not one of the container's: no request can make it the default.
     const where = d.section === undefined ? 'in the root spaces' : `in section "${d.section}"`;
-    block(scope, ['spec', 'defaultSiteSpace'], `default site space "${d.space}" is not listed ${where}: list it there, or name one of its spaces`);
-  } else warn(scope, scope.title, `default site space "${d.space}" is not a site space of the manifest; default not managed`);
+    block(
+      scope,
+      ['spec', 'defaultSiteSpace'],
+      `default site space "${d.space}" is not listed ${where}: list it there, or name one of its spaces`,
+    );
+  } else
+    warn(
+      scope,
+      scope.title,
+      `default site space "${d.space}" is not a site space of the manifest; default not managed`,
+    );
   return undefined;
 }
 
@@ -58,7 +74,8 @@ function diffSectionDefaults(scope: SiteScope, nav: Nav, wanted: Wanted): Map<st
     if (!current || !nav.leaving.has(current.id)) continue;
     const all = nav.containers.get(container) ?? [];
     const list = all.filter((x) => !x.incoming);
-    const wants = (x: NavSiteSpace | undefined): boolean => x !== undefined && wanted?.section === s.path && wanted.item === x;
+    const wants = (x: NavSiteSpace | undefined): boolean =>
+      x !== undefined && wanted?.section === s.path && wanted.item === x;
     if (list.length === 0) {
       // Which arrives first depends on the other sections' defaults: the reorder step decides (and the site's
       // default site space, when written, is then sent: see predictedDefaultSiteSpace).
@@ -68,18 +85,44 @@ function diffSectionDefaults(scope: SiteScope, nav: Nav, wanted: Wanted): Map<st
     const pick = list.find(wants) ?? list[0]!;
     newDefault.set(s.id, pick.id);
     nav.orderDefaults.set(container, pick.id);
-    sectionDefaultStep(scope, sectionKey(scope.title, s.path), s.live.id, current.spaceTitle, pick.id, pick.name, 'its default site space leaves it', s.spec.at);
+    sectionDefaultStep(
+      scope,
+      sectionKey(scope.title, s.path),
+      s.live.id,
+      current.spaceTitle,
+      pick.id,
+      pick.name,
+      'its default site space leaves it',
+      s.spec.at,
+    );
   }
   for (const [id, pick] of nav.prunedDefaults) {
     const section = scope.live.sections.find((x) => x.id === id)!;
     const current = scope.live.siteSpaces.find((x) => x.section === id && x.default)!;
     nav.orderDefaults.set(inSection(id), pick.id);
-    sectionDefaultStep(scope, sectionKey(scope.liveTitle, section.path), id, current.spaceTitle, pick.id, pick.spaceTitle, 'its default site space moves to another section before the section is deleted');
+    sectionDefaultStep(
+      scope,
+      sectionKey(scope.liveTitle, section.path),
+      id,
+      current.spaceTitle,
+      pick.id,
+      pick.spaceTitle,
+      'its default site space moves to another section before the section is deleted',
+    );
   }
   return newDefault;
 }
 
-function sectionDefaultStep(scope: SiteScope, key: string, sectionId: string, before: string, pickId: string, pickName: string, note: string, at?: DocPath): void {
+function sectionDefaultStep(
+  scope: SiteScope,
+  key: string,
+  sectionId: string,
+  before: string,
+  pickId: string,
+  pickName: string,
+  note: string,
+  at?: DocPath,
+): void {
   push(scope, {
     kind: SECTION_KIND,
     key,
@@ -89,17 +132,28 @@ function sectionDefaultStep(scope: SiteScope, key: string, sectionId: string, be
     wave: WAVE.sectionDefault,
     before: { defaultSiteSpace: before },
     after: { defaultSiteSpace: pickName },
-    requests: [{ method: 'PATCH', path: `${base(scope)}/sections/${seg(sectionId)}`, body: { defaultSiteSpace: pickId } }],
+    requests: [
+      { method: 'PATCH', path: `${base(scope)}/sections/${seg(sectionId)}`, body: { defaultSiteSpace: pickId } },
+    ],
     ...(at ? { at } : {}),
     note,
   });
 }
 
-function diffSiteDefaults(scope: SiteScope, nav: Nav, wanted: Wanted, sectionDefaults: ReadonlyMap<string, string>): void {
+function diffSiteDefaults(
+  scope: SiteScope,
+  nav: Nav,
+  wanted: Wanted,
+  sectionDefaults: ReadonlyMap<string, string>,
+): void {
   const { live, spec } = scope;
   const liveDefault = live.sections.find((s) => s.default);
-  const wantedPath = spec.defaultSection ?? (liveDefault && nav.prunedSections.has(liveDefault.id) ? nav.sections[0]?.path : undefined);
-  const onlyNew = live.sections.length === 0 && nav.createdSections.length === 1 ? nav.sections.find((s) => s.id === nav.createdSections[0]) : undefined;
+  const wantedPath =
+    spec.defaultSection ?? (liveDefault && nav.prunedSections.has(liveDefault.id) ? nav.sections[0]?.path : undefined);
+  const onlyNew =
+    live.sections.length === 0 && nav.createdSections.length === 1
+      ? nav.sections.find((s) => s.id === nav.createdSections[0])
+      : undefined;
   const predictedPath = liveDefault?.path ?? onlyNew?.path;
   const body: Record<string, unknown>[] = [];
   const before: Record<string, unknown> = {};
@@ -117,8 +171,15 @@ function diffSiteDefaults(scope: SiteScope, nav: Nav, wanted: Wanted, sectionDef
 
   if (wanted) {
     if (wanted.section !== undefined && wanted.section !== finalPath) {
-      const is = finalPath === undefined ? 'the default section is not known before apply (several sections are created at once)' : `the default section is "${finalPath}"`;
-      block(scope, ['spec', 'defaultSiteSpace'], `default site space is in section "${wanted.section}", but ${is}, and the API sets the default site space of the default section only: add defaultSection: ${wanted.section}`);
+      const is =
+        finalPath === undefined
+          ? 'the default section is not known before apply (several sections are created at once)'
+          : `the default section is "${finalPath}"`;
+      block(
+        scope,
+        ['spec', 'defaultSiteSpace'],
+        `default site space is in section "${wanted.section}", but ${is}, and the API sets the default site space of the default section only: add defaultSection: ${wanted.section}`,
+      );
     } else {
       const predicted = predictedDefaultSiteSpace(scope, nav, wanted.container, sectionDefaults);
       if (predicted !== wanted.item.id) {
@@ -140,7 +201,14 @@ function diffSiteDefaults(scope: SiteScope, nav: Nav, wanted: Wanted, sectionDef
     before,
     after,
     requests: body.map((b) => ({ method: 'PATCH' as const, path: base(scope), body: b })),
-    at: ['spec', spec.defaultSection !== undefined ? 'defaultSection' : spec.defaultSiteSpace !== undefined ? 'defaultSiteSpace' : 'sections'],
+    at: [
+      'spec',
+      spec.defaultSection !== undefined
+        ? 'defaultSection'
+        : spec.defaultSiteSpace !== undefined
+          ? 'defaultSiteSpace'
+          : 'sections',
+    ],
   });
 }
 
@@ -148,7 +216,13 @@ function diffSiteDefaults(scope: SiteScope, nav: Nav, wanted: Wanted, sectionDef
  * A site without sections whose default site space this plan deletes: the server refuses to delete it while
  * others remain, so the first root site space of the manifest becomes the default first.
  */
-function rootDefaultLeaves(scope: SiteScope, nav: Nav, body: Record<string, unknown>[], before: Record<string, unknown>, after: Record<string, unknown>): void {
+function rootDefaultLeaves(
+  scope: SiteScope,
+  nav: Nav,
+  body: Record<string, unknown>[],
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): void {
   const current = scope.live.siteSpaces.find((x) => x.section === null && x.default);
   const next = nav.containers.get(ROOT)?.[0];
   if (!scope.spec.spaces || !current || !nav.leaving.has(current.id) || !next) return;
@@ -158,12 +232,21 @@ function rootDefaultLeaves(scope: SiteScope, nav: Nav, body: Record<string, unkn
 }
 
 /** The default site space of a container after the earlier steps of the plan, when known. */
-function predictedDefaultSiteSpace(scope: SiteScope, nav: Nav, container: string, sectionDefaults: ReadonlyMap<string, string>): string | undefined {
+function predictedDefaultSiteSpace(
+  scope: SiteScope,
+  nav: Nav,
+  container: string,
+  sectionDefaults: ReadonlyMap<string, string>,
+): string | undefined {
   const list = nav.containers.get(container) ?? [];
   if (container === ROOT) {
     const current = scope.live.siteSpaces.find((x) => x.section === null && x.default);
     if (current && !nav.leaving.has(current.id)) return current.id;
-    return scope.live.siteSpaces.some((x) => x.section === null) ? undefined : list.filter((x) => x.isNew).length === 1 ? list.find((x) => x.isNew)?.id : undefined;
+    return scope.live.siteSpaces.some((x) => x.section === null)
+      ? undefined
+      : list.filter((x) => x.isNew).length === 1
+        ? list.find((x) => x.isNew)?.id
+        : undefined;
   }
   const sectionId = container.slice('section:'.length);
   const fixed = sectionDefaults.get(sectionId);

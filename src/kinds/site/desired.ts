@@ -12,7 +12,13 @@ import { titledEntry } from '../common.js';
 import type { SiteManifestSpec, SiteSpace as WrittenSiteSpace } from '../generated/site.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
 import { readCustomizationFile } from './customization-file.js';
-import { checkExternalLinks, checkRedirects, readExternalLinks, readPublishingAuth, readRedirects } from './live-desired.js';
+import {
+  checkExternalLinks,
+  checkRedirects,
+  readExternalLinks,
+  readPublishingAuth,
+  readRedirects,
+} from './live-desired.js';
 import { warnStructureUnderGitSync } from './git-sync.js';
 import { SITE_KIND, type SectionSpec, type SiteSpaceSpec, type SiteSpec } from './model.js';
 
@@ -23,7 +29,8 @@ function siteSpace(written: WrittenSiteSpace, at: DocPath): SiteSpaceSpec {
   return typeof written === 'string' ? { space: written, at } : { ...written, at: [...at, 'space'] };
 }
 
-const siteSpaces = (list: readonly WrittenSiteSpace[], at: DocPath): SiteSpaceSpec[] => list.map((s, i) => siteSpace(s, [...at, i]));
+const siteSpaces = (list: readonly WrittenSiteSpace[], at: DocPath): SiteSpaceSpec[] =>
+  list.map((s, i) => siteSpace(s, [...at, i]));
 
 function parseSections(list: Written<'sections'>): SectionSpec[] {
   return list.map(({ spaces, ...section }, i) => {
@@ -33,7 +40,11 @@ function parseSections(list: Written<'sections'>): SectionSpec[] {
 }
 
 /** The customization a document writes inline, or the one its `{file}` holds (that file's problems reported). */
-function readCustomization(doc: ManifestDocument<SiteManifestSpec>, written: Written<'customization'>, report?: Report): Record<string, unknown> | undefined {
+function readCustomization(
+  doc: ManifestDocument<SiteManifestSpec>,
+  written: Written<'customization'>,
+  report?: Report,
+): Record<string, unknown> | undefined {
   if (!isFileContent(written)) return structuredClone(written);
   const read = readCustomizationFile(doc, written);
   for (const i of read.issues) report?.(i, i.message);
@@ -45,9 +56,23 @@ const parsed = new WeakMap<object, SiteSpec>();
 
 /** The spec of a schema-valid Site document: the one place a Site document becomes a SiteSpec (duplicate access entries and a customization file's problems reported). */
 export function parseSiteSpec(doc: ManifestDocument<SiteManifestSpec>, report?: Report): SiteSpec {
-  const { defaultSiteSpace, sections, sectionGroups, spaces, shareLinks, adaptiveSchema, customization, access: _access, publishingAuth, redirects, externalLinks, ...written } = doc.spec;
+  const {
+    defaultSiteSpace,
+    sections,
+    sectionGroups,
+    spaces,
+    shareLinks,
+    adaptiveSchema,
+    customization,
+    access: _access,
+    publishingAuth,
+    redirects,
+    externalLinks,
+    ...written
+  } = doc.spec;
   const spec: SiteSpec = written;
-  if (typeof defaultSiteSpace === 'string') spec.defaultSiteSpace = { space: defaultSiteSpace, at: ['spec', 'defaultSiteSpace'] };
+  if (typeof defaultSiteSpace === 'string')
+    spec.defaultSiteSpace = { space: defaultSiteSpace, at: ['spec', 'defaultSiteSpace'] };
   else if (defaultSiteSpace) spec.defaultSiteSpace = { ...defaultSiteSpace, at: ['spec', 'defaultSiteSpace', 'space'] };
   if (sections) spec.sections = parseSections(sections);
   if (sectionGroups) spec.sectionGroups = sectionGroups.map((g, i) => ({ ...g, at: ['spec', 'sectionGroups', i] }));
@@ -80,7 +105,14 @@ export function toDesired(doc: ManifestDocument<SiteManifestSpec>, report: Repor
 }
 
 /** Report the second and later occurrences of a name. */
-function unique<T>(items: readonly T[], name: (t: T) => string, at: (t: T) => DocPath, what: (n: string) => string, doc: ManifestDocument, report: Report): void {
+function unique<T>(
+  items: readonly T[],
+  name: (t: T) => string,
+  at: (t: T) => DocPath,
+  what: (n: string) => string,
+  doc: ManifestDocument,
+  report: Report,
+): void {
   const seen = new Set<string>();
   for (const t of items) {
     const n = name(t);
@@ -92,36 +124,95 @@ function unique<T>(items: readonly T[], name: (t: T) => string, at: (t: T) => Do
 /** Checks inside one site: unique identities, group members, defaults naming what the site has. */
 function checkStructure(doc: ManifestDocument, spec: SiteSpec, report: Report): void {
   const sections = spec.sections ?? [];
-  if (spec.sections && spec.spaces) report(doc.pos(['spec', 'spaces']), 'a site has either sections or root spaces, not both');
-  unique(sections, (s) => s.path, (s) => [...s.at, 'path'], (n) => `section path "${n}"`, doc, report);
-  for (const s of sections) unique(s.spaces, (x) => x.space, (x) => x.at, (n) => `space "${n}" of section "${s.path}"`, doc, report);
-  unique(spec.spaces ?? [], (x) => x.space, (x) => x.at, (n) => `root space "${n}"`, doc, report);
+  if (spec.sections && spec.spaces)
+    report(doc.pos(['spec', 'spaces']), 'a site has either sections or root spaces, not both');
+  unique(
+    sections,
+    (s) => s.path,
+    (s) => [...s.at, 'path'],
+    (n) => `section path "${n}"`,
+    doc,
+    report,
+  );
+  for (const s of sections)
+    unique(
+      s.spaces,
+      (x) => x.space,
+      (x) => x.at,
+      (n) => `space "${n}" of section "${s.path}"`,
+      doc,
+      report,
+    );
+  unique(
+    spec.spaces ?? [],
+    (x) => x.space,
+    (x) => x.at,
+    (n) => `root space "${n}"`,
+    doc,
+    report,
+  );
   // Paths are unique in their container: two site spaces written with one path can never both have it.
   const pathAt = (x: SiteSpaceSpec): DocPath => [...x.at.slice(0, -1), 'path'];
   const withPath = (list: readonly SiteSpaceSpec[]): SiteSpaceSpec[] => list.filter((x) => x.path !== undefined);
-  for (const s of sections) unique(withPath(s.spaces), (x) => x.path!, pathAt, (n) => `site-space path "${n}" in section "${s.path}"`, doc, report);
-  unique(withPath(spec.spaces ?? []), (x) => x.path!, pathAt, (n) => `root site-space path "${n}"`, doc, report);
-  unique(spec.sectionGroups ?? [], (g) => g.title, (g) => [...g.at, 'title'], (n) => `section group "${n}"`, doc, report);
-  unique(spec.shareLinks ?? [], (l) => l.name, (l) => [...l.at, 'name'], (n) => `share link "${n}"`, doc, report);
+  for (const s of sections)
+    unique(
+      withPath(s.spaces),
+      (x) => x.path!,
+      pathAt,
+      (n) => `site-space path "${n}" in section "${s.path}"`,
+      doc,
+      report,
+    );
+  unique(
+    withPath(spec.spaces ?? []),
+    (x) => x.path!,
+    pathAt,
+    (n) => `root site-space path "${n}"`,
+    doc,
+    report,
+  );
+  unique(
+    spec.sectionGroups ?? [],
+    (g) => g.title,
+    (g) => [...g.at, 'title'],
+    (n) => `section group "${n}"`,
+    doc,
+    report,
+  );
+  unique(
+    spec.shareLinks ?? [],
+    (l) => l.name,
+    (l) => [...l.at, 'name'],
+    (n) => `share link "${n}"`,
+    doc,
+    report,
+  );
 
   const paths = new Set(sections.map((s) => s.path));
   const groupOf = new Map<string, string>();
   for (const g of spec.sectionGroups ?? []) {
     g.sections.forEach((p, i) => {
       const at = doc.pos([...g.at, 'sections', i]);
-      if (spec.sections && !paths.has(p)) report(at, `section group "${g.title}" names section "${p}", which is not in sections`);
+      if (spec.sections && !paths.has(p))
+        report(at, `section group "${g.title}" names section "${p}", which is not in sections`);
       else if (groupOf.has(p)) report(at, `section "${p}" is already in section group "${groupOf.get(p)}"`);
       groupOf.set(p, g.title);
     });
   }
   if (spec.defaultSection !== undefined) {
-    if (spec.spaces) report(doc.pos(['spec', 'defaultSection']), 'a site with root spaces has no sections to default to');
-    else if (spec.sections && !paths.has(spec.defaultSection)) report(doc.pos(['spec', 'defaultSection']), `default section "${spec.defaultSection}" is not in sections`);
+    if (spec.spaces)
+      report(doc.pos(['spec', 'defaultSection']), 'a site with root spaces has no sections to default to');
+    else if (spec.sections && !paths.has(spec.defaultSection))
+      report(doc.pos(['spec', 'defaultSection']), `default section "${spec.defaultSection}" is not in sections`);
   }
   checkDefaultSiteSpace(doc, spec, report);
   checkRedirects(doc, spec.redirects ?? [], report);
   checkExternalLinks(doc, spec.externalLinks ?? [], report);
-  if (spec.externalLinks && spec.spaces) report(doc.pos(['spec', 'externalLinks']), 'a site with root spaces has no sections: its navigation holds no external links');
+  if (spec.externalLinks && spec.spaces)
+    report(
+      doc.pos(['spec', 'externalLinks']),
+      'a site with root spaces has no sections: its navigation holds no external links',
+    );
 }
 
 function checkDefaultSiteSpace(doc: ManifestDocument, spec: SiteSpec, report: Report): void {
@@ -135,14 +226,21 @@ function checkDefaultSiteSpace(doc: ManifestDocument, spec: SiteSpec, report: Re
   }
   if (spec.spaces) report(at, 'a site with root spaces has no sections: write defaultSiteSpace as just the space');
   if (spec.defaultSection !== undefined && d.section !== spec.defaultSection) {
-    report(at, `defaultSiteSpace must be in the default section "${spec.defaultSection}" (the API sets the default site space of the default section)`);
+    report(
+      at,
+      `defaultSiteSpace must be in the default section "${spec.defaultSection}" (the API sets the default site space of the default section)`,
+    );
   }
-  if (spec.sections && !spec.sections.some((s) => s.path === d.section)) report(at, `section "${d.section}" is not in sections`);
+  if (spec.sections && !spec.sections.some((s) => s.path === d.section))
+    report(at, `section "${d.section}" is not in sections`);
 }
 
 /** Every space reference of a site spec's site spaces, with its position. */
 export function spaceRefs(spec: SiteSpec): { space: string; at: DocPath }[] {
-  return [...(spec.sections ?? []).flatMap((s) => s.spaces), ...(spec.spaces ?? [])].map((s) => ({ space: s.space, at: s.at }));
+  return [...(spec.sections ?? []).flatMap((s) => s.spaces), ...(spec.spaces ?? [])].map((s) => ({
+    space: s.space,
+    at: s.at,
+  }));
 }
 
 /** `spaceRefs` plus the default site space's space and redirect destinations: every place a site spec names a space. */
@@ -150,7 +248,8 @@ export function allSpaceRefs(spec: SiteSpec): { space: string; at: DocPath }[] {
   const refs = spaceRefs(spec);
   const d = spec.defaultSiteSpace;
   if (d) refs.push({ space: d.space, at: d.at });
-  for (const r of spec.redirects ?? []) if ('space' in r.destination) refs.push({ space: r.destination.space, at: [...r.at, 'destination', 'space'] });
+  for (const r of spec.redirects ?? [])
+    if ('space' in r.destination) refs.push({ space: r.destination.space, at: [...r.at, 'destination', 'space'] });
   return refs;
 }
 
@@ -159,7 +258,13 @@ export function allSpaceRefs(spec: SiteSpec): { space: string; at: DocPath }[] {
  * prune: such a space would be deleted. Otherwise it must name a live space: a warning (plan checks it, and
  * blocks the site when it names nothing).
  */
-export function crossValidate(entries: DesiredEntry<SiteSpec>[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void {
+export function crossValidate(
+  entries: DesiredEntry<SiteSpec>[],
+  all: ReadonlyMap<string, DesiredEntry[]>,
+  report: Report,
+  index: IdentityLookup,
+  warn?: Report,
+): void {
   crossValidateAccess(entries, all, report, index, warn);
   warnStructureUnderGitSync(entries, warn);
   const spaces = all.get('Space') ?? [];
@@ -174,7 +279,11 @@ export function crossValidate(entries: DesiredEntry<SiteSpec>[], all: ReadonlyMa
   for (const e of entries) {
     for (const r of allSpaceRefs(e.spec)) {
       if (known(e.org, r.space)) continue;
-      if (prunes(e.org)) report(e.doc.pos(r.at), `space "${r.space}" is not in the Space manifests of ${e.org}, which prune every other space`);
+      if (prunes(e.org))
+        report(
+          e.doc.pos(r.at),
+          `space "${r.space}" is not in the Space manifests of ${e.org}, which prune every other space`,
+        );
       else warn?.(e.doc.pos(r.at), mustExistLive('space', r.space, 'Space', e.org));
     }
   }

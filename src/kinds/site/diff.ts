@@ -7,7 +7,18 @@
 import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
 import type { RequestSpec } from '../../model/plan.js';
 import { ref } from '../../model/refs.js';
-import { blockEntry, changedFields, identityTitle, pick, sameValue, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
+import {
+  blockEntry,
+  changedFields,
+  identityTitle,
+  pick,
+  sameValue,
+  seg,
+  stepId,
+  uniqueLiveKey,
+  unmatchedLive,
+  withDisplayKeys,
+} from '../common.js';
 import { accessPlanner } from '../access/diff.js';
 import { isAccessObject } from '../access/model.js';
 import { matchByIdOrTitle } from '../match.js';
@@ -17,7 +28,22 @@ import { diffAdaptiveSchema, diffCustomization, diffShareLinks } from './childre
 import { diffDefaults } from './defaults-diff.js';
 import { standAside, warnNotSynced } from './git-sync.js';
 import { diffGroups } from './groups-diff.js';
-import { CREATED_SITE_DEFAULTS, PATCH_ONLY_FIELDS, SECTION_KIND, SITE_FIELDS, SITE_KIND, WAVE, sectionKey, sitePath, sitesPath, type SiteFields, type SiteObject, type SiteSpec, type SiteState, SITE_ACCESS } from './model.js';
+import {
+  CREATED_SITE_DEFAULTS,
+  PATCH_ONLY_FIELDS,
+  SECTION_KIND,
+  SITE_FIELDS,
+  SITE_KIND,
+  WAVE,
+  sectionKey,
+  sitePath,
+  sitesPath,
+  type SiteFields,
+  type SiteObject,
+  type SiteSpec,
+  type SiteState,
+  SITE_ACCESS,
+} from './model.js';
 import { diffOrder } from './order-diff.js';
 import { push, type SiteScope } from './scope.js';
 import { diffSections } from './sections-diff.js';
@@ -27,13 +53,24 @@ import { diffExternalLinks } from './external-links-diff.js';
 import { PUBLICATION_KIND } from './live-model.js';
 import { blockUnresolvedSpaces, spaceResolver } from './space-ref.js';
 
-export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry<SiteSpec>[], live: SiteState): DiffResult {
+export function diffSites(
+  ctx: DiffContext,
+  org: string,
+  entries: DesiredEntry<SiteSpec>[],
+  live: SiteState,
+): DiffResult {
   const desired = withDisplayKeys(entries);
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   const aux = live.aux ?? { structures: {}, spaces: [] };
   const sites = live.objects.filter((o) => o.kind === SITE_KIND);
   const { matched, unmatched, stalePins } = matchByIdOrTitle(SITE_KIND, desired, sites);
-  for (const e of stalePins) result.warnings.push({ kind: SITE_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
+  for (const e of stalePins)
+    result.warnings.push({
+      kind: SITE_KIND,
+      org,
+      key: e.key,
+      message: `pinned id ${e.id} does not exist; matched by title instead`,
+    });
   const space = spaceResolver(ctx, org, aux.spaces);
   const prune = ctx.prune(SITE_KIND, org);
   const access = accessPlanner(ctx, org, SITE_ACCESS, { objects: live.objects.filter(isAccessObject), aux });
@@ -86,7 +123,8 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry<S
       // A site the plan cannot reach plans nothing at all (blocked contract); only what exists is findable.
       for (const b of scope.blocks) blockEntry(result, entry, entry.doc.pos(b.at), b.message);
       if (current) ctx.register(SITE_KIND, org, entry.key, current.id);
-      for (const s of nav.sections) if (s.live) ctx.register(SECTION_KIND, org, sectionKey(entry.key, s.path), s.live.id);
+      for (const s of nav.sections)
+        if (s.live) ctx.register(SECTION_KIND, org, sectionKey(entry.key, s.path), s.live.id);
       continue;
     }
     result.steps.push(...scope.result.steps);
@@ -106,7 +144,10 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry<S
     before: (o) => ({ title: o.key }),
     note: 'with its sections, site spaces and share links',
     // A published site goes offline with it: the gate counts that as an unpublish too.
-    cascades: (o) => [...siteCascades(org, o, aux.pruned?.[o.id]), ...(o.fields.published ? [{ kind: PUBLICATION_KIND, org, key: o.key, id: o.id }] : [])],
+    cascades: (o) => [
+      ...siteCascades(org, o, aux.pruned?.[o.id]),
+      ...(o.fields.published ? [{ kind: PUBLICATION_KIND, org, key: o.key, id: o.id }] : []),
+    ],
   });
   return result;
 }
@@ -115,13 +156,22 @@ function createSite(scope: SiteScope, liveSites: readonly SiteObject[]): void {
   const { spec } = scope;
   const id = stepId(SITE_KIND, scope.org, scope.title, 'create');
   const post = pick(spec, ['title', 'visibility']);
-  const requests: RequestSpec[] = [{ method: 'POST', path: sitesPath(scope.org), body: post, capture: { id: 'id' }, recover: recoverByKey(liveSites, String(post['title'])) }];
+  const requests: RequestSpec[] = [
+    {
+      method: 'POST',
+      path: sitesPath(scope.org),
+      body: post,
+      capture: { id: 'id' },
+      recover: recoverByKey(liveSites, String(post['title'])),
+    },
+  ];
   const patch: Record<string, unknown> = {};
   for (const f of PATCH_ONLY_FIELDS) {
     const v = spec[f];
     if (v !== undefined && !(f in CREATED_SITE_DEFAULTS && sameValue(v, CREATED_SITE_DEFAULTS[f]))) patch[f] = v;
   }
-  if (Object.keys(patch).length > 0) requests.push({ method: 'PATCH', path: sitePath(scope.org, ref(id)), body: patch });
+  if (Object.keys(patch).length > 0)
+    requests.push({ method: 'PATCH', path: sitePath(scope.org, ref(id)), body: patch });
   push(scope, {
     kind: SITE_KIND,
     key: scope.title,

@@ -48,7 +48,10 @@ function siteSpaceEntry(ss: LiveSiteSpace, name: SpaceName): unknown {
 }
 
 /** Site spaces of one container, each space once (a manifest lists a space once per section). */
-function containerEntries(list: readonly LiveSiteSpace[], name: SpaceName): { entries: unknown[]; kept: LiveSiteSpace[] } {
+function containerEntries(
+  list: readonly LiveSiteSpace[],
+  name: SpaceName,
+): { entries: unknown[]; kept: LiveSiteSpace[] } {
   const seen = new Set<string>();
   const kept = list.filter((ss) => {
     const n = name(ss);
@@ -71,16 +74,23 @@ function structureSpec(s: SiteStructure, name: SpaceName): Record<string, unknow
       if (x.draft) out['draft'] = true;
       if (x.localizedTitle !== null) out['localizedTitle'] = x.localizedTitle;
       if (x.localizedDescription !== null) out['localizedDescription'] = x.localizedDescription;
-      out['spaces'] = containerEntries(s.siteSpaces.filter((ss) => ss.section === x.id), name).entries;
+      out['spaces'] = containerEntries(
+        s.siteSpaces.filter((ss) => ss.section === x.id),
+        name,
+      ).entries;
       return out;
     });
     const def = s.sections.find((x) => x.default);
     if (def) {
       spec['defaultSection'] = def.path;
-      const inDefault = containerEntries(s.siteSpaces.filter((ss) => ss.section === def.id), name).kept;
+      const inDefault = containerEntries(
+        s.siteSpaces.filter((ss) => ss.section === def.id),
+        name,
+      ).kept;
       const defaultSpace = inDefault.find((ss) => ss.default);
       // A new section's first site space is its default: only another one needs writing.
-      if (defaultSpace && defaultSpace !== inDefault[0]) spec['defaultSiteSpace'] = { section: def.path, space: name(defaultSpace) };
+      if (defaultSpace && defaultSpace !== inDefault[0])
+        spec['defaultSiteSpace'] = { section: def.path, space: name(defaultSpace) };
     }
     const groups = s.groups.filter((g) => g.sections.length > 0);
     if (groups.length > 0 && new Set(groups.map((g) => g.title)).size === groups.length) {
@@ -93,7 +103,10 @@ function structureSpec(s: SiteStructure, name: SpaceName): Record<string, unknow
       }));
     }
   } else {
-    const roots = containerEntries(s.siteSpaces.filter((ss) => ss.section === null), name);
+    const roots = containerEntries(
+      s.siteSpaces.filter((ss) => ss.section === null),
+      name,
+    );
     if (roots.kept.length > 0) spec['spaces'] = roots.entries;
     const defaultSpace = roots.kept.find((ss) => ss.default);
     // Root site spaces are created concurrently, so which one the server makes the default is unknown.
@@ -103,9 +116,15 @@ function structureSpec(s: SiteStructure, name: SpaceName): Record<string, unknow
     const count = new Map<string, number>();
     for (const l of s.shareLinks) count.set(l.name, (count.get(l.name) ?? 0) + 1);
     const links = s.shareLinks.filter((l) => count.get(l.name) === 1 && l.name !== '');
-    if (links.length > 0) spec['shareLinks'] = links.map((l) => (l.active ? { name: l.name } : { name: l.name, active: false }));
+    if (links.length > 0)
+      spec['shareLinks'] = links.map((l) => (l.active ? { name: l.name } : { name: l.name, active: false }));
   }
-  if (s.adaptiveSchema !== undefined && s.adaptiveSchema !== null && !sameValue(s.adaptiveSchema, EMPTY_ADAPTIVE_SCHEMA)) spec['adaptiveSchema'] = manifestAdaptiveSchema(s.adaptiveSchema);
+  if (
+    s.adaptiveSchema !== undefined &&
+    s.adaptiveSchema !== null &&
+    !sameValue(s.adaptiveSchema, EMPTY_ADAPTIVE_SCHEMA)
+  )
+    spec['adaptiveSchema'] = manifestAdaptiveSchema(s.adaptiveSchema);
   const customization = exportedCustomization(s.customization);
   if (customization) spec['customization'] = customization;
   return { ...spec, ...liveSpec(s, name) };
@@ -121,7 +140,12 @@ function siteSpec(o: SiteObject, aux: SiteAux, name: SpaceName): Record<string, 
   if (f.agentsContext !== null && f.agentsContext !== 'excluded') spec['agentsContext'] = f.agentsContext;
   if (f.published) spec['published'] = true;
   const structure = aux.structures[o.id];
-  return { ...spec, ...exportedGitSync(aux.gitSync?.[o.id]), ...(structure ? structureSpec(structure, name) : {}), ...accessSpec(aux, o.id) };
+  return {
+    ...spec,
+    ...exportedGitSync(aux.gitSync?.[o.id]),
+    ...(structure ? structureSpec(structure, name) : {}),
+    ...accessSpec(aux, o.id),
+  };
 }
 
 export function exportSites(org: string, live: SiteState): object[] {

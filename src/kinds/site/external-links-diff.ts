@@ -8,7 +8,13 @@
 import { ConflictError } from '../../model/errors.js';
 import { changedFields, pick, seg, unmatchedLive } from '../common.js';
 import type { GroupNav } from './groups-diff.js';
-import { EXTERNAL_LINK_FIELDS, EXTERNAL_LINK_KIND, externalLinkKey, type ExternalLinkSpec, type LiveExternalLink } from './live-model.js';
+import {
+  EXTERNAL_LINK_FIELDS,
+  EXTERNAL_LINK_KIND,
+  externalLinkKey,
+  type ExternalLinkSpec,
+  type LiveExternalLink,
+} from './live-model.js';
 import { WAVE } from './model.js';
 import { base, block, push, where, type SiteScope } from './scope.js';
 
@@ -21,23 +27,41 @@ function groupId(scope: SiteScope, groups: GroupNav, title: string | null): stri
 export function diffExternalLinks(scope: SiteScope, groups: GroupNav): void {
   const wanted = scope.spec.externalLinks;
   if (!wanted) return;
-  if (!scope.isNew && !scope.live.externalLinks) throw new Error(`internal: external links of site ${scope.siteId} were not fetched`);
+  if (!scope.isNew && !scope.live.externalLinks)
+    throw new Error(`internal: external links of site ${scope.siteId} were not fetched`);
   const live = scope.isNew ? [] : (scope.live.externalLinks ?? []);
   const claimed = new Set<LiveExternalLink>();
   const titleOf = (id: string | null): string | null => (id === null ? null : (groups.titles.get(id) ?? id));
   for (const l of wanted) {
     const hits = live.filter((x) => x.title === l.title);
-    if (hits.length > 1) throw new ConflictError(`${where(scope, l.at)}: external link "${l.title}" of site "${scope.title}" matches ${hits.length} live links (${hits.map((h) => h.id).join(', ')})`);
+    if (hits.length > 1)
+      throw new ConflictError(
+        `${where(scope, l.at)}: external link "${l.title}" of site "${scope.title}" matches ${hits.length} live links (${hits.map((h) => h.id).join(', ')})`,
+      );
     const parent = l.group === undefined ? undefined : groupId(scope, groups, l.group);
     if (parent === undefined && l.group !== undefined) {
-      block(scope, [...l.at, 'group'], `external link "${l.title}": section group "${l.group}" is neither in sectionGroups nor a live group of the site`);
+      block(
+        scope,
+        [...l.at, 'group'],
+        `external link "${l.title}": section group "${l.group}" is neither in sectionGroups nor a live group of the site`,
+      );
       continue;
     }
     const key = externalLinkKey(scope.title, l.title);
     const hit = hits[0];
     if (!hit) {
-      const body = { title: l.title, url: l.url, ...pick(l, EXTERNAL_LINK_FIELDS), ...(typeof parent === 'string' ? { parent } : {}) };
-      const after = { title: l.title, url: l.url, ...pick(l, EXTERNAL_LINK_FIELDS), ...(l.group !== undefined ? { group: l.group } : {}) };
+      const body = {
+        title: l.title,
+        url: l.url,
+        ...pick(l, EXTERNAL_LINK_FIELDS),
+        ...(typeof parent === 'string' ? { parent } : {}),
+      };
+      const after = {
+        title: l.title,
+        url: l.url,
+        ...pick(l, EXTERNAL_LINK_FIELDS),
+        ...(l.group !== undefined ? { group: l.group } : {}),
+      };
       // No list holds the links (only the structure does), so a create whose answer was lost is not looked up: its
       // step fails and the next plan finds the link by title.
       push(scope, {
@@ -57,10 +81,19 @@ export function diffExternalLinks(scope: SiteScope, groups: GroupNav): void {
     claimed.add(hit);
     update(scope, l, hit, parent, titleOf);
   }
-  prune(scope, live.filter((x) => !claimed.has(x)));
+  prune(
+    scope,
+    live.filter((x) => !claimed.has(x)),
+  );
 }
 
-function update(scope: SiteScope, l: ExternalLinkSpec, hit: LiveExternalLink, parent: string | null | undefined, titleOf: (id: string | null) => string | null): void {
+function update(
+  scope: SiteScope,
+  l: ExternalLinkSpec,
+  hit: LiveExternalLink,
+  parent: string | null | undefined,
+  titleOf: (id: string | null) => string | null,
+): void {
   const c = changedFields(l, hit, EXTERNAL_LINK_FIELDS);
   const body: Record<string, unknown> = { ...c.after };
   if (parent !== undefined && parent !== hit.group) {
@@ -89,7 +122,10 @@ function prune(scope: SiteScope, unlisted: readonly LiveExternalLink[]): void {
     org: scope.org,
     prune: scope.prune,
     objects: unlisted,
-    key: (x) => (unlisted.filter((y) => y.title === x.title).length > 1 ? `${externalLinkKey(scope.liveTitle, x.title)} (${x.id})` : externalLinkKey(scope.liveTitle, x.title)),
+    key: (x) =>
+      unlisted.filter((y) => y.title === x.title).length > 1
+        ? `${externalLinkKey(scope.liveTitle, x.title)} (${x.id})`
+        : externalLinkKey(scope.liveTitle, x.title),
     wave: () => WAVE.pruneExternalLink,
     path: (x) => `${base(scope)}/external-links/${seg(x.id)}`,
     before: (x) => ({ title: x.title, url: x.url }),

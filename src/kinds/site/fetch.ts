@@ -11,7 +11,17 @@ import { isRecord } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
 import { spaceRefs } from './desired.js';
 import { gitSyncBySite } from './git-sync.js';
-import { SITE_KIND, sitesPath, spacesPath, type LiveSpaceRef, type SiteAux, type SiteSpec, type SiteState, type SiteStructure, SITE_ACCESS } from './model.js';
+import {
+  SITE_KIND,
+  sitesPath,
+  spacesPath,
+  type LiveSpaceRef,
+  type SiteAux,
+  type SiteSpec,
+  type SiteState,
+  type SiteStructure,
+  SITE_ACCESS,
+} from './model.js';
 import { childObjects, readSiteTrees, readStructure, siteObject } from './structure.js';
 import { publicationObjects, readExternalLinks, readPublishingAuth, readRedirects } from './live-reads.js';
 
@@ -20,16 +30,35 @@ const defined = <T>(x: T | undefined): x is T => x !== undefined;
 /** What of a site's structure its spec needs compared (redirects name sections and site spaces by path and space). */
 export function needsStructure(spec: SiteSpec): boolean {
   const named = (spec.redirects ?? []).some((r) => !('url' in r.destination));
-  return named || spec.externalLinks !== undefined || spec.sections !== undefined || spec.sectionGroups !== undefined || spec.spaces !== undefined || spec.defaultSection !== undefined || spec.defaultSiteSpace !== undefined;
+  return (
+    named ||
+    spec.externalLinks !== undefined ||
+    spec.sections !== undefined ||
+    spec.sectionGroups !== undefined ||
+    spec.spaces !== undefined ||
+    spec.defaultSection !== undefined ||
+    spec.defaultSiteSpace !== undefined
+  );
 }
 
 /**
  * `synced`: Git Sync owns the site's structure (its sections, groups, site spaces and external links), which docops
  * then never reads (git-sync.ts); the site's other settings are read as usual.
  */
-async function fetchStructure(ctx: FetchContext, org: string, siteId: string, spec: SiteSpec, synced: boolean): Promise<SiteStructure> {
+async function fetchStructure(
+  ctx: FetchContext,
+  org: string,
+  siteId: string,
+  spec: SiteSpec,
+  synced: boolean,
+): Promise<SiteStructure> {
   const [structure, redirects, publishingAuth, links] = await Promise.all([
-    readStructure(ctx, org, siteId, { structure: needsStructure(spec) && !synced, shareLinks: spec.shareLinks !== undefined, adaptiveSchema: spec.adaptiveSchema !== undefined, customization: spec.customization !== undefined }),
+    readStructure(ctx, org, siteId, {
+      structure: needsStructure(spec) && !synced,
+      shareLinks: spec.shareLinks !== undefined,
+      adaptiveSchema: spec.adaptiveSchema !== undefined,
+      customization: spec.customization !== undefined,
+    }),
     spec.redirects ? readRedirects(ctx, org, siteId) : undefined,
     spec.publishingAuth ? readPublishingAuth(ctx, org, siteId) : undefined,
     spec.externalLinks && !synced ? readExternalLinks(ctx, org, siteId) : undefined,
@@ -41,14 +70,33 @@ async function fetchStructure(ctx: FetchContext, org: string, siteId: string, sp
 }
 
 /** The sites, and what the desired entries' specs need of each managed site (aux always set). */
-export async function fetchSites(ctx: FetchContext, org: string, desired: DesiredEntry<SiteSpec>[]): Promise<SiteState & { aux: SiteAux }> {
+export async function fetchSites(
+  ctx: FetchContext,
+  org: string,
+  desired: DesiredEntry<SiteSpec>[],
+): Promise<SiteState & { aux: SiteAux }> {
   const access = accessReader(ctx, org, SITE_ACCESS, desired);
   const specs = desired.map((e) => e.spec);
   // Written site spaces (even an empty list, as export's probe writes them) need the spaces to name them.
-  const wantsSpaces = specs.some((s) => spaceRefs(s).length > 0 || s.defaultSiteSpace !== undefined || s.sections !== undefined || s.spaces !== undefined || s.redirects !== undefined);
-  const [items, spaces] = await Promise.all([ctx.list(sitesPath(org)), wantsSpaces ? ctx.list(spacesPath(org)) : Promise.resolve([])]);
+  const wantsSpaces = specs.some(
+    (s) =>
+      spaceRefs(s).length > 0 ||
+      s.defaultSiteSpace !== undefined ||
+      s.sections !== undefined ||
+      s.spaces !== undefined ||
+      s.redirects !== undefined,
+  );
+  const [items, spaces] = await Promise.all([
+    ctx.list(sitesPath(org)),
+    wantsSpaces ? ctx.list(spacesPath(org)) : Promise.resolve([]),
+  ]);
   const sites = items.map((s) => siteObject(org, s)).filter(defined);
-  const aux: SiteAux = { structures: {}, spaces: spaces.filter(isRecord).map((s): LiveSpaceRef => ({ id: String(s['id']), title: String(s['title'] ?? '') })) };
+  const aux: SiteAux = {
+    structures: {},
+    spaces: spaces
+      .filter(isRecord)
+      .map((s): LiveSpaceRef => ({ id: String(s['id']), title: String(s['title'] ?? '') })),
+  };
   const gitSync = gitSyncBySite(items);
   if (Object.keys(gitSync).length > 0) aux.gitSync = gitSync;
   // Children only for managed sites (throws ConflictError when an unpinned title matches two sites).
@@ -62,7 +110,10 @@ export async function fetchSites(ctx: FetchContext, org: string, desired: Desire
   );
   const grants = await access.read(sites);
   Object.assign(aux, grants.aux);
-  const state: SiteState & { aux: SiteAux } = { objects: [...sites, ...publicationObjects(sites), ...children.flat(), ...grants.objects], aux };
+  const state: SiteState & { aux: SiteAux } = {
+    objects: [...sites, ...publicationObjects(sites), ...children.flat(), ...grants.objects],
+    aux,
+  };
   // Under prune, a site no manifest describes is deleted with everything below it: read what that is.
   if (ctx.prune(SITE_KIND, org) && unmatched.length > 0) {
     const trees = await readSiteTrees(ctx, org, unmatched);

@@ -23,15 +23,27 @@ export function gitSyncBySite(items: readonly unknown[]): Record<string, GitSync
   for (const s of items) {
     if (!isRecord(s) || typeof s['id'] !== 'string' || !isRecord(s['gitSync'])) continue;
     const g = s['gitSync'];
-    if (typeof g['installationId'] !== 'string' || typeof g['installationProvider'] !== 'string' || typeof g['installationStatus'] !== 'string') continue;
-    out[s['id']] = { provider: g['installationProvider'], status: g['installationStatus'], ...(typeof g['repoName'] === 'string' && g['repoName'] !== '' ? { repository: g['repoName'] } : {}) };
+    if (
+      typeof g['installationId'] !== 'string' ||
+      typeof g['installationProvider'] !== 'string' ||
+      typeof g['installationStatus'] !== 'string'
+    )
+      continue;
+    out[s['id']] = {
+      provider: g['installationProvider'],
+      status: g['installationStatus'],
+      ...(typeof g['repoName'] === 'string' && g['repoName'] !== '' ? { repository: g['repoName'] } : {}),
+    };
   }
   return out;
 }
 
 /** `Git Sync (repository acme/docs)`, with the provider when the repository is unknown and the status unless active. */
 export function ownerLabel(g: GitSyncInfo): string {
-  const parts = [g.repository !== undefined ? `repository ${g.repository}` : `${g.provider}, repository not named`, g.status === 'active' ? undefined : g.status];
+  const parts = [
+    g.repository !== undefined ? `repository ${g.repository}` : `${g.provider}, repository not named`,
+    g.status === 'active' ? undefined : g.status,
+  ];
   return `Git Sync (${parts.filter(Boolean).join(', ')})`;
 }
 
@@ -51,7 +63,12 @@ export function withoutStructure(spec: SiteSpec): SiteSpec {
  * Plan one synced site: list its structure as owned, block every structure field its manifest writes (at that
  * field), warn when the manifest names another repository; returns the spec docops still plans.
  */
-export function standAside(result: DiffResult, entry: DesiredEntry<SiteSpec>, siteId: string, g: GitSyncInfo): SiteSpec {
+export function standAside(
+  result: DiffResult,
+  entry: DesiredEntry<SiteSpec>,
+  siteId: string,
+  g: GitSyncInfo,
+): SiteSpec {
   const owner = ownerLabel(g);
   const owned: OwnedObject = { kind: entry.kind, org: entry.org, key: entry.key, id: siteId, what: OWNED_PARTS, owner };
   (result.owned ??= []).push(owned);
@@ -67,7 +84,12 @@ export function standAside(result: DiffResult, entry: DesiredEntry<SiteSpec>, si
   }
   const declared = entry.spec.gitSync?.repository;
   if (declared !== undefined && g.repository !== undefined && declared !== g.repository) {
-    result.warnings.push({ kind: entry.kind, org: entry.org, key: entry.key, message: `gitSync.repository says ${declared}, but the site is synced from ${g.repository}` });
+    result.warnings.push({
+      kind: entry.kind,
+      org: entry.org,
+      key: entry.key,
+      message: `gitSync.repository says ${declared}, but the site is synced from ${g.repository}`,
+    });
   }
   return withoutStructure(entry.spec);
 }
@@ -75,7 +97,13 @@ export function standAside(result: DiffResult, entry: DesiredEntry<SiteSpec>, si
 /** A manifest that says Git Sync owns its site's structure while the site has no Git Sync: its structure is not written, so nothing is managed. */
 export function warnNotSynced(result: DiffResult, entry: DesiredEntry<SiteSpec>): void {
   if (entry.spec.gitSync === undefined) return;
-  result.warnings.push({ kind: entry.kind, org: entry.org, key: entry.key, message: 'the manifest says Git Sync owns this site\'s structure (gitSync), but the site has no Git Sync connected: its structure is left as it is' });
+  result.warnings.push({
+    kind: entry.kind,
+    org: entry.org,
+    key: entry.key,
+    message:
+      "the manifest says Git Sync owns this site's structure (gitSync), but the site has no Git Sync connected: its structure is left as it is",
+  });
 }
 
 /** Validate (offline): a manifest that says Git Sync owns its structure and also writes structure gets a warning at each such field. */
@@ -85,7 +113,10 @@ export function warnStructureUnderGitSync(entries: readonly DesiredEntry<SiteSpe
     if (e.spec.gitSync === undefined) continue;
     const from = e.spec.gitSync.repository !== undefined ? ` (repository ${e.spec.gitSync.repository})` : '';
     for (const f of writtenStructure(e.spec)) {
-      warn(e.doc.pos(['spec', f]), `${f}: this site's ${OWNED_PARTS} are owned by Git Sync${from}, as gitSync says: docops writes none of them, and plan blocks this field while Git Sync is connected`);
+      warn(
+        e.doc.pos(['spec', f]),
+        `${f}: this site's ${OWNED_PARTS} are owned by Git Sync${from}, as gitSync says: docops writes none of them, and plan blocks this field while Git Sync is connected`,
+      );
     }
   }
 }

@@ -29,7 +29,15 @@ export interface GroupNav {
 }
 
 export function diffGroups(scope: SiteScope, nav: Nav): GroupNav {
-  const out: GroupNav = { managed: scope.spec.sectionGroups !== undefined, ids: new Map(), created: new Map(), leaves: new Map(), joins: new Map(), groupOf: new Map(), titles: new Map() };
+  const out: GroupNav = {
+    managed: scope.spec.sectionGroups !== undefined,
+    ids: new Map(),
+    created: new Map(),
+    leaves: new Map(),
+    joins: new Map(),
+    groupOf: new Map(),
+    titles: new Map(),
+  };
   for (const g of scope.live.groups) out.titles.set(g.id, g.title);
   if (!scope.spec.sectionGroups) return out;
   const liveByTitle = new Map(scope.live.groups.map((g) => [g.title, g]));
@@ -74,7 +82,15 @@ function createGroup(scope: SiteScope, g: GroupSpec, members: string[]): string 
   if (g.draft !== undefined) body['draft'] = g.draft;
   const id = stepId(GROUP_KIND, scope.org, key, 'create');
   // A localized title is set by a PATCH (the create takes none).
-  const localized: RequestSpec[] = g.localizedTitle ? [{ method: 'PATCH', path: `${base(scope)}/section-groups/${ref(id)}`, body: { localizedTitle: g.localizedTitle } }] : [];
+  const localized: RequestSpec[] = g.localizedTitle
+    ? [
+        {
+          method: 'PATCH',
+          path: `${base(scope)}/section-groups/${ref(id)}`,
+          body: { localizedTitle: g.localizedTitle },
+        },
+      ]
+    : [];
   const step = push(scope, {
     kind: GROUP_KIND,
     key,
@@ -84,7 +100,16 @@ function createGroup(scope: SiteScope, g: GroupSpec, members: string[]): string 
     wave: WAVE.group,
     before: null,
     after: { title: g.title, ...pick(g, GROUP_FIELDS), sections: g.sections },
-    requests: [{ method: 'POST', path: `${base(scope)}/section-groups`, body, capture: { id: 'id' }, recover: recoverByTitle(scope.live.groups, g.title) }, ...localized],
+    requests: [
+      {
+        method: 'POST',
+        path: `${base(scope)}/section-groups`,
+        body,
+        capture: { id: 'id' },
+        recover: recoverByTitle(scope.live.groups, g.title),
+      },
+      ...localized,
+    ],
     at: g.at,
   });
   return ref(step.id);
@@ -127,7 +152,10 @@ function membershipSteps(scope: SiteScope, nav: Nav, out: GroupNav): void {
       wave: WAVE.ungroup,
       before: { sections: sections.map((s) => pathOf.get(s)) },
       after: { sections: null },
-      requests: sections.map((s) => ({ method: 'DELETE' as const, path: `${base(scope)}/section-groups/${seg(groupId)}/sections/${seg(s)}` })),
+      requests: sections.map((s) => ({
+        method: 'DELETE' as const,
+        path: `${base(scope)}/section-groups/${seg(groupId)}/sections/${seg(s)}`,
+      })),
       ...(desired ? { at: desired.at } : {}),
       note: 'sections leave the group',
     });
@@ -145,7 +173,12 @@ function membershipSteps(scope: SiteScope, nav: Nav, out: GroupNav): void {
       wave: WAVE.groupAdd,
       before: { sections: null },
       after: { sections: sections.map((s) => pathOf.get(s)) },
-      requests: sections.map((s) => ({ method: 'POST' as const, path: `${base(scope)}/section-groups/${seg(groupId)}/sections`, body: { sectionId: s }, idempotent: true as const })),
+      requests: sections.map((s) => ({
+        method: 'POST' as const,
+        path: `${base(scope)}/section-groups/${seg(groupId)}/sections`,
+        body: { sectionId: s },
+        idempotent: true as const,
+      })),
       ...(desired ? { at: desired.at } : {}),
       deps: sections.flatMap((s) => (leftBy.has(s) ? [leftBy.get(s)!] : [])),
       note: 'sections join the group',

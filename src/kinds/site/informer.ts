@@ -17,11 +17,17 @@ export const siteInformer: KindInformer = {
     if (!a) return undefined;
     const base = sitePath(org, change.id);
     const links: StaleRead = { get: `${base}/structure` };
-    const structure: StaleRead[] = [{ list: `${base}/sections` }, { list: `${base}/section-groups` }, { list: `${base}/site-spaces` }, links];
+    const structure: StaleRead[] = [
+      { list: `${base}/sections` },
+      { list: `${base}/section-groups` },
+      { list: `${base}/site-spaces` },
+      links,
+    ];
     const redirects: StaleRead = { list: `${base}/redirects` };
     switch (a.part) {
       case '':
-        if (a.verb === 'deleted') return [itemRead(sitesPath(org), change.id, base), { under: base }, ...countLists(view, org)];
+        if (a.verb === 'deleted')
+          return [itemRead(sitesPath(org), change.id, base), { under: base }, ...countLists(view, org)];
         return [itemRead(sitesPath(org), change.id, base), ...structure, { get: `${base}/adaptive-schema` }];
       // Each changed row of the structure is an event of its own part: one list each (they name each other by id).
       case 'section':

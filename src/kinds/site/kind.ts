@@ -19,7 +19,8 @@ import { PRIVATE_KEY_FILE_MAX_BYTES } from './live-model.js';
 
 export const siteKind: KindDefinition<SiteSpec, SiteStateObject, SiteAux, SiteManifestSpec> = {
   kind: SITE_KIND,
-  identity: 'title, or the pinned spec.id (which allows renaming); sections by path, groups by title, site spaces by (section, space), share links by name',
+  identity:
+    'title, or the pinned spec.id (which allows renaming); sections by path, groups by title, site spaces by (section, space), share links by name',
   schema: siteSchema,
   fileFields: [
     { path: ['customization'], holds: 'a customization', maxBytes: CUSTOMIZATION_FILE_MAX_BYTES },

@@ -16,7 +16,8 @@ type Written<K extends keyof SiteManifestSpec> = NonNullable<SiteManifestSpec[K]
 /** `${VAR}` (a string) or `{file}` as the loader read it (`{file, text, sha256}`): its text and fingerprint. */
 function readPrivateKey(written: Written<'publishingAuth'>['privateKey']): PublishingAuthSpec['privateKey'] {
   if (typeof written === 'string') return { text: written, fingerprint: keyFingerprint(written) };
-  if (isFileContent(written)) return { text: written.text, fingerprint: keyFingerprint(written.text), file: written.file };
+  if (isFileContent(written))
+    return { text: written.text, fingerprint: keyFingerprint(written.text), file: written.file };
   return undefined;
 }
 
@@ -28,11 +29,17 @@ export function readPublishingAuth(written: Written<'publishingAuth'>): Publishi
 }
 
 /** A destination as written: a URL string is `{url}`, so each form is told by its members. */
-const readTarget = (written: Redirect['destination']): RedirectTarget => (typeof written === 'string' ? { url: written } : written);
+const readTarget = (written: Redirect['destination']): RedirectTarget =>
+  typeof written === 'string' ? { url: written } : written;
 
 /** The rules as written, each with its position, its destination's form and whether it is a draft (left out: live). */
 export function readRedirects(written: Written<'redirects'>): RedirectSpec[] {
-  return written.map(({ destination, draft, ...rule }, i) => ({ ...rule, destination: readTarget(destination), draft: draft === true, at: ['spec', 'redirects', i] }));
+  return written.map(({ destination, draft, ...rule }, i) => ({
+    ...rule,
+    destination: readTarget(destination),
+    draft: draft === true,
+    at: ['spec', 'redirects', i],
+  }));
 }
 
 /** A source has at most one live and one draft rule. */
@@ -40,7 +47,11 @@ export function checkRedirects(doc: ManifestDocument, redirects: readonly Redire
   const seen = new Set<string>();
   for (const r of redirects) {
     const id = `${r.draft ? 'draft' : 'live'} ${r.source}`;
-    if (seen.has(id)) report(doc.pos([...r.at, 'source']), `${r.draft ? 'a draft' : 'a live'} redirect from "${r.source}" is listed twice`);
+    if (seen.has(id))
+      report(
+        doc.pos([...r.at, 'source']),
+        `${r.draft ? 'a draft' : 'a live'} redirect from "${r.source}" is listed twice`,
+      );
     seen.add(id);
   }
 }

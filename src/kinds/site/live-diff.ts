@@ -88,7 +88,13 @@ export function diffPublishingAuth(scope: SiteScope): void {
     wave: WAVE.site,
     before: { publishingAuth: c.before },
     after: { publishingAuth: c.after },
-    requests: [{ method: 'PATCH', path: `${base(scope)}/publishing/auth`, body: { backend: written.backend ?? have.backend, ...c.after } }],
+    requests: [
+      {
+        method: 'PATCH',
+        path: `${base(scope)}/publishing/auth`,
+        body: { backend: written.backend ?? have.backend, ...c.after },
+      },
+    ],
     at: ['spec', 'publishingAuth'],
   });
 }
@@ -99,7 +105,11 @@ function blockKey(scope: SiteScope, written: PublishingAuthSpec, live: LivePubli
   if (!key) return false;
   const at = ['spec', 'publishingAuth', 'privateKey'];
   if (!live) {
-    block(scope, at, 'a new site gets a private key the platform generates, which no manifest can know yet: create the site without privateKey, then write the key it was given');
+    block(
+      scope,
+      at,
+      'a new site gets a private key the platform generates, which no manifest can know yet: create the site without privateKey, then write the key it was given',
+    );
     return true;
   }
   if (sameValue(key.fingerprint, live.privateKey)) return false;

@@ -4,10 +4,19 @@
  * never exported: it would put the secret in the repository (write `privateKey: ${VAR}` to have plans check it).
  */
 import { manifestDestination } from './live-reads.js';
-import { EXTERNAL_LINK_FIELDS, type LiveExternalLink, type LivePublishingAuth, type LiveRedirect } from './live-model.js';
+import {
+  EXTERNAL_LINK_FIELDS,
+  type LiveExternalLink,
+  type LivePublishingAuth,
+  type LiveRedirect,
+} from './live-model.js';
 import type { LiveSiteSpace, SiteStructure } from './model.js';
 
-function redirectEntry(r: LiveRedirect, s: SiteStructure, spaceName: (spaceId: string) => string): Record<string, unknown> {
+function redirectEntry(
+  r: LiveRedirect,
+  s: SiteStructure,
+  spaceName: (spaceId: string) => string,
+): Record<string, unknown> {
   return {
     source: r.source,
     destination: manifestDestination(r.destination, s, spaceName),

@@ -29,7 +29,11 @@ export type RedirectTarget =
   | { section?: string; space: string; page?: string };
 
 /** A rule as written, positioned: its destination in the form above, `draft` false when left out (identity is (source, draft)). */
-export type RedirectSpec = Omit<Redirect, 'destination' | 'draft'> & { destination: RedirectTarget; draft: boolean; at: DocPath };
+export type RedirectSpec = Omit<Redirect, 'destination' | 'draft'> & {
+  destination: RedirectTarget;
+  draft: boolean;
+  at: DocPath;
+};
 
 /** The API's SiteRedirectDestination. */
 export type ApiDestination =
@@ -59,7 +63,9 @@ export interface RedirectFields {
 export const PUBLISHING_BACKENDS = ['custom', 'integration'] as const;
 
 /** Visitor sign-in settings as written; the private key as `{text, fingerprint}` once read (never shown). */
-export type PublishingAuthSpec = Omit<Written<'publishingAuth'>, 'privateKey'> & { privateKey?: { text: string; fingerprint: string; file?: string } };
+export type PublishingAuthSpec = Omit<Written<'publishingAuth'>, 'privateKey'> & {
+  privateKey?: { text: string; fingerprint: string; file?: string };
+};
 
 /** The live settings as kept: the private key only as its fingerprint (the key itself is dropped when read). */
 export interface LivePublishingAuth {
@@ -70,7 +76,8 @@ export interface LivePublishingAuth {
 }
 
 /** `<site>/<source>`, `<site>/<source> (draft)` for a draft rule. */
-export const redirectKey = (site: string, source: string, draft: boolean): string => `${site}/${source}${draft ? ' (draft)' : ''}`;
+export const redirectKey = (site: string, source: string, draft: boolean): string =>
+  `${site}/${source}${draft ? ' (draft)' : ''}`;
 
 /** An external link of the navigation, as written (identity: its title within the site; `group`: a group's title, null the top level). */
 export type ExternalLinkSpec = Written<'externalLinks'>[number] & { at: DocPath };
@@ -90,6 +97,14 @@ export interface LiveExternalLink {
 }
 
 /** The fields compared one to one (its group is compared by title). */
-export const EXTERNAL_LINK_FIELDS = ['url', 'description', 'icon', 'condition', 'draft', 'localizedTitle', 'localizedDescription'] as const;
+export const EXTERNAL_LINK_FIELDS = [
+  'url',
+  'description',
+  'icon',
+  'condition',
+  'draft',
+  'localizedTitle',
+  'localizedDescription',
+] as const;
 
 export const externalLinkKey = (site: string, title: string): string => `${site}/${title}`;

@@ -36,7 +36,8 @@ function apiDestination(x: unknown): ApiDestination | undefined {
   if (x['kind'] === 'external' && url !== undefined) return { kind: 'external', url };
   if (x['kind'] === 'site-section' && section !== undefined) return { kind: 'site-section', siteSectionId: section };
   if (x['kind'] === 'site-space' && siteSpace !== undefined) return { kind: 'site-space', siteSpaceId: siteSpace };
-  if (x['kind'] === 'site-page' && siteSpace !== undefined && page !== undefined) return { kind: 'site-page', siteSpaceId: siteSpace, pageId: page };
+  if (x['kind'] === 'site-page' && siteSpace !== undefined && page !== undefined)
+    return { kind: 'site-page', siteSpaceId: siteSpace, pageId: page };
   return undefined;
 }
 
@@ -44,7 +45,14 @@ export function liveRedirect(x: unknown): LiveRedirect | undefined {
   if (!isRecord(x) || typeof x['id'] !== 'string' || typeof x['source'] !== 'string') return undefined;
   const destination = apiDestination(x['destination']);
   if (!destination) return undefined;
-  return { id: x['id'], source: x['source'], draft: x['draft'] === true, permanent: x['permanent'] === true, captureWildcard: x['captureWildcard'] === true, destination };
+  return {
+    id: x['id'],
+    source: x['source'],
+    draft: x['draft'] === true,
+    permanent: x['permanent'] === true,
+    captureWildcard: x['captureWildcard'] === true,
+    destination,
+  };
 }
 
 /** Every rule of a site: the live ones, then the drafts (the list shows one or the other: `draft` defaults to false). */
@@ -59,14 +67,23 @@ export async function readPublishingAuth(ctx: FetchContext, org: string, siteId:
   const a = isRecord(raw) ? raw : {};
   const key = typeof a['privateKey'] === 'string' ? a['privateKey'] : '';
   registerSecret(key, 'payload');
-  return { backend: String(a['backend'] ?? 'custom'), fallbackURL: stringOrNull(a['fallbackURL']), logoutURL: stringOrNull(a['logoutURL']), privateKey: keyFingerprint(key) };
+  return {
+    backend: String(a['backend'] ?? 'custom'),
+    fallbackURL: stringOrNull(a['fallbackURL']),
+    logoutURL: stringOrNull(a['logoutURL']),
+    privateKey: keyFingerprint(key),
+  };
 }
 
 /**
  * A destination as a manifest names it: a URL, `{section}` by path, `{section, space, page}` for a site space or one
  * of its pages (`space` named by `spaceName`); the API's form when the structure read does not hold its target.
  */
-export function manifestDestination(d: ApiDestination, s: SiteStructure, spaceName: (spaceId: string) => string): unknown {
+export function manifestDestination(
+  d: ApiDestination,
+  s: SiteStructure,
+  spaceName: (spaceId: string) => string,
+): unknown {
   if (d.kind === 'external') return d.url;
   if (d.kind === 'site-section') {
     const section = s.sections.find((x) => x.id === d.siteSectionId);
@@ -76,23 +93,52 @@ export function manifestDestination(d: ApiDestination, s: SiteStructure, spaceNa
   if (!ss) return { ...d };
   const section = ss.section === null ? undefined : s.sections.find((x) => x.id === ss.section);
   if (ss.section !== null && !section) return { ...d };
-  return { ...(section ? { section: section.path } : {}), space: spaceName(ss.spaceId), ...(d.kind === 'site-page' ? { page: d.pageId } : {}) };
+  return {
+    ...(section ? { section: section.path } : {}),
+    space: spaceName(ss.spaceId),
+    ...(d.kind === 'site-page' ? { page: d.pageId } : {}),
+  };
 }
 
-export function redirectFields(r: LiveRedirect, s: SiteStructure, spaceName: (spaceId: string) => string): RedirectFields {
-  return { source: r.source, draft: r.draft, permanent: r.permanent, captureWildcard: r.captureWildcard, destination: manifestDestination(r.destination, s, spaceName) };
+export function redirectFields(
+  r: LiveRedirect,
+  s: SiteStructure,
+  spaceName: (spaceId: string) => string,
+): RedirectFields {
+  return {
+    source: r.source,
+    draft: r.draft,
+    permanent: r.permanent,
+    captureWildcard: r.captureWildcard,
+    destination: manifestDestination(r.destination, s, spaceName),
+  };
 }
 
 /** The rules as live objects of SiteRedirect, keyed `<site>/<source>` (`… (draft)`), their parent the site. */
-export function redirectObjects(org: string, site: { id: string; key: string }, s: SiteStructure): LiveObject<RedirectFields, typeof REDIRECT_KIND>[] {
+export function redirectObjects(
+  org: string,
+  site: { id: string; key: string },
+  s: SiteStructure,
+): LiveObject<RedirectFields, typeof REDIRECT_KIND>[] {
   const parent = { kind: SITE_KIND, id: site.id, key: site.key };
   const title = new Map(s.siteSpaces.map((x) => [x.spaceId, x.spaceTitle]));
-  return (s.redirects ?? []).map((r) => ({ kind: REDIRECT_KIND, org, key: redirectKey(site.key, r.source, r.draft), id: r.id, fields: redirectFields(r, s, (id) => title.get(id) ?? id), parent }));
+  return (s.redirects ?? []).map((r) => ({
+    kind: REDIRECT_KIND,
+    org,
+    key: redirectKey(site.key, r.source, r.draft),
+    id: r.id,
+    fields: redirectFields(r, s, (id) => title.get(id) ?? id),
+    parent,
+  }));
 }
 
 /** One SitePublication per published site (keyed and identified like the site). */
-export function publicationObjects(sites: readonly SiteObject[]): LiveObject<{ site: string }, typeof PUBLICATION_KIND>[] {
-  return sites.filter((s) => s.fields.published).map((s) => ({ kind: PUBLICATION_KIND, org: s.org, key: s.key, id: s.id, fields: { site: s.key } }));
+export function publicationObjects(
+  sites: readonly SiteObject[],
+): LiveObject<{ site: string }, typeof PUBLICATION_KIND>[] {
+  return sites
+    .filter((s) => s.fields.published)
+    .map((s) => ({ kind: PUBLICATION_KIND, org: s.org, key: s.key, id: s.id, fields: { site: s.key } }));
 }
 
 function localizedMap(v: unknown): Record<string, string> | null {
@@ -135,8 +181,19 @@ export async function readExternalLinks(ctx: FetchContext, org: string, siteId: 
 }
 
 /** The links as live objects of SiteExternalLink, keyed `<site>/<title>`, their parent the site. */
-export function externalLinkObjects(org: string, site: { id: string; key: string }, s: SiteStructure): LiveObject<{ title: string; url: string; group: string | null }, typeof EXTERNAL_LINK_KIND>[] {
+export function externalLinkObjects(
+  org: string,
+  site: { id: string; key: string },
+  s: SiteStructure,
+): LiveObject<{ title: string; url: string; group: string | null }, typeof EXTERNAL_LINK_KIND>[] {
   const parent = { kind: SITE_KIND, id: site.id, key: site.key };
   const title = new Map(s.groups.map((g) => [g.id, g.title]));
-  return (s.externalLinks ?? []).map((l) => ({ kind: EXTERNAL_LINK_KIND, org, key: externalLinkKey(site.key, l.title), id: l.id, fields: { title: l.title, url: l.url, group: l.group === null ? null : (title.get(l.group) ?? l.group) }, parent }));
+  return (s.externalLinks ?? []).map((l) => ({
+    kind: EXTERNAL_LINK_KIND,
+    org,
+    key: externalLinkKey(site.key, l.title),
+    id: l.id,
+    fields: { title: l.title, url: l.url, group: l.group === null ? null : (title.get(l.group) ?? l.group) },
+    parent,
+  }));
 }

@@ -4,9 +4,23 @@
  */
 import type { LiveKindState, LiveObject } from '../../model/kind.js';
 import type { DocPath } from '../../manifests/paths.js';
-import { SITE_ACCESS_KIND, type AccessAux, type AccessEntry, type AccessObject, type AccessTarget } from '../access/model.js';
+import {
+  SITE_ACCESS_KIND,
+  type AccessAux,
+  type AccessEntry,
+  type AccessObject,
+  type AccessTarget,
+} from '../access/model.js';
 import { orgPath, seg } from '../common.js';
-import type { ExternalLinkSpec, LiveExternalLink, LivePublishingAuth, LiveRedirect, PublishingAuthSpec, RedirectFields, RedirectSpec } from './live-model.js';
+import type {
+  ExternalLinkSpec,
+  LiveExternalLink,
+  LivePublishingAuth,
+  LiveRedirect,
+  PublishingAuthSpec,
+  RedirectFields,
+  RedirectSpec,
+} from './live-model.js';
 import type { EXTERNAL_LINK_KIND, PUBLICATION_KIND, REDIRECT_KIND } from './live-model.js';
 import type { SiteManifestSpec, SiteSpace as WrittenSiteSpace } from '../generated/site.js';
 
@@ -75,12 +89,33 @@ export const SITE_FIELDS = ['title', 'visibility', 'basename', 'proxy', 'adaptiv
 /** Of those, what POST /sites cannot set (sent by a PATCH in the create step). */
 export const PATCH_ONLY_FIELDS = ['basename', 'proxy', 'adaptiveContent', 'agentsContext'] as const;
 /** What a new site has (contract): a PATCH of these values is not needed. */
-export const CREATED_SITE_DEFAULTS: Record<string, unknown> = { proxy: null, adaptiveContent: { enabled: false }, agentsContext: 'excluded', visibility: 'public' };
+export const CREATED_SITE_DEFAULTS: Record<string, unknown> = {
+  proxy: null,
+  adaptiveContent: { enabled: false },
+  agentsContext: 'excluded',
+  visibility: 'public',
+};
 /** The adaptive schema of a new site. */
-export const EMPTY_ADAPTIVE_SCHEMA: Written<'adaptiveSchema'> = { type: 'object', properties: {}, additionalProperties: false };
+export const EMPTY_ADAPTIVE_SCHEMA: Written<'adaptiveSchema'> = {
+  type: 'object',
+  properties: {},
+  additionalProperties: false,
+};
 
 /** The spec as written, with its site spaces, sections, groups and share links positioned, its customization read and its access list parsed (desired.ts). */
-export type SiteSpec = Omit<SiteManifestSpec, 'defaultSiteSpace' | 'sections' | 'sectionGroups' | 'spaces' | 'shareLinks' | 'customization' | 'access' | 'publishingAuth' | 'redirects' | 'externalLinks'> & {
+export type SiteSpec = Omit<
+  SiteManifestSpec,
+  | 'defaultSiteSpace'
+  | 'sections'
+  | 'sectionGroups'
+  | 'spaces'
+  | 'shareLinks'
+  | 'customization'
+  | 'access'
+  | 'publishingAuth'
+  | 'redirects'
+  | 'externalLinks'
+> & {
   defaultSiteSpace?: DefaultSiteSpaceSpec;
   sections?: SectionSpec[];
   sectionGroups?: GroupSpec[];

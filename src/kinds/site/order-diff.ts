@@ -30,7 +30,8 @@ export function predictLayout(scope: SiteScope, nav: Nav, groups: GroupNav): Lay
   }
   // The site's first section receives its root site spaces after its own (contract). With several sections
   // created at once which one is unknown: the root site spaces then stay predicted at the root (all moved).
-  const only = nav.createdSections.length === 1 && scope.live.sections.length === 0 ? nav.createdSections[0] : undefined;
+  const only =
+    nav.createdSections.length === 1 && scope.live.sections.length === 0 ? nav.createdSections[0] : undefined;
   if (only !== undefined && !scope.isNew) {
     for (const id of layout.flat(ROOT)) {
       layout.remove(id);
@@ -71,15 +72,21 @@ export function diffOrder(scope: SiteScope, nav: Nav, groups: GroupNav): void {
   const layout = predictLayout(scope, nav, groups);
   const sectionIds = new Set(nav.sections.map((s) => s.id));
   const isGroup = (id: string): boolean => groups.titles.has(id);
-  const typeOf = (id: string): StructureType => (isGroup(id) ? 'site-section-group' : sectionIds.has(id) ? 'site-section' : 'site-space');
+  const typeOf = (id: string): StructureType =>
+    isGroup(id) ? 'site-section-group' : sectionIds.has(id) ? 'site-section' : 'site-space';
   const names = new Map<string, string>();
   for (const s of nav.sections) names.set(s.id, s.path);
   for (const [id, title] of groups.titles) names.set(id, `group ${title}`);
   const sectionPath = new Map(scope.live.sections.map((s) => [s.id, s.path]));
-  for (const x of scope.live.siteSpaces) names.set(x.id, `site space ${x.id} ("${x.spaceTitle}"${x.section === null ? '' : ` in section "${sectionPath.get(x.section) ?? x.section}"`})`);
+  for (const x of scope.live.siteSpaces)
+    names.set(
+      x.id,
+      `site space ${x.id} ("${x.spaceTitle}"${x.section === null ? '' : ` in section "${sectionPath.get(x.section) ?? x.section}"`})`,
+    );
   for (const list of nav.containers.values()) for (const x of list) names.set(x.id, x.name);
   const nameOf = (id: string): string => names.get(id) ?? id;
-  const containerName = (container: string): string => (container === ROOT ? 'root spaces' : `section ${names.get(container.slice('section:'.length)) ?? container}`);
+  const containerName = (container: string): string =>
+    container === ROOT ? 'root spaces' : `section ${names.get(container.slice('section:'.length)) ?? container}`;
 
   const requests: RequestSpec[] = [];
   const before: Record<string, unknown> = {};
@@ -87,13 +94,20 @@ export function diffOrder(scope: SiteScope, nav: Nav, groups: GroupNav): void {
   const navBefore: Record<string, unknown> = {};
   const navAfter: Record<string, unknown> = {};
   const shown = (c: { name: string; slots: string; desired: readonly string[] }): void => {
-    navBefore[c.name] = layout.flat(c.slots).filter((id) => c.desired.includes(id)).map(nameOf);
+    navBefore[c.name] = layout
+      .flat(c.slots)
+      .filter((id) => c.desired.includes(id))
+      .map(nameOf);
     navAfter[c.name] = c.desired.map(nameOf);
   };
 
   for (const c of sectionContainers(scope, nav, groups, layout)) {
     if (!c.moves) {
-      block(scope, ['spec', 'sections'], `cannot order ${c.name}: none of its items is in place to sort the others next to; order it by hand`);
+      block(
+        scope,
+        ['spec', 'sections'],
+        `cannot order ${c.name}: none of its items is in place to sort the others next to; order it by hand`,
+      );
       continue;
     }
     if (c.moves.length === 0) continue;
@@ -101,7 +115,9 @@ export function diffOrder(scope: SiteScope, nav: Nav, groups: GroupNav): void {
     for (const m of c.moves) requests.push(sortRequest(scope, m, typeOf));
   }
 
-  const doomed = new Set([...nav.leaving].filter((id) => ![...nav.containers.values()].some((list) => list.some((x) => x.id === id))));
+  const doomed = new Set(
+    [...nav.leaving].filter((id) => ![...nav.containers.values()].some((list) => list.some((x) => x.id === id))),
+  );
   const seq = sequenceSiteSpaces({
     layout,
     desired: new Map([...nav.containers].map(([c, list]) => [c, list.map((x) => x.id)])),
@@ -117,7 +133,8 @@ export function diffOrder(scope: SiteScope, nav: Nav, groups: GroupNav): void {
     return;
   }
   const moved = new Set(seq.actions.flatMap((a) => (a.type === 'move' ? [a.container] : [])));
-  for (const [c, list] of nav.containers) if (moved.has(c)) shown({ name: containerName(c), slots: c, desired: list.map((x) => x.id) });
+  for (const [c, list] of nav.containers)
+    if (moved.has(c)) shown({ name: containerName(c), slots: c, desired: list.map((x) => x.id) });
   let moves = requests.length;
   const extra: string[] = [];
   for (const a of seq.actions) {
@@ -125,8 +142,21 @@ export function diffOrder(scope: SiteScope, nav: Nav, groups: GroupNav): void {
       requests.push(a.within ? sortRequest(scope, a.move, typeOf) : siteSpaceMoveRequest(scope, a.move));
       moves++;
     } else if (a.type === 'default') {
-      requests.push({ method: 'PATCH', path: `${base(scope)}/sections/${seg(a.container.slice('section:'.length))}`, body: { defaultSiteSpace: a.item } });
-      record(before, after, 'sectionDefaults', names.get(a.container.slice('section:'.length)) ?? a.container, nameOf(scope.live.siteSpaces.find((x) => x.section === a.container.slice('section:'.length) && x.default)?.id ?? ''), nameOf(a.item));
+      requests.push({
+        method: 'PATCH',
+        path: `${base(scope)}/sections/${seg(a.container.slice('section:'.length))}`,
+        body: { defaultSiteSpace: a.item },
+      });
+      record(
+        before,
+        after,
+        'sectionDefaults',
+        names.get(a.container.slice('section:'.length)) ?? a.container,
+        nameOf(
+          scope.live.siteSpaces.find((x) => x.section === a.container.slice('section:'.length) && x.default)?.id ?? '',
+        ),
+        nameOf(a.item),
+      );
       extra.push('default');
     } else {
       requests.push({ method: 'PATCH', path: `${base(scope)}/site-spaces/${seg(a.item)}`, body: { path: a.path } });
@@ -140,7 +170,12 @@ export function diffOrder(scope: SiteScope, nav: Nav, groups: GroupNav): void {
     after['navigation'] = navAfter;
   }
   const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
-  const notes = [moves > 0 ? count(moves, 'move') : '', ...['default', 'path'].map((k) => extra.filter((x) => x === k).length).map((n, i) => (n > 0 ? count(n, i === 0 ? 'section default' : 'path change') : ''))].filter(Boolean);
+  const notes = [
+    moves > 0 ? count(moves, 'move') : '',
+    ...['default', 'path']
+      .map((k) => extra.filter((x) => x === k).length)
+      .map((n, i) => (n > 0 ? count(n, i === 0 ? 'section default' : 'path change') : '')),
+  ].filter(Boolean);
   push(scope, {
     kind: SITE_KIND,
     key: scope.title,
@@ -157,7 +192,14 @@ export function diffOrder(scope: SiteScope, nav: Nav, groups: GroupNav): void {
 }
 
 /** before/after of one changed value under `group` (the first `from` and the last `to` of a key). */
-function record(before: Record<string, unknown>, after: Record<string, unknown>, group: string, key: string, from: unknown, to: unknown): void {
+function record(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  group: string,
+  key: string,
+  from: unknown,
+  to: unknown,
+): void {
   const b = groupOf(before, group);
   const a = groupOf(after, group);
   if (!(key in b)) b[key] = from;
@@ -176,7 +218,8 @@ function groupOf(values: Record<string, unknown>, group: string): Record<string,
 /** Top level and groups: the fewest moves each (undefined when no item is in place to anchor on). */
 function sectionContainers(scope: SiteScope, nav: Nav, groups: GroupNav, layout: Layout): Container[] {
   const containers: Container[] = [];
-  const sectionsIn = (container: string): string[] => nav.sections.map((s) => s.id).filter((id) => layout.containerOf(id) === container);
+  const sectionsIn = (container: string): string[] =>
+    nav.sections.map((s) => s.id).filter((id) => layout.containerOf(id) === container);
   // Top level: groups sit where their first member is written in `sections`.
   let top: string[];
   if (groups.managed) {
@@ -195,9 +238,17 @@ function sectionContainers(scope: SiteScope, nav: Nav, groups: GroupNav, layout:
   const groupIds = groups.managed ? [...groups.ids.values()] : scope.live.groups.map((g) => g.id);
   for (const g of groupIds) {
     const desired = groups.managed
-      ? (scope.spec.sectionGroups ?? []).find((x) => x.title === groups.titles.get(g))!.sections.map((p) => nav.sections.find((s) => s.path === p)?.id).filter((id): id is string => id !== undefined)
+      ? (scope.spec.sectionGroups ?? [])
+          .find((x) => x.title === groups.titles.get(g))!
+          .sections.map((p) => nav.sections.find((s) => s.path === p)?.id)
+          .filter((id): id is string => id !== undefined)
       : sectionsIn(inGroup(g));
-    containers.push({ name: `group ${groups.titles.get(g) ?? g}`, slots: inGroup(g), desired, moves: planMoves(layout.slots(inGroup(g)), desired) });
+    containers.push({
+      name: `group ${groups.titles.get(g) ?? g}`,
+      slots: inGroup(g),
+      desired,
+      moves: planMoves(layout.slots(inGroup(g)), desired),
+    });
   }
   return containers;
 }

@@ -13,14 +13,28 @@
  */
 import { ref } from '../../model/refs.js';
 import { seg, stepId } from '../common.js';
-import { SECTION_KIND, SITE_SPACE_KIND, WAVE, sectionKey, siteSpaceKey, slug, type LiveSiteSpace, type SectionSpec, type SiteSpaceSpec } from './model.js';
+import {
+  SECTION_KIND,
+  SITE_SPACE_KIND,
+  WAVE,
+  sectionKey,
+  siteSpaceKey,
+  slug,
+  type LiveSiteSpace,
+  type SectionSpec,
+  type SiteSpaceSpec,
+} from './model.js';
 import { base, push, warn, type SiteScope } from './scope.js';
 import type { SpaceTarget } from './space-ref.js';
 
 export type Resolve = (list: SiteSpaceSpec[]) => { s: SiteSpaceSpec; t: SpaceTarget }[];
 
 /** Root site spaces the desired sections list, matched by space in manifest order (each root once). */
-export function claimRoots(roots: readonly LiveSiteSpace[], sections: readonly SectionSpec[], resolved: Resolve): Map<SiteSpaceSpec, LiveSiteSpace> {
+export function claimRoots(
+  roots: readonly LiveSiteSpace[],
+  sections: readonly SectionSpec[],
+  resolved: Resolve,
+): Map<SiteSpaceSpec, LiveSiteSpace> {
   const claims = new Map<SiteSpaceSpec, LiveSiteSpace>();
   const free = [...roots];
   for (const d of sections) {
@@ -38,7 +52,10 @@ export function claimRoots(roots: readonly LiveSiteSpace[], sections: readonly S
  * The space a new section is POSTed with: one that is not a claimed root site space when it has one (nothing
  * shows twice), else its first space, whose root site space it then replaces.
  */
-export function postedSpace<T extends { s: SiteSpaceSpec }>(spaces: readonly T[], claims: ReadonlyMap<SiteSpaceSpec, LiveSiteSpace>): { first: T; replaces?: LiveSiteSpace } | undefined {
+export function postedSpace<T extends { s: SiteSpaceSpec }>(
+  spaces: readonly T[],
+  claims: ReadonlyMap<SiteSpaceSpec, LiveSiteSpace>,
+): { first: T; replaces?: LiveSiteSpace } | undefined {
   const free = spaces.find((x) => !claims.has(x.s));
   if (free) return { first: free };
   const first = spaces[0];
@@ -63,15 +80,31 @@ export function replacementPath(d: SectionSpec, first: SiteSpaceSpec, root: Live
 }
 
 /** Delete phase: the root site space goes, then the section's first site space gets the path it should have. */
-export function replaceRoot(scope: SiteScope, d: SectionSpec, first: { s: SiteSpaceSpec; t: SpaceTarget }, root: LiveSiteSpace): void {
+export function replaceRoot(
+  scope: SiteScope,
+  d: SectionSpec,
+  first: { s: SiteSpaceSpec; t: SpaceTarget },
+  root: LiveSiteSpace,
+): void {
   const section = d.path;
   const create = stepId(SECTION_KIND, scope.org, sectionKey(scope.title, section), 'create');
   const path = replacementPath(d, first.s, root);
   const requests = [{ method: 'DELETE' as const, path: `${base(scope)}/site-spaces/${seg(root.id)}` }];
   // The POST derived the slug of the space title (the section was empty then).
-  const patch = path !== undefined && path !== slug(first.t.title) ? [{ method: 'PATCH' as const, path: `${base(scope)}/site-spaces/${ref(create, 'firstSiteSpace')}`, body: { path } }] : [];
+  const patch =
+    path !== undefined && path !== slug(first.t.title)
+      ? [
+          {
+            method: 'PATCH' as const,
+            path: `${base(scope)}/site-spaces/${ref(create, 'firstSiteSpace')}`,
+            body: { path },
+          },
+        ]
+      : [];
   // Two root site spaces of same-titled spaces would share a key (and a step id): add the id then.
-  const twin = scope.live.siteSpaces.some((x) => x.section === null && x.id !== root.id && x.spaceTitle === root.spaceTitle);
+  const twin = scope.live.siteSpaces.some(
+    (x) => x.section === null && x.id !== root.id && x.spaceTitle === root.spaceTitle,
+  );
   push(scope, {
     kind: SITE_SPACE_KIND,
     key: siteSpaceKey(scope.liveTitle, null, twin ? `${root.spaceTitle} (${root.id})` : root.spaceTitle),
@@ -90,10 +123,17 @@ export function replaceRoot(scope: SiteScope, d: SectionSpec, first: { s: SiteSp
   });
 }
 
-export function warnRootsMove(scope: SiteScope, roots: readonly LiveSiteSpace[], unclaimed: readonly LiveSiteSpace[], replaced: readonly LiveSiteSpace[]): void {
+export function warnRootsMove(
+  scope: SiteScope,
+  roots: readonly LiveSiteSpace[],
+  unclaimed: readonly LiveSiteSpace[],
+  replaced: readonly LiveSiteSpace[],
+): void {
   const names = (list: readonly LiveSiteSpace[]): string => list.map((x) => `"${x.spaceTitle}"`).join(', ');
   let message = `the site has root site spaces (${names(roots)}): the first section this plan creates receives them (API rule), then each is moved to the section that lists it`;
-  if (replaced.length > 0) message += `; replaced by the site space their new section is created with (a section is created with a space): ${names(replaced)}`;
-  if (unclaimed.length > 0) message += `; not listed in any section: ${names(unclaimed)} (${scope.prune ? 'deleted' : 'left in that section, unmanaged'})`;
+  if (replaced.length > 0)
+    message += `; replaced by the site space their new section is created with (a section is created with a space): ${names(replaced)}`;
+  if (unclaimed.length > 0)
+    message += `; not listed in any section: ${names(unclaimed)} (${scope.prune ? 'deleted' : 'left in that section, unmanaged'})`;
   warn(scope, scope.title, message);
 }

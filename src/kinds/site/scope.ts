@@ -35,7 +35,10 @@ export interface SiteScope {
 export const base = (scope: SiteScope): string => sitePath(scope.org, scope.siteId);
 
 /** A step of this site: the id comes from kind, key and suffix; org and source from the scope. */
-export type SiteStepInput = Pick<Step, 'kind' | 'key' | 'action' | 'phase' | 'wave' | 'before' | 'after' | 'requests' | 'note'> & {
+export type SiteStepInput = Pick<
+  Step,
+  'kind' | 'key' | 'action' | 'phase' | 'wave' | 'before' | 'after' | 'requests' | 'note'
+> & {
   suffix: string;
   /** Where the manifest writes the object (absent for prunes). */
   at?: DocPath;
@@ -44,7 +47,9 @@ export type SiteStepInput = Pick<Step, 'kind' | 'key' | 'action' | 'phase' | 'wa
 
 export function siteStep(scope: SiteScope, s: SiteStepInput): Step {
   const id = stepId(s.kind, scope.org, s.key, s.suffix);
-  const fromRefs = refsIn(s.requests).map((r) => r.stepId).filter((d) => d !== id);
+  const fromRefs = refsIn(s.requests)
+    .map((r) => r.stepId)
+    .filter((d) => d !== id);
   const step = makeStep({
     id,
     action: s.action,

@@ -14,7 +14,16 @@
 import type { RequestSpec } from '../../model/plan.js';
 import { ref } from '../../model/refs.js';
 import { changedFields, seg, stepId, unmatchedLive } from '../common.js';
-import { SECTION_KIND, WAVE, sectionKey, slug, type LiveSection, type LiveSiteSpace, type SectionSpec, type SiteSpaceSpec } from './model.js';
+import {
+  SECTION_KIND,
+  WAVE,
+  sectionKey,
+  slug,
+  type LiveSection,
+  type LiveSiteSpace,
+  type SectionSpec,
+  type SiteSpaceSpec,
+} from './model.js';
 import type { Nav } from './nav.js';
 import { uniquePath } from './paths.js';
 import { claimRoots, postedSpace, replaceRoot, replacementCondition, warnRootsMove } from './root-spaces.js';
@@ -23,7 +32,15 @@ import type { SpaceTarget } from './space-ref.js';
 import { siteSpacePatch } from './site-space-steps.js';
 import { diffSiteSpaces } from './spaces-diff.js';
 
-const SECTION_FIELDS = ['title', 'icon', 'description', 'condition', 'draft', 'localizedTitle', 'localizedDescription'] as const;
+const SECTION_FIELDS = [
+  'title',
+  'icon',
+  'description',
+  'condition',
+  'draft',
+  'localizedTitle',
+  'localizedDescription',
+] as const;
 
 export function diffSections(scope: SiteScope): Nav {
   const { spec, live } = scope;
@@ -48,7 +65,10 @@ export function diffSections(scope: SiteScope): Nav {
   const target = (s: SiteSpaceSpec): SpaceTarget | undefined => {
     if (!memo.has(s)) {
       const t = scope.space(s.space, scope.entry.doc.pos(s.at));
-      if (!t) throw new Error(`internal: space "${s.space}" (${where(scope, s.at)}) resolves to nothing, but its site was not blocked`);
+      if (!t)
+        throw new Error(
+          `internal: space "${s.space}" (${where(scope, s.at)}) resolves to nothing, but its site was not blocked`,
+        );
       memo.set(s, t);
     }
     return memo.get(s);
@@ -70,7 +90,11 @@ export function diffSections(scope: SiteScope): Nav {
   if (spec.spaces && live.sections.length > 0) {
     // Root site spaces exist only on a site without sections, and no request removes its last (default) section.
     const paths = live.sections.map((s) => `"${s.path}"`).join(', ');
-    block(scope, ['spec', 'spaces'], `the site has sections (${paths}) and a site with sections cannot go back to root spaces (its default section cannot be deleted): list these spaces in sections instead`);
+    block(
+      scope,
+      ['spec', 'spaces'],
+      `the site has sections (${paths}) and a site with sections cannot go back to root spaces (its default section cannot be deleted): list these spaces in sections instead`,
+    );
   }
   const roots = live.sections.length === 0 && spec.sections ? live.siteSpaces.filter((x) => x.section === null) : [];
   const rootPaths = new Set(roots.map((x) => x.path));
@@ -85,10 +109,21 @@ export function diffSections(scope: SiteScope): Nav {
     }
     const posted = postedSpace(spaces, nav.rootClaims);
     // Every space resolves (unresolved ones block the site) and a section lists at least one (schema).
-    if (!posted) throw new Error(`internal: section "${d.path}" (${where(scope, d.at)}) of site "${scope.title}" has no space to be created with`);
+    if (!posted)
+      throw new Error(
+        `internal: section "${d.path}" (${where(scope, d.at)}) of site "${scope.title}" has no space to be created with`,
+      );
     const { first, replaces } = posted;
     nav.rootClaims.delete(first.s);
-    const created = createSection(scope, d, first, liveByPath, (newBases.get(slug(d.title ?? first.t.title)) ?? 0) > 1, rootPaths, replaces);
+    const created = createSection(
+      scope,
+      d,
+      first,
+      liveByPath,
+      (newBases.get(slug(d.title ?? first.t.title)) ?? 0) > 1,
+      rootPaths,
+      replaces,
+    );
     nav.sections.push({ path: d.path, id: created, spec: d, posted: first.s, ...(replaces ? { replaces } : {}) });
     nav.createdSections.push(created);
     if (replaces) {
@@ -143,23 +178,55 @@ function createSection(
   if (d.draft !== undefined) post['draft'] = d.draft;
   const derived = uniquePath(slug(d.title ?? first.t.title), new Set(liveByPath.keys()));
   // Found again by the path the server derives (unique among live sections) and its first space.
-  const recover = { match: [{ field: 'path', value: derived }, { field: 'siteSpaces.0.space.id', body: '/spaceId' }] };
-  const requests: RequestSpec[] = [{ method: 'POST', path: `${base(scope)}/sections`, body: post, capture: { id: 'id', firstSiteSpace: 'siteSpaces.0.id' }, recover }];
+  const recover = {
+    match: [
+      { field: 'path', value: derived },
+      { field: 'siteSpaces.0.space.id', body: '/spaceId' },
+    ],
+  };
+  const requests: RequestSpec[] = [
+    {
+      method: 'POST',
+      path: `${base(scope)}/sections`,
+      body: post,
+      capture: { id: 'id', firstSiteSpace: 'siteSpaces.0.id' },
+      recover,
+    },
+  ];
   const patch: Record<string, unknown> = {};
   if (clash || derived !== d.path) patch['path'] = d.path;
   if (typeof d.description === 'string') patch['description'] = d.description;
   if (typeof d.condition === 'string') patch['condition'] = d.condition;
   for (const k of ['localizedTitle', 'localizedDescription'] as const) if (d[k] !== undefined) patch[k] = d[k];
-  if (Object.keys(patch).length > 0) requests.push({ method: 'PATCH', path: `${base(scope)}/sections/${ref(id)}`, body: patch });
+  if (Object.keys(patch).length > 0)
+    requests.push({ method: 'PATCH', path: `${base(scope)}/sections/${ref(id)}`, body: patch });
   const condition = replaces ? replacementCondition(first.s, replaces) : undefined;
   // A path a root site space holds (the first section receives them) is set by the reorder step instead.
-  const flags = { ...(first.s.hidden !== undefined ? { hidden: first.s.hidden } : {}), ...(first.s.draft !== undefined ? { draft: first.s.draft } : {}) };
-  const ssPatch = replaces ? { ...(condition !== undefined ? { condition } : {}), ...flags } : siteSpacePatch(first.s, first.t, rootPaths);
-  if (Object.keys(ssPatch).length > 0) requests.push({ method: 'PATCH', path: `${base(scope)}/site-spaces/${ref(id, 'firstSiteSpace')}`, body: ssPatch });
+  const flags = {
+    ...(first.s.hidden !== undefined ? { hidden: first.s.hidden } : {}),
+    ...(first.s.draft !== undefined ? { draft: first.s.draft } : {}),
+  };
+  const ssPatch = replaces
+    ? { ...(condition !== undefined ? { condition } : {}), ...flags }
+    : siteSpacePatch(first.s, first.t, rootPaths);
+  if (Object.keys(ssPatch).length > 0)
+    requests.push({ method: 'PATCH', path: `${base(scope)}/site-spaces/${ref(id, 'firstSiteSpace')}`, body: ssPatch });
   const after: Record<string, unknown> = { path: d.path };
   for (const f of SECTION_FIELDS) if (d[f] !== undefined) after[f] = d[f];
   after['spaces'] = [first.s.space];
-  push(scope, { kind: SECTION_KIND, key, suffix: 'create', action: 'create', phase: 'create', wave: WAVE.section, before: null, after, requests, at: d.at, deps: first.t.deps });
+  push(scope, {
+    kind: SECTION_KIND,
+    key,
+    suffix: 'create',
+    action: 'create',
+    phase: 'create',
+    wave: WAVE.section,
+    before: null,
+    after,
+    requests,
+    at: d.at,
+    deps: first.t.deps,
+  });
   return ref(id);
 }
 

@@ -64,7 +64,8 @@ class Simulation {
     this.defaults = new Map(input.defaults);
     this.lateDefaults = new Set(input.lateDefaults);
     const containers = new Set([...input.desired.keys()]);
-    for (const list of input.desired.values()) for (const item of list) containers.add(input.layout.containerOf(item) ?? '');
+    for (const list of input.desired.values())
+      for (const item of list) containers.add(input.layout.containerOf(item) ?? '');
     for (const c of containers) {
       const items = input.layout.flat(c);
       this.members.set(c, items);
@@ -105,7 +106,9 @@ class Simulation {
       if (p !== undefined) {
         // Next to a site space whose path is unknown but may be this one, its own becomes unknown too.
         const taken = this.pathsIn(c);
-        const unsure = this.in(c).some((x) => x !== item && this.now.get(x) === undefined && (this.maybe.get(x) ?? []).includes(p));
+        const unsure = this.in(c).some(
+          (x) => x !== item && this.now.get(x) === undefined && (this.maybe.get(x) ?? []).includes(p),
+        );
         this.now.set(item, unsure ? undefined : uniquePath(p, taken));
         if (unsure) this.maybe.set(item, [p, uniquePath(p, new Set([...taken, p]))]);
       }
@@ -120,24 +123,28 @@ class Simulation {
   /** Place every desired item; undefined when done, else the error. */
   placeAll(): Sequence | undefined {
     const { desired } = this.input;
-    for (let progress = true; progress; ) {
+    for (let progress = true; progress;) {
       progress = false;
       for (const [c, list] of desired) progress = this.placeIn(c, list) || progress;
     }
     const missing = [...desired].flatMap(([c, list]) => list.filter((item) => !this.placed.get(c)!.has(item)));
     if (missing.length === 0) return undefined;
-    return { error: `cannot bring ${missing.map((x) => this.input.name(x)).join(', ')} into place: each move waits on a section default that cannot change first` };
+    return {
+      error: `cannot bring ${missing.map((x) => this.input.name(x)).join(', ')} into place: each move waits on a section default that cannot change first`,
+    };
   }
 
   /** One container's placements (as far as possible now); whether anything moved. */
   private placeIn(c: string, list: readonly string[]): boolean {
     const placed = this.placed.get(c)!;
     let any = false;
-    for (let progress = true; progress && placed.size < list.length; ) {
+    for (let progress = true; progress && placed.size < list.length;) {
       progress = false;
       if (placed.size === 0) {
         const item = list.find((x) => this.canMove(x, c));
-        const anchor = this.in(c).filter((x) => x !== item).at(-1);
+        const anchor = this.in(c)
+          .filter((x) => x !== item)
+          .at(-1);
         if (item === undefined || anchor === undefined) return any;
         this.move(item, 'after', anchor, c);
         progress = any = true;
@@ -161,7 +168,9 @@ class Simulation {
   }
 
   private pathsIn(c: string, except?: string): Set<string> {
-    return new Set(this.in(c).flatMap((x) => (x === except ? [] : [this.now.get(x)].filter((p): p is string => p !== undefined))));
+    return new Set(
+      this.in(c).flatMap((x) => (x === except ? [] : [this.now.get(x)].filter((p): p is string => p !== undefined))),
+    );
   }
 
   private setPath(c: string, item: string, path: string): void {
@@ -172,12 +181,16 @@ class Simulation {
   /** The paths still to set, container by container; undefined when done, else the error. */
   fixPaths(): Sequence | undefined {
     for (const [c, list] of this.input.desired) {
-      const want = new Map(list.flatMap((x) => {
-        const w = this.input.paths.get(x)?.want;
-        return w === undefined ? [] : [[x, w] as const];
-      }));
+      const want = new Map(
+        list.flatMap((x) => {
+          const w = this.input.paths.get(x)?.want;
+          return w === undefined ? [] : [[x, w] as const];
+        }),
+      );
       // A kept (soft) path another site space is written with goes to a variant, as the server would do.
-      const written = new Set(list.flatMap((x) => (want.has(x) && !this.input.paths.get(x)!.soft ? [want.get(x)!] : [])));
+      const written = new Set(
+        list.flatMap((x) => (want.has(x) && !this.input.paths.get(x)!.soft ? [want.get(x)!] : [])),
+      );
       for (const x of list) {
         if (!this.input.paths.get(x)?.soft || !written.has(want.get(x)!)) continue;
         want.set(x, uniquePath(want.get(x)!, new Set([...this.pathsIn(c), ...want.values()])));
@@ -186,9 +199,16 @@ class Simulation {
       const needs = list.filter((x) => want.has(x) && this.now.get(x) !== want.get(x));
       // Who holds a path in this container: its site spaces, and any that may float into it; one whose path is
       // unknown holds every path it may have.
-      const holds = (x: string, path: string): boolean => this.now.get(x) === path || (this.now.get(x) === undefined && (this.maybe.get(x) ?? []).includes(path));
-      const holder = (path: string, ...not: (string | undefined)[]): string | undefined => [...this.in(c), ...this.input.floating].find((x) => !not.includes(x) && holds(x, path));
-      const taken = (): Set<string> => new Set([...this.pathsIn(c), ...[...this.input.floating].flatMap((x) => [this.now.get(x) ?? '', ...(this.maybe.get(x) ?? [])]), ...want.values()]);
+      const holds = (x: string, path: string): boolean =>
+        this.now.get(x) === path || (this.now.get(x) === undefined && (this.maybe.get(x) ?? []).includes(path));
+      const holder = (path: string, ...not: (string | undefined)[]): string | undefined =>
+        [...this.in(c), ...this.input.floating].find((x) => !not.includes(x) && holds(x, path));
+      const taken = (): Set<string> =>
+        new Set([
+          ...this.pathsIn(c),
+          ...[...this.input.floating].flatMap((x) => [this.now.get(x) ?? '', ...(this.maybe.get(x) ?? [])]),
+          ...want.values(),
+        ]);
       while (needs.length > 0) {
         const free = needs.find((x) => holder(want.get(x)!, x) === undefined);
         if (free !== undefined) {
@@ -233,7 +253,14 @@ class Simulation {
    * `h` holds the path `path` that `x` needs: a site space the plan deletes later, or whose path is not written,
    * moves to a parking path; one that stays as it is cannot be moved: the error.
    */
-  private stepAside(c: string, h: string, x: string, path: string, want: ReadonlyMap<string, string>, taken: () => Set<string>): Sequence | undefined {
+  private stepAside(
+    c: string,
+    h: string,
+    x: string,
+    path: string,
+    want: ReadonlyMap<string, string>,
+    taken: () => Set<string>,
+  ): Sequence | undefined {
     const desired = this.input.desired.get(c)!.includes(h);
     if (this.input.doomed.has(h) || (desired && !want.has(h))) {
       this.setPath(c, h, parkingPath(this.now.get(h) ?? path, taken()));
@@ -252,7 +279,13 @@ class Simulation {
   }
 
   /** Every wanted path is held: move a holder aside (or take a variant of a soft want), or park one of a cycle. */
-  private clearHolder(c: string, needs: string[], want: Map<string, string>, holder: (path: string, ...not: string[]) => string | undefined, taken: () => Set<string>): Sequence | undefined {
+  private clearHolder(
+    c: string,
+    needs: string[],
+    want: Map<string, string>,
+    holder: (path: string, ...not: string[]) => string | undefined,
+    taken: () => Set<string>,
+  ): Sequence | undefined {
     for (const x of needs) {
       const h = holder(want.get(x)!, x)!;
       if (needs.includes(h)) continue;

@@ -17,7 +17,14 @@ const FLAGS = ['hidden', 'draft'] as const;
 const SITE_SPACE_FIELDS = ['condition', ...FLAGS] as const;
 
 /** The condition where it differs, and `path` when given (decided by the caller: see the file comment). */
-export function updateSiteSpace(scope: SiteScope, key: string, s: SiteSpaceSpec, l: LiveSiteSpace, path: string | undefined, note?: string): void {
+export function updateSiteSpace(
+  scope: SiteScope,
+  key: string,
+  s: SiteSpaceSpec,
+  l: LiveSiteSpace,
+  path: string | undefined,
+  note?: string,
+): void {
   const c = changedFields(s, l, SITE_SPACE_FIELDS);
   if (path !== undefined) {
     c.before = { path: l.path, ...c.before };
@@ -68,29 +75,61 @@ export function repointSiteSpace(scope: SiteScope, key: string, w: Want, path: s
   });
 }
 
-export function createSiteSpace(scope: SiteScope, key: string, w: Want, sectionId: string | undefined, path: string | undefined): string {
+export function createSiteSpace(
+  scope: SiteScope,
+  key: string,
+  w: Want,
+  sectionId: string | undefined,
+  path: string | undefined,
+): string {
   const { s, t } = w;
   const id = stepId(SITE_SPACE_KIND, scope.org, key, 'create');
   const body: Record<string, unknown> = { spaceId: t.id };
   if (sectionId !== undefined) body['sectionId'] = sectionId;
   if (s.draft !== undefined) body['draft'] = s.draft;
   // Identity (section, space) for recovering a create whose answer was lost; a root site space has no section.
-  const exclude = scope.live.siteSpaces.filter((x) => x.spaceId === t.id && x.section === (sectionId ?? null)).map((x) => x.id);
-  const recover = { match: [{ field: 'space.id', body: '/spaceId' }, { field: 'section', body: '/sectionId' }], ...(exclude.length > 0 ? { exclude } : {}) };
-  const requests: RequestSpec[] = [{ method: 'POST', path: `${base(scope)}/site-spaces`, body, capture: { id: 'id' }, recover }];
+  const exclude = scope.live.siteSpaces
+    .filter((x) => x.spaceId === t.id && x.section === (sectionId ?? null))
+    .map((x) => x.id);
+  const recover = {
+    match: [
+      { field: 'space.id', body: '/spaceId' },
+      { field: 'section', body: '/sectionId' },
+    ],
+    ...(exclude.length > 0 ? { exclude } : {}),
+  };
+  const requests: RequestSpec[] = [
+    { method: 'POST', path: `${base(scope)}/site-spaces`, body, capture: { id: 'id' }, recover },
+  ];
   const patch: Record<string, unknown> = {};
   if (path !== undefined) patch['path'] = path;
   // A site space that stands in for a move keeps the condition of the one it replaces (never shown more widely).
   const condition = s.condition !== undefined ? s.condition : (w.carried?.condition ?? undefined);
   if (typeof condition === 'string') patch['condition'] = condition;
   if (s.hidden !== undefined) patch['hidden'] = s.hidden;
-  if (Object.keys(patch).length > 0) requests.push({ method: 'PATCH', path: `${base(scope)}/site-spaces/${ref(id)}`, body: patch });
+  if (Object.keys(patch).length > 0)
+    requests.push({ method: 'PATCH', path: `${base(scope)}/site-spaces/${ref(id)}`, body: patch });
   const after: Record<string, unknown> = { space: s.space };
   if (s.path !== undefined) after['path'] = s.path;
   if (s.condition !== undefined) after['condition'] = s.condition;
   for (const f of FLAGS) if (s[f] !== undefined) after[f] = s[f];
-  const note = w.carried ? `replaces site space ${w.carried.id} of a pruned section, which must keep one until it is deleted` : undefined;
-  push(scope, { kind: SITE_SPACE_KIND, key, suffix: 'create', action: 'create', phase: 'create', wave: WAVE.siteSpace, before: null, after, requests, at: s.at, deps: t.deps, ...(note ? { note } : {}) });
+  const note = w.carried
+    ? `replaces site space ${w.carried.id} of a pruned section, which must keep one until it is deleted`
+    : undefined;
+  push(scope, {
+    kind: SITE_SPACE_KIND,
+    key,
+    suffix: 'create',
+    action: 'create',
+    phase: 'create',
+    wave: WAVE.siteSpace,
+    before: null,
+    after,
+    requests,
+    at: s.at,
+    deps: t.deps,
+    ...(note ? { note } : {}),
+  });
   return ref(id);
 }
 
@@ -107,4 +146,5 @@ export function siteSpacePatch(s: SiteSpaceSpec, t: SpaceTarget, held: ReadonlyS
 }
 
 /** Whether a new section's first site space gets its written path in the section's create step. */
-export const postedPathEarly = (s: SiteSpaceSpec, t: SpaceTarget, held: ReadonlySet<string>): boolean => s.path !== undefined && s.path !== slug(t.title) && !held.has(s.path);
+export const postedPathEarly = (s: SiteSpaceSpec, t: SpaceTarget, held: ReadonlySet<string>): boolean =>
+  s.path !== undefined && s.path !== slug(t.title) && !held.has(s.path);

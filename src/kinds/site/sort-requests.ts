@@ -18,10 +18,18 @@ export function sortRequest(scope: SiteScope, m: Move, typeOf: (id: string) => S
   return {
     method: 'PATCH',
     path: `${base(scope)}/structure/sort`,
-    body: { item: { type: typeOf(m.item), id: m.item }, position: { [m.position]: { type: typeOf(m.anchor), id: m.anchor } } },
+    body: {
+      item: { type: typeOf(m.item), id: m.item },
+      position: { [m.position]: { type: typeOf(m.anchor), id: m.anchor } },
+    },
   };
 }
 
 export function siteSpaceMoveRequest(scope: SiteScope, m: Move): RequestSpec {
-  return { method: 'POST', path: `${base(scope)}/site-spaces/${seg(m.item)}/move`, body: { position: { [m.position]: { type: 'site-space', siteSpace: m.anchor } } }, idempotent: true };
+  return {
+    method: 'POST',
+    path: `${base(scope)}/site-spaces/${seg(m.item)}/move`,
+    body: { position: { [m.position]: { type: 'site-space', siteSpace: m.anchor } } },
+    idempotent: true,
+  };
 }

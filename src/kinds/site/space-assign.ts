@@ -62,16 +62,32 @@ export function assignSiteSpaces(scope: SiteScope, nav: Nav, resolved: Resolve):
   const managed: Managed[] = [];
   for (const s of nav.sections) {
     const here = s.live ? liveIn(s.live.id) : [];
-    managed.push({ container: inSection(s.id), sectionPath: s.path, ...(s.live ? { liveSection: s.live.id } : {}), wants: wantsOf(s.spec.spaces, resolved, here, s.live === undefined, s.posted, nav, matched), here });
+    managed.push({
+      container: inSection(s.id),
+      sectionPath: s.path,
+      ...(s.live ? { liveSection: s.live.id } : {}),
+      wants: wantsOf(s.spec.spaces, resolved, here, s.live === undefined, s.posted, nav, matched),
+      here,
+    });
   }
   if (scope.spec.spaces) {
     const here = liveIn(null);
-    managed.push({ container: 'root', sectionPath: null, wants: wantsOf(scope.spec.spaces, resolved, here, false, undefined, nav, matched), here });
+    managed.push({
+      container: 'root',
+      sectionPath: null,
+      wants: wantsOf(scope.spec.spaces, resolved, here, false, undefined, nav, matched),
+      here,
+    });
   }
 
   // Live site spaces no desired (section, space) claims: candidates for a move into another section.
-  const managedSections = new Set([...managed.flatMap((m) => (m.liveSection ? [m.liveSection] : [])), ...nav.prunedSections]);
-  const candidates = live.siteSpaces.filter((x) => !matched.has(x.id) && x.section !== null && managedSections.has(x.section));
+  const managedSections = new Set([
+    ...managed.flatMap((m) => (m.liveSection ? [m.liveSection] : [])),
+    ...nav.prunedSections,
+  ]);
+  const candidates = live.siteSpaces.filter(
+    (x) => !matched.has(x.id) && x.section !== null && managedSections.has(x.section),
+  );
   for (const m of managed) {
     if (m.sectionPath === null) continue;
     for (const w of m.wants) {
@@ -90,10 +106,24 @@ export function assignSiteSpaces(scope: SiteScope, nav: Nav, resolved: Resolve):
   return out;
 }
 
-function wantsOf(specs: SiteSpaceSpec[], resolved: Resolve, here: LiveSiteSpace[], isNew: boolean, posted: SiteSpaceSpec | undefined, nav: Nav, matched: Set<string>): Want[] {
+function wantsOf(
+  specs: SiteSpaceSpec[],
+  resolved: Resolve,
+  here: LiveSiteSpace[],
+  isNew: boolean,
+  posted: SiteSpaceSpec | undefined,
+  nav: Nav,
+  matched: Set<string>,
+): Want[] {
   return resolved(specs).map(({ s, t }): Want => {
     if (s === posted) return { s, t, source: 'posted' };
-    const hit = isNew ? nav.rootClaims.get(s) : stableHit(here.filter((x) => x.spaceId === t.id && !matched.has(x.id)), s, t);
+    const hit = isNew
+      ? nav.rootClaims.get(s)
+      : stableHit(
+          here.filter((x) => x.spaceId === t.id && !matched.has(x.id)),
+          s,
+          t,
+        );
     if (!hit) return { s, t, source: 'create' };
     matched.add(hit.id);
     return { s, t, source: 'hit', live: hit };
@@ -139,7 +169,9 @@ function releasePrunedDefaults(scope: SiteScope, nav: Nav, a: Assignment): void 
  * its own section wants from the cycle, until every section can proceed.
  */
 function breakCycles(scope: SiteScope, nav: Nav, a: Assignment): void {
-  const defaultOf = new Map(scope.live.siteSpaces.flatMap((x) => (x.section !== null && x.default ? [[x.section, x] as const] : [])));
+  const defaultOf = new Map(
+    scope.live.siteSpaces.flatMap((x) => (x.section !== null && x.default ? [[x.section, x] as const] : [])),
+  );
   const bySection = new Map(a.managed.flatMap((m) => (m.liveSection ? [[m.liveSection, m] as const] : [])));
   for (;;) {
     const ready = readySections(a, defaultOf, bySection);
@@ -177,7 +209,11 @@ function breakCycles(scope: SiteScope, nav: Nav, a: Assignment): void {
 }
 
 /** Live desired sections whose default site space can leave (or need not). */
-function readySections(a: Assignment, defaultOf: ReadonlyMap<string, LiveSiteSpace>, bySection: ReadonlyMap<string, Managed>): Set<Managed> {
+function readySections(
+  a: Assignment,
+  defaultOf: ReadonlyMap<string, LiveSiteSpace>,
+  bySection: ReadonlyMap<string, Managed>,
+): Set<Managed> {
   const movingIds = new Set(movedWants(a).map((w) => w.live!.id));
   const ready = new Set<Managed>();
   const free = (w: Want): boolean => {
@@ -186,7 +222,7 @@ function readySections(a: Assignment, defaultOf: ReadonlyMap<string, LiveSiteSpa
     const m = bySection.get(from);
     return m !== undefined && ready.has(m);
   };
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const m of a.managed) {
       if (m.liveSection === undefined || ready.has(m)) continue;

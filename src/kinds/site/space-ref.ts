@@ -58,7 +58,11 @@ const at = (p: SourcePos): string => `${p.file}:${p.line}:${p.column}`;
  * Block a site whose spec names a space (in a section, at the root or as its default site space) that
  * resolves to nothing. True when blocked: the caller then plans and registers nothing for the site.
  */
-export function blockUnresolvedSpaces(result: DiffResult, entry: DesiredEntry<SiteSpec>, resolve: SpaceResolver): boolean {
+export function blockUnresolvedSpaces(
+  result: DiffResult,
+  entry: DesiredEntry<SiteSpec>,
+  resolve: SpaceResolver,
+): boolean {
   const missing: { space: string; pos: SourcePos }[] = [];
   for (const r of allSpaceRefs(entry.spec)) {
     const pos = entry.doc.pos(r.at);

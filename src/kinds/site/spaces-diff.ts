@@ -24,11 +24,20 @@ export function diffSiteSpaces(scope: SiteScope, nav: Nav, resolved: Resolve, un
   const sectionPathById = new Map(scope.live.sections.map((s) => [s.id, s.path]));
   // Every live site space of a managed container has a known path; the desired ones then add what they want.
   for (const x of scope.live.siteSpaces) nav.paths.set(x.id, { now: x.path });
-  const roots = scope.live.sections.length === 0 && scope.spec.sections ? scope.live.siteSpaces.filter((x) => x.section === null) : [];
+  const roots =
+    scope.live.sections.length === 0 && scope.spec.sections
+      ? scope.live.siteSpaces.filter((x) => x.section === null)
+      : [];
   if (nav.createdSections.length > 0) predictRootPaths(nav, a, roots);
   const rootPaths = new Set(roots.map((x) => x.path));
   for (const m of a.managed) emitContainer(scope, nav, m, sectionPathById, rootPaths);
-  pruneSiteSpaces(scope, nav, a.managed.flatMap((m) => m.here), a.matched, [...a.leftover, ...unclaimedRoots]);
+  pruneSiteSpaces(
+    scope,
+    nav,
+    a.managed.flatMap((m) => m.here),
+    a.matched,
+    [...a.leftover, ...unclaimedRoots],
+  );
 }
 
 /**
@@ -36,11 +45,16 @@ export function diffSiteSpaces(scope: SiteScope, nav: Nav, resolved: Resolve, un
  * the container holds. Undefined when that depends on the order of concurrent requests (two creates with one
  * slug, or a slug a root site space that may or may not land here holds).
  */
-function derivedPaths(m: Managed, taken: ReadonlySet<string>, maybe: ReadonlySet<string>): Map<Want, string | undefined> {
+function derivedPaths(
+  m: Managed,
+  taken: ReadonlySet<string>,
+  maybe: ReadonlySet<string>,
+): Map<Want, string | undefined> {
   const creates = m.wants.filter((w) => w.source === 'create');
   const count = new Map<string, number>();
   for (const w of creates) count.set(slug(w.t.title), (count.get(slug(w.t.title)) ?? 0) + 1);
-  const derive = (base: string): string | undefined => ((count.get(base) ?? 0) > 1 || maybe.has(base) ? undefined : uniquePath(base, taken));
+  const derive = (base: string): string | undefined =>
+    (count.get(base) ?? 0) > 1 || maybe.has(base) ? undefined : uniquePath(base, taken);
   return new Map(creates.map((w) => [w, derive(slug(w.t.title))]));
 }
 
@@ -56,7 +70,13 @@ function candidatePaths(base: string, count: number, taken: ReadonlySet<string>)
   return out;
 }
 
-function emitContainer(scope: SiteScope, nav: Nav, m: Managed, sectionPathById: ReadonlyMap<string, string>, rootPaths: ReadonlySet<string>): void {
+function emitContainer(
+  scope: SiteScope,
+  nav: Nav,
+  m: Managed,
+  sectionPathById: ReadonlyMap<string, string>,
+  rootPaths: ReadonlySet<string>,
+): void {
   const list: NavSiteSpace[] = [];
   const created: string[] = [];
   const isNewSection = m.sectionPath !== null && m.liveSection === undefined;
@@ -65,28 +85,48 @@ function emitContainer(scope: SiteScope, nav: Nav, m: Managed, sectionPathById: 
   const section = nav.sections.find((x) => inSection(x.id) === m.container);
   const posted = m.wants.find((w) => w.source === 'posted');
   // (Replacing a root site space, it keeps the derived path until the replace step: see root-spaces.ts.)
-  const postedNow = posted && (!section?.replaces && postedPathEarly(posted.s, posted.t, rootPaths) ? posted.s.path! : slug(posted.t.title));
+  const postedNow =
+    posted &&
+    (!section?.replaces && postedPathEarly(posted.s, posted.t, rootPaths) ? posted.s.path! : slug(posted.t.title));
   // Root site spaces land in the first new section (with several created at once, any of them): both the paths
   // they had and the ones they may get there are held.
-  const predicted = isNewSection ? scope.live.siteSpaces.flatMap((x) => (x.section === null ? [nav.paths.get(x.id)?.now, ...(nav.paths.get(x.id)?.maybe ?? [])] : [])).filter((p): p is string => p !== undefined) : [];
+  const predicted = isNewSection
+    ? scope.live.siteSpaces
+        .flatMap((x) => (x.section === null ? [nav.paths.get(x.id)?.now, ...(nav.paths.get(x.id)?.maybe ?? [])] : []))
+        .filter((p): p is string => p !== undefined)
+    : [];
   const rootsNow = isNewSection ? [...rootPaths, ...predicted] : [];
-  const certain = new Set([...m.here.map((x) => x.path), ...(postedNow !== undefined ? [postedNow] : []), ...(nav.createdSections.length === 1 ? predicted : [])]);
+  const certain = new Set([
+    ...m.here.map((x) => x.path),
+    ...(postedNow !== undefined ? [postedNow] : []),
+    ...(nav.createdSections.length === 1 ? predicted : []),
+  ]);
   const derived = derivedPaths(m, certain, new Set(nav.createdSections.length > 1 ? rootsNow : []));
   // A slug two creates derive is held by one of them (which one is unknown).
   const slugs = m.wants.flatMap((w) => (w.source === 'create' ? [slug(w.t.title)] : []));
-  const held = new Set([...certain, ...rootsNow, ...[...derived.values()].filter((p): p is string => p !== undefined), ...slugs.filter((x, i) => slugs.indexOf(x) !== i)]);
+  const held = new Set([
+    ...certain,
+    ...rootsNow,
+    ...[...derived.values()].filter((p): p is string => p !== undefined),
+    ...slugs.filter((x, i) => slugs.indexOf(x) !== i),
+  ]);
   const written = m.wants.flatMap((w) => (w.s.path !== undefined ? [w.s.path] : []));
   /** Whether `path` can be set before the reorder step on a site space whose path is `own`. */
-  const early = (path: string, own: string | undefined, soft: boolean): boolean => (path === own || !held.has(path)) && !(soft && written.includes(path));
+  const early = (path: string, own: string | undefined, soft: boolean): boolean =>
+    (path === own || !held.has(path)) && !(soft && written.includes(path));
   for (const w of m.wants) {
     const { s, t } = w;
     const key = siteSpaceKey(scope.title, m.sectionPath, s.space);
     const name = m.sectionPath === null ? s.space : `${m.sectionPath}/${s.space}`;
     const pathAt = typeof s.at.at(-1) === 'string' ? [...s.at.slice(0, -1), 'path'] : s.at;
-    const item = (id: string, fields: Omit<NavSiteSpace, 'id' | 'name' | 'spaceId'>): void => void list.push({ id, name, spaceId: t.id, ...fields });
+    const item = (id: string, fields: Omit<NavSiteSpace, 'id' | 'name' | 'spaceId'>): void =>
+      void list.push({ id, name, spaceId: t.id, ...fields });
     switch (w.source) {
       case 'posted': {
-        const id = ref(stepId(SECTION_KIND, scope.org, sectionKey(scope.title, m.sectionPath!), 'create'), 'firstSiteSpace');
+        const id = ref(
+          stepId(SECTION_KIND, scope.org, sectionKey(scope.title, m.sectionPath!), 'create'),
+          'firstSiteSpace',
+        );
         item(id, { incoming: false, isNew: true, withSection: true });
         // When it replaces a root site space, the replace step gives it its path after the root one is gone: the
         // reorder step only keeps that path free.
@@ -107,12 +147,26 @@ function emitContainer(scope: SiteScope, nav: Nav, m: Managed, sectionPathById: 
         // A moving site space gets its path after the move (the server may change it on the way); so does a root
         // site space when several sections are created (which one receives it is unknown).
         const somewhere = fromRoot && nav.createdSections.length > 1;
-        const setPath = s.path !== undefined && own !== undefined && s.path !== own && !moved && !somewhere && early(s.path, own, false);
-        const note = moved ? `moves from section "${sectionPathById.get(l.section!) ?? l.section}"` : fromRoot ? 'moves from the root into its section' : undefined;
+        const setPath =
+          s.path !== undefined &&
+          own !== undefined &&
+          s.path !== own &&
+          !moved &&
+          !somewhere &&
+          early(s.path, own, false);
+        const note = moved
+          ? `moves from section "${sectionPathById.get(l.section!) ?? l.section}"`
+          : fromRoot
+            ? 'moves from the root into its section'
+            : undefined;
         updateSiteSpace(scope, key, s, l, setPath ? s.path : undefined, note);
         item(l.id, { incoming: moved || fromRoot, isNew: false });
         const maybe = own === undefined ? nav.paths.get(l.id)?.maybe : undefined;
-        nav.paths.set(l.id, { now: setPath ? s.path : own, ...(maybe ? { maybe } : {}), ...(s.path !== undefined ? { want: s.path, at: pathAt } : {}) });
+        nav.paths.set(l.id, {
+          now: setPath ? s.path : own,
+          ...(maybe ? { maybe } : {}),
+          ...(s.path !== undefined ? { want: s.path, at: pathAt } : {}),
+        });
         break;
       }
       case 'repoint': {
@@ -121,7 +175,12 @@ function emitContainer(scope: SiteScope, nav: Nav, m: Managed, sectionPathById: 
         const setPath = want !== l.path && early(want, l.path, s.path === undefined);
         repointSiteSpace(scope, key, w, setPath ? want : undefined, name);
         item(l.id, { incoming: false, isNew: false });
-        nav.paths.set(l.id, { now: setPath ? want : l.path, want, ...(s.path === undefined ? { soft: true } : {}), at: pathAt });
+        nav.paths.set(l.id, {
+          now: setPath ? want : l.path,
+          want,
+          ...(s.path === undefined ? { soft: true } : {}),
+          at: pathAt,
+        });
         break;
       }
       case 'create': {
@@ -129,12 +188,25 @@ function emitContainer(scope: SiteScope, nav: Nav, m: Managed, sectionPathById: 
         const soft = s.path === undefined;
         const now = derived.get(w);
         const setPath = want !== undefined && (want !== now || now === undefined) && early(want, undefined, soft);
-        const id = createSiteSpace(scope, key, w, m.container === ROOT ? undefined : m.container.slice('section:'.length), setPath ? want : undefined);
+        const id = createSiteSpace(
+          scope,
+          key,
+          w,
+          m.container === ROOT ? undefined : m.container.slice('section:'.length),
+          setPath ? want : undefined,
+        );
         item(id, { incoming: false, isNew: true });
         created.push(id);
         const shared = slugs.filter((x) => x === slug(t.title)).length;
-        const maybe = now === undefined && !setPath ? { maybe: candidatePaths(slug(t.title), shared + rootsNow.length, certain) } : {};
-        nav.paths.set(id, { now: setPath ? want : now, ...maybe, ...(want !== undefined ? { want, ...(soft ? { soft: true } : {}), at: pathAt } : {}) });
+        const maybe =
+          now === undefined && !setPath
+            ? { maybe: candidatePaths(slug(t.title), shared + rootsNow.length, certain) }
+            : {};
+        nav.paths.set(id, {
+          now: setPath ? want : now,
+          ...maybe,
+          ...(want !== undefined ? { want, ...(soft ? { soft: true } : {}), at: pathAt } : {}),
+        });
         break;
       }
     }
@@ -150,7 +222,9 @@ function emitContainer(scope: SiteScope, nav: Nav, m: Managed, sectionPathById: 
  * (the reorder step cannot place them, only keep their paths in mind).
  */
 function predictRootPaths(nav: Nav, a: Assignment, roots: readonly LiveSiteSpace[]): void {
-  const posted = nav.createdSections.map((id) => a.managed.find((m) => m.container === inSection(id))?.wants.find((w) => w.source === 'posted'));
+  const posted = nav.createdSections.map((id) =>
+    a.managed.find((m) => m.container === inSection(id))?.wants.find((w) => w.source === 'posted'),
+  );
   // For each section that may receive them: its first site space's slug, then each root one in turn, made unique.
   const possible = new Map<string, Set<string>>(roots.map((x) => [x.id, new Set<string>()]));
   for (const w of posted) {

@@ -115,7 +115,13 @@ export async function readStructure(
   ctx: FetchContext,
   org: string,
   siteId: string,
-  parts: { structure: boolean; groups?: boolean; shareLinks?: boolean; adaptiveSchema?: boolean; customization?: boolean },
+  parts: {
+    structure: boolean;
+    groups?: boolean;
+    shareLinks?: boolean;
+    adaptiveSchema?: boolean;
+    customization?: boolean;
+  },
 ): Promise<SiteStructure> {
   const base = sitePath(org, siteId);
   const structural = parts.structure;
@@ -127,7 +133,11 @@ export async function readStructure(
     parts.adaptiveSchema ? ctx.get<Record<string, unknown>>(`${base}/adaptive-schema`) : Promise.resolve(undefined),
     parts.customization ? ctx.get<unknown>(`${base}/customization`) : Promise.resolve(undefined),
   ]);
-  const out: SiteStructure = { sections: sections.map(section).filter(defined), groups: groups.map(group).filter(defined), siteSpaces: siteSpaces.map(siteSpace).filter(defined) };
+  const out: SiteStructure = {
+    sections: sections.map(section).filter(defined),
+    groups: groups.map(group).filter(defined),
+    siteSpaces: siteSpaces.map(siteSpace).filter(defined),
+  };
   if (links) out.shareLinks = links.map(shareLink).filter(defined);
   if (schema) out.adaptiveSchema = isRecord(schema) ? schema['jsonSchema'] : undefined;
   if (customization !== undefined) out.customization = customization;
@@ -145,18 +155,53 @@ export function childObjects(org: string, site: { id: string; key: string }, s: 
   const groupTitle = new Map(s.groups.map((g) => [g.id, g.title]));
   const out: SiteChildObject[] = [];
   for (const x of s.sections) {
-    const fields = { path: x.path, title: x.title, icon: x.icon, description: x.description, condition: x.condition, group: x.group === null ? null : (groupTitle.get(x.group) ?? x.group) };
+    const fields = {
+      path: x.path,
+      title: x.title,
+      icon: x.icon,
+      description: x.description,
+      condition: x.condition,
+      group: x.group === null ? null : (groupTitle.get(x.group) ?? x.group),
+    };
     out.push({ kind: SECTION_KIND, org, key: sectionKey(siteTitle, x.path), id: x.id, fields, parent });
   }
   for (const g of s.groups) {
-    out.push({ kind: GROUP_KIND, org, key: groupKey(siteTitle, g.title), id: g.id, fields: { title: g.title, icon: g.icon, sections: g.sections.map((id) => pathOf.get(id) ?? id) }, parent });
+    out.push({
+      kind: GROUP_KIND,
+      org,
+      key: groupKey(siteTitle, g.title),
+      id: g.id,
+      fields: { title: g.title, icon: g.icon, sections: g.sections.map((id) => pathOf.get(id) ?? id) },
+      parent,
+    });
   }
   for (const x of s.siteSpaces) {
     const sectionPath = x.section === null ? null : (pathOf.get(x.section) ?? x.section);
-    const fields = { space: x.spaceTitle, spaceId: x.spaceId, section: sectionPath, path: x.path, condition: x.condition };
-    out.push({ kind: SITE_SPACE_KIND, org, key: siteSpaceKey(siteTitle, sectionPath, x.spaceTitle), id: x.id, fields, parent });
+    const fields = {
+      space: x.spaceTitle,
+      spaceId: x.spaceId,
+      section: sectionPath,
+      path: x.path,
+      condition: x.condition,
+    };
+    out.push({
+      kind: SITE_SPACE_KIND,
+      org,
+      key: siteSpaceKey(siteTitle, sectionPath, x.spaceTitle),
+      id: x.id,
+      fields,
+      parent,
+    });
   }
-  for (const l of s.shareLinks ?? []) out.push({ kind: SHARE_LINK_KIND, org, key: shareLinkKey(siteTitle, l.name), id: l.id, fields: { name: l.name, active: l.active }, parent });
+  for (const l of s.shareLinks ?? [])
+    out.push({
+      kind: SHARE_LINK_KIND,
+      org,
+      key: shareLinkKey(siteTitle, l.name),
+      id: l.id,
+      fields: { name: l.name, active: l.active },
+      parent,
+    });
   out.push(...redirectObjects(org, site, s), ...externalLinkObjects(org, site, s));
   return out;
 }

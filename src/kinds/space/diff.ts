@@ -11,21 +11,54 @@ import { splitAccess } from '../access/state.js';
 import { ambiguousParent, parentMoveStep, resolveCollection } from '../collection/parent-refs.js';
 import { unresolvedParentMessage } from '../collection/parents.js';
 import { SOFT_DELETE } from '../collection/prune.js';
-import { blockEntry, changedFields, makeStep, pick, plainSource, refSteps, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
+import {
+  blockEntry,
+  changedFields,
+  makeStep,
+  pick,
+  plainSource,
+  refSteps,
+  stepId,
+  uniqueLiveKey,
+  unmatchedLive,
+  withDisplayKeys,
+} from '../common.js';
 import { mergeRulesChange } from './merge-rules.js';
 import { matchByIdOrTitle } from '../match.js';
 import { recoverByTitleInParent } from '../recover.js';
-import { SPACE_DEPTH, SPACE_FIELDS as FIELDS, SPACE_KIND, orgSpacesPath, spacePath as onePath, type SpaceKindState, type SpaceObject, type SpaceSpec, type SpaceState, SPACE_ACCESS } from './model.js';
+import {
+  SPACE_DEPTH,
+  SPACE_FIELDS as FIELDS,
+  SPACE_KIND,
+  orgSpacesPath,
+  spacePath as onePath,
+  type SpaceKindState,
+  type SpaceObject,
+  type SpaceSpec,
+  type SpaceState,
+  SPACE_ACCESS,
+} from './model.js';
 import { purgeCascades, siteNamedSpaces } from './purge.js';
 
-export function diffSpaces(ctx: DiffContext, org: string, entries: DesiredEntry<SpaceSpec>[], state: SpaceKindState): DiffResult {
+export function diffSpaces(
+  ctx: DiffContext,
+  org: string,
+  entries: DesiredEntry<SpaceSpec>[],
+  state: SpaceKindState,
+): DiffResult {
   const desired = withDisplayKeys(entries);
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   const { own, grants } = splitAccess(state.objects);
   const live: SpaceState = { ...state, objects: own };
   const access = accessPlanner(ctx, org, SPACE_ACCESS, { objects: grants, aux: state.aux });
   const { matched, unmatched, stalePins } = matchByIdOrTitle(SPACE_KIND, desired, live.objects);
-  for (const e of stalePins) result.warnings.push({ kind: SPACE_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
+  for (const e of stalePins)
+    result.warnings.push({
+      kind: SPACE_KIND,
+      org,
+      key: e.key,
+      message: `pinned id ${e.id} does not exist; matched by title instead`,
+    });
   const collections = live.aux?.collections ?? [];
 
   for (const entry of desired) {
@@ -51,7 +84,12 @@ export function diffSpaces(ctx: DiffContext, org: string, entries: DesiredEntry<
     }
     const rules = mergeRulesChange(ctx, org, entry, current?.fields, live.aux?.members ?? {});
     if (rules && 'message' in rules) {
-      blockEntry(result, entry, entry.doc.pos(rules.at), `${rules.message}; nothing of the space is planned until it names a member`);
+      blockEntry(
+        result,
+        entry,
+        entry.doc.pos(rules.at),
+        `${rules.message}; nothing of the space is planned until it names a member`,
+      );
       continue;
     }
     const base = { kind: SPACE_KIND, org, key: entry.key, entry };
@@ -59,11 +97,38 @@ export function diffSpaces(ctx: DiffContext, org: string, entries: DesiredEntry<
       const createId = stepId(SPACE_KIND, org, entry.key, 'create');
       const body: Record<string, unknown> = pick(spec, ['title', 'emoji', 'editMode']);
       if (typeof parent === 'string') body['parent'] = parent;
-      const requests: RequestSpec[] = [{ method: 'POST', path: orgSpacesPath(org), body: sortKeys(body, ['title', 'emoji', 'parent', 'editMode']), capture: { id: 'id' }, recover: recoverByTitleInParent(live.objects, spec.title) }];
-      const patch = { ...(typeof spec.defaultLevel === 'string' ? { defaultLevel: spec.defaultLevel } : {}), ...(rules ? { mergeRules: rules.body } : {}) };
+      const requests: RequestSpec[] = [
+        {
+          method: 'POST',
+          path: orgSpacesPath(org),
+          body: sortKeys(body, ['title', 'emoji', 'parent', 'editMode']),
+          capture: { id: 'id' },
+          recover: recoverByTitleInParent(live.objects, spec.title),
+        },
+      ];
+      const patch = {
+        ...(typeof spec.defaultLevel === 'string' ? { defaultLevel: spec.defaultLevel } : {}),
+        ...(rules ? { mergeRules: rules.body } : {}),
+      };
       if (Object.keys(patch).length > 0) requests.push({ method: 'PATCH', path: onePath(ref(createId)), body: patch });
-      const after = { ...pick(spec, FIELDS), ...(spec.parent !== undefined ? { parent: spec.parent } : {}), ...(rules ? { mergeRules: rules.after } : {}) };
-      result.steps.push(makeStep({ ...base, id: createId, action: 'create', phase: 'create', wave: SPACE_DEPTH, before: null, after, requests, dependsOn: refSteps(parent) }));
+      const after = {
+        ...pick(spec, FIELDS),
+        ...(spec.parent !== undefined ? { parent: spec.parent } : {}),
+        ...(rules ? { mergeRules: rules.after } : {}),
+      };
+      result.steps.push(
+        makeStep({
+          ...base,
+          id: createId,
+          action: 'create',
+          phase: 'create',
+          wave: SPACE_DEPTH,
+          before: null,
+          after,
+          requests,
+          dependsOn: refSteps(parent),
+        }),
+      );
       ctx.register(SPACE_KIND, org, entry.key, ref(createId));
       continue;
     }
@@ -71,10 +136,36 @@ export function diffSpaces(ctx: DiffContext, org: string, entries: DesiredEntry<
     const have = current.fields;
     const c = changedFields(spec, have, FIELDS);
     if (c.changed.length > 0 || rules) {
-      const [before, after, body] = rules ? [{ ...c.before, mergeRules: rules.before }, { ...c.after, mergeRules: rules.after }, { ...c.after, mergeRules: rules.body }] : [c.before, c.after, c.after];
-      result.steps.push(makeStep({ ...base, id: stepId(SPACE_KIND, org, entry.key, 'update'), action: 'update', phase: 'update', wave: SPACE_DEPTH, before, after, requests: [{ method: 'PATCH', path: onePath(current.id), body }] }));
+      const [before, after, body] = rules
+        ? [
+            { ...c.before, mergeRules: rules.before },
+            { ...c.after, mergeRules: rules.after },
+            { ...c.after, mergeRules: rules.body },
+          ]
+        : [c.before, c.after, c.after];
+      result.steps.push(
+        makeStep({
+          ...base,
+          id: stepId(SPACE_KIND, org, entry.key, 'update'),
+          action: 'update',
+          phase: 'update',
+          wave: SPACE_DEPTH,
+          before,
+          after,
+          requests: [{ method: 'PATCH', path: onePath(current.id), body }],
+        }),
+      );
     }
-    const move = parentMoveStep({ kind: SPACE_KIND, org, entry, wave: SPACE_DEPTH, path: onePath(current.id), live: have.parent, parent, written: spec.parent });
+    const move = parentMoveStep({
+      kind: SPACE_KIND,
+      org,
+      entry,
+      wave: SPACE_DEPTH,
+      path: onePath(current.id),
+      live: have.parent,
+      parent,
+      written: spec.parent,
+    });
     if (move) result.steps.push(move);
   }
   access.plan(result, desired);
@@ -82,7 +173,15 @@ export function diffSpaces(ctx: DiffContext, org: string, entries: DesiredEntry<
   const prune = ctx.prune(SPACE_KIND, org);
   const key = uniqueLiveKey(unmatched);
   const deleted = prune ? pruneSpaces(ctx, org, unmatched, key, result) : unmatched;
-  const later = prune ? purgeCascades(ctx, org, live.aux?.usage, deleted.map((o) => o.id), new Set(deleted.map((o) => o.id))) : undefined;
+  const later = prune
+    ? purgeCascades(
+        ctx,
+        org,
+        live.aux?.usage,
+        deleted.map((o) => o.id),
+        new Set(deleted.map((o) => o.id)),
+      )
+    : undefined;
   unmatchedLive(result, {
     kind: SPACE_KIND,
     org,
@@ -102,7 +201,13 @@ export function diffSpaces(ctx: DiffContext, org: string, entries: DesiredEntry<
  * The unmatched spaces a prune deletes: all but those a Site manifest shows (by title or id), whose delete would
  * drop that site space at the purge — each of those is a blocked object naming where the site shows it.
  */
-function pruneSpaces(ctx: DiffContext, org: string, unmatched: SpaceObject[], key: (o: SpaceObject) => string, result: DiffResult): SpaceObject[] {
+function pruneSpaces(
+  ctx: DiffContext,
+  org: string,
+  unmatched: SpaceObject[],
+  key: (o: SpaceObject) => string,
+  result: DiffResult,
+): SpaceObject[] {
   const named = siteNamedSpaces(ctx, org);
   if (named.size === 0) return unmatched;
   return unmatched.filter((o) => {

@@ -21,7 +21,18 @@ import { mustExistLive, namesManifest } from '../manifest-refs.js';
 import { byId, liveMergeRules, manifestMergeRules, writesMergeRules } from '../merge-rules.js';
 import { matchByIdOrTitle } from '../match.js';
 import { diffSpaces } from './diff.js';
-import { SPACE_DEPTH, SPACE_KIND, orgSpacesPath, spaceObject, type SpaceAux, type SpaceKindState, type SpaceObject, type SpaceSpec, type SpaceState, SPACE_ACCESS } from './model.js';
+import {
+  SPACE_DEPTH,
+  SPACE_KIND,
+  orgSpacesPath,
+  spaceObject,
+  type SpaceAux,
+  type SpaceKindState,
+  type SpaceObject,
+  type SpaceSpec,
+  type SpaceState,
+  SPACE_ACCESS,
+} from './model.js';
 import { readSpaceUsage, usageObjects } from './purge.js';
 import { snapshotSpace, spaceUndo } from './snapshot.js';
 import { spaceInformer } from './informer.js';
@@ -31,13 +42,20 @@ function toDesired(doc: ManifestDocument<SpaceManifestSpec>, report: Report): De
 }
 
 /** A parent naming no Collection manifest must name a live collection: a warning offline (plan blocks the space otherwise). Access lists: crossValidateAccess. */
-function crossValidate(entries: DesiredEntry<SpaceSpec>[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void {
+function crossValidate(
+  entries: DesiredEntry<SpaceSpec>[],
+  all: ReadonlyMap<string, DesiredEntry[]>,
+  report: Report,
+  index: IdentityLookup,
+  warn?: Report,
+): void {
   crossValidateAccess(entries, all, report, index, warn);
   if (!warn) return;
   const known = namesManifest(all, COLLECTION_KIND, index);
   for (const e of entries) {
     const parent = e.spec.parent;
-    if (typeof parent === 'string' && !known(e.org, parent)) warn(e.doc.pos(['spec', 'parent']), mustExistLive('parent collection', parent, COLLECTION_KIND, e.org));
+    if (typeof parent === 'string' && !known(e.org, parent))
+      warn(e.doc.pos(['spec', 'parent']), mustExistLive('parent collection', parent, COLLECTION_KIND, e.org));
   }
 }
 
@@ -69,7 +87,11 @@ async function fetchSpaces(ctx: FetchContext, org: string, desired: DesiredEntry
   });
   const objects = spaces.map((s) => spaceObject(org, s)).filter((o) => o !== undefined);
   // Under prune, what a space delete takes later (site spaces, emptied sections): only when one would be deleted.
-  if (!ctx.prune(SPACE_KIND, org) || matchByIdOrTitle(SPACE_KIND, withDisplayKeys(desired), objects).unmatched.length === 0) return { objects, aux: { collections: liveCollections, ...members } };
+  if (
+    !ctx.prune(SPACE_KIND, org) ||
+    matchByIdOrTitle(SPACE_KIND, withDisplayKeys(desired), objects).unmatched.length === 0
+  )
+    return { objects, aux: { collections: liveCollections, ...members } };
   const usage = await readSpaceUsage(ctx, org);
   return { objects, aux: { collections: liveCollections, usage, ...members }, related: usageObjects(org, usage) };
 }
@@ -86,7 +108,10 @@ function exportDocs(org: string, state: SpaceKindState): object[] {
     if (f.parent !== null && f.parent !== undefined) spec['parent'] = parentName(f.parent);
     // Left out: the default (inherit), and rules naming a user the member list gives no e-mail for.
     const rules = liveMergeRules(f.mergeRules);
-    const mergeRules = rules && rules.type !== 'inherit' && live.aux?.members ? manifestMergeRules(rules, byId(live.aux.members)) : undefined;
+    const mergeRules =
+      rules && rules.type !== 'inherit' && live.aux?.members
+        ? manifestMergeRules(rules, byId(live.aux.members))
+        : undefined;
     if (mergeRules) spec['mergeRules'] = mergeRules;
     return { ...spec, ...accessSpec(live.aux, o.id) };
   });
@@ -106,7 +131,10 @@ export const spaceKind: KindDefinition<SpaceSpec, SpaceObject | AccessObject, Sp
   nullMeanings: { Space: { parent: 'top level', defaultLevel: 'no default access' } },
   // Scoped reconciles: a written parent resolves through the Collection kind (ids, create refs); its purge reads
   // the Site documents (sections a manifest writes are kept).
-  scope: { reads: (entries) => (entries.some((e) => typeof e.spec.parent === 'string') ? ['Collection'] : []), affectedBy: ['Collection', 'Site'] },
+  scope: {
+    reads: (entries) => (entries.some((e) => typeof e.spec.parent === 'string') ? ['Collection'] : []),
+    affectedBy: ['Collection', 'Site'],
+  },
   toDesired,
   crossValidate,
   fetch,

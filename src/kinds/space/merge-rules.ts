@@ -4,7 +4,14 @@
  */
 import type { DesiredEntry, DiffContext } from '../../model/kind.js';
 import type { DocPath } from '../../manifests/paths.js';
-import { byId, canonicalMergeRules, readMergeRules, resolveMergeRules, shownMergeRules, type ApiMergeRules } from '../merge-rules.js';
+import {
+  byId,
+  canonicalMergeRules,
+  readMergeRules,
+  resolveMergeRules,
+  shownMergeRules,
+  type ApiMergeRules,
+} from '../merge-rules.js';
 import type { SpaceFields, SpaceSpec } from './model.js';
 
 export interface MergeRulesChange {
@@ -16,7 +23,13 @@ export interface MergeRulesChange {
 }
 
 /** The change a space needs (undefined: none written, or already so), or where and why the rules name no member. */
-export function mergeRulesChange(ctx: DiffContext, org: string, entry: DesiredEntry<SpaceSpec>, have: SpaceFields | undefined, members: Readonly<Record<string, string>>): MergeRulesChange | { at: DocPath; message: string } | undefined {
+export function mergeRulesChange(
+  ctx: DiffContext,
+  org: string,
+  entry: DesiredEntry<SpaceSpec>,
+  have: SpaceFields | undefined,
+  members: Readonly<Record<string, string>>,
+): MergeRulesChange | { at: DocPath; message: string } | undefined {
   const written = entry.spec.mergeRules;
   const rules = readMergeRules(written, ['spec', 'mergeRules']);
   if (!rules) return undefined;

@@ -3,7 +3,13 @@
  * read spaces (Collection moves them out of a deleted collection and snapshots the ones it takes along).
  */
 import type { LiveKindState, LiveObject } from '../../model/kind.js';
-import { SPACE_ACCESS_KIND, type AccessAux, type AccessObject, type AccessTarget, type WithAccessEntries } from '../access/model.js';
+import {
+  SPACE_ACCESS_KIND,
+  type AccessAux,
+  type AccessObject,
+  type AccessTarget,
+  type WithAccessEntries,
+} from '../access/model.js';
 import type { LiveCollectionRef } from '../collection/parent-refs.js';
 import { isRecord, orgPath, seg } from '../common.js';
 import type { SpaceManifestSpec } from '../generated/space.js';

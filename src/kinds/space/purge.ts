@@ -16,7 +16,16 @@ import { withDisplayKeys } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
 import { siteSpecOf, spaceRefs } from '../site/desired.js';
 import { childObjects, readStructure, siteObject } from '../site/structure.js';
-import { SECTION_KIND, SITE_KIND, SITE_SPACE_KIND, sectionKey, siteSpaceKey, sitesPath, type LiveSection, type LiveSiteSpace } from '../site/model.js';
+import {
+  SECTION_KIND,
+  SITE_KIND,
+  SITE_SPACE_KIND,
+  sectionKey,
+  siteSpaceKey,
+  sitesPath,
+  type LiveSection,
+  type LiveSiteSpace,
+} from '../site/model.js';
 
 export const PURGE_NOTE = 'when the space is purged, 7 days after its delete, unless restored';
 const SECTION_PURGE_NOTE = 'when its last space is purged, 7 days after the delete, unless restored';
@@ -47,7 +56,9 @@ export async function readSpaceUsage(ctx: FetchContext, org: string): Promise<Sp
 
 /** The sections and site spaces read, as live objects for the gate's counts. */
 export function usageObjects(org: string, usage: SpaceUsage): LiveObject[] {
-  return usage.sites.flatMap((s) => childObjects(org, { id: s.id, key: s.title }, { sections: s.sections, groups: [], siteSpaces: s.siteSpaces }));
+  return usage.sites.flatMap((s) =>
+    childObjects(org, { id: s.id, key: s.title }, { sections: s.sections, groups: [], siteSpaces: s.siteSpaces }),
+  );
 }
 
 /** Space names (titles or ids) the org's Site manifests show, each with where it is first written. */
@@ -66,7 +77,13 @@ export function siteNamedSpaces(ctx: DiffContext, org: string): Map<string, Sour
  * deletes) — listed with the first of `mine` in it. A section a Site manifest writes is never listed: the
  * manifest keeps it, with spaces it names (and those are never deleted).
  */
-export function purgeCascades(ctx: DiffContext, org: string, usage: SpaceUsage | undefined, mine: readonly string[], deleted: ReadonlySet<string>): Map<string, CascadeObject[]> {
+export function purgeCascades(
+  ctx: DiffContext,
+  org: string,
+  usage: SpaceUsage | undefined,
+  mine: readonly string[],
+  deleted: ReadonlySet<string>,
+): Map<string, CascadeObject[]> {
   const out = new Map<string, CascadeObject[]>();
   if (!usage || mine.length === 0) return out;
   const rank = new Map(mine.map((id, i) => [id, i]));
@@ -77,13 +94,34 @@ export function purgeCascades(ctx: DiffContext, org: string, usage: SpaceUsage |
     for (const ss of site.siteSpaces) {
       if (!rank.has(ss.spaceId)) continue;
       const section = ss.section === null ? null : (pathOf.get(ss.section) ?? ss.section);
-      add(ss.spaceId, { kind: SITE_SPACE_KIND, org, key: siteSpaceKey(site.title, section, ss.spaceTitle), id: ss.id, note: PURGE_NOTE });
+      add(ss.spaceId, {
+        kind: SITE_SPACE_KIND,
+        org,
+        key: siteSpaceKey(site.title, section, ss.spaceTitle),
+        id: ss.id,
+        note: PURGE_NOTE,
+      });
     }
     for (const section of site.sections) {
       const inside = site.siteSpaces.filter((ss) => ss.section === section.id);
-      if (inside.length === 0 || described.has(`${site.id}\u0000${section.path}`) || !inside.every((ss) => deleted.has(ss.spaceId))) continue;
-      const first = inside.map((ss) => ss.spaceId).filter((id) => rank.has(id)).sort((a, b) => rank.get(a)! - rank.get(b)!)[0];
-      if (first !== undefined) add(first, { kind: SECTION_KIND, org, key: sectionKey(site.title, section.path), id: section.id, note: SECTION_PURGE_NOTE });
+      if (
+        inside.length === 0 ||
+        described.has(`${site.id}\u0000${section.path}`) ||
+        !inside.every((ss) => deleted.has(ss.spaceId))
+      )
+        continue;
+      const first = inside
+        .map((ss) => ss.spaceId)
+        .filter((id) => rank.has(id))
+        .sort((a, b) => rank.get(a)! - rank.get(b)!)[0];
+      if (first !== undefined)
+        add(first, {
+          kind: SECTION_KIND,
+          org,
+          key: sectionKey(site.title, section.path),
+          id: section.id,
+          note: SECTION_PURGE_NOTE,
+        });
     }
   }
   return out;

@@ -15,9 +15,16 @@ export function teamWithoutDeletes(step: Step): Step | null {
   });
   if (requests.every((r) => isRecord(r.body) && Object.keys(r.body).length === 0)) return null;
   // before/after list each member the step touches; a removed one has `after: null`.
-  const removed = new Set(Object.entries(membersOf(step.after)).filter(([, role]) => role === null).map(([email]) => email));
+  const removed = new Set(
+    Object.entries(membersOf(step.after))
+      .filter(([, role]) => role === null)
+      .map(([email]) => email),
+  );
   const keep = (side: Record<string, unknown> | null): Record<string, unknown> | null =>
-    side && { ...side, members: Object.fromEntries(Object.entries(membersOf(side)).filter(([email]) => !removed.has(email))) };
+    side && {
+      ...side,
+      members: Object.fromEntries(Object.entries(membersOf(side)).filter(([email]) => !removed.has(email))),
+    };
   const { cascades: _cascades, note: _note, ...rest } = step;
   return { ...rest, before: keep(step.before), after: keep(step.after), requests };
 }

@@ -54,7 +54,10 @@ export async function readPrunedTeams(
   await Promise.all(
     teams.map(async ({ object, item }) => {
       const count = countOf(item, 'members');
-      const emails = count === 0 ? [] : (await ctx.list(membersPathOf(object.id))).map(emailOf).filter((e): e is string => e !== undefined);
+      const emails =
+        count === 0
+          ? []
+          : (await ctx.list(membersPathOf(object.id))).map(emailOf).filter((e): e is string => e !== undefined);
       const spaces = countOf(item, 'spaces');
       out[object.id] = { emails, ...(spaces !== undefined ? { spaces } : {}) };
     }),
@@ -87,7 +90,11 @@ export interface LeavingMember {
  * The teams of each member that would be removed (GET …/members/{userId}/teams, only when their `teams` count is
  * not 0). `leaving` = [user id, the member list item].
  */
-export async function readLeavingMembers(ctx: FetchContext, membersPath: string, leaving: readonly [string, unknown][]): Promise<Record<string, LeavingMember>> {
+export async function readLeavingMembers(
+  ctx: FetchContext,
+  membersPath: string,
+  leaving: readonly [string, unknown][],
+): Promise<Record<string, LeavingMember>> {
   const out: Record<string, LeavingMember> = {};
   await Promise.all(
     leaving.map(async ([userId, item]) => {
@@ -95,7 +102,9 @@ export async function readLeavingMembers(ctx: FetchContext, membersPath: string,
       const items = count === 0 ? [] : await ctx.list(`${membersPath}/${seg(userId)}/teams`);
       const teams = items.flatMap((x) => {
         const t = isRecord(x) && isRecord(x['team']) ? x['team'] : undefined;
-        return t && typeof t['id'] === 'string' && typeof t['title'] === 'string' ? [{ id: t['id'], title: t['title'] }] : [];
+        return t && typeof t['id'] === 'string' && typeof t['title'] === 'string'
+          ? [{ id: t['id'], title: t['title'] }]
+          : [];
       });
       const spaces = countOf(item, 'spaces');
       out[userId] = { teams, ...(spaces !== undefined ? { spaces } : {}) };
@@ -122,6 +131,13 @@ export function teamsHandledByTeamKind(ctx: DiffContext, org: string): Set<strin
   return out;
 }
 
-export function memberCascades(org: string, email: string, leaving: LeavingMember | undefined, handled: ReadonlySet<string>): CascadeObject[] {
-  return (leaving?.teams ?? []).filter((t) => !handled.has(t.id)).map((t) => ({ kind: TEAM_MEMBER_KIND, org, key: membershipKey(t.title, email) }));
+export function memberCascades(
+  org: string,
+  email: string,
+  leaving: LeavingMember | undefined,
+  handled: ReadonlySet<string>,
+): CascadeObject[] {
+  return (leaving?.teams ?? [])
+    .filter((t) => !handled.has(t.id))
+    .map((t) => ({ kind: TEAM_MEMBER_KIND, org, key: membershipKey(t.title, email) }));
 }

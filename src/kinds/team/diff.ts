@@ -12,20 +12,39 @@ import type { SourcePos } from '../../model/errors.js';
 import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
 import { ref } from '../../model/refs.js';
 import { accessNote, knownGrants, teamsNamedByAccess } from '../access/cascades.js';
-import { blockEntry, identityTitle, plainSource, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
+import {
+  blockEntry,
+  identityTitle,
+  plainSource,
+  seg,
+  stepId,
+  uniqueLiveKey,
+  unmatchedLive,
+  withDisplayKeys,
+} from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
 import { losingTeamNote, providersLosingTeam } from '../saml/team-ref.js';
 import { teamCascades } from './cascades.js';
 import { TEAM_DEPTH, TEAM_KIND, teamsPath, type TeamObject, type TeamSpec, type TeamState } from './model.js';
 import { createSteps, resolveMember, updateSteps, type TeamScope } from './steps.js';
 
-export function diffTeams(ctx: DiffContext, org: string, entries: DesiredEntry<TeamSpec>[], live: TeamState): DiffResult {
+export function diffTeams(
+  ctx: DiffContext,
+  org: string,
+  entries: DesiredEntry<TeamSpec>[],
+  live: TeamState,
+): DiffResult {
   const desired = withDisplayKeys(entries);
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   const aux = live.aux;
   const { matched, unmatched, stalePins } = matchByIdOrTitle(TEAM_KIND, desired, live.objects);
   for (const e of stalePins) {
-    result.warnings.push({ kind: TEAM_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
+    result.warnings.push({
+      kind: TEAM_KIND,
+      org,
+      key: e.key,
+      message: `pinned id ${e.id} does not exist; matched by title instead`,
+    });
   }
 
   const scope: TeamScope = { ctx, org, aux };
@@ -47,7 +66,13 @@ export function diffTeams(ctx: DiffContext, org: string, entries: DesiredEntry<T
     for (const [entry, current] of matched) {
       const title = identityTitle(entry);
       const clash = current.key !== title && unmatched.find((o) => o.key === title);
-      if (clash) result.warnings.push({ kind: TEAM_KIND, org, key: entry.key, message: `live team ${clash.id} already has this title` });
+      if (clash)
+        result.warnings.push({
+          kind: TEAM_KIND,
+          org,
+          key: entry.key,
+          message: `live team ${clash.id} already has this title`,
+        });
     }
   }
 
@@ -65,7 +90,10 @@ export function diffTeams(ctx: DiffContext, org: string, entries: DesiredEntry<T
     before: (o) => ({ title: o.key }),
     note: (o) => {
       const pruned = aux?.pruned?.[o.id];
-      const notes = [accessNote(pruned?.spaces, grants(o), 'its'), losingTeamNote(providersLosingTeam(ctx, org, pruned?.saml ?? []))].filter((n) => n !== undefined);
+      const notes = [
+        accessNote(pruned?.spaces, grants(o), 'its'),
+        losingTeamNote(providersLosingTeam(ctx, org, pruned?.saml ?? [])),
+      ].filter((n) => n !== undefined);
       return notes.length > 0 ? notes.join('; ') : undefined;
     },
     // Its memberships, and its grants on the objects whose access lists this plan read.
@@ -78,7 +106,13 @@ export function diffTeams(ctx: DiffContext, org: string, entries: DesiredEntry<T
  * The unmatched teams a prune deletes: all but those an access list names (by id or title), whose delete would
  * take the grant the list asks for — each of those is a blocked object naming where the list names it.
  */
-function pruneTeams(ctx: DiffContext, org: string, unmatched: TeamObject[], key: (o: TeamObject) => string, result: DiffResult): TeamObject[] {
+function pruneTeams(
+  ctx: DiffContext,
+  org: string,
+  unmatched: TeamObject[],
+  key: (o: TeamObject) => string,
+  result: DiffResult,
+): TeamObject[] {
   const named = teamsNamedByAccess(ctx, org);
   if (named.size === 0) return unmatched;
   return unmatched.filter((o) => {
@@ -101,10 +135,17 @@ const at = (p: SourcePos): string => `${p.file}:${p.line}:${p.column}`;
  * Block a team that lists an e-mail no member or invite of this plan stands for (members already in the live
  * team need no resolving). True when blocked: the caller then plans and registers nothing for the team.
  */
-function blockUnknownMembers(scope: TeamScope, result: DiffResult, entry: DesiredEntry<TeamSpec>, current: TeamObject | undefined): boolean {
+function blockUnknownMembers(
+  scope: TeamScope,
+  result: DiffResult,
+  entry: DesiredEntry<TeamSpec>,
+  current: TeamObject | undefined,
+): boolean {
   const spec = entry.spec;
   const inTeam = new Set((current?.fields.members ?? []).map((m) => m.email));
-  const unknown = (spec.members ?? []).filter((m) => !inTeam.has(m.email) && resolveMember(scope, m.email).state === 'unknown');
+  const unknown = (spec.members ?? []).filter(
+    (m) => !inTeam.has(m.email) && resolveMember(scope, m.email).state === 'unknown',
+  );
   const [first, ...more] = unknown.map((m) => ({ email: m.email, pos: entry.doc.pos(m.at) }));
   if (!first) return false;
   const others = more.length > 0 ? `; also ${more.map((m) => `${m.email} (${at(m.pos)})`).join(', ')}` : '';

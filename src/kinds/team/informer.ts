@@ -4,7 +4,15 @@
  */
 import type { KindInformer } from '../../model/kind.js';
 import { orgPath } from '../common.js';
-import { actionOf, below, countLists, grantListsNaming, itemRead, listsNaming, memberTeamLists } from '../informer-common.js';
+import {
+  actionOf,
+  below,
+  countLists,
+  grantListsNaming,
+  itemRead,
+  listsNaming,
+  memberTeamLists,
+} from '../informer-common.js';
 import { samlPath } from '../saml/model.js';
 import { teamsPath } from './model.js';
 
@@ -15,7 +23,8 @@ export const teamInformer: KindInformer = {
     if (!a) return undefined;
     const list = teamsPath(org);
     const path = below(list, change.id);
-    if (a.part === 'member') return [{ list: `${path}/members` }, ...memberTeamLists(view, org), ...countLists(view, org)];
+    if (a.part === 'member')
+      return [{ list: `${path}/members` }, ...memberTeamLists(view, org), ...countLists(view, org)];
     if (a.part !== '') return undefined;
     // Lists that show its title: permission lists, a leaving member's teams, SAML providers naming it as default.
     const naming = [
@@ -23,7 +32,14 @@ export const teamInformer: KindInformer = {
       ...listsNaming(view, `${orgPath(org)}/members/`, '/teams', 'team', change.id),
       ...listsNaming(view, samlPath(org), '', 'defaultTeam', change.id),
     ];
-    if (a.verb === 'deleted') return [itemRead(list, change.id, path), { under: path }, ...naming, ...memberTeamLists(view, org), ...countLists(view, org)];
+    if (a.verb === 'deleted')
+      return [
+        itemRead(list, change.id, path),
+        { under: path },
+        ...naming,
+        ...memberTeamLists(view, org),
+        ...countLists(view, org),
+      ];
     return [itemRead(list, change.id, path), ...(a.verb === 'updated' ? naming : [])];
   },
 };

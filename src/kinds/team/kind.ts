@@ -2,7 +2,14 @@
  * Team: identity by title or pinned id; `members`, when written, is the team's complete membership.
  * The diff lives in diff.ts; this file holds the manifest side, fetching and export.
  */
-import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, LiveObject, Report } from '../../model/kind.js';
+import type {
+  DesiredEntry,
+  FetchContext,
+  IdentityLookup,
+  KindDefinition,
+  LiveObject,
+  Report,
+} from '../../model/kind.js';
 import type { ManifestDocument } from '../../model/document.js';
 import { exportTitled, isRecord, seg, titledEntry } from '../common.js';
 import { teamSchema, type TeamManifestSpec } from '../generated/team.js';
@@ -12,18 +19,36 @@ import { teamWithoutDeletes } from './additive.js';
 import { TEAM_MEMBER_KIND, membershipKey, readPrunedTeams } from './cascades.js';
 import { diffTeams } from './diff.js';
 import { snapshotTeam, teamUndo } from './snapshot.js';
-import { TEAM_DEPTH, TEAM_KIND, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamMemberSpec, type TeamObject, type TeamSpec, type TeamState } from './model.js';
+import {
+  TEAM_DEPTH,
+  TEAM_KIND,
+  teamsPath,
+  type LiveTeamMember,
+  type TeamAux,
+  type TeamFields,
+  type TeamMemberSpec,
+  type TeamObject,
+  type TeamSpec,
+  type TeamState,
+} from './model.js';
 import { teamInformer } from './informer.js';
 
 /** The members a Team document lists, each once: an e-mail listed again is reported there and left out. */
-function teamMembers(doc: ManifestDocument<TeamManifestSpec>, members: NonNullable<TeamManifestSpec['members']>, report: Report): TeamMemberSpec[] {
+function teamMembers(
+  doc: ManifestDocument<TeamManifestSpec>,
+  members: NonNullable<TeamManifestSpec['members']>,
+  report: Report,
+): TeamMemberSpec[] {
   const seen = new Map<string, number>();
   const out: TeamMemberSpec[] = [];
   members.forEach((m, i) => {
     const email = m.email.toLowerCase();
     const first = seen.get(email);
     if (first !== undefined) {
-      report(doc.pos(['spec', 'members', i, 'email']), `${email} is listed twice in team "${doc.spec.title}" (first at members[${first}])`);
+      report(
+        doc.pos(['spec', 'members', i, 'email']),
+        `${email} is listed twice in team "${doc.spec.title}" (first at members[${first}])`,
+      );
       return;
     }
     seen.set(email, i);
@@ -44,7 +69,13 @@ function toDesired(doc: ManifestDocument<TeamManifestSpec>, report: Report): Des
  * lists some (plan blocks the team when one is not a member). Duplicate titles and pinned ids are checked
  * generically by the loader.
  */
-function crossValidate(entries: DesiredEntry<TeamSpec>[], _all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void {
+function crossValidate(
+  entries: DesiredEntry<TeamSpec>[],
+  _all: ReadonlyMap<string, DesiredEntry[]>,
+  report: Report,
+  index: IdentityLookup,
+  warn?: Report,
+): void {
   for (const e of entries) {
     const members = index.keys('Members', e.org);
     if (!members) {
@@ -98,7 +129,12 @@ async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<TeamS
   // under prune for the teams that would be deleted (what their delete takes with it).
   const { matched, unmatched } = matchByIdOrTitle(TEAM_KIND, desired, objects);
   const prunedP = ctx.prune(TEAM_KIND, org)
-    ? readPrunedTeams(ctx, (id) => `${teamsPath(org)}/${seg(id)}/members`, (x) => teamMember(x)?.email, unmatched.map((o) => ({ object: o, item: items.get(o) })))
+    ? readPrunedTeams(
+        ctx,
+        (id) => `${teamsPath(org)}/${seg(id)}/members`,
+        (x) => teamMember(x)?.email,
+        unmatched.map((o) => ({ object: o, item: items.get(o) })),
+      )
     : Promise.resolve(undefined);
   prunedP.catch(() => {}); // awaited below
   const managed = [...matched].filter(([e]) => e.spec.members !== undefined);
@@ -129,7 +165,8 @@ function memberships(org: string, teams: readonly TeamObject[], pruned: TeamAux[
   for (const t of teams) {
     const emails = t.fields.members?.map((m) => m.email) ?? pruned?.[t.id]?.emails ?? [];
     const parent = { kind: TEAM_KIND, id: t.id, key: t.key };
-    for (const email of emails) out.push({ kind: TEAM_MEMBER_KIND, org, key: membershipKey(t.key, email), id: '', fields: {}, parent });
+    for (const email of emails)
+      out.push({ kind: TEAM_MEMBER_KIND, org, key: membershipKey(t.key, email), id: '', fields: {}, parent });
   }
   return out;
 }
@@ -138,7 +175,9 @@ function exportDocs(org: string, live: TeamState): object[] {
   return exportTitled(TEAM_KIND, org, live, (o) => {
     const f = o.fields;
     if (!f.members) return {};
-    const members = [...f.members].sort((a, b) => a.email.localeCompare(b.email)).map((m) => (m.role === 'owner' ? { email: m.email, role: 'owner' } : { email: m.email }));
+    const members = [...f.members]
+      .sort((a, b) => a.email.localeCompare(b.email))
+      .map((m) => (m.role === 'owner' ? { email: m.email, role: 'owner' } : { email: m.email }));
     return { members };
   });
 }

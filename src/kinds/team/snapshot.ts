@@ -6,7 +6,15 @@
 import type { FetchContext, KindUndo, Snapshot, UndoLoss } from '../../model/kind.js';
 import { isRecord, seg } from '../common.js';
 import { memberObject } from '../members/model.js';
-import { TEAM_KIND, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamObject, type TeamState } from './model.js';
+import {
+  TEAM_KIND,
+  teamsPath,
+  type LiveTeamMember,
+  type TeamAux,
+  type TeamFields,
+  type TeamObject,
+  type TeamState,
+} from './model.js';
 
 /** Team member list item `{organization: Member, team: {role}}` → e-mail, user id and team role. */
 function member(item: unknown): LiveTeamMember | undefined {

@@ -9,7 +9,15 @@ import { isRef, ref, refsIn } from '../../model/refs.js';
 import { deletesAllNote, makeStep, seg, stepId } from '../common.js';
 import { recoverByKey } from '../recover.js';
 import { TEAM_MEMBER_KIND, membershipKey } from './cascades.js';
-import { TEAM_DEPTH, TEAM_KIND, teamsPath, type TeamAux, type TeamMemberSpec, type TeamObject, type TeamSpec } from './model.js';
+import {
+  TEAM_DEPTH,
+  TEAM_KIND,
+  teamsPath,
+  type TeamAux,
+  type TeamMemberSpec,
+  type TeamObject,
+  type TeamSpec,
+} from './model.js';
 
 /** How a team member e-mail is addressed in requests. */
 type MemberRef =
@@ -33,11 +41,17 @@ export function resolveMember({ ctx, org, aux }: TeamScope, email: string): Memb
 }
 
 /** `{email: role}` of the given members, for before/after. */
-const roles = (ms: readonly { email: string; role: string }[]): Record<string, string> => Object.fromEntries(ms.map((m) => [m.email, m.role]));
+const roles = (ms: readonly { email: string; role: string }[]): Record<string, string> =>
+  Object.fromEntries(ms.map((m) => [m.email, m.role]));
 
 /** A member diff.ts's `blockUnknownMembers` let through. */
-function known(r: MemberRef, entry: DesiredEntry<TeamSpec>, m: TeamMemberSpec): Exclude<MemberRef, { state: 'unknown' }> {
-  if (r.state === 'unknown') throw new Error(`internal: ${m.email} of team "${entry.key}" resolves to nothing, but the team was not blocked`);
+function known(
+  r: MemberRef,
+  entry: DesiredEntry<TeamSpec>,
+  m: TeamMemberSpec,
+): Exclude<MemberRef, { state: 'unknown' }> {
+  if (r.state === 'unknown')
+    throw new Error(`internal: ${m.email} of team "${entry.key}" resolves to nothing, but the team was not blocked`);
   return r;
 }
 
@@ -77,7 +91,15 @@ export function createSteps(scope: TeamScope, entry: DesiredEntry<TeamSpec>, liv
       wave: TEAM_DEPTH,
       before: null,
       after,
-      requests: [{ method: 'PUT', path: teamsPath(org), body, capture: { id: 'id' }, recover: recoverByKey(liveTeams, spec.title) }],
+      requests: [
+        {
+          method: 'PUT',
+          path: teamsPath(org),
+          body,
+          capture: { id: 'id' },
+          recover: recoverByKey(liveTeams, spec.title),
+        },
+      ],
       entry,
     }),
   ];
@@ -172,7 +194,10 @@ export function updateSteps(scope: TeamScope, entry: DesiredEntry<TeamSpec>, cur
   if (add.length > 0) body['add'] = add;
   if (remove.length > 0) body['remove'] = remove;
   if (Object.keys(memberships).length > 0) body['memberships'] = memberships;
-  const note = removed.length === have.members.length ? deletesAllNote(removed.length, `the member list of team "${entry.key}"`, TEAM_MEMBER_KIND, entry.doc) : undefined;
+  const note =
+    removed.length === have.members.length
+      ? deletesAllNote(removed.length, `the member list of team "${entry.key}"`, TEAM_MEMBER_KIND, entry.doc)
+      : undefined;
   const step = makeStep({
     id: stepId(TEAM_KIND, org, entry.key, 'members'),
     action: 'update',
@@ -189,7 +214,8 @@ export function updateSteps(scope: TeamScope, entry: DesiredEntry<TeamSpec>, cur
     ...(note !== undefined ? { note } : {}),
   });
   // The memberships it removes are deletes of their own kind: the safety gate counts them against the team's list.
-  if (removed.length > 0) step.cascades = removed.map((email) => ({ kind: TEAM_MEMBER_KIND, org, key: membershipKey(current.key, email) }));
+  if (removed.length > 0)
+    step.cascades = removed.map((email) => ({ kind: TEAM_MEMBER_KIND, org, key: membershipKey(current.key, email) }));
   steps.push(step);
   return steps;
 }

@@ -38,7 +38,12 @@ export function json(res: ServerResponse, status: number, body?: unknown, header
   res.end(text);
 }
 
-export function apiError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+export function apiError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   json(res, status, { error: { code: status, message } }, headers);
 }
 
@@ -47,7 +52,10 @@ export function resetConnection(req: IncomingMessage): void {
   (req.socket as Socket).resetAndDestroy();
 }
 
-export async function startScriptServer(handler: Handler = ({ res }) => json(res, 200, {}), port = 0): Promise<ScriptServer> {
+export async function startScriptServer(
+  handler: Handler = ({ res }) => json(res, 200, {}),
+  port = 0,
+): Promise<ScriptServer> {
   let current = handler;
   const received: Received[] = [];
   const sockets = new Set<Socket>();
@@ -55,7 +63,12 @@ export async function startScriptServer(handler: Handler = ({ res }) => json(res
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const r: Received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const r: Received = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       received.push(r);
       void Promise.resolve(current({ req, res, received: r, index: received.length })).catch((err: unknown) => {
         res.destroy(err instanceof Error ? err : new Error(String(err)));

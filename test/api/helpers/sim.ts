@@ -156,7 +156,8 @@ export function startClient(
   else begin();
   return {
     result: () => {
-      if (done !== opts.requests) throw new Error(`stuck: ${done} of ${opts.requests} requests done when no event was left`);
+      if (done !== opts.requests)
+        throw new Error(`stuck: ${done} of ${opts.requests} requests done when no event was left`);
       out.elapsedMs = Math.max(...out.arrivals, started) + opts.latencyMs / 2 - started;
       return out;
     },
@@ -164,7 +165,12 @@ export function startClient(
 }
 
 /** One client alone: start it, run the simulation to the end. */
-export async function runClient(sim: Sim, pacer: Pacer, server: SimServer, opts: { requests: number; concurrency: number; latencyMs: number }): Promise<RunResult> {
+export async function runClient(
+  sim: Sim,
+  pacer: Pacer,
+  server: SimServer,
+  opts: { requests: number; concurrency: number; latencyMs: number },
+): Promise<RunResult> {
   const client = startClient(sim, pacer, server, opts);
   await sim.run();
   return client.result();

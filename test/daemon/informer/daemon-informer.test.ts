@@ -39,12 +39,19 @@ async function poll(d: TestDaemon): Promise<void> {
 }
 
 const carol = (d: TestDaemon, method: string, path: string, body?: unknown) =>
-  fetch(`${d.sandbox.url}${path}`, { method, headers: { authorization: `Bearer ${CAROL.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${d.sandbox.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${CAROL.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('daemon with the informer', () => {
   it('reads everything once; a quiet poll is one request and no run; drift is followed, reverted and read again', async () => {
     const d = await start();
-    expect(d.daemon.runs[0]).toMatchObject({ result: 'success', reads: [{ org: 'org-demo', read: 'full', why: 'start' }] });
+    expect(d.daemon.runs[0]).toMatchObject({
+      result: 'success',
+      reads: [{ org: 'org-demo', read: 'full', why: 'start' }],
+    });
 
     d.sandbox.resetStats();
     await poll(d);
@@ -56,7 +63,12 @@ describe('daemon with the informer', () => {
     const next = d.nextRun();
     await poll(d);
     const run = await next;
-    expect(run).toMatchObject({ reasons: ['poll'], result: 'success', applied: 1, reads: [{ org: 'org-demo', read: 'informer', events: 1 }] });
+    expect(run).toMatchObject({
+      reasons: ['poll'],
+      result: 'success',
+      applied: 1,
+      reads: [{ org: 'org-demo', read: 'informer', events: 1 }],
+    });
     // The poll, the token's user (asked once per daemon: whose events are docops's own; the safety gate needs it
     // too), bob read again, the audit events for who did it, the revert, bob read after it.
     expect(d.sandbox.stats().requests.map((r) => `${r.method} ${r.route}`)).toEqual([
@@ -83,16 +95,25 @@ describe('daemon with the informer', () => {
 
   it('reads everything on demand (POST /reconcile?full=1) and falls back to full reads without audit events', async () => {
     const d = await start();
-    const res = await fetch(`${d.daemon.url}/reconcile?wait=1&full=1`, { method: 'POST', headers: { authorization: `Bearer ${SECRET}` } });
+    const res = await fetch(`${d.daemon.url}/reconcile?wait=1&full=1`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${SECRET}` },
+    });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { reads: unknown }).reads).toEqual([{ read: 'full', why: 'demand' }]);
 
     orgs(d.sandbox.store).put({ ...orgs(d.sandbox.store).get('org-demo')!, plan: 'pro_2024' });
     const next = d.nextRun();
     await poll(d);
-    expect(await next).toMatchObject({ reasons: ['poll'], result: 'success', reads: [{ org: 'org-demo', read: 'full', why: 'unavailable' }] });
+    expect(await next).toMatchObject({
+      reasons: ['poll'],
+      result: 'success',
+      reads: [{ org: 'org-demo', read: 'full', why: 'unavailable' }],
+    });
     const status = JSON.parse((await d.get('/api/status')).text);
-    expect(status.informer.orgs).toEqual([expect.objectContaining({ org: 'org-demo', mode: 'fallback', why: 'unavailable', status: 403 })]);
+    expect(status.informer.orgs).toEqual([
+      expect.objectContaining({ org: 'org-demo', mode: 'fallback', why: 'unavailable', status: 403 }),
+    ]);
     expect((await d.get('/')).text).toContain('fallback: full reads');
     expect((await d.get('/metrics')).text).toMatch(/docops_informer_organizations\{mode="fallback"\} 1/);
     // In fallback nothing is polled between runs (the schedule reconciles it, as without the informer).

@@ -34,7 +34,11 @@ function manifests(): string {
     if (!text.includes(from)) throw new Error(`${file}: no "${from}"`);
     writeFileSync(join(dir, file), text.replace(from, to));
   };
-  edit('spaces.yaml', '  id: sp-runbooks\n', '  id: sp-runbooks\n  access:\n    - { team: Platform, role: admin }\n    - { email: dan@acme.test, role: comment }\n');
+  edit(
+    'spaces.yaml',
+    '  id: sp-runbooks\n',
+    '  id: sp-runbooks\n  access:\n    - { team: Platform, role: admin }\n    - { email: dan@acme.test, role: comment }\n',
+  );
   edit('spaces.yaml', '  id: col-internal\n', '  id: col-internal\n  access:\n    - { team: Writers, role: read }\n');
   edit('site.yaml', '  basename: help\n', '  basename: help\n  access:\n    - { team: Support, role: read }\n');
   // Issue 29: the site's redirects, visitor sign-in, external links and publication; merge rules on the organization and a space.
@@ -43,13 +47,40 @@ function manifests(): string {
     '  basename: help\n',
     '  basename: help\n  published: true\n  publishingAuth: { logoutURL: https://acme.test/logout }\n  redirects:\n    - { source: /old, destination: https://acme.test/new }\n    - { source: /start, destination: { section: getting-started } }\n  externalLinks:\n    - { title: Status, url: https://status.acme.test }\n    - { title: Blog, url: https://acme.test/blog, group: Developers }\n',
   );
-  edit('organization.yaml', '  inviteLinks: true\n', '  inviteLinks: true\n  mergeRules: { type: rules, rules: [{ rule: require_specific_reviewers, users: [bob@acme.test] }] }\n');
-  edit('spaces.yaml', '  id: sp-runbooks\n', '  id: sp-runbooks\n  mergeRules: { type: rules, rules: [{ rule: require_one_of_specific_reviewers, users: [dan@acme.test] }] }\n');
-  edit('teams.yaml', 'kind: Team\nmetadata:\n  organization: org-demo\nspec:\n  title: Support', 'kind: Team\nmetadata:\n  organization: org-demo\nprune: true\nspec:\n  title: Support');
-  edit('members.yaml', 'kind: Members\nmetadata:\n  organization: org-demo\n', 'kind: Members\nmetadata:\n  organization: org-demo\nprune: true\n');
+  edit(
+    'organization.yaml',
+    '  inviteLinks: true\n',
+    '  inviteLinks: true\n  mergeRules: { type: rules, rules: [{ rule: require_specific_reviewers, users: [bob@acme.test] }] }\n',
+  );
+  edit(
+    'spaces.yaml',
+    '  id: sp-runbooks\n',
+    '  id: sp-runbooks\n  mergeRules: { type: rules, rules: [{ rule: require_one_of_specific_reviewers, users: [dan@acme.test] }] }\n',
+  );
+  edit(
+    'teams.yaml',
+    'kind: Team\nmetadata:\n  organization: org-demo\nspec:\n  title: Support',
+    'kind: Team\nmetadata:\n  organization: org-demo\nprune: true\nspec:\n  title: Support',
+  );
+  edit(
+    'members.yaml',
+    'kind: Members\nmetadata:\n  organization: org-demo\n',
+    'kind: Members\nmetadata:\n  organization: org-demo\nprune: true\n',
+  );
   writeFileSync(
     join(dir, 'saml.yaml'),
-    ['apiVersion: docops/v1', 'kind: SamlProvider', 'metadata: { organization: org-demo }', 'spec:', '  label: Okta', '  entityID: http://www.okta.com/exk1', '  ssoURL: https://acme.okta.com/app/sso', '  defaultTeam: Platform', '  defaultRole: read', ''].join('\n'),
+    [
+      'apiVersion: docops/v1',
+      'kind: SamlProvider',
+      'metadata: { organization: org-demo }',
+      'spec:',
+      '  label: Okta',
+      '  entityID: http://www.okta.com/exk1',
+      '  ssoURL: https://acme.okta.com/app/sso',
+      '  defaultTeam: Platform',
+      '  defaultRole: read',
+      '',
+    ].join('\n'),
   );
   return dir;
 }
@@ -60,7 +91,11 @@ const plain = (live: LiveState): unknown => Object.fromEntries([...live].sort(([
 function planOf(desired: DesiredState, live: LiveState): unknown {
   try {
     const p = diffAll(KINDS, desired, live);
-    return { steps: p.steps.map((s) => ({ id: s.id, requests: s.requests, after: s.after })), blocked: p.blocked, unmanaged: p.unmanaged };
+    return {
+      steps: p.steps.map((s) => ({ id: s.id, requests: s.requests, after: s.after })),
+      blocked: p.blocked,
+      unmanaged: p.unmanaged,
+    };
   } catch (err) {
     return { error: (err as Error).message };
   }
@@ -83,7 +118,12 @@ describe('randomized drift: the informer equals a full read after every cycle', 
       const client = fastClient(sb);
       const desired = await loadDesired(manifests());
       await planAndApply(client, desired);
-      const informer = new Informer({ kinds: KINDS, client, config: { overlapMs: 60_000, maxPages: 10, resyncMs: 0 }, selfId: async () => 'u-ada' });
+      const informer = new Informer({
+        kinds: KINDS,
+        client,
+        config: { overlapMs: 60_000, maxPages: 10, resyncMs: 0 },
+        selfId: async () => 'u-ada',
+      });
       const reads: string[] = [];
       let n = 0;
       for (let cycle = 0; cycle < CYCLES; cycle++) {
@@ -95,11 +135,21 @@ describe('randomized drift: the informer equals a full read after every cycle', 
         if (rng() < 0.15) await recolor(sb, carol, rng);
         const fault = rng();
         const org = orgs(sb.store).get('org-demo')!;
-        if (fault < 0.08) orgs(sb.store).put({ ...org, plan: 'pro_2024' }); // withheld: no Enterprise plan
+        if (fault < 0.08)
+          orgs(sb.store).put({ ...org, plan: 'pro_2024' }); // withheld: no Enterprise plan
         else if (fault < 0.16) sb.audit.faults = { reorder: true };
         // Expired: retention keeps only the newest events (never none: a log drops its oldest first).
         else if (fault < 0.22) sb.audit.keepNewest(1 + Math.floor(rng() * 3));
-        else if (fault < 0.26) sb.audit.add({ id: `odd-${n}`, orgId: 'org-demo', occurredAt: new Date().toISOString(), action: 'widget.frobbed', actor: { type: 'user', id: 'u-carol' }, source: 'api', target: { type: 'widget', id: 'w1' } });
+        else if (fault < 0.26)
+          sb.audit.add({
+            id: `odd-${n}`,
+            orgId: 'org-demo',
+            occurredAt: new Date().toISOString(),
+            action: 'widget.frobbed',
+            actor: { type: 'user', id: 'u-carol' },
+            source: 'api',
+            target: { type: 'widget', id: 'w1' },
+          });
 
         const got = await outcome(() => informer.read(desired, {}));
         sb.audit.faults = {};
@@ -121,7 +171,10 @@ describe('randomized drift: the informer equals a full read after every cycle', 
       }
       // Every path was taken: follows, and full reads for the faults.
       expect(reads.filter((r) => r.startsWith('informer')).length, reads.join(' ')).toBeGreaterThan(CYCLES / 3);
-      expect(reads.some((r) => r.startsWith('full:')), reads.join(' ')).toBe(true);
+      expect(
+        reads.some((r) => r.startsWith('full:')),
+        reads.join(' '),
+      ).toBe(true);
     });
   }
 });

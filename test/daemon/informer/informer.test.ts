@@ -24,7 +24,13 @@ async function setup() {
   const desired = await loadDesired(EXAMPLE);
   await planAndApply(client, desired);
   const reads: OrgRead[] = [];
-  const informer = new Informer({ kinds: KINDS, client, config: CONFIG, selfId: async () => 'u-ada', onRead: (r) => reads.push(r) });
+  const informer = new Informer({
+    kinds: KINDS,
+    client,
+    config: CONFIG,
+    selfId: async () => 'u-ada',
+    onRead: (r) => reads.push(r),
+  });
   const carol = (method: string, path: string, body?: unknown) => call(method, path, body, { token: CAROL.token });
   /** The informer's live state, the requests it cost, and a fresh full read to compare it with. */
   const step = async (d: DesiredState = desired) => {
@@ -57,7 +63,11 @@ describe('informer', () => {
     expect(plain(drift.got.live)).toEqual(plain(drift.fresh));
     // The poll, bob alone, the team alone (nothing else here names it).
     expect(drift.requests).toBe(3);
-    expect(diffAll(KINDS, s.desired, drift.got.live).steps.map((x) => `${x.kind} ${x.action}`).sort()).toEqual(['Members update', 'Team update']);
+    expect(
+      diffAll(KINDS, s.desired, drift.got.live)
+        .steps.map((x) => `${x.kind} ${x.action}`)
+        .sort(),
+    ).toEqual(['Members update', 'Team update']);
   });
 
   it('reads its own writes again after the apply and skips their events', async () => {
@@ -85,7 +95,15 @@ describe('informer', () => {
     await planAndApply(client, desired);
     let now = 1_000_000;
     const resynced: OrgRead[] = [];
-    const informer = new Informer({ kinds: KINDS, client, background: client.background!(), config: { ...CONFIG, resyncMs: 60_000 }, now: () => now, selfId: async () => 'u-ada', onRead: (r) => r.why === 'resync' && resynced.push(r) });
+    const informer = new Informer({
+      kinds: KINDS,
+      client,
+      background: client.background!(),
+      config: { ...CONFIG, resyncMs: 60_000 },
+      now: () => now,
+      selfId: async () => 'u-ada',
+      onRead: (r) => r.why === 'resync' && resynced.push(r),
+    });
     const carol = (method: string, path: string, body?: unknown) => call(method, path, body, { token: CAROL.token });
     await informer.read(desired, {});
     now += 61_000;
@@ -116,7 +134,12 @@ describe('informer', () => {
     const fallback = await s.step();
     expect(fallback.got.orgs[0]).toMatchObject({ read: 'full', why: 'unavailable' });
     expect(plain(fallback.got.live)).toEqual(plain(fallback.fresh));
-    expect(s.informer.status()[0]).toMatchObject({ org: 'org-demo', mode: 'fallback', why: 'unavailable', status: 403 });
+    expect(s.informer.status()[0]).toMatchObject({
+      org: 'org-demo',
+      mode: 'fallback',
+      why: 'unavailable',
+      status: 403,
+    });
     const again = await s.step();
     expect(again.got.orgs[0]).toMatchObject({ read: 'full', why: 'unavailable' });
   });

@@ -24,13 +24,26 @@ const SLACK = 'https://hooks.slack.test/services/T000/B000/XXXXXXXXXXXXXXXXXXXXX
 describe('notify config', () => {
   it('parses targets; events default to all; the status page is on unless turned off', async () => {
     const file = configFile(
-      ['manifests: ./m', 'statusPage: false', 'notify:', '  - { type: slack, url: "${SLACK_URL}", events: [drift, recovered] }', '  - { name: ops, type: webhook, url: https://ops.test/hook, secretEnv: HOOK_KEY }', ''].join('\n'),
+      [
+        'manifests: ./m',
+        'statusPage: false',
+        'notify:',
+        '  - { type: slack, url: "${SLACK_URL}", events: [drift, recovered] }',
+        '  - { name: ops, type: webhook, url: https://ops.test/hook, secretEnv: HOOK_KEY }',
+        '',
+      ].join('\n'),
     );
     const config = await loadDaemonConfig(file, { env: { SLACK_URL: SLACK, HOOK_KEY: 'k'.repeat(20) } });
     expect(config.statusPage).toBe(false);
     expect(config.notify).toEqual([
       { name: 'notify[0]', type: 'slack', url: SLACK, events: ['drift', 'recovered'] },
-      { name: 'ops', type: 'webhook', url: 'https://ops.test/hook', secret: 'k'.repeat(20), events: ['drift', 'apply_failed', 'refused', 'awaiting_approval', 'recovered', 'manifests_invalid'] },
+      {
+        name: 'ops',
+        type: 'webhook',
+        url: 'https://ops.test/hook',
+        secret: 'k'.repeat(20),
+        events: ['drift', 'apply_failed', 'refused', 'awaiting_approval', 'recovered', 'manifests_invalid'],
+      },
     ]);
     expect((await loadDaemonConfig(configFile('manifests: ./m\n'), { env: {} })).statusPage).toBe(true);
     new Notifier(config.notify!, { logger: createLogger({ level: 'silent' }) });
@@ -53,10 +66,15 @@ describe('notify config', () => {
     const lines = (error as ValidationError).issues.map(formatIssue);
     expect(lines).toEqual([
       expect.stringMatching(/docops\.yaml:3:\d+: notify\[0\]\.secretEnv: only a webhook target signs its body/),
-      expect.stringMatching(/docops\.yaml:4:\d+: notify\[1\]\.secretEnv: the variable UNSET_KEY must hold the signing secret/),
+      expect.stringMatching(
+        /docops\.yaml:4:\d+: notify\[1\]\.secretEnv: the variable UNSET_KEY must hold the signing secret/,
+      ),
       expect.stringMatching(/docops\.yaml:5:\d+: notify\[2\]\.url: not an http\(s\) URL/),
     ]);
-    const schema = await loadDaemonConfig(configFile('manifests: ./m\nnotify:\n  - { type: email, url: "https://x.test", events: [] }\n'), { env: {} }).catch((e: unknown) => e);
+    const schema = await loadDaemonConfig(
+      configFile('manifests: ./m\nnotify:\n  - { type: email, url: "https://x.test", events: [] }\n'),
+      { env: {} },
+    ).catch((e: unknown) => e);
     expect((schema as ValidationError).issues.map((i) => i.line)).toEqual([3, 3]);
   });
 });

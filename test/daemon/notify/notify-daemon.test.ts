@@ -20,7 +20,10 @@ afterEach(async () => {
 async function setup(mode: 'plan' | 'apply', targets: (r: { hook: Receiver; slack: Receiver }) => NotifyTarget[]) {
   const hook = await startReceiver();
   const slack = await startReceiver();
-  cleanup.push(() => hook.close(), () => slack.close());
+  cleanup.push(
+    () => hook.close(),
+    () => slack.close(),
+  );
   const d = await startTestDaemon({
     files: { 'members.yaml': membersYaml(), 'team.yaml': teamYaml('Support', ['frank@acme.test', 'ivan@acme.test']) },
     config: { mode, schedule: '* * * * *', notify: targets({ hook, slack }) },
@@ -40,14 +43,24 @@ async function tick(d: TestDaemon): Promise<void> {
 }
 
 async function behindDocopsBack(d: TestDaemon, user: string, role: string): Promise<void> {
-  const res = await fetch(`${d.sandbox.url}/orgs/org-demo/members/${user}`, { method: 'PATCH', headers: { authorization: `Bearer ${CAROL.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ role }) });
+  const res = await fetch(`${d.sandbox.url}/orgs/org-demo/members/${user}`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${CAROL.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ role }),
+  });
   expect(res.status).toBe(200);
 }
 
 describe('notifications', () => {
   it('plan mode: one signed webhook and one Slack message per distinct drift over many cycles, one when it is resolved', async () => {
     const { d, hook, slack } = await setup('plan', ({ hook, slack }) => [
-      { name: 'hook', type: 'webhook', url: hook.url, secret: SECRET, events: ['drift', 'recovered', 'manifests_invalid'] },
+      {
+        name: 'hook',
+        type: 'webhook',
+        url: hook.url,
+        secret: SECRET,
+        events: ['drift', 'recovered', 'manifests_invalid'],
+      },
       { name: 'slack', type: 'slack', url: slack.url, events: ['drift', 'recovered'] },
     ]);
     // The URL is a secret: nothing the daemon prints shows it.
@@ -62,14 +75,30 @@ describe('notifications', () => {
     const sent = hook.received[0]!;
     expect(sent.headers['content-type']).toBe('application/json');
     expect(sent.headers['x-docops-event']).toBe('drift');
-    expect(sent.headers['x-docops-signature-256']).toBe(`sha256=${createHmac('sha256', SECRET).update(sent.body).digest('hex')}`);
-    expect(sent.json).toMatchObject({ event: 'drift', mode: 'plan', summary: 'Plan: 0 to add, 1 to change, 0 to delete.', run: { result: 'success', planned: 1 } });
+    expect(sent.headers['x-docops-signature-256']).toBe(
+      `sha256=${createHmac('sha256', SECRET).update(sent.body).digest('hex')}`,
+    );
+    expect(sent.json).toMatchObject({
+      event: 'drift',
+      mode: 'plan',
+      summary: 'Plan: 0 to add, 1 to change, 0 to delete.',
+      run: { result: 'success', planned: 1 },
+    });
     expect(sent.json.changes).toEqual([
-      expect.objectContaining({ kind: 'Members', key: 'bob@acme.test', action: 'update', changedBy: expect.objectContaining({ actor: 'carol@acme.test', action: 'member.updated' }) }),
+      expect.objectContaining({
+        kind: 'Members',
+        key: 'bob@acme.test',
+        action: 'update',
+        changedBy: expect.objectContaining({ actor: 'carol@acme.test', action: 'member.updated' }),
+      }),
     ]);
-    expect(sent.json.changes[0].sentence).toMatch(/^Members role of bob@acme\.test changed to admin by carol@acme\.test at \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    expect(sent.json.changes[0].sentence).toMatch(
+      /^Members role of bob@acme\.test changed to admin by carol@acme\.test at \d{4}-\d\d-\d\d \d\d:\d\d UTC$/,
+    );
     expect(slack.received[0]!.json.text).toContain('*docops: Drift detected*');
-    expect(slack.received[0]!.json.text).toMatch(/• Members role of bob@acme\.test changed to admin by carol@acme\.test at /);
+    expect(slack.received[0]!.json.text).toMatch(
+      /• Members role of bob@acme\.test changed to admin by carol@acme\.test at /,
+    );
     expect(slack.received[0]!.headers['x-docops-signature-256']).toBeUndefined();
 
     // Another change: a distinct drift, sent once.
@@ -84,11 +113,18 @@ describe('notifications', () => {
     for (let i = 0; i < 3; i++) await tick(d);
     expect(hook.received.map((r) => r.json.event)).toEqual(['drift', 'drift', 'recovered']);
     expect(hook.received[2]!.json.resolves).toBe('drift');
-    expect(slack.received.map((r) => r.json.text.split('\n')[0])).toEqual(['*docops: Drift detected* (plan mode, run #3)', expect.stringContaining('Drift detected'), expect.stringContaining('Recovered')]);
+    expect(slack.received.map((r) => r.json.text.split('\n')[0])).toEqual([
+      '*docops: Drift detected* (plan mode, run #3)',
+      expect.stringContaining('Drift detected'),
+      expect.stringContaining('Recovered'),
+    ]);
 
     // Invalid manifests: once, with file:line, however many runs see them.
     const invalid = d.nextRun((r) => r.result === 'invalid_manifests');
-    d.write('broken.yaml', 'apiVersion: docops/v1\nkind: Team\nmetadata: { organization: org-demo }\nspec: { title: 7 }\n');
+    d.write(
+      'broken.yaml',
+      'apiVersion: docops/v1\nkind: Team\nmetadata: { organization: org-demo }\nspec: { title: 7 }\n',
+    );
     await invalid;
     await d.daemon.notifier!.sender.idle();
     for (let i = 0; i < 3; i++) await tick(d);
@@ -99,11 +135,17 @@ describe('notifications', () => {
   });
 
   it('apply mode: a reverted drift is one notification naming the outcome; the clean runs after it send nothing', async () => {
-    const { d, hook } = await setup('apply', ({ hook }) => [{ name: 'hook', type: 'webhook', url: hook.url, events: ['drift', 'recovered', 'apply_failed'] }]);
+    const { d, hook } = await setup('apply', ({ hook }) => [
+      { name: 'hook', type: 'webhook', url: hook.url, events: ['drift', 'recovered', 'apply_failed'] },
+    ]);
     await behindDocopsBack(d, 'u-bob', 'admin');
     for (let i = 0; i < 4; i++) await tick(d);
     expect(hook.received.map((r) => r.json.event)).toEqual(['drift']);
-    expect(hook.received[0]!.json.changes[0]).toMatchObject({ origin: 'drift', outcome: 'applied', changedBy: expect.objectContaining({ actor: 'carol@acme.test' }) });
+    expect(hook.received[0]!.json.changes[0]).toMatchObject({
+      origin: 'drift',
+      outcome: 'applied',
+      changedBy: expect.objectContaining({ actor: 'carol@acme.test' }),
+    });
     expect(hook.received[0]!.headers['x-docops-signature-256']).toBeUndefined();
     // A manifest edit is not drift: applying it notifies nobody.
     const edited = d.nextRun();
@@ -138,7 +180,9 @@ describe('notifications', () => {
     await d.daemon.notifier!.sender.idle();
     expect(hook.received).toHaveLength(4);
     expect(slack.received).toHaveLength(1);
-    expect(d.logs.filter((l) => l.msg === 'notification failed; retrying after backoff').map((l) => l.status)).toEqual([500, 503, 500]);
+    expect(d.logs.filter((l) => l.msg === 'notification failed; retrying after backoff').map((l) => l.status)).toEqual([
+      500, 503, 500,
+    ]);
     expect(d.logs.some((l) => JSON.stringify(l).includes(hook.url))).toBe(false);
   });
 });

@@ -52,7 +52,8 @@ export async function startReceiver(): Promise<Receiver> {
       }
       const status = r.answers.shift() ?? 200;
       const redirect = status >= 300 && status < 400 && r.location !== undefined ? { location: r.location } : {};
-      const answer = (code: number): void => void res.writeHead(code, { 'content-type': 'text/plain', ...redirect }).end('ok');
+      const answer = (code: number): void =>
+        void res.writeHead(code, { 'content-type': 'text/plain', ...redirect }).end('ok');
       if (status === 0) held.push(() => answer(200));
       else answer(status);
     });

@@ -26,7 +26,11 @@ async function deliver(target: Omit<NotifyTarget, 'url' | 'events'>, status: num
   receiver.location = `${elsewhere.origin}/collect`;
   receiver.answers.push(...Array<number>(ATTEMPTS).fill(status));
   const logs: Record<string, unknown>[] = [];
-  const logger = createLogger({ level: 'debug', format: 'json', stream: { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) } });
+  const logger = createLogger({
+    level: 'debug',
+    format: 'json',
+    stream: { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) },
+  });
   const statuses: (number | undefined)[] = [];
   const sender = new NotificationSender([{ ...target, url: receiver.url, events: ['drift'] }], {
     logger,
@@ -48,8 +52,18 @@ describe('notification redirects', () => {
       expect(receiver.received).toHaveLength(ATTEMPTS);
       expect(receiver.received[0]!.headers[SIGNATURE_HEADER]).toMatch(/^sha256=[0-9a-f]{64}$/);
       expect(statuses).toEqual(Array(ATTEMPTS).fill(status));
-      expect(logs.filter((l) => l.msg === 'notification failed; retrying after backoff').map((l) => l.status)).toEqual(Array(ATTEMPTS - 1).fill(status));
-      expect(logs.filter((l) => l.msg === 'notification not delivered')).toEqual([expect.objectContaining({ target: 'hook', status, attempt: ATTEMPTS, level: 50, redirect: REDIRECT_NOT_FOLLOWED })]);
+      expect(logs.filter((l) => l.msg === 'notification failed; retrying after backoff').map((l) => l.status)).toEqual(
+        Array(ATTEMPTS - 1).fill(status),
+      );
+      expect(logs.filter((l) => l.msg === 'notification not delivered')).toEqual([
+        expect.objectContaining({
+          target: 'hook',
+          status,
+          attempt: ATTEMPTS,
+          level: 50,
+          redirect: REDIRECT_NOT_FOLLOWED,
+        }),
+      ]);
       expect(logs.some((l) => l.msg === 'notification sent')).toBe(false);
       expect(JSON.stringify(logs)).not.toContain(elsewhere.origin); // the Location is not logged (nor the URL)
     });
@@ -68,7 +82,11 @@ describe('notification redirects', () => {
     receiver.answers.push(307);
     const statuses: (number | undefined)[] = [];
     const logger = createLogger({ level: 'silent' });
-    const sender = new NotificationSender([{ name: 'hook', type: 'webhook', url: receiver.url, events: ['drift'] }], { logger, retry: { attempts: ATTEMPTS, initialMs: 1, maxMs: 2 }, onDelivery: (d) => statuses.push(d.status) });
+    const sender = new NotificationSender([{ name: 'hook', type: 'webhook', url: receiver.url, events: ['drift'] }], {
+      logger,
+      retry: { attempts: ATTEMPTS, initialMs: 1, maxMs: 2 },
+      onDelivery: (d) => statuses.push(d.status),
+    });
     sender.send('drift', () => ({ event: 'drift' }));
     await sender.idle();
     await sender.close();

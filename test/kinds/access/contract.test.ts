@@ -27,7 +27,12 @@ let dirs = 0;
 async function plan(r: SandboxRun, docs: readonly Doc[]): Promise<Plan> {
   const dir = join(r.dir, String(dirs++));
   mkdirSync(dir);
-  docs.forEach((d, i) => writeFileSync(join(dir, `${i}.yaml`), `apiVersion: docops/v1\nkind: ${d.kind}\nmetadata: { organization: ${ORG} }\nspec: ${JSON.stringify(d.spec)}\n`));
+  docs.forEach((d, i) =>
+    writeFileSync(
+      join(dir, `${i}.yaml`),
+      `apiVersion: docops/v1\nkind: ${d.kind}\nmetadata: { organization: ${ORG} }\nspec: ${JSON.stringify(d.spec)}\n`,
+    ),
+  );
   const { desired } = await loadManifests(dir, KINDS, { env: {} });
   const { plan: p } = await computePlan(r.client, KINDS, desired);
   expect(p.blocked).toEqual([]);
@@ -36,14 +41,24 @@ async function plan(r: SandboxRun, docs: readonly Doc[]): Promise<Plan> {
 
 const escape = (t: string): string => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const sample = placeholder('STEP', 'OUT');
-const PLACEHOLDER = new RegExp(`${escape(sample.slice(0, sample.indexOf('STEP')))}.*?${escape(sample.slice(sample.indexOf('OUT') + 3))}`, 'g');
+const PLACEHOLDER = new RegExp(
+  `${escape(sample.slice(0, sample.indexOf('STEP')))}.*?${escape(sample.slice(sample.indexOf('OUT') + 3))}`,
+  'g',
+);
 
 /** The spec path of a permission request docops sends (ids, refs included, become the spec's parameters). */
 function specPath(path: string): string | undefined {
   // A ref to an object created in the plan reads as its placeholder (a step id, slashes inside): one segment.
-  const m = /^(\/spaces\/[^/]+|\/collections\/[^/]+|\/orgs\/[^/]+\/sites\/[^/]+)\/permissions(\/(teams|users)\/[^/]+)?$/.exec(path.replace(PLACEHOLDER, 'REF'));
+  const m =
+    /^(\/spaces\/[^/]+|\/collections\/[^/]+|\/orgs\/[^/]+\/sites\/[^/]+)\/permissions(\/(teams|users)\/[^/]+)?$/.exec(
+      path.replace(PLACEHOLDER, 'REF'),
+    );
   if (!m) return undefined;
-  const base = m[1]!.startsWith('/spaces/') ? '/spaces/{spaceId}' : m[1]!.startsWith('/collections/') ? '/collections/{collectionId}' : '/orgs/{organizationId}/sites/{siteId}';
+  const base = m[1]!.startsWith('/spaces/')
+    ? '/spaces/{spaceId}'
+    : m[1]!.startsWith('/collections/')
+      ? '/collections/{collectionId}'
+      : '/orgs/{organizationId}/sites/{siteId}';
   const one = m[3] === undefined ? '' : m[3] === 'teams' ? '/teams/{teamId}' : '/users/{userId}';
   return `${base}/permissions${one}`;
 }
@@ -65,7 +80,10 @@ function checkAgainstSpec(p: Plan): number {
         continue;
       }
       const validate = requestValidator(q.method, template);
-      expect(validate(q.body), `${step.id} ${q.method} ${q.path} ${JSON.stringify(q.body)}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      expect(
+        validate(q.body),
+        `${step.id} ${q.method} ${q.path} ${JSON.stringify(q.body)}: ${JSON.stringify(validate.errors)}`,
+      ).toBe(true);
     }
   }
   return n;
@@ -87,16 +105,52 @@ describe('contract: the permission requests docops sends', () => {
     // From nothing: grants on a new collection, space and site, to a team created in the same plan, live teams and members.
     await applyAndConverge(r, [
       doc('Team', { title: 'Docs' }),
-      doc('Collection', { title: 'Handbook', access: [{ team: 'Docs', role: 'admin' }, { email: 'carol@acme.test', role: 'read' }] }),
-      doc('Space', { title: 'Onboarding', parent: 'Handbook', access: [{ team: 'Docs', role: 'edit' }, { team: 'Writers', role: 'edit' }, { email: 'dan@acme.test', role: 'comment' }] }),
-      site([{ team: 'Support', role: 'read' }, { team: 'Writers', role: 'read' }, { email: 'erin@acme.test', role: null }, { email: 'frank@acme.test', role: 'read' }]),
+      doc('Collection', {
+        title: 'Handbook',
+        access: [
+          { team: 'Docs', role: 'admin' },
+          { email: 'carol@acme.test', role: 'read' },
+        ],
+      }),
+      doc('Space', {
+        title: 'Onboarding',
+        parent: 'Handbook',
+        access: [
+          { team: 'Docs', role: 'edit' },
+          { team: 'Writers', role: 'edit' },
+          { email: 'dan@acme.test', role: 'comment' },
+        ],
+      }),
+      site([
+        { team: 'Support', role: 'read' },
+        { team: 'Writers', role: 'read' },
+        { email: 'erin@acme.test', role: null },
+        { email: 'frank@acme.test', role: 'read' },
+      ]),
     ]);
     // Role changes (PATCH per team and user), a site grant becoming a null override (POST), removals (DELETE).
     await applyAndConverge(r, [
       doc('Team', { title: 'Docs' }),
-      doc('Collection', { title: 'Handbook', access: [{ team: 'Docs', role: 'edit' }, { email: 'carol@acme.test', role: 'comment' }] }),
-      doc('Space', { title: 'Onboarding', parent: 'Handbook', access: [{ team: 'Docs', role: 'review' }, { email: 'dan@acme.test', role: 'read' }] }),
-      site([{ team: 'Support', role: null }, { team: 'Writers', role: 'edit' }, { email: 'erin@acme.test', role: 'read' }]),
+      doc('Collection', {
+        title: 'Handbook',
+        access: [
+          { team: 'Docs', role: 'edit' },
+          { email: 'carol@acme.test', role: 'comment' },
+        ],
+      }),
+      doc('Space', {
+        title: 'Onboarding',
+        parent: 'Handbook',
+        access: [
+          { team: 'Docs', role: 'review' },
+          { email: 'dan@acme.test', role: 'read' },
+        ],
+      }),
+      site([
+        { team: 'Support', role: null },
+        { team: 'Writers', role: 'edit' },
+        { email: 'erin@acme.test', role: 'read' },
+      ]),
     ]);
     // Everything removed: DELETE per team and user on each object.
     await applyAndConverge(r, [
@@ -106,7 +160,13 @@ describe('contract: the permission requests docops sends', () => {
       site([]),
     ]);
     const targets = ['/spaces/{spaceId}', '/collections/{collectionId}', '/orgs/{organizationId}/sites/{siteId}'];
-    const all = targets.flatMap((t) => [`POST ${t}/permissions`, ...['PATCH', 'DELETE'].flatMap((m) => [`${m} ${t}/permissions/teams/{teamId}`, `${m} ${t}/permissions/users/{userId}`])]);
+    const all = targets.flatMap((t) => [
+      `POST ${t}/permissions`,
+      ...['PATCH', 'DELETE'].flatMap((m) => [
+        `${m} ${t}/permissions/teams/{teamId}`,
+        `${m} ${t}/permissions/users/{userId}`,
+      ]),
+    ]);
     expect([...covered].sort()).toEqual(all.sort());
   });
 });

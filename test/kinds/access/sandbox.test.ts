@@ -28,14 +28,29 @@ const ORG = 'org-demo';
 const start = sandboxPerTest('access');
 
 type Doc = { kind: string; spec: Record<string, unknown>; prune?: boolean };
-const doc = (kind: string, spec: Record<string, unknown>, prune?: boolean): Doc => ({ kind, spec, ...(prune ? { prune } : {}) });
+const doc = (kind: string, spec: Record<string, unknown>, prune?: boolean): Doc => ({
+  kind,
+  spec,
+  ...(prune ? { prune } : {}),
+});
 
 let dirs = 0;
-async function plan(r: SandboxRun, docs: readonly Doc[], options: PlanOptions = {}): Promise<{ plan: Plan; live: LiveState }> {
+async function plan(
+  r: SandboxRun,
+  docs: readonly Doc[],
+  options: PlanOptions = {},
+): Promise<{ plan: Plan; live: LiveState }> {
   const dir = join(r.dir, String(dirs++));
   mkdirSync(dir);
   docs.forEach((d, i) => {
-    const yaml = ['apiVersion: docops/v1', `kind: ${d.kind}`, `metadata: { organization: ${ORG} }`, ...(d.prune ? ['prune: true'] : []), `spec: ${JSON.stringify(d.spec)}`, ''];
+    const yaml = [
+      'apiVersion: docops/v1',
+      `kind: ${d.kind}`,
+      `metadata: { organization: ${ORG} }`,
+      ...(d.prune ? ['prune: true'] : []),
+      `spec: ${JSON.stringify(d.spec)}`,
+      '',
+    ];
     writeFileSync(join(dir, `${i}.yaml`), yaml.join('\n'));
   });
   const { desired } = await loadManifests(dir, KINDS, { env: {} });
@@ -50,26 +65,67 @@ async function apply(r: SandboxRun, p: Plan): Promise<void> {
 /** The sandbox's stored grants as `<object title>/<team title | user id>=<role>`, sorted. */
 function stored(store: SandboxStore): string[] {
   const title = (type: string, id: string): string =>
-    (type === 'space' ? spaces(store).get(id)?.title : type === 'collection' ? collections(store).get(id)?.title : sites(store).get(id)?.title) ?? id;
+    (type === 'space'
+      ? spaces(store).get(id)?.title
+      : type === 'collection'
+        ? collections(store).get(id)?.title
+        : sites(store).get(id)?.title) ?? id;
   return grants(store)
     .all()
-    .map((g) => `${g.targetType}:${title(g.targetType, g.targetId)}/${g.principalType === 'team' ? (teams(store).get(g.principalId)?.title ?? g.principalId) : g.principalId}=${g.role}`)
+    .map(
+      (g) =>
+        `${g.targetType}:${title(g.targetType, g.targetId)}/${g.principalType === 'team' ? (teams(store).get(g.principalId)?.title ?? g.principalId) : g.principalId}=${g.role}`,
+    )
     .sort();
 }
 
 /** The id of the space titled Onboarding in the sandbox. */
-const onboarding = (r: SandboxRun): string => spaces(r.sb.store).all().find((s) => s.title === 'Onboarding')!.id;
+const onboarding = (r: SandboxRun): string =>
+  spaces(r.sb.store)
+    .all()
+    .find((s) => s.title === 'Onboarding')!.id;
 
 /** Steps as `id METHOD path body` lines. */
-const lines = (p: Plan): string[] => p.steps.flatMap((s) => s.requests.map((q) => `${s.id} ${q.method} ${q.path}${q.body === undefined ? '' : ' ' + JSON.stringify(q.body)}`));
+const lines = (p: Plan): string[] =>
+  p.steps.flatMap((s) =>
+    s.requests.map((q) => `${s.id} ${q.method} ${q.path}${q.body === undefined ? '' : ' ' + JSON.stringify(q.body)}`),
+  );
 
 /** A world from nothing: a new team, a new collection holding a new space, a live space, and a new site. */
 const WORLD: Doc[] = [
   doc('Team', { title: 'Docs', members: [{ email: 'bob@acme.test' }] }),
-  doc('Collection', { title: 'Handbook', access: [{ team: 'Docs', role: 'admin' }, { email: 'carol@acme.test', role: 'read' }] }),
-  doc('Space', { title: 'Onboarding', parent: 'Handbook', access: [{ team: 'Docs', role: 'edit' }, { team: 'Writers', role: 'edit' }, { email: 'dan@acme.test', role: 'comment' }] }),
-  doc('Space', { title: 'API Reference', access: [{ team: 'Platform', role: 'admin' }, { team: 'team-writers', role: 'read' }, { team: 'Support', role: 'read' }] }),
-  doc('Site', { title: 'Help Center', spaces: ['Onboarding'], access: [{ team: 'Support', role: 'read' }, { email: 'erin@acme.test', role: null }] }),
+  doc('Collection', {
+    title: 'Handbook',
+    access: [
+      { team: 'Docs', role: 'admin' },
+      { email: 'carol@acme.test', role: 'read' },
+    ],
+  }),
+  doc('Space', {
+    title: 'Onboarding',
+    parent: 'Handbook',
+    access: [
+      { team: 'Docs', role: 'edit' },
+      { team: 'Writers', role: 'edit' },
+      { email: 'dan@acme.test', role: 'comment' },
+    ],
+  }),
+  doc('Space', {
+    title: 'API Reference',
+    access: [
+      { team: 'Platform', role: 'admin' },
+      { team: 'team-writers', role: 'read' },
+      { team: 'Support', role: 'read' },
+    ],
+  }),
+  doc('Site', {
+    title: 'Help Center',
+    spaces: ['Onboarding'],
+    access: [
+      { team: 'Support', role: 'read' },
+      { email: 'erin@acme.test', role: null },
+    ],
+  }),
 ];
 
 describe('access lists against the sandbox', () => {
@@ -89,7 +145,10 @@ describe('access lists against the sandbox', () => {
       `SiteAccess/org-demo/Help Center#grant-read POST /orgs/org-demo/sites/${placeholder('Site/org-demo/Help Center#create', 'id')}/permissions {"role":"read","teams":["team-support"]}`,
     ]);
     const byId = new Map(first.plan.steps.map((s) => [s.id, s]));
-    expect(byId.get('SpaceAccess/org-demo/Onboarding#grant-edit')!.dependsOn).toEqual(['Space/org-demo/Onboarding#create', 'Team/org-demo/Docs#create']);
+    expect(byId.get('SpaceAccess/org-demo/Onboarding#grant-edit')!.dependsOn).toEqual([
+      'Space/org-demo/Onboarding#create',
+      'Team/org-demo/Docs#create',
+    ]);
     expect(byId.get('SpaceAccess/org-demo/API Reference#grant-read')!.dependsOn).toEqual([]);
     await apply(r, first.plan);
     expect(stored(r.sb.store)).toEqual([
@@ -114,17 +173,40 @@ describe('access lists against the sandbox', () => {
     await apply(r, (await plan(r, WORLD)).plan);
     const before = stored(r.sb.store);
     const edited = WORLD.map((d) =>
-      d.spec['title'] === 'API Reference' ? doc('Space', { title: 'API Reference', access: [{ team: 'Platform', role: 'admin' }, { team: 'team-writers', role: 'read' }] }) : d,
+      d.spec['title'] === 'API Reference'
+        ? doc('Space', {
+            title: 'API Reference',
+            access: [
+              { team: 'Platform', role: 'admin' },
+              { team: 'team-writers', role: 'read' },
+            ],
+          })
+        : d,
     );
     const p = await plan(r, edited);
-    expect(p.plan.steps.map((s) => [s.id, s.phase, s.action, s.requests.map((q) => `${q.method} ${q.path} ${JSON.stringify(q.body ?? null)}`)])).toEqual([
-      ['SpaceAccess/org-demo/API Reference/team:Support#delete', 'delete', 'delete', ['DELETE /spaces/sp-api/permissions/teams/team-support null']],
+    expect(
+      p.plan.steps.map((s) => [
+        s.id,
+        s.phase,
+        s.action,
+        s.requests.map((q) => `${q.method} ${q.path} ${JSON.stringify(q.body ?? null)}`),
+      ]),
+    ).toEqual([
+      [
+        'SpaceAccess/org-demo/API Reference/team:Support#delete',
+        'delete',
+        'delete',
+        ['DELETE /spaces/sp-api/permissions/teams/team-support null'],
+      ],
     ]);
     r.sb.resetStats();
     await apply(r, p.plan);
-    expect(r.sb.stats().requests.filter((q) => q.method !== 'GET').map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual([
-      'DELETE /v1/spaces/sp-api/permissions/teams/team-support 205',
-    ]);
+    expect(
+      r.sb
+        .stats()
+        .requests.filter((q) => q.method !== 'GET')
+        .map((q) => `${q.method} ${q.path} ${q.status}`),
+    ).toEqual(['DELETE /v1/spaces/sp-api/permissions/teams/team-support 205']);
     const after = stored(r.sb.store);
     expect(before.filter((g) => !after.includes(g))).toEqual(['space:API Reference/Support=read']);
     expect(after.filter((g) => !before.includes(g))).toEqual([]);
@@ -139,10 +221,23 @@ describe('access lists against the sandbox', () => {
     await apply(r, (await plan(r, WORLD)).plan);
     const before = stored(r.sb.store);
     const edited = WORLD.map((d) =>
-      d.spec['title'] === 'Onboarding' ? doc('Space', { ...d.spec, access: [{ team: 'Docs', role: 'edit' }, { team: 'Writers', role: 'review' }, { email: 'DAN@acme.test', role: 'comment' }] }) : d,
+      d.spec['title'] === 'Onboarding'
+        ? doc('Space', {
+            ...d.spec,
+            access: [
+              { team: 'Docs', role: 'edit' },
+              { team: 'Writers', role: 'review' },
+              { email: 'DAN@acme.test', role: 'comment' },
+            ],
+          })
+        : d,
     );
     const p = await plan(r, edited);
-    expect(lines(p.plan)).toEqual(['SpaceAccess/org-demo/Onboarding/team:Writers#update PATCH /spaces/' + onboarding(r) + '/permissions/teams/team-writers {"role":"review"}']);
+    expect(lines(p.plan)).toEqual([
+      'SpaceAccess/org-demo/Onboarding/team:Writers#update PATCH /spaces/' +
+        onboarding(r) +
+        '/permissions/teams/team-writers {"role":"review"}',
+    ]);
     await apply(r, p.plan);
     const after = stored(r.sb.store);
     expect(before.filter((g) => !after.includes(g))).toEqual(['space:Onboarding/Writers=edit']);
@@ -191,10 +286,16 @@ describe('access lists against the sandbox', () => {
     const r = await start();
     await apply(r, (await plan(r, WORLD)).plan);
     const everyoneBut = (who: string) =>
-      ['ada', 'bob', 'carol', 'dan', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy'].filter((n) => n !== who).map((n) => ({ email: `${n}@acme.test`, role: n === 'ada' || n === 'grace' ? 'admin' : 'read' }));
+      ['ada', 'bob', 'carol', 'dan', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy']
+        .filter((n) => n !== who)
+        .map((n) => ({ email: `${n}@acme.test`, role: n === 'ada' || n === 'grace' ? 'admin' : 'read' }));
     const docs = [
       doc('Members', { members: everyoneBut('carol') }, true),
-      ...WORLD.map((d) => (d.spec['title'] === 'Handbook' ? doc('Collection', { title: 'Handbook', access: [{ team: 'Docs', role: 'admin' }] }) : d)),
+      ...WORLD.map((d) =>
+        d.spec['title'] === 'Handbook'
+          ? doc('Collection', { title: 'Handbook', access: [{ team: 'Docs', role: 'admin' }] })
+          : d,
+      ),
     ];
     const p = await plan(r, docs);
     expect(p.plan.blocked).toEqual([]);
@@ -214,8 +315,13 @@ describe('access lists against the sandbox', () => {
     await apply(r, (await plan(r, WORLD)).plan);
     const { plan: p } = await plan(r, WORLD, { prune: { Team: true } });
     expect(p.steps.filter((s) => s.kind === 'Team')).toEqual([]);
-    expect(p.blocked.filter((b) => b.kind === 'Team').map((b) => [b.key, b.message.replace(/\(\/.*?\)/, '(…)')])).toEqual(
-      ['Platform', 'Writers', 'Support'].map((t) => [t, 'not deleted (prune): an access list grants it a role (…), and the grant would go with the team; describe the team in a Team manifest, or take it out of that access list']),
+    expect(
+      p.blocked.filter((b) => b.kind === 'Team').map((b) => [b.key, b.message.replace(/\(\/.*?\)/, '(…)')]),
+    ).toEqual(
+      ['Platform', 'Writers', 'Support'].map((t) => [
+        t,
+        'not deleted (prune): an access list grants it a role (…), and the grant would go with the team; describe the team in a Team manifest, or take it out of that access list',
+      ]),
     );
     // Where the list names it (Writers by id in API Reference's list).
     expect(p.blocked.find((b) => b.key === 'Writers')!.source).toMatchObject({ line: 4, column: 85 });

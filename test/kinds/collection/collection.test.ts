@@ -24,14 +24,29 @@ const routes = () => ({
     { object: 'collection', id: 'col-old', title: 'Old', parent: 'col-internal', defaultLevel: null },
   ],
 });
-const desired = (...specs: Record<string, unknown>[]) => desiredOf(collectionKind, specs.map((s) => fakeDoc('Collection', ORG, s)));
+const desired = (...specs: Record<string, unknown>[]) =>
+  desiredOf(
+    collectionKind,
+    specs.map((s) => fakeDoc('Collection', ORG, s)),
+  );
 const SEED = [{ title: 'Product docs' }, { title: 'Internal' }, { title: 'Old', parent: 'Internal' }];
 const summary = (steps: Parameters<typeof orderSteps>[0]) =>
-  orderSteps(steps).map((s) => [s.id, s.phase, s.wave, s.dependsOn, s.requests.map((r) => `${r.method} ${r.path}${r.body === undefined ? '' : ` ${JSON.stringify(r.body)}`}`)]);
+  orderSteps(steps).map((s) => [
+    s.id,
+    s.phase,
+    s.wave,
+    s.dependsOn,
+    s.requests.map((r) => `${r.method} ${r.path}${r.body === undefined ? '' : ` ${JSON.stringify(r.body)}`}`),
+  ]);
 
 describe('Collection diff', () => {
   it('plans nothing when collections match (parents by title or id)', async () => {
-    const { result } = await plan(collectionKind, ORG, desired({ title: 'Product docs' }, { title: 'Internal' }, { title: 'Old', parent: 'col-internal' }), routes());
+    const { result } = await plan(
+      collectionKind,
+      ORG,
+      desired({ title: 'Product docs' }, { title: 'Internal' }, { title: 'Old', parent: 'col-internal' }),
+      routes(),
+    );
     expect(result).toEqual({ steps: [], unmanaged: [], warnings: [], blocked: [] });
   });
 
@@ -40,7 +55,12 @@ describe('Collection diff', () => {
     const { result } = await plan(
       collectionKind,
       ORG,
-      desired(...SEED, { title: 'Guides', parent: 'Product docs', description: 'How-tos', defaultLevel: 'read' }, { title: 'Team A', parent: 'Teams' }, { title: 'Teams' }),
+      desired(
+        ...SEED,
+        { title: 'Guides', parent: 'Product docs', description: 'How-tos', defaultLevel: 'read' },
+        { title: 'Team A', parent: 'Teams' },
+        { title: 'Teams' },
+      ),
       routes(),
       ctx,
     );
@@ -50,7 +70,10 @@ describe('Collection diff', () => {
         'create',
         24,
         [],
-        ['POST /orgs/org-demo/collections {"title":"Guides","parent":"col-product"}', 'PATCH /collections/<<ref:Collection/org-demo/Guides#create.id>> {"description":"How-tos","defaultLevel":"read"}'],
+        [
+          'POST /orgs/org-demo/collections {"title":"Guides","parent":"col-product"}',
+          'PATCH /collections/<<ref:Collection/org-demo/Guides#create.id>> {"description":"How-tos","defaultLevel":"read"}',
+        ],
       ],
       ['Collection/org-demo/Team A#create', 'create', 24, [], ['POST /orgs/org-demo/collections {"title":"Team A"}']],
       ['Collection/org-demo/Teams#create', 'create', 24, [], ['POST /orgs/org-demo/collections {"title":"Teams"}']],
@@ -59,7 +82,9 @@ describe('Collection diff', () => {
         'create',
         25,
         ['Collection/org-demo/Team A#create', 'Collection/org-demo/Teams#create'],
-        ['POST /collections/<<ref:Collection/org-demo/Team A#create.id>>/move {"parent":"<<ref:Collection/org-demo/Teams#create.id>>"}'],
+        [
+          'POST /collections/<<ref:Collection/org-demo/Team A#create.id>>/move {"parent":"<<ref:Collection/org-demo/Teams#create.id>>"}',
+        ],
       ],
     ]);
     expect(ctx.registered.get(`Collection|${ORG}|Teams`)).toBe(ref('Collection/org-demo/Teams#create'));
@@ -67,10 +92,25 @@ describe('Collection diff', () => {
   });
 
   it('updates changed fields with one PATCH and re-parents with a move', async () => {
-    const { result } = await plan(collectionKind, ORG, desired({ title: 'Product documentation', id: 'col-product', defaultLevel: 'comment' }, { title: 'Internal' }, { title: 'Old', parent: null }), routes());
+    const { result } = await plan(
+      collectionKind,
+      ORG,
+      desired(
+        { title: 'Product documentation', id: 'col-product', defaultLevel: 'comment' },
+        { title: 'Internal' },
+        { title: 'Old', parent: null },
+      ),
+      routes(),
+    );
     expect(summary(result.steps)).toEqual([
       ['Collection/org-demo/Old#move', 'update', 24, [], ['POST /collections/col-old/move {"parent":null}']],
-      ['Collection/org-demo/Product documentation#update', 'update', 24, [], ['PATCH /collections/col-product {"title":"Product documentation","defaultLevel":"comment"}']],
+      [
+        'Collection/org-demo/Product documentation#update',
+        'update',
+        24,
+        [],
+        ['PATCH /collections/col-product {"title":"Product documentation","defaultLevel":"comment"}'],
+      ],
     ]);
   });
 
@@ -78,7 +118,13 @@ describe('Collection diff', () => {
     const off = await plan(collectionKind, ORG, desired({ title: 'Product docs' }), routes());
     expect(off.result.steps).toEqual([]);
     expect(off.result.unmanaged.map((u) => u.key)).toEqual(['Internal', 'Old']);
-    const on = await plan(collectionKind, ORG, desired({ title: 'Product docs' }), routes(), fakeDiffContext({ prune: ['Collection'] }));
+    const on = await plan(
+      collectionKind,
+      ORG,
+      desired({ title: 'Product docs' }),
+      routes(),
+      fakeDiffContext({ prune: ['Collection'] }),
+    );
     expect(summary(on.result.steps)).toEqual([
       ['Collection/org-demo/Old#delete', 'prune', 25, [], ['DELETE /collections/col-old']],
       ['Collection/org-demo/Internal#delete', 'prune', 24, [], ['DELETE /collections/col-internal']],
@@ -90,20 +136,26 @@ describe('Collection diff', () => {
     const entries = desired({ title: 'A', parent: 'B' }, { title: 'B', parent: 'A' }, { title: 'C', parent: 'A' });
     const all = new Map([['Collection', entries]]);
     collectionKind.crossValidate!(entries, all, r.report, identityLookup(all));
-    expect(r.list.map((x) => x.message)).toEqual(['collection "A" is nested in itself (through parent "B")', 'collection "B" is nested in itself (through parent "A")']);
+    expect(r.list.map((x) => x.message)).toEqual([
+      'collection "A" is nested in itself (through parent "B")',
+      'collection "B" is nested in itself (through parent "A")',
+    ]);
   });
 
   it('an unknown parent blocks the collection (more in refs-collection.test.ts)', async () => {
     const { result } = await plan(collectionKind, ORG, desired(...SEED, { title: 'X', parent: 'Nowhere' }), routes());
     expect(result.steps).toEqual([]);
     expect(result.warnings).toEqual([]);
-    expect(result.blocked.map((b) => [b.key, b.message])).toEqual([['X', 'parent collection "Nowhere" is neither a Collection manifest nor a live collection (by title or id)']]);
+    expect(result.blocked.map((b) => [b.key, b.message])).toEqual([
+      ['X', 'parent collection "Nowhere" is neither a Collection manifest nor a live collection (by title or id)'],
+    ]);
   });
 });
 
 describe('Collection and Space re-parenting against the sandbox', () => {
   const start = sandboxPerTest('reparent');
-  const doc = (kind: string, spec: Record<string, unknown>): string => `apiVersion: docops/v1\nkind: ${kind}\nmetadata: { organization: org-demo }\nspec: ${JSON.stringify(spec)}\n`;
+  const doc = (kind: string, spec: Record<string, unknown>): string =>
+    `apiVersion: docops/v1\nkind: ${kind}\nmetadata: { organization: org-demo }\nspec: ${JSON.stringify(spec)}\n`;
 
   it('moves spaces and collections under new and live parents in one apply; the next plan is empty', async () => {
     const r = await start();
@@ -129,7 +181,11 @@ describe('Collection and Space re-parenting against the sandbox', () => {
     const report = await applyPlan(r.client, first);
     expect(report.failed).toEqual([]);
 
-    const byTitle = new Map((await r.client.listAll<{ id: string; title: string; parent?: string }>('/orgs/org-demo/collections')).map((c) => [c.title, c]));
+    const byTitle = new Map(
+      (await r.client.listAll<{ id: string; title: string; parent?: string }>('/orgs/org-demo/collections')).map(
+        (c) => [c.title, c],
+      ),
+    );
     const id = (title: string): string => byTitle.get(title)!.id;
     expect(byTitle.get('Guides')!.parent).toBe('col-product');
     expect(byTitle.get('Deep')!.parent).toBe(id('Guides'));

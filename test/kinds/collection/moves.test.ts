@@ -13,7 +13,14 @@ import { sandboxPerTest } from '../sandbox-per-test.js';
 const start = sandboxPerTest('collection-moves');
 
 const doc = (title: string, parent: string | null): string =>
-  ['apiVersion: docops/v1', 'kind: Collection', 'metadata: { organization: org-demo }', 'spec:', `  title: ${title}`, `  parent: ${parent ?? 'null'}`].join('\n') + '\n';
+  [
+    'apiVersion: docops/v1',
+    'kind: Collection',
+    'metadata: { organization: org-demo }',
+    'spec:',
+    `  title: ${title}`,
+    `  parent: ${parent ?? 'null'}`,
+  ].join('\n') + '\n';
 
 describe('collection moves that swap nesting', () => {
   // Both title orders: the step order inside a wave follows the keys, which is what made the old plan flaky.
@@ -22,7 +29,13 @@ describe('collection moves that swap nesting', () => {
     ['Aaa', 'Internal'],
   ])('moves %s out of %s before moving Internal under it, in one apply', async (child) => {
     const { sb, client, dir } = await start();
-    collections(sb.store).put({ id: 'col-child', orgId: 'org-demo', title: child, parent: 'col-internal', defaultLevel: null });
+    collections(sb.store).put({
+      id: 'col-child',
+      orgId: 'org-demo',
+      title: child,
+      parent: 'col-internal',
+      defaultLevel: null,
+    });
     writeFileSync(join(dir, 'collections.yaml'), [doc('Internal', child), doc(child, null)].join('---\n'));
     const desired = await loadDesired(dir);
     const plan = await planOnce(client, desired);
@@ -45,7 +58,10 @@ describe('collection moves that swap nesting', () => {
     writeFileSync(join(dir, 'collections.yaml'), [doc('A', 'C'), doc('B', null), doc('C', null)].join('---\n'));
     const desired = await loadDesired(dir);
     const plan = await planOnce(client, desired);
-    expect(plan.steps.find((s) => s.id === 'Collection/org-demo/A#move')!.dependsOn).toEqual(['Collection/org-demo/B#move', 'Collection/org-demo/C#move']);
+    expect(plan.steps.find((s) => s.id === 'Collection/org-demo/A#move')!.dependsOn).toEqual([
+      'Collection/org-demo/B#move',
+      'Collection/org-demo/C#move',
+    ]);
     expect((await applyPlan(client, plan)).failed).toEqual([]);
     expect(collections(sb.store).get('col-a')!.parent).toBe('col-c');
     expect((await planOnce(client, desired)).steps).toEqual([]);

@@ -16,7 +16,13 @@ import { ORG } from '../seed.js';
 const COLLECTIONS = `/orgs/${ORG}/collections`;
 const SPACES = `/orgs/${ORG}/spaces`;
 const SITES = `/orgs/${ORG}/sites`;
-const space = (id: string, title: string, parent?: string) => ({ object: 'space', id, title, emoji: '', ...(parent ? { parent } : {}) });
+const space = (id: string, title: string, parent?: string) => ({
+  object: 'space',
+  id,
+  title,
+  emoji: '',
+  ...(parent ? { parent } : {}),
+});
 const routes = () => ({
   [COLLECTIONS]: [
     { object: 'collection', id: 'col-product', title: 'Product docs' },
@@ -36,9 +42,29 @@ const routes = () => ({
     { object: 'site-section', id: 'sec-archive', path: 'archive', title: 'Archive' },
   ],
   [`${SITES}/site-help/site-spaces`]: [
-    { object: 'site-space', id: 'ss-cl', path: 'changelog', section: 'sec-guides', space: space('sp-changelog', 'Changelog'), default: true },
-    { object: 'site-space', id: 'ss-rb', path: 'runbooks', section: 'sec-guides', space: space('sp-runbooks', 'Runbooks') },
-    { object: 'site-space', id: 'ss-ar', path: 'archive', section: 'sec-archive', space: space('sp-archive', 'Archive'), default: true },
+    {
+      object: 'site-space',
+      id: 'ss-cl',
+      path: 'changelog',
+      section: 'sec-guides',
+      space: space('sp-changelog', 'Changelog'),
+      default: true,
+    },
+    {
+      object: 'site-space',
+      id: 'ss-rb',
+      path: 'runbooks',
+      section: 'sec-guides',
+      space: space('sp-runbooks', 'Runbooks'),
+    },
+    {
+      object: 'site-space',
+      id: 'ss-ar',
+      path: 'archive',
+      section: 'sec-archive',
+      space: space('sp-archive', 'Archive'),
+      default: true,
+    },
   ],
 });
 const PURGE = 'when the space is purged, 7 days after its delete, unless restored';
@@ -50,23 +76,61 @@ const purged = (kind: string, key: string, id: string) => ({
   note: kind === 'SiteSpace' ? PURGE : 'when its last space is purged, 7 days after the delete, unless restored',
 });
 /** ctx.resolve also finds live collections by title (the engine seeds live ids). */
-const LIVE_TITLES = { [`Collection|${ORG}|Product docs`]: 'col-product', [`Collection|${ORG}|Internal`]: 'col-internal', [`Collection|${ORG}|Old`]: 'col-old' };
-const collections = (...specs: Record<string, unknown>[]) => desiredOf(collectionKind, specs.map((s) => fakeDoc('Collection', ORG, s)));
-const spaces = (...specs: Record<string, unknown>[]) => desiredOf(spaceKind, specs.map((s) => fakeDoc('Space', ORG, s)));
+const LIVE_TITLES = {
+  [`Collection|${ORG}|Product docs`]: 'col-product',
+  [`Collection|${ORG}|Internal`]: 'col-internal',
+  [`Collection|${ORG}|Old`]: 'col-old',
+};
+const collections = (...specs: Record<string, unknown>[]) =>
+  desiredOf(
+    collectionKind,
+    specs.map((s) => fakeDoc('Collection', ORG, s)),
+  );
+const spaces = (...specs: Record<string, unknown>[]) =>
+  desiredOf(
+    spaceKind,
+    specs.map((s) => fakeDoc('Space', ORG, s)),
+  );
 
 /** Fetch (with the given prune) and diff the Collection kind; `others` are the other kinds' entries. */
-async function prunePlan(desired: DesiredEntry<CollectionSpec>[], opts: { prune?: string[]; others?: DesiredEntry[]; ctx?: DiffContext } = {}) {
+async function prunePlan(
+  desired: DesiredEntry<CollectionSpec>[],
+  opts: { prune?: string[]; others?: DesiredEntry[]; ctx?: DiffContext } = {},
+) {
   const prune = opts.prune ?? ['Collection'];
   const fetchCtx = fakeFetchContext(routes(), prune);
   const live = await collectionKind.fetch(fetchCtx, ORG, desired);
-  const result = collectionKind.diff(opts.ctx ?? fakeDiffContext({ prune, desired: opts.others ?? [], registered: LIVE_TITLES }), ORG, desired, live);
+  const result = collectionKind.diff(
+    opts.ctx ?? fakeDiffContext({ prune, desired: opts.others ?? [], registered: LIVE_TITLES }),
+    ORG,
+    desired,
+    live,
+  );
   return { live, result, asked: fetchCtx.asked };
 }
 
-const steps = (r: { steps: { id: string; dependsOn: string[]; cascades?: unknown[]; requests: { method: string; path: string; body?: unknown }[] }[] }) =>
-  r.steps.map((s) => ({ id: s.id, dependsOn: s.dependsOn, cascades: s.cascades ?? [], requests: s.requests.map((q) => `${q.method} ${q.path}${q.body === undefined ? '' : ` ${JSON.stringify(q.body)}`}`) }));
+const steps = (r: {
+  steps: {
+    id: string;
+    dependsOn: string[];
+    cascades?: unknown[];
+    requests: { method: string; path: string; body?: unknown }[];
+  }[];
+}) =>
+  r.steps.map((s) => ({
+    id: s.id,
+    dependsOn: s.dependsOn,
+    cascades: s.cascades ?? [],
+    requests: s.requests.map((q) => `${q.method} ${q.path}${q.body === undefined ? '' : ` ${JSON.stringify(q.body)}`}`),
+  }));
 
-const soft = (key: string, id: string) => ({ kind: 'Space', org: ORG, key, id, note: 'soft delete: restorable for 7 days' });
+const soft = (key: string, id: string) => ({
+  kind: 'Space',
+  org: ORG,
+  key,
+  id,
+  note: 'soft delete: restorable for 7 days',
+});
 
 describe('Collection prune: cascades', () => {
   it('each delete lists the spaces directly inside it (soft delete); nested collections have their own step', async () => {
@@ -82,12 +146,22 @@ describe('Collection prune: cascades', () => {
         id: 'Collection/org-demo/Old#delete',
         dependsOn: [],
         // The archive section shows only Archive: it goes when Archive is purged.
-        cascades: [soft('Archive', 'sp-archive'), purged('SiteSpace', 'Help/archive/Archive', 'ss-ar'), purged('SiteSection', 'Help/archive', 'sec-archive')],
+        cascades: [
+          soft('Archive', 'sp-archive'),
+          purged('SiteSpace', 'Help/archive/Archive', 'ss-ar'),
+          purged('SiteSection', 'Help/archive', 'sec-archive'),
+        ],
         requests: ['DELETE /collections/col-old'],
       },
     ]);
     expect(result.blocked).toEqual([]);
-    expect(asked).toEqual([COLLECTIONS, SPACES, SITES, `${SITES}/site-help/sections`, `${SITES}/site-help/site-spaces`]);
+    expect(asked).toEqual([
+      COLLECTIONS,
+      SPACES,
+      SITES,
+      `${SITES}/site-help/sections`,
+      `${SITES}/site-help/site-spaces`,
+    ]);
     // The spaces, sections and site spaces read are counted by the gate as live objects.
     expect(live.related?.map((o) => `${o.kind}:${o.id}`)).toEqual([
       'Space:sp-getting-started',
@@ -111,7 +185,10 @@ describe('Collection prune: cascades', () => {
 
   it('a space the Space kind prunes itself is not repeated as a cascade', async () => {
     const others = spaces({ title: 'Getting Started' });
-    const { result } = await prunePlan(collections({ title: 'Product docs' }), { prune: ['Collection', 'Space'], others });
+    const { result } = await prunePlan(collections({ title: 'Product docs' }), {
+      prune: ['Collection', 'Space'],
+      others,
+    });
     expect(steps(result).map((s) => [s.id, s.cascades])).toEqual([
       ['Collection/org-demo/Internal#delete', []],
       ['Collection/org-demo/Old#delete', []],
@@ -121,7 +198,9 @@ describe('Collection prune: cascades', () => {
 
 describe('Collection prune never takes a managed object', () => {
   it('a described space whose manifest writes no parent is moved to the top level first; the deletes holding it wait', async () => {
-    const { result } = await prunePlan(collections({ title: 'Product docs' }), { others: spaces({ title: 'Archive' }) });
+    const { result } = await prunePlan(collections({ title: 'Product docs' }), {
+      others: spaces({ title: 'Archive' }),
+    });
     expect(steps(result)).toEqual([
       {
         id: 'Space/org-demo/Archive#move',
@@ -135,28 +214,56 @@ describe('Collection prune never takes a managed object', () => {
         cascades: [soft('Runbooks', 'sp-runbooks'), purged('SiteSpace', 'Help/guides/Runbooks', 'ss-rb')],
         requests: ['DELETE /collections/col-internal'],
       },
-      { id: 'Collection/org-demo/Old#delete', dependsOn: ['Space/org-demo/Archive#move'], cascades: [], requests: ['DELETE /collections/col-old'] },
+      {
+        id: 'Collection/org-demo/Old#delete',
+        dependsOn: ['Space/org-demo/Archive#move'],
+        cascades: [],
+        requests: ['DELETE /collections/col-old'],
+      },
     ]);
     const move = result.steps[0]!;
-    expect(move).toMatchObject({ kind: 'Space', action: 'update', phase: 'update', wave: 26, before: { parent: 'col-old' }, after: { parent: null }, source: { file: 'space.yaml' } });
+    expect(move).toMatchObject({
+      kind: 'Space',
+      action: 'update',
+      phase: 'update',
+      wave: 26,
+      before: { parent: 'col-old' },
+      after: { parent: null },
+      source: { file: 'space.yaml' },
+    });
     expect(move.note).toBe('moved to the top level before collection "Old" is deleted (prune), which would delete it');
   });
 
   it('a described space its manifest moves elsewhere is moved by the Space kind; the delete waits for that move', async () => {
-    const ctx = fakeDiffContext({ prune: ['Collection'], desired: spaces({ title: 'Runbooks', parent: 'Product docs' }), registered: LIVE_TITLES });
+    const ctx = fakeDiffContext({
+      prune: ['Collection'],
+      desired: spaces({ title: 'Runbooks', parent: 'Product docs' }),
+      registered: LIVE_TITLES,
+    });
     const { result } = await prunePlan(collections({ title: 'Product docs' }), { ctx });
     expect(steps(result).map((s) => [s.id, s.dependsOn])).toEqual([
       ['Collection/org-demo/Internal#delete', ['Space/org-demo/Runbooks#move']],
       ['Collection/org-demo/Old#delete', []],
     ]);
     // …which the Space kind does plan (same resolution of the parent).
-    const spaceLive = await spaceKind.fetch(fakeFetchContext(routes()), ORG, ctx.desired('Space', ORG) as DesiredEntry<SpaceSpec>[]);
-    const spaceSteps = spaceKind.diff(ctx, ORG, ctx.desired('Space', ORG) as DesiredEntry<SpaceSpec>[], spaceLive).steps;
+    const spaceLive = await spaceKind.fetch(
+      fakeFetchContext(routes()),
+      ORG,
+      ctx.desired('Space', ORG) as DesiredEntry<SpaceSpec>[],
+    );
+    const spaceSteps = spaceKind.diff(
+      ctx,
+      ORG,
+      ctx.desired('Space', ORG) as DesiredEntry<SpaceSpec>[],
+      spaceLive,
+    ).steps;
     expect(spaceSteps.map((s) => s.id)).toContain('Space/org-demo/Runbooks#move');
   });
 
   it('a space whose manifest puts it in a collection being deleted blocks that delete and the deletes holding it', async () => {
-    const { result } = await prunePlan(collections({ title: 'Product docs' }), { others: spaces({ title: 'Archive', parent: 'Old' }) });
+    const { result } = await prunePlan(collections({ title: 'Product docs' }), {
+      others: spaces({ title: 'Archive', parent: 'Old' }),
+    });
     expect(result.steps).toEqual([]);
     expect(result.blocked).toEqual([
       {
@@ -167,22 +274,37 @@ describe('Collection prune never takes a managed object', () => {
           'not deleted (prune): space "Archive" (space.yaml:10:2) is to be inside it, and deleting a collection deletes what is inside it; write another parent, or describe the collection in a manifest',
         source: { file: 'space.yaml', line: 10, column: 2 },
       },
-      { kind: 'Collection', org: ORG, key: 'Internal', message: 'not deleted (prune): it holds collection "Old", which cannot be deleted (see there)', source: { file: 'space.yaml', line: 10, column: 2 } },
+      {
+        kind: 'Collection',
+        org: ORG,
+        key: 'Internal',
+        message: 'not deleted (prune): it holds collection "Old", which cannot be deleted (see there)',
+        source: { file: 'space.yaml', line: 10, column: 2 },
+      },
     ]);
     expect(result.unmanaged).toEqual([]);
   });
 
   it('so does a new space created into it (named by id), while the collections below it are still deleted', async () => {
-    const { result } = await prunePlan(collections({ title: 'Product docs' }), { others: spaces({ title: 'Notes', parent: 'col-internal' }) });
+    const { result } = await prunePlan(collections({ title: 'Product docs' }), {
+      others: spaces({ title: 'Notes', parent: 'col-internal' }),
+    });
     expect(result.blocked.map((b) => b.key)).toEqual(['Internal']);
-    expect(result.blocked[0]!.message).toMatch(/^not deleted \(prune\): new space "Notes" \(space\.yaml:10:2\) is to be inside it, /);
+    expect(result.blocked[0]!.message).toMatch(
+      /^not deleted \(prune\): new space "Notes" \(space\.yaml:10:2\) is to be inside it, /,
+    );
     expect(steps(result).map((s) => s.id)).toEqual(['Collection/org-demo/Old#delete']);
   });
 
   it('a described collection inside one being deleted is moved out (no parent written) or blocks it (parent written)', async () => {
     const out = await prunePlan(collections({ title: 'Product docs' }, { title: 'Old' }));
     expect(steps(out.result)).toEqual([
-      { id: 'Collection/org-demo/Old#move', dependsOn: [], cascades: [], requests: ['POST /collections/col-old/move {"parent":null}'] },
+      {
+        id: 'Collection/org-demo/Old#move',
+        dependsOn: [],
+        cascades: [],
+        requests: ['POST /collections/col-old/move {"parent":null}'],
+      },
       {
         id: 'Collection/org-demo/Internal#delete',
         dependsOn: ['Collection/org-demo/Old#move'],
@@ -193,11 +315,16 @@ describe('Collection prune never takes a managed object', () => {
     // Its spaces move with it: Archive is not taken.
     const stays = await prunePlan(collections({ title: 'Product docs' }, { title: 'Old', parent: 'Internal' }));
     expect(stays.result.steps).toEqual([]);
-    expect(stays.result.blocked.map((b) => [b.key, b.source])).toEqual([['Internal', { file: 'collection.yaml', line: 10, column: 2 }]]);
+    expect(stays.result.blocked.map((b) => [b.key, b.source])).toEqual([
+      ['Internal', { file: 'collection.yaml', line: 10, column: 2 }],
+    ]);
     // A new collection under it, likewise.
     const created = await prunePlan(collections({ title: 'Product docs' }, { title: 'Drafts', parent: 'Internal' }));
     expect(created.result.blocked.map((b) => b.key)).toEqual(['Internal']);
-    expect(created.result.steps.map((s) => s.id)).toEqual(['Collection/org-demo/Drafts#create', 'Collection/org-demo/Old#delete']);
+    expect(created.result.steps.map((s) => s.id)).toEqual([
+      'Collection/org-demo/Drafts#create',
+      'Collection/org-demo/Old#delete',
+    ]);
   });
 
   it('a live space a Site manifest shows is moved out first (it names no parent), the move pointing at the site', async () => {

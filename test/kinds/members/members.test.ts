@@ -20,7 +20,8 @@ function seedList(overrides: Record<string, Partial<M> | null> = {}): M[] {
   return out;
 }
 
-const desired = (members: M[], extra: Record<string, unknown> = {}) => desiredOf(membersKind, [fakeDoc('Members', ORG, { members, ...extra })]);
+const desired = (members: M[], extra: Record<string, unknown> = {}) =>
+  desiredOf(membersKind, [fakeDoc('Members', ORG, { members, ...extra })]);
 
 describe('Members', () => {
   it('plans nothing when the list matches', async () => {
@@ -76,7 +77,8 @@ describe('Members', () => {
         kind: 'Members',
         org: ORG,
         key: 'bob@acme.test',
-        message: 'is an SSO member and the API cannot unset SSO: write sso: true (or leave sso out), or unset it in the app',
+        message:
+          'is an SSO member and the API cannot unset SSO: write sso: true (or leave sso out), or unset it in the app',
         source: { file: 'members.yaml', line: 11, column: 3 },
       },
     ]);
@@ -92,7 +94,10 @@ describe('Members', () => {
     expect(result.steps).toEqual([]);
     expect(result.warnings).toEqual([]);
     expect(result.blocked.map((b) => [b.key, b.message])).toEqual([
-      ['zoe@acme.test', 'not a member of the organization: write invite: true (or run with --invite) to invite, or remove the entry'],
+      [
+        'zoe@acme.test',
+        'not a member of the organization: write invite: true (or run with --invite) to invite, or remove the entry',
+      ],
     ]);
   });
 
@@ -106,7 +111,10 @@ describe('Members', () => {
     ];
     const ctx = fakeDiffContext();
     const { result } = await plan(membersKind, ORG, desired(list, { invite: true }), seedRoutes(), ctx);
-    expect(result.steps.map((s) => s.id)).toEqual(['Members/org-demo/invite#create', 'Members/org-demo/invite-sso#create']);
+    expect(result.steps.map((s) => s.id)).toEqual([
+      'Members/org-demo/invite#create',
+      'Members/org-demo/invite-sso#create',
+    ]);
     expect(result.steps[0]).toMatchObject({
       action: 'create',
       phase: 'create',
@@ -127,7 +135,10 @@ describe('Members', () => {
         },
       ],
     });
-    expect(result.steps[1]!.requests[0]!.body).toEqual({ emails: [{ email: 'wes@acme.test', role: 'read' }], sso: true });
+    expect(result.steps[1]!.requests[0]!.body).toEqual({
+      emails: [{ email: 'wes@acme.test', role: 'read' }],
+      sso: true,
+    });
     expect(result.warnings).toEqual([]);
     // Later kinds learn that zoe exists only after the invite step.
     expect(ctx.resolve('Members', ORG, 'zoe@acme.test')).toBe(ref('Members/org-demo/invite#create', 'users'));
@@ -182,7 +193,12 @@ describe('Members', () => {
   });
 
   it("looks a member's source position up only when it is read, once", () => {
-    const doc = fakeDoc<MembersManifestSpec>('Members', ORG, { members: [{ email: 'a@x.test', role: 'read' }, { email: 'b@x.test', role: 'read' }] });
+    const doc = fakeDoc<MembersManifestSpec>('Members', ORG, {
+      members: [
+        { email: 'a@x.test', role: 'read' },
+        { email: 'b@x.test', role: 'read' },
+      ],
+    });
     const asked: (string | number)[][] = [];
     const counting = { ...doc, pos: (path: (string | number)[]) => (asked.push(path), doc.pos(path)) };
     const entries = membersKind.toDesired(counting, () => {});

@@ -19,10 +19,22 @@ const V1 = 'openapi: 3.1.0\ninfo: { title: A, version: "1" }\npaths: {}\n';
 const V2 = 'openapi: 3.1.0\ninfo: { title: A, version: "2" }\npaths: {}\n';
 
 const fileSource = (text: string) => ({ file: 'specs/a.yaml', text, sha256: digestOf(text) });
-const desired = (...specs: Record<string, unknown>[]) => desiredOf(openApiSpecKind, specs.map((s) => fakeDoc('OpenAPISpec', ORG, s)));
+const desired = (...specs: Record<string, unknown>[]) =>
+  desiredOf(
+    openApiSpecKind,
+    specs.map((s) => fakeDoc('OpenAPISpec', ORG, s)),
+  );
 
 function liveSpec(slug: string, fields: Record<string, unknown> = {}) {
-  return { object: 'openapi-spec', id: `oas-${slug}`, slug, processingState: 'complete', lastVersion: `oasv-${slug}`, visibility: 'private', ...fields };
+  return {
+    object: 'openapi-spec',
+    id: `oas-${slug}`,
+    slug,
+    processingState: 'complete',
+    lastVersion: `oasv-${slug}`,
+    visibility: 'private',
+    ...fields,
+  };
 }
 
 async function planWith(entries: ReturnType<typeof desired>, routes: Record<string, unknown>) {
@@ -38,8 +50,14 @@ describe('OpenAPISpec', () => {
     expect(same.asked).toEqual([LIST]);
     expect(same.result).toEqual({ steps: [], unmanaged: [], warnings: [], blocked: [] });
     const changed = await planWith(desired({ slug: 'a', source: { url: 'https://example.com/b.json' } }), routes);
-    expect(changed.result.steps.map((s) => [s.before, s.after, s.requests.map((r) => [r.method, r.path, r.body])])).toEqual([
-      [{ source: { url: 'https://example.com/a.json' } }, { source: { url: 'https://example.com/b.json' } }, [['PUT', `${LIST}/a`, { source: { url: 'https://example.com/b.json' } }]]],
+    expect(
+      changed.result.steps.map((s) => [s.before, s.after, s.requests.map((r) => [r.method, r.path, r.body])]),
+    ).toEqual([
+      [
+        { source: { url: 'https://example.com/a.json' } },
+        { source: { url: 'https://example.com/b.json' } },
+        [['PUT', `${LIST}/a`, { source: { url: 'https://example.com/b.json' } }]],
+      ],
     ]);
   });
 
@@ -60,7 +78,13 @@ describe('OpenAPISpec', () => {
         settle: {
           path: `${LIST}/a`,
           until: [{ field: 'processingState', value: 'complete' }],
-          failWhen: [{ field: 'lastProcessErrorCode', message: 'processing the new source of OpenAPI spec a failed', detail: 'lastProcessedErrors.0.message' }],
+          failWhen: [
+            {
+              field: 'lastProcessErrorCode',
+              message: 'processing the new source of OpenAPI spec a failed',
+              detail: 'lastProcessedErrors.0.message',
+            },
+          ],
           reads: 20,
         },
         masked: { source: `{text: sha256:${digestOf(V2).slice(0, 12)} of specs/a.yaml}` },
@@ -76,31 +100,53 @@ describe('OpenAPISpec', () => {
 
   it('a failed last processing differs even when the published text is the manifest’s', async () => {
     const routes = {
-      [LIST]: [liveSpec('a', { lastProcessErrorCode: 'PARSE_ERROR', lastProcessedErrors: [{ message: 'bad\n  indent' }] })],
+      [LIST]: [
+        liveSpec('a', { lastProcessErrorCode: 'PARSE_ERROR', lastProcessedErrors: [{ message: 'bad\n  indent' }] }),
+      ],
       [RAW('a')]: { text: V1, format: 'yaml' },
     };
     const { result } = await planWith(desired({ slug: 'a', source: fileSource(V1) }), routes);
-    expect(result.steps.map((s) => [s.id, s.note])).toEqual([['OpenAPISpec/o1/a#update', 'publishes a new version; now: latest version oasv-a, processing complete; last processing failed: PARSE_ERROR (bad indent)']]);
+    expect(result.steps.map((s) => [s.id, s.note])).toEqual([
+      [
+        'OpenAPISpec/o1/a#update',
+        'publishes a new version; now: latest version oasv-a, processing complete; last processing failed: PARSE_ERROR (bad indent)',
+      ],
+    ]);
   });
 
   it('a spec still processing gets no request: a warning when the published text is the manifest’s, else blocked at source', async () => {
-    const routes = { [LIST]: [liveSpec('a', { processingState: 'progress' })], [RAW('a')]: { text: V1, format: 'yaml' } };
+    const routes = {
+      [LIST]: [liveSpec('a', { processingState: 'progress' })],
+      [RAW('a')]: { text: V1, format: 'yaml' },
+    };
     const same = await planWith(desired({ slug: 'a', source: fileSource(V1) }), routes);
     expect(same.result.steps).toEqual([]);
     expect(same.result.blocked).toEqual([]);
     expect(same.result.warnings.map((w) => [w.key, w.message])).toEqual([
-      ['a', 'the platform is still processing a source of this spec (latest version oasv-a, processing progress): docops sends no other while it runs; plan again once it completes'],
+      [
+        'a',
+        'the platform is still processing a source of this spec (latest version oasv-a, processing progress): docops sends no other while it runs; plan again once it completes',
+      ],
     ]);
     const changed = await planWith(desired({ slug: 'a', source: fileSource(V2) }), routes);
     expect(changed.result.steps).toEqual([]);
     expect(changed.result.blocked.map((b) => [b.key, b.source, b.message])).toEqual([
-      ['a', { file: 'openapispec.yaml', line: 10, column: 2 }, expect.stringMatching(/^the platform is still processing a source of this spec/)],
+      [
+        'a',
+        { file: 'openapispec.yaml', line: 10, column: 2 },
+        expect.stringMatching(/^the platform is still processing a source of this spec/),
+      ],
     ]);
   });
 
   it('an empty file is an error at source.file', () => {
     const r = reports();
     openApiSpecKind.toDesired(fakeDoc('OpenAPISpec', ORG, { slug: 'a', source: fileSource('') }), r.report);
-    expect(r.list).toEqual([{ pos: { file: 'openapispec.yaml', line: 10, column: 3 }, message: 'source.file "specs/a.yaml": is empty; the API needs a non-empty text' }]);
+    expect(r.list).toEqual([
+      {
+        pos: { file: 'openapispec.yaml', line: 10, column: 3 },
+        message: 'source.file "specs/a.yaml": is empty; the API needs a non-empty text',
+      },
+    ]);
   });
 });

@@ -68,7 +68,10 @@ describe('OpenAPISpec against the sandbox', () => {
     ]);
     // The plan shows the file and its digest, never its content.
     const pets = first.steps[0]!;
-    expect(pets.after).toEqual({ slug: 'pets', source: { file: 'specs/petstore.yaml', sha256: expect.stringMatching(/^sha256:[0-9a-f]{12}$/) } });
+    expect(pets.after).toEqual({
+      slug: 'pets',
+      source: { file: 'specs/petstore.yaml', sha256: expect.stringMatching(/^sha256:[0-9a-f]{12}$/) },
+    });
     expect(JSON.stringify([pets.before, pets.after, pets.note])).not.toContain('Pets');
     const report = await applyPlan(client, first);
     expect(report.failed).toEqual([]);
@@ -93,7 +96,13 @@ describe('OpenAPISpec against the sandbox', () => {
     expect(edit.note).toMatch(/^publishes a new version; now: latest version oasv-\d+, processing complete$/);
     expect(edit.before).toEqual({ source: { file: 'specs/petstore.yaml', sha256: expect.stringMatching(/^sha256:/) } });
     expect(edit.after).not.toEqual(edit.before);
-    expect(edit.requests).toEqual([expect.objectContaining({ method: 'PUT', path: `/orgs/${ORG}/openapi/pets`, body: { source: { text: PETS_V2 } } })]);
+    expect(edit.requests).toEqual([
+      expect.objectContaining({
+        method: 'PUT',
+        path: `/orgs/${ORG}/openapi/pets`,
+        body: { source: { text: PETS_V2 } },
+      }),
+    ]);
     expect((await applyPlan(client, third)).failed).toEqual([]);
     expect(['public-api', 'pets', 'store'].map((s) => versionsOf(sb, s))).toEqual([1, 2, 1]);
     expect((await planOnce(client, await loadDesired(dir))).steps).toEqual([]);
@@ -106,15 +115,25 @@ describe('OpenAPISpec against the sandbox', () => {
     const report = await applyPlan(client, plan);
     expect(report.applied.sort()).toEqual([`OpenAPISpec/${ORG}/public-api#create`, `OpenAPISpec/${ORG}/store#create`]);
     expect(report.failed).toEqual([
-      { stepId: `OpenAPISpec/${ORG}/pets#create`, message: expect.stringMatching(/^processing the new source of OpenAPI spec pets failed: lastProcessErrorCode PARSE_ERROR \(the text is neither JSON nor YAML: .+\)$/) },
+      {
+        stepId: `OpenAPISpec/${ORG}/pets#create`,
+        message: expect.stringMatching(
+          /^processing the new source of OpenAPI spec pets failed: lastProcessErrorCode PARSE_ERROR \(the text is neither JSON nor YAML: .+\)$/,
+        ),
+      },
     ]);
     expect(versionsOf(sb, 'pets')).toBe(0);
     // The spec exists, in an error state: it differs from its manifest until a source is published.
     const again = await planOnce(client, await loadDesired(dir));
     expect(again.steps.map((s) => s.id)).toEqual([`OpenAPISpec/${ORG}/pets#update`]);
     expect(again.steps[0]!.before).toEqual({ source: null, lastProcessErrorCode: 'PARSE_ERROR' });
-    expect(again.steps[0]!.after).toEqual({ source: { file: 'specs/petstore.yaml', sha256: expect.any(String) }, lastProcessErrorCode: null });
-    expect(again.steps[0]!.note).toMatch(/^publishes a new version; now: no version yet, processing complete; last processing failed: PARSE_ERROR \(the text is neither JSON nor YAML/);
+    expect(again.steps[0]!.after).toEqual({
+      source: { file: 'specs/petstore.yaml', sha256: expect.any(String) },
+      lastProcessErrorCode: null,
+    });
+    expect(again.steps[0]!.note).toMatch(
+      /^publishes a new version; now: no version yet, processing complete; last processing failed: PARSE_ERROR \(the text is neither JSON nor YAML/,
+    );
     writeFileSync(join(dir, 'specs', 'petstore.yaml'), PETS_V1);
     expect((await applyPlan(client, await planOnce(client, await loadDesired(dir)))).failed).toEqual([]);
     expect(versionsOf(sb, 'pets')).toBe(1);
@@ -127,7 +146,12 @@ describe('OpenAPISpec against the sandbox', () => {
     expect((await applyPlan(client, await planOnce(client, await loadDesired(dir)))).failed).toEqual([]);
     const out = join(dir, 'export');
     const result = await exportOrganization(client, KINDS, ORG, out);
-    expect(result.files.map((f) => f.slice(out.length + 1)).filter((f) => f.includes('openapi')).sort()).toEqual(['openapi/pets.yaml', 'openapi/store.json', 'openapispecs.yaml']);
+    expect(
+      result.files
+        .map((f) => f.slice(out.length + 1))
+        .filter((f) => f.includes('openapi'))
+        .sort(),
+    ).toEqual(['openapi/pets.yaml', 'openapi/store.json', 'openapispecs.yaml']);
     expect(readFileSync(join(out, 'openapi', 'pets.yaml'), 'utf8')).toBe(PETS_V1);
     expect(readFileSync(join(out, 'openapi', 'store.json'), 'utf8')).toBe(STORE);
     const yaml = readFileSync(join(out, 'openapispecs.yaml'), 'utf8');
@@ -175,15 +199,25 @@ describe('OpenAPISpec against the sandbox', () => {
     writeFileSync(join(dir, 'specs', 'petstore.yaml'), PETS_V2);
     expect((await applyPlan(client, await planOnce(client, await loadDesired(dir)))).failed).toEqual([]);
     const pets = openApiSpecs(sb.store).where((s) => s.slug === 'pets')[0]!;
-    const ids = openApiVersions(sb.store).where((v) => v.specId === pets.id).map((v) => v.id);
+    const ids = openApiVersions(sb.store)
+      .where((v) => v.specId === pets.id)
+      .map((v) => v.id);
     // A spec file no manifest names is read as a manifest: it goes with its document.
     rmSync(join(dir, 'specs', 'petstore.yaml'));
-    writeFileSync(join(dir, 'openapi.yaml'), MANIFEST.split('---\n').filter((d) => !d.includes('slug: pets')).join('---\n').replace('kind: OpenAPISpec', 'kind: OpenAPISpec\nprune: true'));
+    writeFileSync(
+      join(dir, 'openapi.yaml'),
+      MANIFEST.split('---\n')
+        .filter((d) => !d.includes('slug: pets'))
+        .join('---\n')
+        .replace('kind: OpenAPISpec', 'kind: OpenAPISpec\nprune: true'),
+    );
     const plan = await planOnce(client, await loadDesired(dir));
     expect(plan.steps.map((s) => s.id)).toEqual([`OpenAPISpec/${ORG}/pets#delete`]);
     const del = plan.steps[0]!;
     expect(del.requests).toEqual([{ method: 'DELETE', path: `/orgs/${ORG}/openapi/pets` }]);
-    expect(del.cascades?.map((c) => [c.kind, c.key, c.id]).sort()).toEqual(ids.map((id) => ['OpenAPISpecVersion', `pets/${id}`, id]).sort());
+    expect(del.cascades?.map((c) => [c.kind, c.key, c.id]).sort()).toEqual(
+      ids.map((id) => ['OpenAPISpecVersion', `pets/${id}`, id]).sort(),
+    );
     expect((await applyPlan(client, plan)).failed).toEqual([]);
     expect(versionsOf(sb, 'pets')).toBe(0);
     expect(openApiVersions(sb.store).where((v) => ids.includes(v.id))).toEqual([]);

@@ -38,7 +38,14 @@ describe('OpenAPISpec prune, journal and undo', () => {
     const all = (pets: string): void => {
       writeFileSync(join(dir, 'specs', 'pets.yaml'), pets);
       writeFileSync(join(dir, 'specs', 'store.json'), STORE);
-      writeFileSync(join(dir, 'openapi.yaml'), [doc('public-api', `{ url: "${URL}" }`), doc('pets', '{ file: specs/pets.yaml }'), doc('store', '{ file: specs/store.json }')].join('---\n'));
+      writeFileSync(
+        join(dir, 'openapi.yaml'),
+        [
+          doc('public-api', `{ url: "${URL}" }`),
+          doc('pets', '{ file: specs/pets.yaml }'),
+          doc('store', '{ file: specs/store.json }'),
+        ].join('---\n'),
+      );
     };
     all(PETS_V1);
     expect((await applyPlan(client, await planOnce(client, await loadDesired(dir)))).failed).toEqual([]);
@@ -65,7 +72,11 @@ describe('OpenAPISpec prune, journal and undo', () => {
     const journalDir = `${dir}-journal`;
     const journal = createJournal(journalDir, live, { client, kinds: KINDS });
     expect((await applyPlan(client, plan, { beforeStep: journal.beforeStep })).failed).toEqual([]);
-    expect(openApiSpecs(sb.store).all().map((s) => s.slug)).toEqual(['store']);
+    expect(
+      openApiSpecs(sb.store)
+        .all()
+        .map((s) => s.slug),
+    ).toEqual(['store']);
     const records = await readJournal(journal.file);
     rmSync(journalDir, { recursive: true, force: true });
     expect(records.map((r) => [r.kind, r.key, r.snapshot])).toEqual([
@@ -76,7 +87,12 @@ describe('OpenAPISpec prune, journal and undo', () => {
     const input = collectParts(records, KINDS);
     const checks = await checkRestores(client, input, new Date());
     const result = undoRecords(input, checks.fates, checks.losses);
-    const spec = (slug: string, source: object) => ({ apiVersion: 'docops/v1', kind: 'OpenAPISpec', metadata: { organization: ORG }, spec: { slug, source } });
+    const spec = (slug: string, source: object) => ({
+      apiVersion: 'docops/v1',
+      kind: 'OpenAPISpec',
+      metadata: { organization: ORG },
+      spec: { slug, source },
+    });
     expect(result.documents).toEqual([spec('pets', { text: PETS_V2 }), spec('public-api', { url: URL })]);
     expect(result.objects.map((o) => [o.key, o.outcome, o.losses])).toEqual([
       [
@@ -90,23 +106,42 @@ describe('OpenAPISpec prune, journal and undo', () => {
       [
         'public-api',
         'recreate',
-        ['it is recreated with a new version of its latest content (version ids change)', `it is recreated from its URL, so its content is what ${URL} serves now`],
+        [
+          'it is recreated with a new version of its latest content (version ids change)',
+          `it is recreated from its URL, so its content is what ${URL} serves now`,
+        ],
       ],
     ]);
 
     const undo = await planUndo(client, KINDS, undoFiles(result.documents), checks.restores);
-    expect(undo.plan.steps.map((s) => s.id)).toEqual([`OpenAPISpec/${ORG}/pets#create`, `OpenAPISpec/${ORG}/public-api#create`]);
+    expect(undo.plan.steps.map((s) => s.id)).toEqual([
+      `OpenAPISpec/${ORG}/pets#create`,
+      `OpenAPISpec/${ORG}/public-api#create`,
+    ]);
     expect((await applyPlan(client, undo.plan)).failed).toEqual([]);
     const pets = openApiSpecs(sb.store).where((s) => s.slug === 'pets')[0]!;
-    expect(openApiVersions(sb.store).where((v) => v.specId === pets.id).map((v) => v.text)).toEqual([PETS_V2]);
+    expect(
+      openApiVersions(sb.store)
+        .where((v) => v.specId === pets.id)
+        .map((v) => v.text),
+    ).toEqual([PETS_V2]);
     expect(openApiSpecs(sb.store).where((s) => s.slug === 'public-api')[0]!.sourceURL).toBe(URL);
   });
 
   it('plans the recreation of a spec larger than a manifest file may be (undo writes its text inline)', () => {
     const line = '    Lorem ipsum ${HOME} dolor sit amet, consectetur adipiscing elit.\n';
     const text = `openapi: 3.1.0\ninfo:\n  title: Big\n  version: "1"\n  description: |\n${line.repeat(Math.ceil((3 * 1024 * 1024) / line.length))}paths: {}\n`;
-    const documents = [{ apiVersion: 'docops/v1', kind: 'OpenAPISpec', metadata: { organization: ORG }, spec: { slug: 'big', source: { text } } }];
+    const documents = [
+      {
+        apiVersion: 'docops/v1',
+        kind: 'OpenAPISpec',
+        metadata: { organization: ORG },
+        spec: { slug: 'big', source: { text } },
+      },
+    ];
     const desired = desiredFromFiles(undoFiles(documents), KINDS);
-    expect(desired.get('OpenAPISpec')!.map((e) => (e.spec as { source: { text: string } }).source.text)).toEqual([text]);
+    expect(desired.get('OpenAPISpec')!.map((e) => (e.spec as { source: { text: string } }).source.text)).toEqual([
+      text,
+    ]);
   });
 });

@@ -32,7 +32,8 @@ const PEM_B = fixture('idp-b.pem');
 /** A run of the certificate's base64 that any rendering of its text would show. */
 const shows = (pem: string): string => pem.split('\n')[2]!;
 
-const doc = (kind: string, spec: string, prune = false): string => `apiVersion: docops/v1\nkind: ${kind}\nmetadata: { organization: ${ORG} }\n${prune ? 'prune: true\n' : ''}spec:\n${spec}`;
+const doc = (kind: string, spec: string, prune = false): string =>
+  `apiVersion: docops/v1\nkind: ${kind}\nmetadata: { organization: ${ORG} }\n${prune ? 'prune: true\n' : ''}spec:\n${spec}`;
 
 function write(dir: string, files: Record<string, string>): void {
   for (const [rel, text] of Object.entries(files)) {
@@ -52,7 +53,11 @@ function sso(dir: string, opts: { prune?: boolean; azure?: boolean } = {}): void
     ),
     'sso/certs/okta.pem': PEM_A,
   };
-  if (opts.azure !== false) files['sso/azure.yaml'] = doc('SamlProvider', `  label: Azure\n  certificate: "${PEM_B.trim().replace(/\n/g, '\\n')}"\n  defaultTeam: Platform\n`);
+  if (opts.azure !== false)
+    files['sso/azure.yaml'] = doc(
+      'SamlProvider',
+      `  label: Azure\n  certificate: "${PEM_B.trim().replace(/\n/g, '\\n')}"\n  defaultTeam: Platform\n`,
+    );
   write(dir, files);
 }
 
@@ -62,7 +67,16 @@ async function applyAll(r: SandboxRun, plan: Plan) {
   return report;
 }
 
-const stored = (r: SandboxRun) => samlProviders(r.sb.store).all().sort((a, b) => a.label.localeCompare(b.label)).map((p) => ({ label: p.label, certificate: p.certificate, defaultTeam: p.defaultTeam, defaultRole: p.defaultRole }));
+const stored = (r: SandboxRun) =>
+  samlProviders(r.sb.store)
+    .all()
+    .sort((a, b) => a.label.localeCompare(b.label))
+    .map((p) => ({
+      label: p.label,
+      certificate: p.certificate,
+      defaultTeam: p.defaultTeam,
+      defaultRole: p.defaultRole,
+    }));
 
 describe('SamlProvider against the sandbox', () => {
   it('creates the providers and their new default team in one apply; the second plan is empty', async () => {
@@ -76,7 +90,9 @@ describe('SamlProvider against the sandbox', () => {
       ['SamlProvider/org-demo/Okta#create', ['Team/org-demo/Security#create']],
     ]);
     await applyAll(r, plan);
-    const security = teams(r.sb.store).all().find((t) => t.title === 'Security')!.id;
+    const security = teams(r.sb.store)
+      .all()
+      .find((t) => t.title === 'Security')!.id;
     expect(stored(r)).toEqual([
       { label: 'Azure', certificate: PEM_B.trim(), defaultTeam: 'team-platform', defaultRole: null },
       { label: 'Okta', certificate: PEM_A.trim(), defaultTeam: security, defaultRole: 'read' },
@@ -93,17 +109,33 @@ describe('SamlProvider against the sandbox', () => {
     writeFileSync(join(r.dir, 'sso/certs/okta.pem'), PEM_B);
     const { plan, live } = await computePlan(r.client, KINDS, await loadDesired(r.dir));
     expect(plan.steps.map((s) => [s.id, s.before, s.after])).toEqual([
-      ['SamlProvider/org-demo/Okta#update', { certificate: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) }, { certificate: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) }],
+      [
+        'SamlProvider/org-demo/Okta#update',
+        { certificate: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) },
+        { certificate: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) },
+      ],
     ]);
     for (const printed of [renderText(plan, { color: false }), renderMarkdown(plan), renderJson(plan)]) {
       expect(printed).toContain(String(plan.steps[0]!.after!['certificate']));
       expect(printed).not.toContain(shows(PEM_B));
       expect(printed).not.toContain(shows(PEM_A));
     }
-    const file = renderSavedPlan(createSavedPlan({ plan, live, manifests: { checksum: 'c', files: {} }, cost: { requests: 1, estimatedMs: 1, concurrency: 1, latencyMs: 1 }, options: { prune: [], invite: false } }));
+    const file = renderSavedPlan(
+      createSavedPlan({
+        plan,
+        live,
+        manifests: { checksum: 'c', files: {} },
+        cost: { requests: 1, estimatedMs: 1, concurrency: 1, latencyMs: 1 },
+        options: { prune: [], invite: false },
+      }),
+    );
     expect(file).toContain(shows(PEM_B));
     await applyAll(r, parseSavedPlan(file).plan);
-    expect(samlProviders(r.sb.store).all().find((p) => p.label === 'Okta')!.certificate).toBe(PEM_B.trim());
+    expect(
+      samlProviders(r.sb.store)
+        .all()
+        .find((p) => p.label === 'Okta')!.certificate,
+    ).toBe(PEM_B.trim());
     expect((await planOnce(r.client, await loadDesired(r.dir))).steps).toEqual([]);
   });
 
@@ -114,10 +146,22 @@ describe('SamlProvider against the sandbox', () => {
     rmSync(join(r.dir, 'sso/azure.yaml'));
     sso(r.dir, { prune: true, azure: false });
     const { plan, live } = await computePlan(r.client, KINDS, await loadDesired(r.dir));
-    expect(plan.steps.map((s) => [s.id, s.phase, s.before])).toEqual([['SamlProvider/org-demo/Azure#delete', 'prune', { label: 'Azure' }]]);
-    const journal = createJournal(join(r.dir, '..', `${r.dir.split('/').pop()}-journal`), live, { client: r.client, kinds: KINDS });
-    await applyPlan(r.client, plan, { beforeStep: journal.beforeStep }).then((report) => expect(report.failed).toEqual([]));
-    expect(r.sb.stats().requests.filter((q) => q.method === 'DELETE').map((q) => q.status)).toEqual([204]);
+    expect(plan.steps.map((s) => [s.id, s.phase, s.before])).toEqual([
+      ['SamlProvider/org-demo/Azure#delete', 'prune', { label: 'Azure' }],
+    ]);
+    const journal = createJournal(join(r.dir, '..', `${r.dir.split('/').pop()}-journal`), live, {
+      client: r.client,
+      kinds: KINDS,
+    });
+    await applyPlan(r.client, plan, { beforeStep: journal.beforeStep }).then((report) =>
+      expect(report.failed).toEqual([]),
+    );
+    expect(
+      r.sb
+        .stats()
+        .requests.filter((q) => q.method === 'DELETE')
+        .map((q) => q.status),
+    ).toEqual([204]);
     expect(stored(r).map((p) => p.label)).toEqual(['Okta']);
 
     // The journal shows the provider by fingerprint; the certificate text is kept beside it, for undo.
@@ -129,7 +173,12 @@ describe('SamlProvider against the sandbox', () => {
     const checks = await checkRestores(r.client, input, new Date());
     const result = undoRecords(input, checks.fates, checks.losses);
     expect(result.documents).toEqual([
-      { apiVersion: 'docops/v1', kind: 'SamlProvider', metadata: { organization: ORG }, spec: { label: 'Azure', certificate: PEM_B.trim(), defaultTeam: 'team-platform' } },
+      {
+        apiVersion: 'docops/v1',
+        kind: 'SamlProvider',
+        metadata: { organization: ORG },
+        spec: { label: 'Azure', certificate: PEM_B.trim(), defaultTeam: 'team-platform' },
+      },
     ]);
     expect(result.objects.map((o) => [o.key, o.outcome, o.losses])).toEqual([
       [
@@ -146,7 +195,12 @@ describe('SamlProvider against the sandbox', () => {
     expect(undo.plan.steps.map((s) => s.id)).toEqual(['SamlProvider/org-demo/Azure#create']);
     expect(renderText(undo.plan, { color: false })).not.toContain(shows(PEM_B));
     await applyAll(r, undo.plan);
-    expect(stored(r)).toContainEqual({ label: 'Azure', certificate: PEM_B.trim(), defaultTeam: 'team-platform', defaultRole: null });
+    expect(stored(r)).toContainEqual({
+      label: 'Azure',
+      certificate: PEM_B.trim(),
+      defaultTeam: 'team-platform',
+      defaultRole: null,
+    });
   });
 
   it('undo names a default team it recreates by title: both come back connected', async () => {
@@ -156,10 +210,15 @@ describe('SamlProvider against the sandbox', () => {
     // Delete Okta and its team Security: a Team and a SamlProvider document that keep neither, both pruning.
     const next = tempDir('saml-next');
     try {
-      write(next, { 'teams.yaml': doc('Team', '  title: Platform\n', true), 'saml.yaml': doc('SamlProvider', '  label: Other\n', true) });
+      write(next, {
+        'teams.yaml': doc('Team', '  title: Platform\n', true),
+        'saml.yaml': doc('SamlProvider', '  label: Other\n', true),
+      });
       const desired = await loadDesired(next);
       const { plan, live } = await computePlan(r.client, KINDS, desired);
-      const deletes = plan.steps.filter((s) => s.phase === 'prune' && (s.kind === 'SamlProvider' || s.key === 'Security')).map((s) => s.id);
+      const deletes = plan.steps
+        .filter((s) => s.phase === 'prune' && (s.kind === 'SamlProvider' || s.key === 'Security'))
+        .map((s) => s.id);
       expect(deletes).toEqual(['SamlProvider/org-demo/Okta#delete', 'Team/org-demo/Security#delete']);
       const keep = { ...plan, steps: plan.steps.filter((s) => deletes.includes(s.id)) };
       const journal = createJournal(join(next, 'journal'), live, { client: r.client, kinds: KINDS });
@@ -167,12 +226,20 @@ describe('SamlProvider against the sandbox', () => {
       const input = collectParts(await readJournal(journal.file), KINDS);
       const checks = await checkRestores(r.client, input, new Date());
       const result = undoRecords(input, checks.fates, checks.losses);
-      expect(result.documents.map((d) => (d as { spec: Record<string, unknown> }).spec['defaultTeam'])).toContain('Security');
+      expect(result.documents.map((d) => (d as { spec: Record<string, unknown> }).spec['defaultTeam'])).toContain(
+        'Security',
+      );
       const undo = await planUndo(r.client, KINDS, undoFiles(result.documents), checks.restores);
-      expect(undo.plan.steps.find((s) => s.id === 'SamlProvider/org-demo/Okta#create')!.dependsOn).toEqual(['Team/org-demo/Security#create']);
+      expect(undo.plan.steps.find((s) => s.id === 'SamlProvider/org-demo/Okta#create')!.dependsOn).toEqual([
+        'Team/org-demo/Security#create',
+      ]);
       await applyAll(r, undo.plan);
-      const security = teams(r.sb.store).all().find((t) => t.title === 'Security')!.id;
-      expect(stored(r)).toEqual([{ label: 'Okta', certificate: PEM_A.trim(), defaultTeam: security, defaultRole: 'read' }]);
+      const security = teams(r.sb.store)
+        .all()
+        .find((t) => t.title === 'Security')!.id;
+      expect(stored(r)).toEqual([
+        { label: 'Okta', certificate: PEM_A.trim(), defaultTeam: security, defaultRole: 'read' },
+      ]);
     } finally {
       rmSync(next, { recursive: true, force: true });
     }
@@ -185,12 +252,19 @@ describe('SamlProvider against the sandbox', () => {
     const next = tempDir('saml-teams');
     try {
       // Teams pruned down to Platform, Writers and Support; SAML not managed at all.
-      write(next, { 'teams.yaml': ['Platform', 'Writers', 'Support'].map((t) => doc('Team', `  title: ${t}\n`, true)).join('---\n') });
+      write(next, {
+        'teams.yaml': ['Platform', 'Writers', 'Support'].map((t) => doc('Team', `  title: ${t}\n`, true)).join('---\n'),
+      });
       const plan = await planOnce(r.client, await loadDesired(next));
-      expect(plan.steps.map((s) => [s.id, s.note])).toEqual([['Team/org-demo/Security#delete', 'SAML provider "Okta" names it as default team and keeps none']]);
+      expect(plan.steps.map((s) => [s.id, s.note])).toEqual([
+        ['Team/org-demo/Security#delete', 'SAML provider "Okta" names it as default team and keeps none'],
+      ]);
       await applyAll(r, plan);
       expect(stored(r)[0]!.label).toBe('Okta');
-      expect((await r.client.get<{ defaultTeam?: unknown }>(`/orgs/${ORG}/saml/${samlProviders(r.sb.store).all()[0]!.id}`)).defaultTeam).toBeUndefined();
+      expect(
+        (await r.client.get<{ defaultTeam?: unknown }>(`/orgs/${ORG}/saml/${samlProviders(r.sb.store).all()[0]!.id}`))
+          .defaultTeam,
+      ).toBeUndefined();
       // The manifests still naming Security plan to create the team again and set it.
       const back = await planOnce(r.client, await loadDesired(r.dir));
       expect(back.steps.map((s) => [s.id, s.after])).toEqual([
@@ -198,9 +272,14 @@ describe('SamlProvider against the sandbox', () => {
         ['SamlProvider/org-demo/Okta#update', { defaultTeam: 'Security' }],
       ]);
       // Naming a team this plan prunes blocks the provider instead of planning a loss.
-      write(next, { 'saml.yaml': doc('SamlProvider', '  label: Okta\n  defaultTeam: Support\n'), 'teams.yaml': doc('Team', '  title: Platform\n', true) });
+      write(next, {
+        'saml.yaml': doc('SamlProvider', '  label: Okta\n  defaultTeam: Support\n'),
+        'teams.yaml': doc('Team', '  title: Platform\n', true),
+      });
       const blocked = await planOnce(r.client, await loadDesired(next));
-      expect(blocked.blocked.map((b) => [b.key, b.message])).toEqual([['Okta', expect.stringContaining('defaultTeam "Support" names team team-support, which this plan deletes')]]);
+      expect(blocked.blocked.map((b) => [b.key, b.message])).toEqual([
+        ['Okta', expect.stringContaining('defaultTeam "Support" names team team-support, which this plan deletes')],
+      ]);
     } finally {
       rmSync(next, { recursive: true, force: true });
     }

@@ -15,7 +15,14 @@ import { sandboxPerTest, type SandboxRun } from '../sandbox-per-test.js';
 
 const start = sandboxPerTest('site-appearance');
 
-const siteDoc = (spec: Record<string, unknown>): string => ['apiVersion: docops/v1', 'kind: Site', 'metadata: { organization: org-demo }', `spec: ${JSON.stringify(spec)}`, ''].join('\n');
+const siteDoc = (spec: Record<string, unknown>): string =>
+  [
+    'apiVersion: docops/v1',
+    'kind: Site',
+    'metadata: { organization: org-demo }',
+    `spec: ${JSON.stringify(spec)}`,
+    '',
+  ].join('\n');
 
 async function converge(r: SandboxRun, text: string) {
   writeFileSync(join(r.dir, 'site.yaml'), text);
@@ -34,7 +41,11 @@ async function siteId(r: SandboxRun, title: string): Promise<string> {
 
 /** The spec `docops export` writes for the site titled `title`. */
 async function exportedSpec(r: SandboxRun, title: string): Promise<Record<string, unknown>> {
-  const [site] = await readForExport(r.client, KINDS.filter((k) => k.kind === 'Site'), 'org-demo');
+  const [site] = await readForExport(
+    r.client,
+    KINDS.filter((k) => k.kind === 'Site'),
+    'org-demo',
+  );
   const docs = (site?.documents ?? []) as { spec: Record<string, unknown> }[];
   const doc = docs.find((d) => d.spec['title'] === title);
   if (!doc) throw new Error(`export wrote no site ${title}`);
@@ -47,10 +58,16 @@ describe('adaptive schema in the official form', () => {
     const written = {
       type: 'object',
       additionalProperties: false,
-      properties: { beta: { type: 'boolean' }, staff: { type: 'boolean', description: 'Acme employee' }, unsigned: { type: 'object', additionalProperties: false, properties: { pro: { type: 'boolean' } } } },
+      properties: {
+        beta: { type: 'boolean' },
+        staff: { type: 'boolean', description: 'Acme employee' },
+        unsigned: { type: 'object', additionalProperties: false, properties: { pro: { type: 'boolean' } } },
+      },
     };
     const { plan, next } = await converge(r, siteDoc({ title: 'Looks', adaptiveSchema: written }));
-    const put = plan.steps.flatMap((s) => s.requests).find((q) => q.method === 'PUT' && q.path.endsWith('/adaptive-schema'));
+    const put = plan.steps
+      .flatMap((s) => s.requests)
+      .find((q) => q.method === 'PUT' && q.path.endsWith('/adaptive-schema'));
     expect(put?.body).toEqual({
       jsonSchema: {
         type: 'object',
@@ -58,7 +75,12 @@ describe('adaptive schema in the official form', () => {
         properties: {
           beta: { type: 'boolean', description: 'beta' },
           staff: { type: 'boolean', description: 'Acme employee' },
-          unsigned: { type: 'object', description: 'Unsigned claims of the site visitor.', additionalProperties: false, properties: { pro: { type: 'boolean', description: 'pro' } } },
+          unsigned: {
+            type: 'object',
+            description: 'Unsigned claims of the site visitor.',
+            additionalProperties: false,
+            properties: { pro: { type: 'boolean', description: 'pro' } },
+          },
         },
       },
     });
@@ -72,7 +94,8 @@ describe('adaptive schema in the official form', () => {
   });
 });
 
-const CUSTOMIZATION = (r: SandboxRun, id: string): Promise<Record<string, unknown>> => r.client.get<Record<string, unknown>>(`/orgs/org-demo/sites/${id}/customization`);
+const CUSTOMIZATION = (r: SandboxRun, id: string): Promise<Record<string, unknown>> =>
+  r.client.get<Record<string, unknown>>(`/orgs/org-demo/sites/${id}/customization`);
 
 describe('site customization', () => {
   it('only the written members change: members not written survive the apply as stored, also ones set after the plan', async () => {
@@ -89,7 +112,9 @@ describe('site customization', () => {
       announcement: { enabled: true, message: 'Maintenance on Friday', style: 'warning' },
       socialAccounts: [{ platform: 'github', handle: 'acme', display: { footer: true, header: false } }],
     });
-    expect((await r.client.request('PUT', `/orgs/org-demo/sites/${id}/customization`, { body: manual })).status).toBe(200);
+    expect((await r.client.request('PUT', `/orgs/org-demo/sites/${id}/customization`, { body: manual })).status).toBe(
+      200,
+    );
 
     // The manifest writes the light primary colour (not the dark one), the font, and the favicon.
     const customization = { styling: { primaryColor: { light: '#FF6600' }, font: 'Roboto' }, favicon: { emoji: '🚀' } };
@@ -99,19 +124,31 @@ describe('site customization', () => {
     const step = plan.steps.find((s) => s.id === 'Site/org-demo/Brand#customization');
     expect(step?.before).toEqual({ styling: { primaryColor: { light: '#111111' }, font: 'Inter' }, favicon: {} });
     expect(step?.after).toEqual(customization);
-    expect(step?.requests).toEqual([{ method: 'PUT', path: `/orgs/org-demo/sites/${id}/customization`, body: customization, merge: { omit: ['updatedAt'], whole: ['/favicon', '/styling/font'] } }]);
+    expect(step?.requests).toEqual([
+      {
+        method: 'PUT',
+        path: `/orgs/org-demo/sites/${id}/customization`,
+        body: customization,
+        merge: { omit: ['updatedAt'], whole: ['/favicon', '/styling/font'] },
+      },
+    ]);
 
     // A change made after the plan, to a member the manifest does not write, is not undone by the apply.
     const later = await CUSTOMIZATION(r, id);
     delete later['updatedAt'];
     later['trademark'] = { enabled: false };
-    expect((await r.client.request('PUT', `/orgs/org-demo/sites/${id}/customization`, { body: later })).status).toBe(200);
+    expect((await r.client.request('PUT', `/orgs/org-demo/sites/${id}/customization`, { body: later })).status).toBe(
+      200,
+    );
 
     const report = await applyPlan(r.client, plan);
     expect(report.failed).toEqual([]);
     const stored = await CUSTOMIZATION(r, id);
     const expected = structuredClone(later);
-    Object.assign(expected['styling'] as object, { primaryColor: { light: '#FF6600', dark: '#222222' }, font: 'Roboto' });
+    Object.assign(expected['styling'] as object, {
+      primaryColor: { light: '#FF6600', dark: '#222222' },
+      font: 'Roboto',
+    });
     expected['favicon'] = { emoji: '🚀' };
     const { updatedAt: _stamp, ...storedSettings } = stored;
     expect(storedSettings).toEqual(expected);
@@ -134,7 +171,10 @@ describe('site customization', () => {
 
   it('sites created with a customization get it in the same apply: one brand file named by two sites, an anchor within a document', async () => {
     const r = await start();
-    writeFileSync(join(r.dir, 'brand.yaml'), 'styling:\n  primaryColor: { light: "#FF6600", dark: "#FF8800" }\n  corners: straight\nthemes: { default: dark }\n');
+    writeFileSync(
+      join(r.dir, 'brand.yaml'),
+      'styling:\n  primaryColor: { light: "#FF6600", dark: "#FF8800" }\n  corners: straight\nthemes: { default: dark }\n',
+    );
     const text = [
       siteDoc({ title: 'Docs', customization: { file: 'brand.yaml' } }),
       siteDoc({ title: 'Status', customization: { file: 'brand.yaml' } }),
@@ -152,11 +192,23 @@ describe('site customization', () => {
       ].join('\n'),
     ].join('---\n');
     const { plan, next } = await converge(r, text);
-    expect(plan.steps.filter((s) => s.id.endsWith('#customization')).map((s) => s.id)).toEqual(['Site/org-demo/Blog#customization', 'Site/org-demo/Docs#customization', 'Site/org-demo/Status#customization']);
+    expect(plan.steps.filter((s) => s.id.endsWith('#customization')).map((s) => s.id)).toEqual([
+      'Site/org-demo/Blog#customization',
+      'Site/org-demo/Docs#customization',
+      'Site/org-demo/Status#customization',
+    ]);
     expect(next.steps).toEqual([]);
-    for (const [title, dark] of [['Docs', '#FF8800'], ['Status', '#FF8800'], ['Blog', '#FF6600']] as const) {
+    for (const [title, dark] of [
+      ['Docs', '#FF8800'],
+      ['Status', '#FF8800'],
+      ['Blog', '#FF6600'],
+    ] as const) {
       const stored = await CUSTOMIZATION(r, await siteId(r, title));
-      expect(stored['styling']).toMatchObject({ primaryColor: { light: '#FF6600', dark }, corners: 'straight', font: 'Inter' });
+      expect(stored['styling']).toMatchObject({
+        primaryColor: { light: '#FF6600', dark },
+        corners: 'straight',
+        font: 'Inter',
+      });
       // `toggeable` is not written: the new site's value stays.
       expect(stored['themes']).toEqual({ default: 'dark', toggeable: true });
     }

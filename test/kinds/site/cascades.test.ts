@@ -27,11 +27,38 @@ function routes(): Record<string, unknown> {
     [`${OLD}/sections`]: [sec],
     [`${OLD}/section-groups`]: [{ object: 'site-section-group', id: 'grp-old', title: 'Archive', sections: [sec] }],
     [`${OLD}/site-spaces`]: [ssA, ssB],
-    [`${OLD}/share-links`]: [{ object: 'share-link', id: 'sl-old', name: 'press', active: true, urls: { published: 'https://x.test/?share=SECRET' } }],
-    [`${OLD}/adaptive-schema`]: { object: 'site-adaptive-schema', jsonSchema: { type: 'object', properties: { beta: { type: 'boolean' } }, additionalProperties: false } },
-    [`${OLD}/redirects?draft=false`]: [{ object: 'site-redirect', id: 'rd-old', source: '/notes', draft: false, permanent: true, captureWildcard: false, destination: { kind: 'site-section', siteSectionId: 'sec-old' } }],
+    [`${OLD}/share-links`]: [
+      {
+        object: 'share-link',
+        id: 'sl-old',
+        name: 'press',
+        active: true,
+        urls: { published: 'https://x.test/?share=SECRET' },
+      },
+    ],
+    [`${OLD}/adaptive-schema`]: {
+      object: 'site-adaptive-schema',
+      jsonSchema: { type: 'object', properties: { beta: { type: 'boolean' } }, additionalProperties: false },
+    },
+    [`${OLD}/redirects?draft=false`]: [
+      {
+        object: 'site-redirect',
+        id: 'rd-old',
+        source: '/notes',
+        draft: false,
+        permanent: true,
+        captureWildcard: false,
+        destination: { kind: 'site-section', siteSectionId: 'sec-old' },
+      },
+    ],
     [`${OLD}/redirects?draft=true`]: [],
-    [`${OLD}/structure`]: { type: 'sections', structure: [sec, { object: 'site-external-link', id: 'xl-old', title: 'Status', url: 'https://status.acme.test', draft: false }] },
+    [`${OLD}/structure`]: {
+      type: 'sections',
+      structure: [
+        sec,
+        { object: 'site-external-link', id: 'xl-old', title: 'Status', url: 'https://status.acme.test', draft: false },
+      ],
+    },
   };
 }
 
@@ -41,7 +68,8 @@ async function run(desired: DesiredEntry<SiteSpec>[], prune: string[]) {
   return { live, result: siteKind.diff(fakeDiffContext({ prune }), ORG, desired, live), asked: fetchCtx.asked };
 }
 
-const step = (r: { steps: { id: string }[] }, id: string) => r.steps.find((s) => s.id === id) as { dependsOn: string[]; cascades?: unknown[] } | undefined;
+const step = (r: { steps: { id: string }[] }, id: string) =>
+  r.steps.find((s) => s.id === id) as { dependsOn: string[]; cascades?: unknown[] } | undefined;
 
 describe('Site prune: what a site delete takes', () => {
   it('lists every child of the pruned site, and the adaptive schema that defines claims', async () => {
@@ -58,9 +86,20 @@ describe('Site prune: what a site delete takes', () => {
     ]);
     // Only the pruned site's structure is read (not the managed one's, whose spec writes none); its children are its list.
     expect(asked.filter((p) => p.startsWith(`${BASE}/sites/`)).sort()).toEqual(
-      [`${OLD}/adaptive-schema`, `${OLD}/section-groups`, `${OLD}/sections`, `${OLD}/share-links`, `${OLD}/site-spaces`, `${OLD}/redirects?draft=false`, `${OLD}/redirects?draft=true`, `${OLD}/structure`].sort(),
+      [
+        `${OLD}/adaptive-schema`,
+        `${OLD}/section-groups`,
+        `${OLD}/sections`,
+        `${OLD}/share-links`,
+        `${OLD}/site-spaces`,
+        `${OLD}/redirects?draft=false`,
+        `${OLD}/redirects?draft=true`,
+        `${OLD}/structure`,
+      ].sort(),
     );
-    expect(live.related?.filter((o) => o.kind === 'SiteSection').map((o) => [o.id, o.parent])).toEqual([['sec-old', { kind: 'Site', id: 'site-old', key: 'Old site' }]]);
+    expect(live.related?.filter((o) => o.kind === 'SiteSection').map((o) => [o.id, o.parent])).toEqual([
+      ['sec-old', { kind: 'Site', id: 'site-old', key: 'Old site' }],
+    ]);
     expect(JSON.stringify(live)).not.toContain('SECRET');
   });
 
@@ -86,20 +125,34 @@ describe('Section prune: what a section delete takes', () => {
   });
 
   it('a site space the manifest moves to another section leaves first: not a cascade, and the delete waits for the move', async () => {
-    const spec = { ...liveSpec(), sections: [{ path: 'guides', title: 'Guides', spaces: ['Getting Started', 'Changelog', 'Runbooks'] }], sectionGroups: [] };
+    const spec = {
+      ...liveSpec(),
+      sections: [{ path: 'guides', title: 'Guides', spaces: ['Getting Started', 'Changelog', 'Runbooks'] }],
+      sectionGroups: [],
+    };
     const { result } = await run(siteDesired(spec), ['Site']);
     const order = result.steps.find((s) => s.id === 'Site/org-demo/Acme Help Center#order')!;
     expect(order.requests.map((r) => r.path)).toContain(`${SITE}/site-spaces/ss-rb/move`);
     const api = step(result, 'SiteSection/org-demo/Acme Help Center/api#delete');
-    expect(api?.cascades).toEqual([{ kind: 'SiteSpace', org: ORG, key: 'Acme Help Center/api/API Reference', id: 'ss-api' }]);
+    expect(api?.cascades).toEqual([
+      { kind: 'SiteSpace', org: ORG, key: 'Acme Help Center/api/API Reference', id: 'ss-api' },
+    ]);
     expect(api?.dependsOn).toEqual(['Site/org-demo/Acme Help Center#order']);
   });
 
   it("the pruned section's default moving out: another site space that stays becomes its default first", async () => {
-    const spec = { ...liveSpec(), sections: [{ path: 'guides', title: 'Guides', spaces: ['Getting Started', 'Changelog', 'API Reference'] }], sectionGroups: [] };
+    const spec = {
+      ...liveSpec(),
+      sections: [{ path: 'guides', title: 'Guides', spaces: ['Getting Started', 'Changelog', 'API Reference'] }],
+      sectionGroups: [],
+    };
     const { result } = await run(siteDesired(spec), ['Site']);
     const def = result.steps.find((s) => s.id === 'SiteSection/org-demo/Acme Help Center/api#default')!;
-    expect(def).toMatchObject({ phase: 'update', wave: 34, requests: [{ method: 'PATCH', path: `${SITE}/sections/sec-api`, body: { defaultSiteSpace: 'ss-rb' } }] });
+    expect(def).toMatchObject({
+      phase: 'update',
+      wave: 34,
+      requests: [{ method: 'PATCH', path: `${SITE}/sections/sec-api`, body: { defaultSiteSpace: 'ss-rb' } }],
+    });
     expect(step(result, 'Site/org-demo/Acme Help Center#order')?.dependsOn).toContain(def.id);
     const api = step(result, 'SiteSection/org-demo/Acme Help Center/api#delete');
     expect(api?.cascades).toEqual([{ kind: 'SiteSpace', org: ORG, key: 'Acme Help Center/api/Runbooks', id: 'ss-rb' }]);
@@ -107,11 +160,19 @@ describe('Section prune: what a section delete takes', () => {
   });
 
   it('when every site space of the pruned section is wanted elsewhere, the last is created anew there and the section takes the old one', async () => {
-    const spec = { ...liveSpec(), sections: [{ path: 'guides', title: 'Guides', spaces: ['Getting Started', 'Changelog', 'API Reference', 'Runbooks'] }], sectionGroups: [] };
+    const spec = {
+      ...liveSpec(),
+      sections: [
+        { path: 'guides', title: 'Guides', spaces: ['Getting Started', 'Changelog', 'API Reference', 'Runbooks'] },
+      ],
+      sectionGroups: [],
+    };
     const { result } = await run(siteDesired(spec), ['Site']);
     expect(result.blocked).toEqual([]);
     // A section keeps at least one site space, so the last cannot move out: it is replaced in its target section.
     expect(step(result, 'SiteSpace/org-demo/Acme Help Center/guides/API Reference#create')).toBeDefined();
-    expect(step(result, 'SiteSection/org-demo/Acme Help Center/api#delete')!.cascades).toEqual([{ kind: 'SiteSpace', org: ORG, key: 'Acme Help Center/api/API Reference', id: 'ss-api' }]);
+    expect(step(result, 'SiteSection/org-demo/Acme Help Center/api#delete')!.cascades).toEqual([
+      { kind: 'SiteSpace', org: ORG, key: 'Acme Help Center/api/API Reference', id: 'ss-api' },
+    ]);
   });
 });

@@ -10,7 +10,11 @@ import { ValidationError } from '../../../src/model/errors.js';
 import { mergePatch } from '../../../src/engine/merge.js';
 import { emptyPlan, type Plan } from '../../../src/model/plan.js';
 import { KINDS } from '../../../src/kinds/index.js';
-import { customizationChange, customizationRequest, exportedCustomization } from '../../../src/kinds/site/customization.js';
+import {
+  customizationChange,
+  customizationRequest,
+  exportedCustomization,
+} from '../../../src/kinds/site/customization.js';
 import { loadManifests } from '../../../src/manifests/index.js';
 import { renderJson } from '../../../src/render/json.js';
 import { parsePlanJson } from '../../../src/render/json-parse.js';
@@ -18,11 +22,23 @@ import { defaultCustomization } from '../../../packages/sandbox/src/customizatio
 import { tempDir } from '../../helpers/pipeline.js';
 
 describe('mergePatch (read-modify-write)', () => {
-  const read = { title: 'Old', styling: { primaryColor: { light: '#111', dark: '#222' }, font: { id: 'f', custom: true, fontFamily: 'X', fontFaces: [] } }, socialAccounts: [{ platform: 'github' }], updatedAt: 'T' };
+  const read = {
+    title: 'Old',
+    styling: {
+      primaryColor: { light: '#111', dark: '#222' },
+      font: { id: 'f', custom: true, fontFamily: 'X', fontFaces: [] },
+    },
+    socialAccounts: [{ platform: 'github' }],
+    updatedAt: 'T',
+  };
 
   it('merges objects member by member; lists, scalars, null and `whole` objects replace; `omit` drops; inputs unchanged', () => {
     const before = structuredClone(read);
-    const patch = { styling: { primaryColor: { light: '#333' }, font: 'Inter', headingFont: null }, socialAccounts: [], favicon: { emoji: 'x' } };
+    const patch = {
+      styling: { primaryColor: { light: '#333' }, font: 'Inter', headingFont: null },
+      socialAccounts: [],
+      favicon: { emoji: 'x' },
+    };
     expect(mergePatch(read, patch, { omit: ['updatedAt'], whole: ['/favicon'] })).toEqual({
       title: 'Old',
       styling: { primaryColor: { light: '#333', dark: '#222' }, font: 'Inter', headingFont: null },
@@ -31,8 +47,16 @@ describe('mergePatch (read-modify-write)', () => {
     });
     expect(read).toEqual(before);
     // An object at a `whole` pointer replaces even an object read there.
-    expect(mergePatch({ favicon: { icon: { light: 'a', dark: 'b' } } }, { favicon: { emoji: 'x' } }, { whole: ['/favicon'] })).toEqual({ favicon: { emoji: 'x' } });
-    expect(mergePatch({ favicon: { icon: { light: 'a', dark: 'b' } } }, { favicon: { emoji: 'x' } })).toEqual({ favicon: { icon: { light: 'a', dark: 'b' }, emoji: 'x' } });
+    expect(
+      mergePatch(
+        { favicon: { icon: { light: 'a', dark: 'b' } } },
+        { favicon: { emoji: 'x' } },
+        { whole: ['/favicon'] },
+      ),
+    ).toEqual({ favicon: { emoji: 'x' } });
+    expect(mergePatch({ favicon: { icon: { light: 'a', dark: 'b' } } }, { favicon: { emoji: 'x' } })).toEqual({
+      favicon: { icon: { light: 'a', dark: 'b' }, emoji: 'x' },
+    });
   });
 });
 
@@ -40,13 +64,25 @@ describe('customizationChange', () => {
   const live = { ...defaultCustomization(), title: 'Acme', updatedAt: 'T' };
 
   it('compares only the written members, at any depth; siblings not written are not compared', () => {
-    expect(customizationChange({ styling: { primaryColor: { light: '#346DDB' } }, title: 'Acme' }, live)).toBeUndefined();
-    expect(customizationChange({ styling: { primaryColor: { light: '#FF6600' }, corners: 'rounded' }, themes: { toggeable: false } }, live)).toEqual({
+    expect(
+      customizationChange({ styling: { primaryColor: { light: '#346DDB' } }, title: 'Acme' }, live),
+    ).toBeUndefined();
+    expect(
+      customizationChange(
+        { styling: { primaryColor: { light: '#FF6600' }, corners: 'rounded' }, themes: { toggeable: false } },
+        live,
+      ),
+    ).toEqual({
       before: { styling: { primaryColor: { light: '#346DDB' } }, themes: { toggeable: true } },
       after: { styling: { primaryColor: { light: '#FF6600' } }, themes: { toggeable: false } },
     });
     // A member absent live has no before; an empty object written manages nothing.
-    expect(customizationChange({ announcement: { enabled: true, message: 'Hi there', style: 'info' }, privacyPolicy: {} }, live)).toEqual({
+    expect(
+      customizationChange(
+        { announcement: { enabled: true, message: 'Hi there', style: 'info' }, privacyPolicy: {} },
+        live,
+      ),
+    ).toEqual({
       before: {},
       after: { announcement: { enabled: true, message: 'Hi there', style: 'info' } },
     });
@@ -54,8 +90,13 @@ describe('customizationChange', () => {
 
   it('objects of one of several shapes compare and replace whole; a new site compares against nothing', () => {
     const withIcon = { ...live, favicon: { icon: { light: 'https://a/x.png', dark: 'https://a/y.png' } } };
-    expect(customizationChange({ favicon: { icon: { light: 'https://a/x.png' } } }, withIcon)?.after).toEqual({ favicon: { icon: { light: 'https://a/x.png' } } });
-    const change = customizationChange({ favicon: { emoji: '🚀' }, styling: { font: 'Roboto', corners: 'straight' } }, undefined)!;
+    expect(customizationChange({ favicon: { icon: { light: 'https://a/x.png' } } }, withIcon)?.after).toEqual({
+      favicon: { icon: { light: 'https://a/x.png' } },
+    });
+    const change = customizationChange(
+      { favicon: { emoji: '🚀' }, styling: { font: 'Roboto', corners: 'straight' } },
+      undefined,
+    )!;
     expect(customizationRequest('/orgs/o/sites/s/customization', change.after)).toEqual({
       method: 'PUT',
       path: '/orgs/o/sites/s/customization',
@@ -71,14 +112,32 @@ describe('exportedCustomization', () => {
   });
 
   it('writes only the members that differ, at any depth; what it writes compares equal to the live object', () => {
-    const live: Record<string, unknown> = { ...defaultCustomization(), updatedAt: 'T', title: 'Acme', announcement: { enabled: false, message: 'Hello', style: 'info' } };
+    const live: Record<string, unknown> = {
+      ...defaultCustomization(),
+      updatedAt: 'T',
+      title: 'Acme',
+      announcement: { enabled: false, message: 'Hello', style: 'info' },
+    };
     (live['styling'] as Record<string, unknown>)['primaryColor'] = { light: '#346DDB', dark: '#000000' };
-    (live['styling'] as Record<string, unknown>)['font'] = { id: 'f', custom: true, fontFamily: 'Brand', fontFaces: [{ weight: 400, sources: [{ url: 'https://f/x.woff2' }] }] };
+    (live['styling'] as Record<string, unknown>)['font'] = {
+      id: 'f',
+      custom: true,
+      fontFamily: 'Brand',
+      fontFaces: [{ weight: 400, sources: [{ url: 'https://f/x.woff2' }] }],
+    };
     const written = exportedCustomization(live)!;
     expect(written).toEqual({
       title: 'Acme',
       announcement: { enabled: false, message: 'Hello', style: 'info' },
-      styling: { primaryColor: { dark: '#000000' }, font: { id: 'f', custom: true, fontFamily: 'Brand', fontFaces: [{ weight: 400, sources: [{ url: 'https://f/x.woff2' }] }] } },
+      styling: {
+        primaryColor: { dark: '#000000' },
+        font: {
+          id: 'f',
+          custom: true,
+          fontFamily: 'Brand',
+          fontFaces: [{ weight: 400, sources: [{ url: 'https://f/x.woff2' }] }],
+        },
+      },
     });
     expect(customizationChange(written, live)).toBeUndefined();
   });
@@ -94,14 +153,21 @@ describe('customization in manifests', () => {
     try {
       return { dir, result: await loadManifests(dir, KINDS, { env: {} }) };
     } catch (e) {
-      if (e instanceof ValidationError) return { dir, issues: e.issues.map((i) => `${i.file.slice(dir.length + 1)}:${i.line}:${i.column}: ${i.message}`) };
+      if (e instanceof ValidationError)
+        return {
+          dir,
+          issues: e.issues.map((i) => `${i.file.slice(dir.length + 1)}:${i.line}:${i.column}: ${i.message}`),
+        };
       throw e;
     }
   };
-  const site = (customization: string): string => `apiVersion: docops/v1\nkind: Site\nmetadata: { organization: org-demo }\nspec:\n  title: Docs\n  customization: ${customization}\n`;
+  const site = (customization: string): string =>
+    `apiVersion: docops/v1\nkind: Site\nmetadata: { organization: org-demo }\nspec:\n  title: Docs\n  customization: ${customization}\n`;
 
   it('an inline block is checked against the official schema (every member optional), each problem at its position', async () => {
-    const { issues } = await load({ 'site.yaml': site('{ styling: { primaryColor: { light: orange } }, favicon: { emoji: x, icon: {} }, colour: 1 }') });
+    const { issues } = await load({
+      'site.yaml': site('{ styling: { primaryColor: { light: orange } }, favicon: { emoji: x, icon: {} }, colour: 1 }'),
+    });
     expect(issues).toEqual([
       'site.yaml:6:54: spec.customization.styling.primaryColor.light: must match the pattern ^#(?:[0-9a-fA-F]{3}){1,2}$ (got "orange")',
       'site.yaml:6:87: spec.customization.favicon: unknown field "icon"',
@@ -110,12 +176,20 @@ describe('customization in manifests', () => {
   });
 
   it('a brand file is read as the block; its problems are reported in that file', async () => {
-    const ok = await load({ 'site.yaml': site('{ file: brand/acme.yaml }'), 'brand/acme.yaml': 'styling:\n  corners: straight\n' });
-    expect(ok.result?.desired.get('Site')?.[0]?.spec).toMatchObject({ customization: { styling: { corners: 'straight' } } });
+    const ok = await load({
+      'site.yaml': site('{ file: brand/acme.yaml }'),
+      'brand/acme.yaml': 'styling:\n  corners: straight\n',
+    });
+    expect(ok.result?.desired.get('Site')?.[0]?.spec).toMatchObject({
+      customization: { styling: { corners: 'straight' } },
+    });
     // The brand file is data, not a manifest.
     expect(ok.result?.documents.map((d) => d.kind)).toEqual(['Site']);
 
-    const bad = await load({ 'site.yaml': site('{ file: brand.yaml }'), 'brand.yaml': 'styling:\n  corners: pointy\n' });
+    const bad = await load({
+      'site.yaml': site('{ file: brand.yaml }'),
+      'brand.yaml': 'styling:\n  corners: pointy\n',
+    });
     expect(bad.issues).toEqual([expect.stringMatching(/^brand\.yaml:2:12: customization\.styling\.corners/)]);
     // Data, not a manifest: `${BRAND}` is text (docs/kinds.md), neither read nor refused with an --allow-env hint.
     const vars = await load({ 'site.yaml': site('{ file: brand.yaml }'), 'brand.yaml': 'title: ${BRAND}\n' });

@@ -24,7 +24,10 @@ const start = sandboxPerTest('site-drift');
 async function startWithPool(): Promise<{ r: SandboxRun; pool: string[] }> {
   const r = await start();
   const guides: string[] = [];
-  for (let i = 0; i < 2; i++) guides.push((await r.client.request<{ id: string }>('POST', '/orgs/org-demo/spaces', { body: { title: 'Guide' } })).body!.id);
+  for (let i = 0; i < 2; i++)
+    guides.push(
+      (await r.client.request<{ id: string }>('POST', '/orgs/org-demo/spaces', { body: { title: 'Guide' } })).body!.id,
+    );
   return { r, pool: [...SPACES, ...guides] };
 }
 const SPACES = ['Getting Started', 'Changelog', 'Runbooks', 'API Reference'];
@@ -67,19 +70,31 @@ function siteSpaces(r: Rand, k: number, pool: readonly string[]): unknown[] {
 function randomSite(r: Rand, title: string, pool: readonly string[]): Record<string, unknown> {
   if (r() < 0.15) return { title, spaces: siteSpaces(r, 1 + Math.floor(r() * 4), pool) };
   const paths = shuffled(r, ['a', 'b', 'c', 'd']).slice(0, 1 + Math.floor(r() * 3));
-  const spec: Record<string, unknown> = { title, sections: paths.map((p) => ({ path: p, title: `Section ${p}`, spaces: siteSpaces(r, 1 + Math.floor(r() * 3), pool) })) };
+  const spec: Record<string, unknown> = {
+    title,
+    sections: paths.map((p) => ({
+      path: p,
+      title: `Section ${p}`,
+      spaces: siteSpaces(r, 1 + Math.floor(r() * 3), pool),
+    })),
+  };
   if (r() < 0.4) {
     const order = shuffled(r, paths);
     const cut = 1 + Math.floor(r() * order.length);
     const groups = [{ title: pick(r, ['Users', 'Developers'])!, sections: order.slice(0, cut) }];
-    if (cut < order.length && r() < 0.5) groups.push({ title: groups[0]!.title === 'Users' ? 'Developers' : 'Users', sections: order.slice(cut) });
+    if (cut < order.length && r() < 0.5)
+      groups.push({ title: groups[0]!.title === 'Users' ? 'Developers' : 'Users', sections: order.slice(cut) });
     spec['sectionGroups'] = groups;
   }
   if (r() < 0.3) spec['defaultSection'] = pick(r, paths);
   return spec;
 }
 
-async function apply(r: SandboxRun, spec: Record<string, unknown>, prune: boolean): Promise<{ plan: Plan; failed: unknown[]; next: Plan }> {
+async function apply(
+  r: SandboxRun,
+  spec: Record<string, unknown>,
+  prune: boolean,
+): Promise<{ plan: Plan; failed: unknown[]; next: Plan }> {
   writeFileSync(join(r.dir, 'site.yaml'), siteYaml(spec, prune));
   const { desired } = await loadManifests(r.dir, KINDS, { env: {} });
   const { plan } = await computePlan(r.client, KINDS, desired);
@@ -88,24 +103,36 @@ async function apply(r: SandboxRun, spec: Record<string, unknown>, prune: boolea
 }
 
 /** Blocks no request sequence gets around: root spaces on a site with sections; with prune off, a path a site space the manifest does not list keeps. */
-const unreachable = (message: string, prune: boolean): boolean => /cannot go back to root spaces/.test(message) || (!prune && /\(prune is off\)/.test(message));
+const unreachable = (message: string, prune: boolean): boolean =>
+  /cannot go back to root spaces/.test(message) || (!prune && /\(prune is off\)/.test(message));
 
 /** What is wrong with one round, or undefined: converged, or blocked for an unreachable state (and then nothing failed). */
-function verdict(x: { plan: Plan; failed: unknown[]; next: Plan }, prune: boolean, allowDuplicates = false): string | undefined {
+function verdict(
+  x: { plan: Plan; failed: unknown[]; next: Plan },
+  prune: boolean,
+  allowDuplicates = false,
+): string | undefined {
   if (x.failed.length > 0) return `failed requests: ${JSON.stringify(x.failed)}`;
   if (x.plan.blocked.length > 0) {
     const bad = x.plan.blocked.filter((b) => !unreachable(b.message, prune));
     return bad.length > 0 ? `blocked: ${bad.map((b) => b.message).join('; ')}` : undefined;
   }
-  if (x.next.steps.length > 0) return `not converged: ${JSON.stringify(x.next.steps.map((s) => [s.id, s.requests.map((q) => q.body)]))}`;
+  if (x.next.steps.length > 0)
+    return `not converged: ${JSON.stringify(x.next.steps.map((s) => [s.id, s.requests.map((q) => q.body)]))}`;
   // With prune off, a space live edits added twice to one section stays (unmanaged) and is named in a warning.
   const warnings = x.next.warnings.filter((w) => !(allowDuplicates && !prune && / twice; /.test(w.message)));
-  if (warnings.length > 0 || x.next.blocked.length > 0) return `next plan: ${JSON.stringify([...warnings, ...x.next.blocked])}`;
+  if (warnings.length > 0 || x.next.blocked.length > 0)
+    return `next plan: ${JSON.stringify([...warnings, ...x.next.blocked])}`;
   return undefined;
 }
 
 /** From random structure A to random structure B (seeded): what is wrong, or undefined. */
-async function transition(r: SandboxRun, pool: readonly string[], seed: number, i: number): Promise<string | undefined> {
+async function transition(
+  r: SandboxRun,
+  pool: readonly string[],
+  seed: number,
+  i: number,
+): Promise<string | undefined> {
   const rand = rng(seed);
   const prune = rand() < 0.5;
   const title = `Drift site ${i}`;
@@ -169,11 +196,14 @@ describe('site structure drift, property', () => {
 async function editLive(r: SandboxRun, rand: Rand, title: string): Promise<string[]> {
   const sites = await r.client.listAll<{ id: string; title: string }>('/orgs/org-demo/sites');
   const base = `/orgs/org-demo/sites/${sites.find((s) => s.title === title)!.id}`;
-  const call = (method: 'PATCH' | 'POST', path: string, body: unknown): Promise<unknown> => r.client.request(method, `${base}${path}`, { body });
+  const call = (method: 'PATCH' | 'POST', path: string, body: unknown): Promise<unknown> =>
+    r.client.request(method, `${base}${path}`, { body });
   const edits: string[] = [];
   const n = 1 + Math.floor(rand() * 4);
   for (let k = 0; k < n; k++) {
-    const items = await r.client.listAll<{ id: string; path: string; section?: string; space: { id: string } }>(`${base}/site-spaces`);
+    const items = await r.client.listAll<{ id: string; path: string; section?: string; space: { id: string } }>(
+      `${base}/site-spaces`,
+    );
     const sections = await r.client.listAll<{ id: string; path: string }>(`${base}/sections`);
     const groups = await r.client.listAll<{ id: string; title: string }>(`${base}/section-groups`);
     const x = pick(rand, items);
@@ -190,7 +220,9 @@ async function editLive(r: SandboxRun, rand: Rand, title: string): Promise<strin
         await call('PATCH', `/site-spaces/${x.id}`, { path: y.path });
         edits.push('swap paths');
       } else if (op === 2 && x && y && x !== y) {
-        await call('POST', `/site-spaces/${x.id}/move`, { position: { before: { type: 'site-space', siteSpace: y.id } } });
+        await call('POST', `/site-spaces/${x.id}/move`, {
+          position: { before: { type: 'site-space', siteSpace: y.id } },
+        });
         edits.push(`move ${x.id} before ${y.id}`);
       } else if (op === 3 && sections.length > 1) {
         const [s1, s2] = shuffled(rand, sections);
@@ -205,7 +237,10 @@ async function editLive(r: SandboxRun, rand: Rand, title: string): Promise<strin
         edits.push('swap group titles');
       } else if (op === 5) {
         const section = pick(rand, sections);
-        await call('POST', '/site-spaces', { spaceId: pick(rand, SPACE_IDS), ...(section ? { sectionId: section.id } : {}) });
+        await call('POST', '/site-spaces', {
+          spaceId: pick(rand, SPACE_IDS),
+          ...(section ? { sectionId: section.id } : {}),
+        });
         edits.push('add');
       } else if (op === 6 && x) {
         const to = pick(rand, SPACE_IDS);

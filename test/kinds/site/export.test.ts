@@ -18,25 +18,61 @@ import { fastClient, tempDir } from '../../helpers/pipeline.js';
 import { desiredOf, fakeDiffContext, fakeDoc, plan } from '../helpers.js';
 import { ORG } from '../seed.js';
 
-const SITE = { id: 'site-1', title: 'Help', visibility: 'public', basename: null, proxy: null, adaptiveContent: { enabled: false }, agentsContext: 'excluded', published: false };
+const SITE = {
+  id: 'site-1',
+  title: 'Help',
+  visibility: 'public',
+  basename: null,
+  proxy: null,
+  adaptiveContent: { enabled: false },
+  agentsContext: 'excluded',
+  published: false,
+};
 const ss = (id: string, space: string, title: string, section: string | null, extra: Record<string, unknown> = {}) => ({
-  object: 'site-space', id, path: title.toLowerCase().replace(/ /g, '-'), section: section ?? undefined, default: false, space: { id: space, title }, ...extra,
+  object: 'site-space',
+  id,
+  path: title.toLowerCase().replace(/ /g, '-'),
+  section: section ?? undefined,
+  default: false,
+  space: { id: space, title },
+  ...extra,
 });
 
 /** Live answers of the fake fetch context for one site with two sections (one in a group). */
-function routes(over: { site?: object; spaces?: object[]; siteSpaces?: object[]; links?: object[]; schema?: object } = {}) {
+function routes(
+  over: { site?: object; spaces?: object[]; siteSpaces?: object[]; links?: object[]; schema?: object } = {},
+) {
   const base = `/orgs/${ORG}/sites/site-1`;
   return {
     [`/orgs/${ORG}/sites`]: [{ ...SITE, ...over.site }],
-    [`/orgs/${ORG}/spaces`]: over.spaces ?? [{ id: 'sp-a', title: 'Alpha' }, { id: 'sp-b', title: 'Beta' }, { id: 'sp-b2', title: 'Beta' }],
+    [`/orgs/${ORG}/spaces`]: over.spaces ?? [
+      { id: 'sp-a', title: 'Alpha' },
+      { id: 'sp-b', title: 'Beta' },
+      { id: 'sp-b2', title: 'Beta' },
+    ],
     [`${base}/sections`]: [
       { id: 'sec-g', path: 'guides', title: 'Guides', icon: 'book', default: true, condition: null },
-      { id: 'sec-r', path: 'ref', title: 'Reference', description: 'All of it', sectionGroup: 'grp-1', default: false, condition: 'visitor.claims.beta === true' },
+      {
+        id: 'sec-r',
+        path: 'ref',
+        title: 'Reference',
+        description: 'All of it',
+        sectionGroup: 'grp-1',
+        default: false,
+        condition: 'visitor.claims.beta === true',
+      },
     ],
-    [`${base}/section-groups`]: [{ id: 'grp-1', title: 'Developers', icon: null, sections: [{ id: 'sec-r' }] }, { id: 'grp-empty', title: 'Empty', sections: [] }],
+    [`${base}/section-groups`]: [
+      { id: 'grp-1', title: 'Developers', icon: null, sections: [{ id: 'sec-r' }] },
+      { id: 'grp-empty', title: 'Empty', sections: [] },
+    ],
     [`${base}/site-spaces`]: over.siteSpaces ?? [
       ss('ss-1', 'sp-a', 'Alpha', 'sec-g'),
-      ss('ss-2', 'sp-b', 'Beta', 'sec-g', { default: true, path: 'beta-news', condition: 'visitor.claims.beta === true' }),
+      ss('ss-2', 'sp-b', 'Beta', 'sec-g', {
+        default: true,
+        path: 'beta-news',
+        condition: 'visitor.claims.beta === true',
+      }),
       ss('ss-3', 'sp-b2', 'Beta', 'sec-r', { default: true }),
       ss('ss-4', 'sp-b2', 'Beta', 'sec-r'),
     ],
@@ -46,13 +82,27 @@ function routes(over: { site?: object; spaces?: object[]; siteSpaces?: object[];
       { id: 'l3', name: 'twice', active: true },
       { id: 'l4', name: 'twice', active: true },
     ],
-    [`${base}/adaptive-schema`]: { object: 'site-adaptive-schema', jsonSchema: over.schema ?? { type: 'object', properties: {}, additionalProperties: false } },
+    [`${base}/adaptive-schema`]: {
+      object: 'site-adaptive-schema',
+      jsonSchema: over.schema ?? { type: 'object', properties: {}, additionalProperties: false },
+    },
   };
 }
 
 /** Fetch as export does (every part written, the site pinned), then export. */
-async function exported(r: ReturnType<typeof routes>): Promise<{ live: SiteState; docs: { spec: Record<string, unknown> }[] }> {
-  const probe = desiredOf(siteKind, [fakeDoc('Site', ORG, { title: 'Help', id: 'site-1', sections: [], sectionGroups: [], shareLinks: [], adaptiveSchema: { type: 'object', properties: {}, additionalProperties: false } })]);
+async function exported(
+  r: ReturnType<typeof routes>,
+): Promise<{ live: SiteState; docs: { spec: Record<string, unknown> }[] }> {
+  const probe = desiredOf(siteKind, [
+    fakeDoc('Site', ORG, {
+      title: 'Help',
+      id: 'site-1',
+      sections: [],
+      sectionGroups: [],
+      shareLinks: [],
+      adaptiveSchema: { type: 'object', properties: {}, additionalProperties: false },
+    }),
+  ]);
   const { live } = await plan(siteKind, ORG, probe, r);
   return { live, docs: siteKind.export!(ORG, live) as { spec: Record<string, unknown> }[] };
 }
@@ -69,9 +119,20 @@ describe('Site export (offline)', () => {
           title: 'Help',
           id: 'site-1',
           sections: [
-            { path: 'guides', title: 'Guides', icon: 'book', spaces: ['Alpha', { space: 'sp-b', path: 'beta-news', condition: 'visitor.claims.beta === true' }] },
+            {
+              path: 'guides',
+              title: 'Guides',
+              icon: 'book',
+              spaces: ['Alpha', { space: 'sp-b', path: 'beta-news', condition: 'visitor.claims.beta === true' }],
+            },
             // sp-b2 is shown twice in one section: a manifest lists it once (the other is unmanaged).
-            { path: 'ref', title: 'Reference', description: 'All of it', condition: 'visitor.claims.beta === true', spaces: ['sp-b2'] },
+            {
+              path: 'ref',
+              title: 'Reference',
+              description: 'All of it',
+              condition: 'visitor.claims.beta === true',
+              spaces: ['sp-b2'],
+            },
           ],
           defaultSection: 'guides',
           defaultSiteSpace: { section: 'guides', space: 'sp-b' },
@@ -88,7 +149,13 @@ describe('Site export (offline)', () => {
   it('writes site fields that differ from a new site, root spaces, and a non-trivial adaptive schema', async () => {
     const schema = { type: 'object', properties: { beta: { type: 'boolean' } }, additionalProperties: false };
     const r = routes({
-      site: { visibility: 'unlisted', basename: 'help', proxy: { origin: 'acme.test/docs', target: 'https://x' }, adaptiveContent: { enabled: true }, agentsContext: 'included' },
+      site: {
+        visibility: 'unlisted',
+        basename: 'help',
+        proxy: { origin: 'acme.test/docs', target: 'https://x' },
+        adaptiveContent: { enabled: true },
+        agentsContext: 'included',
+      },
       siteSpaces: [ss('ss-1', 'sp-a', 'Alpha', null), ss('ss-2', 'sp-b', 'Beta', null, { default: true })],
       links: [],
       schema,
@@ -111,8 +178,13 @@ describe('Site export (offline)', () => {
   });
 
   it('a site whose structure was not fetched exports its fields only', async () => {
-    const live: SiteState = { objects: [{ kind: 'Site', org: ORG, key: 'Help', id: 'site-1', fields: SITE }], aux: { structures: {}, spaces: [] } };
-    expect(siteKind.export!(ORG, live)).toEqual([{ apiVersion: 'docops/v1', kind: 'Site', metadata: { organization: ORG }, spec: { title: 'Help', id: 'site-1' } }]);
+    const live: SiteState = {
+      objects: [{ kind: 'Site', org: ORG, key: 'Help', id: 'site-1', fields: SITE }],
+      aux: { structures: {}, spaces: [] },
+    };
+    expect(siteKind.export!(ORG, live)).toEqual([
+      { apiVersion: 'docops/v1', kind: 'Site', metadata: { organization: ORG }, spec: { title: 'Help', id: 'site-1' } },
+    ]);
   });
 
   it('the exported document re-diffs to zero steps against the state it came from', async () => {
@@ -152,23 +224,47 @@ describe('Site export round trip against the sandbox', () => {
       adaptiveContent: { enabled: true },
       defaultSection: 'api',
       sections: [
-        { path: 'guides', title: 'Guides', icon: 'book', spaces: ['Getting Started', { space: 'Changelog', path: 'whats-new' }] },
-        { path: 'api', title: 'API', description: 'For developers', spaces: ['API Reference', { space: 'Runbooks', condition: 'visitor.claims.beta === true' }] },
+        {
+          path: 'guides',
+          title: 'Guides',
+          icon: 'book',
+          spaces: ['Getting Started', { space: 'Changelog', path: 'whats-new' }],
+        },
+        {
+          path: 'api',
+          title: 'API',
+          description: 'For developers',
+          spaces: ['API Reference', { space: 'Runbooks', condition: 'visitor.claims.beta === true' }],
+        },
         { path: 'ops', title: 'Ops', spaces: ['Runbooks'] },
       ],
       sectionGroups: [{ title: 'Developers', icon: 'code', sections: ['api', 'ops'] }],
       shareLinks: [{ name: 'partners' }, { name: 'auditors', active: false }],
-      adaptiveSchema: { type: 'object', additionalProperties: false, properties: { beta: { type: 'boolean', description: 'Beta tester' } } },
+      adaptiveSchema: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { beta: { type: 'boolean', description: 'Beta tester' } },
+      },
     };
-    const small = { title: 'Status', proxy: 'status.acme.test/page', spaces: ['Changelog', 'Getting Started'], defaultSiteSpace: 'Getting Started' };
-    const doc = (spec: object) => `apiVersion: docops/v1\nkind: Site\nmetadata: { organization: org-demo }\nspec: ${JSON.stringify(spec)}\n`;
+    const small = {
+      title: 'Status',
+      proxy: 'status.acme.test/page',
+      spaces: ['Changelog', 'Getting Started'],
+      defaultSiteSpace: 'Getting Started',
+    };
+    const doc = (spec: object) =>
+      `apiVersion: docops/v1\nkind: Site\nmetadata: { organization: org-demo }\nspec: ${JSON.stringify(spec)}\n`;
     writeFileSync(join(source, 'sites.yaml'), [doc(site), doc(small)].join('---\n'));
     const built = await loadManifests(source, KINDS, { env: {} });
     const report = await applyPlan(client, (await computePlan(client, KINDS, built.desired)).plan);
     expect(report.failed).toEqual([]);
     // A change made outside docops: the api section's default site space is now Runbooks.
     const siteId = report.outputs['Site/org-demo/Acme Help Center#create']!['id']!;
-    const sections = await client.listAll<{ id: string; path: string; siteSpaces: { id: string; space: { id: string } }[] }>(`/orgs/org-demo/sites/${siteId}/sections`);
+    const sections = await client.listAll<{
+      id: string;
+      path: string;
+      siteSpaces: { id: string; space: { id: string } }[];
+    }>(`/orgs/org-demo/sites/${siteId}/sections`);
     const api = sections.find((s) => s.path === 'api')!;
     const runbooks = api.siteSpaces.find((x) => x.space.id === 'sp-runbooks')!.id;
     await client.request('PATCH', `/orgs/org-demo/sites/${siteId}`, { body: { defaultSiteSpace: runbooks } });
@@ -186,10 +282,16 @@ describe('Site export round trip against the sandbox', () => {
       sectionGroups: [{ title: 'Developers', icon: 'code', sections: ['api', 'ops'] }],
     });
     // Share links are created concurrently: their live order varies.
-    expect(exportedSite['shareLinks']).toEqual(expect.arrayContaining([{ name: 'partners' }, { name: 'auditors', active: false }]));
+    expect(exportedSite['shareLinks']).toEqual(
+      expect.arrayContaining([{ name: 'partners' }, { name: 'auditors', active: false }]),
+    );
     expect(exportedSite['shareLinks']).toHaveLength(2);
     expect((exportedSite['sections'] as { path: string }[]).map((s) => s.path)).toEqual(['guides', 'api', 'ops']);
-    expect(sites.find((s) => s['title'] === 'Status')).toMatchObject({ proxy: 'status.acme.test/page', spaces: ['Changelog', 'Getting Started'], defaultSiteSpace: 'Getting Started' });
+    expect(sites.find((s) => s['title'] === 'Status')).toMatchObject({
+      proxy: 'status.acme.test/page',
+      spaces: ['Changelog', 'Getting Started'],
+      defaultSiteSpace: 'Getting Started',
+    });
 
     const { plan: again } = await computePlan(client, KINDS, loaded.desired);
     expect(again.steps).toEqual([]);

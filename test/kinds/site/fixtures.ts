@@ -15,15 +15,42 @@ export const SPACES = [
   { object: 'space', id: 'sp-changelog', title: 'Changelog', emoji: '📝' },
 ];
 
-export const siteDesired = (...specs: Record<string, unknown>[]): DesiredEntry<SiteSpec>[] => desiredOf(siteKind, specs.map((s) => fakeDoc('Site', ORG, s, 'site.yaml')));
+export const siteDesired = (...specs: Record<string, unknown>[]): DesiredEntry<SiteSpec>[] =>
+  desiredOf(
+    siteKind,
+    specs.map((s) => fakeDoc('Site', ORG, s, 'site.yaml')),
+  );
 
 const space = (id: string) => SPACES.find((s) => s.id === id)!;
 
-export function siteSpace(id: string, spaceId: string, section: string | null, path: string, isDefault = false, extra: Record<string, unknown> = {}) {
-  return { object: 'site-space', id, path, ...(section ? { section } : {}), space: space(spaceId), title: space(spaceId).title, default: isDefault, urls: { published: `https://docs.test/${path}` }, ...extra };
+export function siteSpace(
+  id: string,
+  spaceId: string,
+  section: string | null,
+  path: string,
+  isDefault = false,
+  extra: Record<string, unknown> = {},
+) {
+  return {
+    object: 'site-space',
+    id,
+    path,
+    ...(section ? { section } : {}),
+    space: space(spaceId),
+    title: space(spaceId).title,
+    default: isDefault,
+    urls: { published: `https://docs.test/${path}` },
+    ...extra,
+  };
 }
 
-export function section(id: string, path: string, title: string, siteSpaces: ReturnType<typeof siteSpace>[], extra: Record<string, unknown> = {}) {
+export function section(
+  id: string,
+  path: string,
+  title: string,
+  siteSpaces: ReturnType<typeof siteSpace>[],
+  extra: Record<string, unknown> = {},
+) {
   return { object: 'site-section', id, path, title, siteSpaces, ...extra };
 }
 
@@ -39,13 +66,39 @@ export function liveSite(): Record<string, unknown> {
   const guides = section('sec-guides', 'guides', 'Guides', [ssGs, ssCl], { default: true, icon: 'book' });
   const api = section('sec-api', 'api', 'API', [ssApi, ssRb], { sectionGroup: 'grp-dev' });
   return {
-    [`${BASE}/sites`]: [{ object: 'site', id: 'site-help', title: 'Acme Help Center', visibility: 'public', published: false, agentsContext: 'excluded', adaptiveContent: { enabled: false }, siteSpaces: 4 }],
+    [`${BASE}/sites`]: [
+      {
+        object: 'site',
+        id: 'site-help',
+        title: 'Acme Help Center',
+        visibility: 'public',
+        published: false,
+        agentsContext: 'excluded',
+        adaptiveContent: { enabled: false },
+        siteSpaces: 4,
+      },
+    ],
     [`${BASE}/spaces`]: SPACES,
     [`${SITE}/sections`]: [guides, api],
-    [`${SITE}/section-groups`]: [{ object: 'site-section-group', id: 'grp-dev', title: 'Developers', icon: 'code', sections: [api] }],
+    [`${SITE}/section-groups`]: [
+      { object: 'site-section-group', id: 'grp-dev', title: 'Developers', icon: 'code', sections: [api] },
+    ],
     [`${SITE}/site-spaces`]: [ssGs, ssCl, ssApi, ssRb],
-    [`${SITE}/share-links`]: [{ object: 'share-link', id: 'sl-partners', name: 'partners', active: true, createdAt: '2024-01-01T00:00:00Z', urls: { published: 'https://docs.test/?share=SECRET-partners' } }],
-    [`${SITE}/adaptive-schema`]: { object: 'site-adaptive-schema', jsonSchema: { type: 'object', properties: {}, additionalProperties: false }, updatedAt: '2024-01-01T00:00:00Z' },
+    [`${SITE}/share-links`]: [
+      {
+        object: 'share-link',
+        id: 'sl-partners',
+        name: 'partners',
+        active: true,
+        createdAt: '2024-01-01T00:00:00Z',
+        urls: { published: 'https://docs.test/?share=SECRET-partners' },
+      },
+    ],
+    [`${SITE}/adaptive-schema`]: {
+      object: 'site-adaptive-schema',
+      jsonSchema: { type: 'object', properties: {}, additionalProperties: false },
+      updatedAt: '2024-01-01T00:00:00Z',
+    },
   };
 }
 

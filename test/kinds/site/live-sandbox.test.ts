@@ -24,7 +24,14 @@ import { sandboxPerTest, type SandboxRun } from '../sandbox-per-test.js';
 const start = sandboxPerTest('site-live');
 const ORG = 'org-demo';
 
-const siteDoc = (spec: Record<string, unknown>): string => ['apiVersion: docops/v1', 'kind: Site', `metadata: { organization: ${ORG} }`, `spec: ${JSON.stringify(spec)}`, ''].join('\n');
+const siteDoc = (spec: Record<string, unknown>): string =>
+  [
+    'apiVersion: docops/v1',
+    'kind: Site',
+    `metadata: { organization: ${ORG} }`,
+    `spec: ${JSON.stringify(spec)}`,
+    '',
+  ].join('\n');
 
 async function planOf(r: SandboxRun, text: string, env: Record<string, string> = {}) {
   writeFileSync(join(r.dir, 'site.yaml'), text);
@@ -39,13 +46,21 @@ async function converge(r: SandboxRun, text: string, env: Record<string, string>
   return { plan, report, next };
 }
 
-const siteIdOf = (r: SandboxRun, title: string): string => sites(r.sb.store).all().find((s) => s.title === title)!.id;
-const writes = (r: SandboxRun, path: RegExp): number => r.sb.stats().requests.filter((q) => q.method === 'PUT' && path.test(q.path)).length;
+const siteIdOf = (r: SandboxRun, title: string): string =>
+  sites(r.sb.store)
+    .all()
+    .find((s) => s.title === title)!.id;
+const writes = (r: SandboxRun, path: RegExp): number =>
+  r.sb.stats().requests.filter((q) => q.method === 'PUT' && path.test(q.path)).length;
 
 describe('redirects', () => {
   it('1,200 rules: one step each, written in three bulk requests; the next plan is empty', async () => {
     const r = await start();
-    const redirects = Array.from({ length: 1200 }, (_, i) => ({ source: `/old/${i}`, destination: `https://acme.test/new/${i}`, ...(i % 2 === 0 ? { permanent: true } : {}) }));
+    const redirects = Array.from({ length: 1200 }, (_, i) => ({
+      source: `/old/${i}`,
+      destination: `https://acme.test/new/${i}`,
+      ...(i % 2 === 0 ? { permanent: true } : {}),
+    }));
     r.sb.resetStats();
     const { plan, report, next } = await converge(r, siteDoc({ title: 'Moved', redirects }));
     expect(report.failed).toEqual([]);
@@ -59,7 +74,11 @@ describe('redirects', () => {
     const r = await start();
     const spec = (extra: object[]) => ({
       title: 'Docs',
-      sections: [{ path: 'guides', title: 'Guides', spaces: ['Getting Started'] }, { path: 'api', title: 'API', spaces: ['API Reference'] }, { path: 'ops', title: 'Ops', spaces: ['Runbooks'] }],
+      sections: [
+        { path: 'guides', title: 'Guides', spaces: ['Getting Started'] },
+        { path: 'api', title: 'API', spaces: ['API Reference'] },
+        { path: 'ops', title: 'Ops', spaces: ['Runbooks'] },
+      ],
       defaultSection: 'guides',
       redirects: [
         { source: '/start', destination: { section: 'guides' } },
@@ -67,54 +86,126 @@ describe('redirects', () => {
         ...extra,
       ],
     });
-    const first = await converge(r, siteDoc(spec([{ source: '/gone', destination: 'https://acme.test' }, { source: '/beta', destination: 'https://acme.test/beta', draft: true }])));
+    const first = await converge(
+      r,
+      siteDoc(
+        spec([
+          { source: '/gone', destination: 'https://acme.test' },
+          { source: '/beta', destination: 'https://acme.test/beta', draft: true },
+        ]),
+      ),
+    );
     expect(first.report.failed).toEqual([]);
     expect(first.next.steps).toEqual([]);
     // A section created in the same plan: the rule waits for it (a ref in its body).
     const create = first.plan.steps.find((s) => s.id === 'SiteRedirect/org-demo/Docs//start#create')!;
     expect(create.dependsOn).toEqual(['Site/org-demo/Docs#create', 'SiteSection/org-demo/Docs/guides#create']);
 
-    const { plan } = await planOf(r, siteDoc(spec([{ source: '/beta', destination: 'https://acme.test/beta2', draft: true }])));
+    const { plan } = await planOf(
+      r,
+      siteDoc(spec([{ source: '/beta', destination: 'https://acme.test/beta2', draft: true }])),
+    );
     expect(plan.steps.map((s) => [s.id, s.before, s.after])).toEqual([
-      ['SiteRedirect/org-demo/Docs//beta (draft)#update', { destination: 'https://acme.test/beta' }, { destination: 'https://acme.test/beta2' }],
-      ['SiteRedirect/org-demo/Docs//gone#delete', { source: '/gone', destination: 'https://acme.test', permanent: false, captureWildcard: false }, null],
+      [
+        'SiteRedirect/org-demo/Docs//beta (draft)#update',
+        { destination: 'https://acme.test/beta' },
+        { destination: 'https://acme.test/beta2' },
+      ],
+      [
+        'SiteRedirect/org-demo/Docs//gone#delete',
+        { source: '/gone', destination: 'https://acme.test', permanent: false, captureWildcard: false },
+        null,
+      ],
     ]);
     // The section a third rule names goes away behind docops's back between plan and apply: only that rule fails.
-    const { plan: withThird } = await planOf(r, siteDoc(spec([{ source: '/beta', destination: 'https://acme.test/beta2', draft: true }, { source: '/x', destination: { section: 'ops' } }])));
-    const ops = siteSections(r.sb.store).all().find((s) => s.path === 'ops')!;
+    const { plan: withThird } = await planOf(
+      r,
+      siteDoc(
+        spec([
+          { source: '/beta', destination: 'https://acme.test/beta2', draft: true },
+          { source: '/x', destination: { section: 'ops' } },
+        ]),
+      ),
+    );
+    const ops = siteSections(r.sb.store)
+      .all()
+      .find((s) => s.path === 'ops')!;
     await r.client.request('DELETE', `/orgs/${ORG}/sites/${siteIdOf(r, 'Docs')}/sections/${ops.id}`);
     const report = await applyPlan(r.client, withThird);
-    expect(report.failed).toEqual([{ stepId: 'SiteRedirect/org-demo/Docs//x#create', message: expect.stringContaining(`site section "${ops.id}" not found`) }]);
-    expect(report.applied.sort()).toEqual(['SiteRedirect/org-demo/Docs//beta (draft)#update', 'SiteRedirect/org-demo/Docs//gone#delete']);
-    expect(siteRedirects(r.sb.store).all().map((x) => [x.source, x.draft]).sort()).toEqual([['/api/*', false], ['/beta', true], ['/start', false]]);
+    expect(report.failed).toEqual([
+      {
+        stepId: 'SiteRedirect/org-demo/Docs//x#create',
+        message: expect.stringContaining(`site section "${ops.id}" not found`),
+      },
+    ]);
+    expect(report.applied.sort()).toEqual([
+      'SiteRedirect/org-demo/Docs//beta (draft)#update',
+      'SiteRedirect/org-demo/Docs//gone#delete',
+    ]);
+    expect(
+      siteRedirects(r.sb.store)
+        .all()
+        .map((x) => [x.source, x.draft])
+        .sort(),
+    ).toEqual([
+      ['/api/*', false],
+      ['/beta', true],
+      ['/start', false],
+    ]);
   });
 
   it('a destination naming no section of the site blocks the site, at the destination', async () => {
     const r = await start();
-    const { plan } = await planOf(r, siteDoc({ title: 'Docs', redirects: [{ source: '/a', destination: { section: 'nowhere' } }] }));
+    const { plan } = await planOf(
+      r,
+      siteDoc({ title: 'Docs', redirects: [{ source: '/a', destination: { section: 'nowhere' } }] }),
+    );
     expect(plan.steps.filter((s) => s.key.startsWith('Docs'))).toEqual([]);
-    expect(plan.blocked).toEqual([expect.objectContaining({ kind: 'Site', key: 'Docs', message: expect.stringContaining('section "nowhere" is not a section of the site'), source: expect.objectContaining({ line: 4 }) })]);
+    expect(plan.blocked).toEqual([
+      expect.objectContaining({
+        kind: 'Site',
+        key: 'Docs',
+        message: expect.stringContaining('section "nowhere" is not a section of the site'),
+        source: expect.objectContaining({ line: 4 }),
+      }),
+    ]);
   });
 });
 
 describe('published', () => {
   it('publishes after the structure is built, unpublishes as a delete, and a publish the plan needs an upgrade for fails saying so', async () => {
     const r = await start();
-    const { plan, report, next } = await converge(r, siteDoc({ title: 'Live', spaces: ['Changelog'], published: true }));
+    const { plan, report, next } = await converge(
+      r,
+      siteDoc({ title: 'Live', spaces: ['Changelog'], published: true }),
+    );
     expect(report.failed).toEqual([]);
     expect(plan.steps.map((s) => s.id).at(-1)).toBe('SitePublication/org-demo/Live#publish');
     expect(sites(r.sb.store).get(siteIdOf(r, 'Live'))!.published).toBe(true);
     expect(next.steps).toEqual([]);
 
     const off = await planOf(r, siteDoc({ title: 'Live', spaces: ['Changelog'], published: false }));
-    expect(off.plan.steps.map((s) => [s.id, s.action, s.phase])).toEqual([['SitePublication/org-demo/Live#unpublish', 'delete', 'delete']]);
+    expect(off.plan.steps.map((s) => [s.id, s.action, s.phase])).toEqual([
+      ['SitePublication/org-demo/Live#unpublish', 'delete', 'delete'],
+    ]);
 
     // A visitor-auth site of an organization on the free plan (the demo's is Enterprise): the API answers with a checkout session.
     orgs(r.sb.store).put({ ...orgs(r.sb.store).get(ORG)!, plan: 'free_2024' });
-    const paid = await converge(r, siteDoc({ title: 'Live', spaces: ['Changelog'], visibility: 'visitor-auth', published: false }));
+    const paid = await converge(
+      r,
+      siteDoc({ title: 'Live', spaces: ['Changelog'], visibility: 'visitor-auth', published: false }),
+    );
     expect(paid.report.failed).toEqual([]);
-    const again = await converge(r, siteDoc({ title: 'Live', spaces: ['Changelog'], visibility: 'visitor-auth', published: true }));
-    expect(again.report.failed).toEqual([{ stepId: 'SitePublication/org-demo/Live#publish', message: expect.stringMatching(/^site "Live" was not published: the organization's plan needs an upgrade/) }]);
+    const again = await converge(
+      r,
+      siteDoc({ title: 'Live', spaces: ['Changelog'], visibility: 'visitor-auth', published: true }),
+    );
+    expect(again.report.failed).toEqual([
+      {
+        stepId: 'SitePublication/org-demo/Live#publish',
+        message: expect.stringMatching(/^site "Live" was not published: the organization's plan needs an upgrade/),
+      },
+    ]);
     expect(again.next.steps.map((s) => s.id)).toEqual(['SitePublication/org-demo/Live#publish']);
   });
 });
@@ -126,19 +217,46 @@ describe('publishing auth', () => {
     const id = siteIdOf(r, 'Members');
     const key = (await r.client.get<{ privateKey: string }>(`/orgs/${ORG}/sites/${id}/publishing/auth`)).privateKey;
     const auth = { backend: 'custom', fallbackURL: 'https://acme.test/login', privateKey: '${VA_KEY}' };
-    const { plan, report, next } = await converge(r, siteDoc({ title: 'Members', spaces: ['Changelog'], publishingAuth: auth }), { VA_KEY: key });
+    const { plan, report, next } = await converge(
+      r,
+      siteDoc({ title: 'Members', spaces: ['Changelog'], publishingAuth: auth }),
+      { VA_KEY: key },
+    );
     expect(report.failed).toEqual([]);
-    expect(plan.steps.map((s) => [s.id, s.before, s.after])).toEqual([['Site/org-demo/Members#publishing-auth', { publishingAuth: { fallbackURL: null } }, { publishingAuth: { fallbackURL: 'https://acme.test/login' } }]]);
+    expect(plan.steps.map((s) => [s.id, s.before, s.after])).toEqual([
+      [
+        'Site/org-demo/Members#publishing-auth',
+        { publishingAuth: { fallbackURL: null } },
+        { publishingAuth: { fallbackURL: 'https://acme.test/login' } },
+      ],
+    ]);
     expect(next.steps).toEqual([]);
 
-    const other = await planOf(r, siteDoc({ title: 'Members', spaces: ['Changelog'], publishingAuth: auth }), { VA_KEY: 'not-the-key-of-this-site' });
-    expect(other.plan.blocked).toEqual([expect.objectContaining({ key: 'Members', message: expect.stringMatching(/^the site's private key \(sha256:[0-9a-f]{64}\) is not the one written \(sha256:[0-9a-f]{64}\)/) })]);
-    for (const text of [renderText(other.plan), renderJson(other.plan), renderText(plan), renderJson(plan)]) expect(text).not.toContain(key.slice(0, 16));
+    const other = await planOf(r, siteDoc({ title: 'Members', spaces: ['Changelog'], publishingAuth: auth }), {
+      VA_KEY: 'not-the-key-of-this-site',
+    });
+    expect(other.plan.blocked).toEqual([
+      expect.objectContaining({
+        key: 'Members',
+        message: expect.stringMatching(
+          /^the site's private key \(sha256:[0-9a-f]{64}\) is not the one written \(sha256:[0-9a-f]{64}\)/,
+        ),
+      }),
+    ]);
+    for (const text of [renderText(other.plan), renderJson(other.plan), renderText(plan), renderJson(plan)])
+      expect(text).not.toContain(key.slice(0, 16));
 
     // Or read from a file beside the manifest (with a line ending): the same key, no change.
     mkdirSync(join(r.dir, 'keys'));
     writeFileSync(join(r.dir, 'keys', 'members.key'), `${key}\n`);
-    const fromFile = await planOf(r, siteDoc({ title: 'Members', spaces: ['Changelog'], publishingAuth: { ...auth, privateKey: { file: 'keys/members.key' } } }));
+    const fromFile = await planOf(
+      r,
+      siteDoc({
+        title: 'Members',
+        spaces: ['Changelog'],
+        publishingAuth: { ...auth, privateKey: { file: 'keys/members.key' } },
+      }),
+    );
     expect([fromFile.plan.steps, fromFile.plan.blocked]).toEqual([[], []]);
   });
 });
@@ -157,8 +275,14 @@ describe('export', () => {
       ],
     };
     expect((await converge(r, siteDoc(spec))).report.failed).toEqual([]);
-    const [site] = await readForExport(r.client, KINDS.filter((k) => k.kind === 'Site'), ORG);
-    const exported = (site!.documents as { spec: Record<string, unknown> }[]).find((d) => d.spec['title'] === 'Round')!.spec;
+    const [site] = await readForExport(
+      r.client,
+      KINDS.filter((k) => k.kind === 'Site'),
+      ORG,
+    );
+    const exported = (site!.documents as { spec: Record<string, unknown> }[]).find(
+      (d) => d.spec['title'] === 'Round',
+    )!.spec;
     expect(exported).toMatchObject({ published: true, publishingAuth: { logoutURL: 'https://acme.test/logout' } });
     expect(exported['redirects']).toEqual(expect.arrayContaining(spec.redirects));
     expect(JSON.stringify(exported)).not.toContain('privateKey');

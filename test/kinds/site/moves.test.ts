@@ -33,16 +33,20 @@ function lisLength(xs: readonly number[]): number {
 }
 
 /** A permutation of ids, split into slots (some of several items), plus a shuffle of each slot. */
-const scenario = fc
-  .integer({ min: 1, max: 9 })
-  .chain((n) =>
-    fc.record({
-      desired: fc.shuffledSubarray([...Array(n).keys()].map((i) => `i${i}`), { minLength: n, maxLength: n }),
-      current: fc.shuffledSubarray([...Array(n).keys()].map((i) => `i${i}`), { minLength: 1, maxLength: n }),
-      cuts: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: n, maxLength: n }),
-      seed: fc.integer(),
-    }),
-  );
+const scenario = fc.integer({ min: 1, max: 9 }).chain((n) =>
+  fc.record({
+    desired: fc.shuffledSubarray(
+      [...Array(n).keys()].map((i) => `i${i}`),
+      { minLength: n, maxLength: n },
+    ),
+    current: fc.shuffledSubarray(
+      [...Array(n).keys()].map((i) => `i${i}`),
+      { minLength: 1, maxLength: n },
+    ),
+    cuts: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: n, maxLength: n }),
+    seed: fc.integer(),
+  }),
+);
 
 function slotsOf(items: string[], cuts: number[]): Slot[] {
   const out: Slot[] = [];
@@ -59,7 +63,7 @@ function slotsOf(items: string[], cuts: number[]): Slot[] {
 /** One concrete order of slots: each unordered slot shuffled by the seed. */
 function concretize(slots: Slot[], seed: number): string[] {
   let s = seed >>> 0;
-  const rand = (): number => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  const rand = (): number => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
   return slots.flatMap((slot) => [...slot].sort(() => rand() - 0.5));
 }
 
@@ -92,6 +96,8 @@ describe('planMoves', () => {
   });
 
   it('one move for one item out of place', () => {
-    expect(planMoves([['a'], ['b'], ['c'], ['d']], ['b', 'c', 'd', 'a'])).toEqual([{ item: 'a', position: 'after', anchor: 'd' }]);
+    expect(planMoves([['a'], ['b'], ['c'], ['d']], ['b', 'c', 'd', 'a'])).toEqual([
+      { item: 'a', position: 'after', anchor: 'd' },
+    ]);
   });
 });

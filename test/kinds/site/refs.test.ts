@@ -9,12 +9,18 @@ import { fakeDiffContext, plan } from '../helpers.js';
 import { ORG } from '../seed.js';
 import { emptyOrg, liveSite, liveSpec, siteDesired } from './fixtures.js';
 
-const NEW_SITE = (title: string) => ({ title, sections: [{ path: 'guides', title: 'Guides', spaces: ['Getting Started', 'Changelog'] }] });
+const NEW_SITE = (title: string) => ({
+  title,
+  sections: [{ path: 'guides', title: 'Guides', spaces: ['Getting Started', 'Changelog'] }],
+});
 
 describe('Site space references', () => {
   it('a typo blocks the new site: nothing planned or registered for it, while another site still plans', async () => {
     const ctx = fakeDiffContext();
-    const typo = { title: 'Typo Site', sections: [{ path: 'guides', title: 'Guides', spaces: ['Getting Started', 'Getting Startd'] }] };
+    const typo = {
+      title: 'Typo Site',
+      sections: [{ path: 'guides', title: 'Guides', spaces: ['Getting Started', 'Getting Startd'] }],
+    };
     const { result } = await plan(siteKind, ORG, siteDesired(NEW_SITE('Good Site'), typo), emptyOrg(), ctx);
     expect(result.blocked).toEqual([
       {
@@ -23,7 +29,8 @@ describe('Site space references', () => {
         key: 'Typo Site',
         // spec.sections[0].spaces[1]: line 10 + last index (1), column = path length (5).
         source: { file: 'site.yaml', line: 11, column: 5 },
-        message: 'space "Getting Startd" is neither a Space manifest nor a live space (by title or id); nothing of the site is planned until it names an existing space',
+        message:
+          'space "Getting Startd" is neither a Space manifest nor a live space (by title or id); nothing of the site is planned until it names an existing space',
       },
     ]);
     expect(result.steps.every((s) => !s.key.startsWith('Typo Site'))).toBe(true);
@@ -34,7 +41,14 @@ describe('Site space references', () => {
   });
 
   it('blocks an existing site as a whole (no update, no prune of its children), naming every unknown space', async () => {
-    const spec = { ...liveSpec(), visibility: 'unlisted', sections: [{ path: 'guides', title: 'Guides', spaces: ['Ghost', 'Changelog'] }, { path: 'api', title: 'API', spaces: ['API Reference', 'sp-gone'] }] };
+    const spec = {
+      ...liveSpec(),
+      visibility: 'unlisted',
+      sections: [
+        { path: 'guides', title: 'Guides', spaces: ['Ghost', 'Changelog'] },
+        { path: 'api', title: 'API', spaces: ['API Reference', 'sp-gone'] },
+      ],
+    };
     const ctx = fakeDiffContext({ prune: ['Site'] });
     const { result } = await plan(siteKind, ORG, siteDesired(spec), liveSite(), ctx);
     expect(result.steps).toEqual([]);
@@ -51,14 +65,21 @@ describe('Site space references', () => {
 
   it('a deleted space id is no space: the live spaces list no longer holds it', async () => {
     const routes = emptyOrg();
-    routes['/orgs/org-demo/spaces'] = (routes['/orgs/org-demo/spaces'] as { id: string }[]).filter((s) => s.id !== 'sp-runbooks');
+    routes['/orgs/org-demo/spaces'] = (routes['/orgs/org-demo/spaces'] as { id: string }[]).filter(
+      (s) => s.id !== 'sp-runbooks',
+    );
     const { result } = await plan(siteKind, ORG, siteDesired({ title: 'Ops', spaces: ['sp-runbooks'] }), routes);
     expect(result.steps).toEqual([]);
-    expect(result.blocked.map((b) => b.message)).toEqual([expect.stringContaining('space "sp-runbooks" is neither a Space manifest nor a live space')]);
+    expect(result.blocked.map((b) => b.message)).toEqual([
+      expect.stringContaining('space "sp-runbooks" is neither a Space manifest nor a live space'),
+    ]);
     // With the space live, the same manifest plans.
     const live = await plan(siteKind, ORG, siteDesired({ title: 'Ops', spaces: ['sp-runbooks'] }), emptyOrg());
     expect(live.result.blocked).toEqual([]);
-    expect(live.result.steps.map((s) => s.id)).toEqual(['Site/org-demo/Ops#create', 'SiteSpace/org-demo/Ops/sp-runbooks#create']);
+    expect(live.result.steps.map((s) => s.id)).toEqual([
+      'Site/org-demo/Ops#create',
+      'SiteSpace/org-demo/Ops/sp-runbooks#create',
+    ]);
   });
 
   it('a default site space naming nothing blocks the site at the space it writes', async () => {
@@ -66,7 +87,10 @@ describe('Site space references', () => {
     const { result } = await plan(siteKind, ORG, siteDesired(spec), emptyOrg());
     expect(result.steps).toEqual([]);
     expect(result.blocked.map((b) => [b.source, b.message.split(';')[0]])).toEqual([
-      [{ file: 'site.yaml', line: 10, column: 2 }, 'space "Runbookz" is neither a Space manifest nor a live space (by title or id)'],
+      [
+        { file: 'site.yaml', line: 10, column: 2 },
+        'space "Runbookz" is neither a Space manifest nor a live space (by title or id)',
+      ],
     ]);
     const objectForm = { ...NEW_SITE('Docs'), defaultSiteSpace: { section: 'guides', space: 'Nope' } };
     const second = await plan(siteKind, ORG, siteDesired(objectForm), emptyOrg());
@@ -75,10 +99,14 @@ describe('Site space references', () => {
 
   it('a Space manifest created in this plan resolves (its ref); one the plan does not create (blocked) does not', async () => {
     const spec = { title: 'New', spaces: ['Fresh Space'] };
-    const created = fakeDiffContext({ registered: { [`Space|${ORG}|Fresh Space`]: ref('Space/org-demo/Fresh Space#create') } });
+    const created = fakeDiffContext({
+      registered: { [`Space|${ORG}|Fresh Space`]: ref('Space/org-demo/Fresh Space#create') },
+    });
     const ok = await plan(siteKind, ORG, siteDesired(spec), emptyOrg(), created);
     expect(ok.result.blocked).toEqual([]);
-    expect(ok.result.steps.find((s) => s.id === 'SiteSpace/org-demo/New/Fresh Space#create')?.dependsOn).toContain('Space/org-demo/Fresh Space#create');
+    expect(ok.result.steps.find((s) => s.id === 'SiteSpace/org-demo/New/Fresh Space#create')?.dependsOn).toContain(
+      'Space/org-demo/Fresh Space#create',
+    );
     // A blocked Space manifest registers nothing: the site naming it is blocked in turn.
     const blocked = await plan(siteKind, ORG, siteDesired(spec), emptyOrg(), fakeDiffContext());
     expect(blocked.result.steps).toEqual([]);

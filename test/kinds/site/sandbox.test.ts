@@ -31,7 +31,11 @@ const yaml = (site: Site): string =>
     '',
   ].join('\n');
 
-const SCHEMA = { type: 'object', additionalProperties: false, properties: { beta: { type: 'boolean', description: 'Beta tester' } } };
+const SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { beta: { type: 'boolean', description: 'Beta tester' } },
+};
 
 /** The whole site: guides (default) and api (in group Developers), four site spaces, two share links. */
 function fullSite(): Record<string, unknown> {
@@ -43,15 +47,24 @@ function fullSite(): Record<string, unknown> {
     defaultSection: 'guides',
     defaultSiteSpace: { section: 'guides', space: 'Getting Started' },
     sections: [
-      { path: 'guides', title: 'Guides', icon: 'book', spaces: ['Getting Started', { space: 'Changelog', path: 'whats-new' }] },
-      { path: 'api', title: 'API', description: 'For developers', spaces: ['API Reference', { space: 'sp-runbooks', condition: 'visitor.claims.beta === true' }] },
+      {
+        path: 'guides',
+        title: 'Guides',
+        icon: 'book',
+        spaces: ['Getting Started', { space: 'Changelog', path: 'whats-new' }],
+      },
+      {
+        path: 'api',
+        title: 'API',
+        description: 'For developers',
+        spaces: ['API Reference', { space: 'sp-runbooks', condition: 'visitor.claims.beta === true' }],
+      },
     ],
     sectionGroups: [{ title: 'Developers', icon: 'code', sections: ['api'] }],
     shareLinks: [{ name: 'partners' }, { name: 'auditors', active: false }],
     adaptiveSchema: SCHEMA,
   };
 }
-
 
 /** Write the manifest, plan, apply; return the plan, the write requests seen, and the next plan. */
 async function converge(r: SandboxRun, site: Site) {
@@ -61,7 +74,10 @@ async function converge(r: SandboxRun, site: Site) {
   r.sb.resetStats();
   const report = await applyPlan(r.client, plan);
   expect(report.failed).toEqual([]);
-  const writes = r.sb.stats().requests.filter((q) => q.method !== 'GET').map((q) => `${q.method} ${q.route.replace('/v1/orgs/:organizationId/sites/:siteId', '~')} ${q.status}`);
+  const writes = r.sb
+    .stats()
+    .requests.filter((q) => q.method !== 'GET')
+    .map((q) => `${q.method} ${q.route.replace('/v1/orgs/:organizationId/sites/:siteId', '~')} ${q.status}`);
   const next = (await computePlan(r.client, KINDS, desired)).plan;
   return { plan, writes, next };
 }
@@ -73,10 +89,19 @@ const sitePath = async (client: ApiClient): Promise<string> => {
 
 async function navigation(client: ApiClient) {
   const base = await sitePath(client);
-  const sections = await client.listAll<{ path: string; title: string; default?: boolean; sectionGroup?: string; siteSpaces: { path: string; space: { title: string } }[] }>(`${base}/sections`);
+  const sections = await client.listAll<{
+    path: string;
+    title: string;
+    default?: boolean;
+    sectionGroup?: string;
+    siteSpaces: { path: string; space: { title: string } }[];
+  }>(`${base}/sections`);
   const groups = await client.listAll<{ title: string; sections: { path: string }[] }>(`${base}/section-groups`);
   return {
-    sections: sections.map((s) => `${s.path}${s.default ? '*' : ''}${s.sectionGroup ? '@g' : ''}: ${s.siteSpaces.map((x) => x.path).join(',')}`),
+    sections: sections.map(
+      (s) =>
+        `${s.path}${s.default ? '*' : ''}${s.sectionGroup ? '@g' : ''}: ${s.siteSpaces.map((x) => x.path).join(',')}`,
+    ),
     groups: groups.map((g) => `${g.title}: ${g.sections.map((s) => s.path).join(',')}`),
   };
 }
@@ -127,11 +152,18 @@ describe('Site against the sandbox', () => {
     const spec = fullSite();
     const [guides, api] = spec['sections'] as { spaces: unknown[] }[];
     guides!.spaces = ['Getting Started'];
-    api!.spaces = ['API Reference', { space: 'Changelog', path: 'whats-new' }, { space: 'sp-runbooks', condition: 'visitor.claims.beta === true' }];
+    api!.spaces = [
+      'API Reference',
+      { space: 'Changelog', path: 'whats-new' },
+      { space: 'sp-runbooks', condition: 'visitor.claims.beta === true' },
+    ];
     const { writes, next } = await converge(r, { spec, prune: true });
     expect(writes).toEqual(['POST ~/site-spaces/:siteSpaceId/move 200']);
     expect(next.steps).toEqual([]);
-    expect((await navigation(r.client)).sections).toEqual(['guides*: getting-started', 'api@g: api-reference,whats-new,runbooks']);
+    expect((await navigation(r.client)).sections).toEqual([
+      'guides*: getting-started',
+      'api@g: api-reference,whats-new,runbooks',
+    ]);
   });
 
   it('reorders sections and site spaces with the fewest moves', async () => {
@@ -145,7 +177,10 @@ describe('Site against the sandbox', () => {
     expect(plan.steps.map((s) => s.id)).toEqual(['Site/org-demo/Acme Help Center#order']);
     expect(writes).toEqual(['PATCH ~/structure/sort 200', 'PATCH ~/structure/sort 200']);
     expect(next.steps).toEqual([]);
-    expect(await navigation(r.client)).toEqual({ sections: ['api@g: api-reference,runbooks', 'guides*: whats-new,getting-started'], groups: ['Developers: api'] });
+    expect(await navigation(r.client)).toEqual({
+      sections: ['api@g: api-reference,runbooks', 'guides*: whats-new,getting-started'],
+      groups: ['Developers: api'],
+    });
   });
 
   it('changes the default section and site space', async () => {
@@ -158,7 +193,10 @@ describe('Site against the sandbox', () => {
     ]);
     expect(writes).toEqual(['PATCH ~ 200', 'PATCH ~ 200']);
     expect(next.steps).toEqual([]);
-    expect((await navigation(r.client)).sections).toEqual(['guides: getting-started,whats-new', 'api*@g: api-reference,runbooks']);
+    expect((await navigation(r.client)).sections).toEqual([
+      'guides: getting-started,whats-new',
+      'api*@g: api-reference,runbooks',
+    ]);
   });
 
   it('deletes the default section under prune after making another one the default', async () => {
@@ -167,10 +205,16 @@ describe('Site against the sandbox', () => {
     const { defaultSection: _d, defaultSiteSpace: _s, ...rest } = fullSite();
     const spec = { ...rest, sections: (rest['sections'] as { path: string }[]).filter((s) => s.path === 'api') };
     const { plan, writes, next } = await converge(r, { spec, prune: true });
-    expect(plan.steps.map((s) => s.id)).toEqual(['Site/org-demo/Acme Help Center#defaults', 'SiteSection/org-demo/Acme Help Center/guides#delete']);
+    expect(plan.steps.map((s) => s.id)).toEqual([
+      'Site/org-demo/Acme Help Center#defaults',
+      'SiteSection/org-demo/Acme Help Center/guides#delete',
+    ]);
     expect(writes).toEqual(['PATCH ~ 200', 'DELETE ~/sections/:siteSectionId 205']);
     expect(next.steps).toEqual([]);
-    expect(await navigation(r.client)).toEqual({ sections: ['api*@g: api-reference,runbooks'], groups: ['Developers: api'] });
+    expect(await navigation(r.client)).toEqual({
+      sections: ['api*@g: api-reference,runbooks'],
+      groups: ['Developers: api'],
+    });
   });
 
   it('without prune, a section dropped from the manifest is only listed as unmanaged', async () => {
@@ -189,15 +233,28 @@ describe('Site against the sandbox: defaults and groups that move', () => {
   it("moves a section's default site space away after giving the section another default", async () => {
     const r = await start();
     await converge(r, { spec: fullSite() });
-    const spec: Record<string, unknown> = { ...fullSite(), defaultSiteSpace: { section: 'guides', space: 'Changelog' } };
+    const spec: Record<string, unknown> = {
+      ...fullSite(),
+      defaultSiteSpace: { section: 'guides', space: 'Changelog' },
+    };
     const [guides, api] = spec['sections'] as { spaces: unknown[] }[];
     guides!.spaces = [{ space: 'Changelog', path: 'whats-new' }];
-    api!.spaces = ['Getting Started', 'API Reference', { space: 'sp-runbooks', condition: 'visitor.claims.beta === true' }];
+    api!.spaces = [
+      'Getting Started',
+      'API Reference',
+      { space: 'sp-runbooks', condition: 'visitor.claims.beta === true' },
+    ];
     const { plan, writes, next } = await converge(r, { spec });
-    expect(plan.steps.map((s) => s.id)).toEqual(['SiteSection/org-demo/Acme Help Center/guides#default', 'Site/org-demo/Acme Help Center#order']);
+    expect(plan.steps.map((s) => s.id)).toEqual([
+      'SiteSection/org-demo/Acme Help Center/guides#default',
+      'Site/org-demo/Acme Help Center#order',
+    ]);
     expect(writes).toEqual(['PATCH ~/sections/:siteSectionId 200', 'POST ~/site-spaces/:siteSpaceId/move 200']);
     expect(next.steps).toEqual([]);
-    expect((await navigation(r.client)).sections).toEqual(['guides*: whats-new', 'api@g: getting-started,api-reference,runbooks']);
+    expect((await navigation(r.client)).sections).toEqual([
+      'guides*: whats-new',
+      'api@g: getting-started,api-reference,runbooks',
+    ]);
   });
 
   it('changes group membership: leave, then join, then order', async () => {
@@ -259,7 +316,11 @@ describe('Site against the sandbox: sections introduced on a site with root site
 
   /** Root site spaces Getting Started (A), API Reference (B, path "ref", a condition), Changelog (C); their ids by title. */
   async function siteWithRoots(r: SandboxRun): Promise<Map<string, string>> {
-    const roots = ['Getting Started', { space: 'API Reference', path: 'ref', condition: 'visitor.claims.beta === true' }, 'Changelog'];
+    const roots = [
+      'Getting Started',
+      { space: 'API Reference', path: 'ref', condition: 'visitor.claims.beta === true' },
+      'Changelog',
+    ];
     await converge(r, { spec: { title: 'Acme Help Center', spaces: roots } });
     const items = await r.client.listAll<SiteSpaceItem>(`${await sitePath(r.client)}/site-spaces`);
     expect(items.map((x) => x.section)).toEqual([undefined, undefined, undefined]);
@@ -272,17 +333,27 @@ describe('Site against the sandbox: sections introduced on a site with root site
     const sections = await client.listAll<{ id: string; path: string }>(`${base}/sections`);
     const items = await client.listAll<SiteSpaceItem>(`${base}/site-spaces`);
     const out: Record<string, string[]> = {};
-    for (const s of sections) out[s.path] = items.filter((x) => x.section === s.id).map((x) => `${x.space.title}@${x.path}`);
+    for (const s of sections)
+      out[s.path] = items.filter((x) => x.section === s.id).map((x) => `${x.space.title}@${x.path}`);
     return { sections: out, items };
   }
 
-  const onceEach = (items: SiteSpaceItem[]): void => expect(new Set(items.map((x) => x.space.id)).size).toBe(items.length);
+  const onceEach = (items: SiteSpaceItem[]): void =>
+    expect(new Set(items.map((x) => x.space.id)).size).toBe(items.length);
 
   it('one new section of root spaces only: no duplicate, written order, taken-over ids kept, C left unmanaged', async () => {
     const r = await start();
     const rootIds = await siteWithRoots(r);
-    const { plan, writes, next } = await converge(r, { spec: { title: 'Acme Help Center', sections: [{ path: 'docs', title: 'Docs', spaces: ['API Reference', 'Getting Started'] }] } });
-    expect(plan.steps.map((s) => `${s.phase} ${s.id}`)).toEqual(['create SiteSection/org-demo/Acme Help Center/docs#create', 'delete SiteSpace/org-demo/Acme Help Center/API Reference#replace']);
+    const { plan, writes, next } = await converge(r, {
+      spec: {
+        title: 'Acme Help Center',
+        sections: [{ path: 'docs', title: 'Docs', spaces: ['API Reference', 'Getting Started'] }],
+      },
+    });
+    expect(plan.steps.map((s) => `${s.phase} ${s.id}`)).toEqual([
+      'create SiteSection/org-demo/Acme Help Center/docs#create',
+      'delete SiteSpace/org-demo/Acme Help Center/API Reference#replace',
+    ]);
     expect(writes).toEqual([
       'POST ~/sections 201',
       'PATCH ~/site-spaces/:siteSpaceId 200', // the root one's condition
@@ -290,7 +361,9 @@ describe('Site against the sandbox: sections introduced on a site with root site
       'PATCH ~/site-spaces/:siteSpaceId 200', // its path "ref" for the section's one
     ]);
     const after = await bySection(r.client);
-    expect(after.sections).toEqual({ docs: ['API Reference@ref', 'Getting Started@getting-started', 'Changelog@changelog'] });
+    expect(after.sections).toEqual({
+      docs: ['API Reference@ref', 'Getting Started@getting-started', 'Changelog@changelog'],
+    });
     onceEach(after.items);
     expect(after.items.find((x) => x.space.title === 'Getting Started')!.id).toBe(rootIds.get('Getting Started'));
     expect(after.items.find((x) => x.space.title === 'Changelog')!.id).toBe(rootIds.get('Changelog'));
@@ -303,8 +376,18 @@ describe('Site against the sandbox: sections introduced on a site with root site
   it('the same under prune: C is deleted too, and the next plan is empty', async () => {
     const r = await start();
     const rootIds = await siteWithRoots(r);
-    const { plan, next } = await converge(r, { prune: true, spec: { title: 'Acme Help Center', sections: [{ path: 'docs', title: 'Docs', spaces: ['API Reference', 'Getting Started'] }] } });
-    expect(plan.steps.filter((s) => s.phase === 'delete' || s.phase === 'prune').map((s) => `${s.phase} ${s.action} ${s.id}`)).toEqual([
+    const { plan, next } = await converge(r, {
+      prune: true,
+      spec: {
+        title: 'Acme Help Center',
+        sections: [{ path: 'docs', title: 'Docs', spaces: ['API Reference', 'Getting Started'] }],
+      },
+    });
+    expect(
+      plan.steps
+        .filter((s) => s.phase === 'delete' || s.phase === 'prune')
+        .map((s) => `${s.phase} ${s.action} ${s.id}`),
+    ).toEqual([
       'delete update SiteSpace/org-demo/Acme Help Center/API Reference#replace',
       'prune delete SiteSpace/org-demo/Acme Help Center/Changelog#delete',
     ]);
@@ -332,7 +415,10 @@ describe('Site against the sandbox: sections introduced on a site with root site
       { spaceId: 'sp-runbooks', title: 'Ops' },
     ]);
     const after = await bySection(r.client);
-    expect(after.sections).toEqual({ docs: ['API Reference@ref', 'Getting Started@getting-started'], ops: ['Runbooks@runbooks', 'Changelog@changelog'] });
+    expect(after.sections).toEqual({
+      docs: ['API Reference@ref', 'Getting Started@getting-started'],
+      ops: ['Runbooks@runbooks', 'Changelog@changelog'],
+    });
     onceEach(after.items);
     expect(after.items.find((x) => x.space.title === 'Getting Started')!.id).toBe(rootIds.get('Getting Started'));
     expect(after.items.find((x) => x.space.title === 'Changelog')!.id).toBe(rootIds.get('Changelog'));

@@ -11,7 +11,14 @@ import { BASE, SITE, emptyOrg, liveSite, liveSpec, siteDesired } from './fixture
 
 const NEW = placeholder('Site/org-demo/Acme Help Center#create', 'id');
 const sec = (path: string, out = 'id') => `<<ref:SiteSection/org-demo/Acme Help Center/${path}#create.${out}>>`;
-const lines = (steps: Step[]) => orderSteps(steps).map((s) => [s.id, s.phase, s.wave, s.dependsOn, s.requests.map((r) => `${r.method} ${r.path}${r.body === undefined ? '' : ` ${JSON.stringify(r.body)}`}`)]);
+const lines = (steps: Step[]) =>
+  orderSteps(steps).map((s) => [
+    s.id,
+    s.phase,
+    s.wave,
+    s.dependsOn,
+    s.requests.map((r) => `${r.method} ${r.path}${r.body === undefined ? '' : ` ${JSON.stringify(r.body)}`}`),
+  ]);
 
 function newSiteSpec(): Record<string, unknown> {
   return {
@@ -19,7 +26,12 @@ function newSiteSpec(): Record<string, unknown> {
     agentsContext: 'included',
     defaultSection: 'guides',
     sections: [
-      { path: 'guides', title: 'Guides', icon: 'book', spaces: ['Getting Started', { space: 'Changelog', path: 'whats-new' }] },
+      {
+        path: 'guides',
+        title: 'Guides',
+        icon: 'book',
+        spaces: ['Getting Started', { space: 'Changelog', path: 'whats-new' }],
+      },
       { path: 'reference', title: 'API', description: 'For developers', spaces: ['API Reference', 'sp-runbooks'] },
     ],
     sectionGroups: [{ title: 'Developers', sections: ['reference'] }],
@@ -62,13 +74,20 @@ describe('Site manifest checks', () => {
   });
 
   it('flags a space missing from Space manifests that prune every other space', () => {
-    const site = fakeDoc('Site', ORG, { title: 'Acme Help Center', sections: [{ path: 'g', spaces: ['Getting Started', 'Ghost'] }] });
+    const site = fakeDoc('Site', ORG, {
+      title: 'Acme Help Center',
+      sections: [{ path: 'g', spaces: ['Getting Started', 'Ghost'] }],
+    });
     const space = { ...fakeDoc('Space', ORG, { title: 'Getting Started' }), prune: true };
     const r = reports();
     const entries = siteKind.toDesired(site, r.report);
-    const all = new Map([['Space', [{ kind: 'Space', org: ORG, key: 'Getting Started', spec: {}, source: space.pos([]), doc: space }]]]);
+    const all = new Map([
+      ['Space', [{ kind: 'Space', org: ORG, key: 'Getting Started', spec: {}, source: space.pos([]), doc: space }]],
+    ]);
     siteKind.crossValidate!(entries, all, r.report, identityLookup(all));
-    expect(r.list.map((x) => [x.pos.line, x.message])).toEqual([[11, 'space "Ghost" is not in the Space manifests of org-demo, which prune every other space']]);
+    expect(r.list.map((x) => [x.pos.line, x.message])).toEqual([
+      [11, 'space "Ghost" is not in the Space manifests of org-demo, which prune every other space'],
+    ]);
   });
 });
 
@@ -77,8 +96,20 @@ describe('Site diff', () => {
     const ctx = fakeFetchContext(liveSite());
     const d = siteDesired(liveSpec());
     const live = await siteKind.fetch(ctx, ORG, d);
-    expect(ctx.asked.sort()).toEqual([`${BASE}/sites`, `${SITE}/section-groups`, `${SITE}/sections`, `${SITE}/share-links`, `${SITE}/site-spaces`, `${BASE}/spaces`]);
-    expect(siteKind.diff(fakeDiffContext(), ORG, d, live)).toEqual({ steps: [], unmanaged: [], warnings: [], blocked: [] });
+    expect(ctx.asked.sort()).toEqual([
+      `${BASE}/sites`,
+      `${SITE}/section-groups`,
+      `${SITE}/sections`,
+      `${SITE}/share-links`,
+      `${SITE}/site-spaces`,
+      `${BASE}/spaces`,
+    ]);
+    expect(siteKind.diff(fakeDiffContext(), ORG, d, live)).toEqual({
+      steps: [],
+      unmanaged: [],
+      warnings: [],
+      blocked: [],
+    });
     expect(live.objects.map((o) => `${o.kind} ${o.key}`)).toEqual([
       'Site Acme Help Center',
       'SiteSection Acme Help Center/guides',
@@ -103,23 +134,47 @@ describe('Site diff', () => {
     const { result } = await plan(siteKind, ORG, siteDesired(newSiteSpec()), emptyOrg(), ctx);
     const S = `${BASE}/sites/${NEW}`;
     expect(lines(result.steps)).toEqual([
-      ['Site/org-demo/Acme Help Center#create', 'create', 30, [], [`POST ${BASE}/sites {"title":"Acme Help Center"}`, `PATCH ${S} {"agentsContext":"included"}`]],
-      ['SiteSection/org-demo/Acme Help Center/guides#create', 'create', 31, ['Site/org-demo/Acme Help Center#create'], [`POST ${S}/sections {"spaceId":"sp-getting-started","title":"Guides","icon":"book"}`]],
+      [
+        'Site/org-demo/Acme Help Center#create',
+        'create',
+        30,
+        [],
+        [`POST ${BASE}/sites {"title":"Acme Help Center"}`, `PATCH ${S} {"agentsContext":"included"}`],
+      ],
+      [
+        'SiteSection/org-demo/Acme Help Center/guides#create',
+        'create',
+        31,
+        ['Site/org-demo/Acme Help Center#create'],
+        [`POST ${S}/sections {"spaceId":"sp-getting-started","title":"Guides","icon":"book"}`],
+      ],
       [
         'SiteSection/org-demo/Acme Help Center/reference#create',
         'create',
         31,
         ['Site/org-demo/Acme Help Center#create'],
-        [`POST ${S}/sections {"spaceId":"sp-api","title":"API"}`, `PATCH ${S}/sections/${sec('reference')} {"path":"reference","description":"For developers"}`],
+        [
+          `POST ${S}/sections {"spaceId":"sp-api","title":"API"}`,
+          `PATCH ${S}/sections/${sec('reference')} {"path":"reference","description":"For developers"}`,
+        ],
       ],
       [
         'SiteShareLink/org-demo/Acme Help Center/auditors#create',
         'create',
         32,
         ['Site/org-demo/Acme Help Center#create'],
-        [`POST ${S}/share-links {"name":"auditors"}`, `PATCH ${S}/share-links/<<ref:SiteShareLink/org-demo/Acme Help Center/auditors#create.id>> {"active":false}`],
+        [
+          `POST ${S}/share-links {"name":"auditors"}`,
+          `PATCH ${S}/share-links/<<ref:SiteShareLink/org-demo/Acme Help Center/auditors#create.id>> {"active":false}`,
+        ],
       ],
-      ['SiteShareLink/org-demo/Acme Help Center/partners#create', 'create', 32, ['Site/org-demo/Acme Help Center#create'], [`POST ${S}/share-links {"name":"partners"}`]],
+      [
+        'SiteShareLink/org-demo/Acme Help Center/partners#create',
+        'create',
+        32,
+        ['Site/org-demo/Acme Help Center#create'],
+        [`POST ${S}/share-links {"name":"partners"}`],
+      ],
       [
         'SiteSpace/org-demo/Acme Help Center/guides/Changelog#create',
         'create',
@@ -149,7 +204,9 @@ describe('Site diff', () => {
         'update',
         30,
         ['Site/org-demo/Acme Help Center#create'],
-        [`PUT ${S}/adaptive-schema {"jsonSchema":{"type":"object","additionalProperties":false,"properties":{"beta":{"type":"boolean","description":"beta"}}}}`],
+        [
+          `PUT ${S}/adaptive-schema {"jsonSchema":{"type":"object","additionalProperties":false,"properties":{"beta":{"type":"boolean","description":"beta"}}}}`,
+        ],
       ],
       // Two sections created at once: which one the server makes the default is unknown, so it is sent.
       [
@@ -163,23 +220,50 @@ describe('Site diff', () => {
     expect(result.warnings).toEqual([]);
     // Later kinds can find the new site and its sections.
     expect(ctx.registered.get(`Site|${ORG}|Acme Help Center`)).toBe(ref('Site/org-demo/Acme Help Center#create'));
-    expect(ctx.registered.get(`SiteSection|${ORG}|Acme Help Center/guides`)).toBe(ref('SiteSection/org-demo/Acme Help Center/guides#create'));
+    expect(ctx.registered.get(`SiteSection|${ORG}|Acme Help Center/guides`)).toBe(
+      ref('SiteSection/org-demo/Acme Help Center/guides#create'),
+    );
   });
 
   it('a space created by the Space kind in the same plan is a ref the section step depends on', async () => {
     const ctx = fakeDiffContext({ registered: { [`Space|${ORG}|Tutorials`]: ref('Space/org-demo/Tutorials#create') } });
-    const { result } = await plan(siteKind, ORG, siteDesired({ title: 'Acme Help Center', sections: [{ path: 'tutorials', title: 'Tutorials', spaces: ['Tutorials'] }] }), emptyOrg(), ctx);
+    const { result } = await plan(
+      siteKind,
+      ORG,
+      siteDesired({
+        title: 'Acme Help Center',
+        sections: [{ path: 'tutorials', title: 'Tutorials', spaces: ['Tutorials'] }],
+      }),
+      emptyOrg(),
+      ctx,
+    );
     const step = result.steps.find((s) => s.id.endsWith('tutorials#create'))!;
     expect(step.dependsOn).toEqual(['Site/org-demo/Acme Help Center#create', 'Space/org-demo/Tutorials#create']);
-    expect(step.requests[0]!.body).toEqual({ spaceId: placeholder('Space/org-demo/Tutorials#create', 'id'), title: 'Tutorials' });
-    expect(step.requests[0]!.refs).toContainEqual({ at: 'body', pointer: '/spaceId', step: 'Space/org-demo/Tutorials#create', output: 'id' });
+    expect(step.requests[0]!.body).toEqual({
+      spaceId: placeholder('Space/org-demo/Tutorials#create', 'id'),
+      title: 'Tutorials',
+    });
+    expect(step.requests[0]!.refs).toContainEqual({
+      at: 'body',
+      pointer: '/spaceId',
+      step: 'Space/org-demo/Tutorials#create',
+      output: 'id',
+    });
   });
 
   it('renames a section with one PATCH', async () => {
     const spec = liveSpec();
     (spec['sections'] as Record<string, unknown>[])[0]!['title'] = 'User guides';
     const { result } = await plan(siteKind, ORG, siteDesired(spec), liveSite());
-    expect(lines(result.steps)).toEqual([['SiteSection/org-demo/Acme Help Center/guides#update', 'update', 31, [], [`PATCH ${SITE}/sections/sec-guides {"title":"User guides"}`]]]);
+    expect(lines(result.steps)).toEqual([
+      [
+        'SiteSection/org-demo/Acme Help Center/guides#update',
+        'update',
+        31,
+        [],
+        [`PATCH ${SITE}/sections/sec-guides {"title":"User guides"}`],
+      ],
+    ]);
     expect(result.steps[0]).toMatchObject({ before: { title: 'Guides' }, after: { title: 'User guides' } });
   });
 
@@ -190,7 +274,13 @@ describe('Site diff', () => {
     api!.spaces = ['API Reference', 'Changelog', 'Runbooks'];
     const { result } = await plan(siteKind, ORG, siteDesired(spec), liveSite(), fakeDiffContext({ prune: ['Site'] }));
     expect(lines(result.steps)).toEqual([
-      ['Site/org-demo/Acme Help Center#order', 'update', 35, [], [`POST ${SITE}/site-spaces/ss-cl/move {"position":{"after":{"type":"site-space","siteSpace":"ss-api"}}}`]],
+      [
+        'Site/org-demo/Acme Help Center#order',
+        'update',
+        35,
+        [],
+        [`POST ${SITE}/site-spaces/ss-cl/move {"position":{"after":{"type":"site-space","siteSpace":"ss-api"}}}`],
+      ],
     ]);
   });
 
@@ -212,12 +302,19 @@ describe('Site diff', () => {
         ],
       ],
     ]);
-    expect(result.steps[0]!.after).toEqual({ navigation: { sections: ['group Developers', 'guides'], 'section guides': ['guides/Changelog', 'guides/Getting Started'] } });
+    expect(result.steps[0]!.after).toEqual({
+      navigation: {
+        sections: ['group Developers', 'guides'],
+        'section guides': ['guides/Changelog', 'guides/Getting Started'],
+      },
+    });
   });
 
   it('changes the default section with a PATCH of the site', async () => {
     const { result } = await plan(siteKind, ORG, siteDesired({ ...liveSpec(), defaultSection: 'api' }), liveSite());
-    expect(lines(result.steps)).toEqual([['Site/org-demo/Acme Help Center#defaults', 'update', 36, [], [`PATCH ${SITE} {"defaultSiteSection":"sec-api"}`]]]);
+    expect(lines(result.steps)).toEqual([
+      ['Site/org-demo/Acme Help Center#defaults', 'update', 36, [], [`PATCH ${SITE} {"defaultSiteSection":"sec-api"}`]],
+    ]);
   });
 
   it('deleting the default section under prune first makes another section the default (update phase)', async () => {
@@ -231,8 +328,19 @@ describe('Site diff', () => {
   });
 
   it('prune off never deletes a site or any of its children: they are listed as unmanaged', async () => {
-    const routes = { ...liveSite(), [`${BASE}/sites`]: [...(liveSite()[`${BASE}/sites`] as object[]), { object: 'site', id: 'site-old', title: 'Old site' }] };
-    const spec = { title: 'Acme Help Center', sections: [{ path: 'api', title: 'API', spaces: ['API Reference'] }], sectionGroups: [], shareLinks: [] };
+    const routes = {
+      ...liveSite(),
+      [`${BASE}/sites`]: [
+        ...(liveSite()[`${BASE}/sites`] as object[]),
+        { object: 'site', id: 'site-old', title: 'Old site' },
+      ],
+    };
+    const spec = {
+      title: 'Acme Help Center',
+      sections: [{ path: 'api', title: 'API', spaces: ['API Reference'] }],
+      sectionGroups: [],
+      shareLinks: [],
+    };
     const { result } = await plan(siteKind, ORG, siteDesired(spec), routes);
     expect(result.steps.filter((s) => s.action === 'delete')).toEqual([]);
     expect(result.unmanaged.map((u) => `${u.kind} ${u.key}`).sort()).toEqual([
@@ -247,8 +355,19 @@ describe('Site diff', () => {
   });
 
   it('under prune deletes children child-first and the unmanaged site last', async () => {
-    const routes = { ...liveSite(), [`${BASE}/sites`]: [...(liveSite()[`${BASE}/sites`] as object[]), { object: 'site', id: 'site-old', title: 'Old site' }] };
-    const spec = { ...liveSpec(), sections: [{ path: 'guides', title: 'Guides', spaces: ['Getting Started'] }], sectionGroups: [], shareLinks: [] };
+    const routes = {
+      ...liveSite(),
+      [`${BASE}/sites`]: [
+        ...(liveSite()[`${BASE}/sites`] as object[]),
+        { object: 'site', id: 'site-old', title: 'Old site' },
+      ],
+    };
+    const spec = {
+      ...liveSpec(),
+      sections: [{ path: 'guides', title: 'Guides', spaces: ['Getting Started'] }],
+      sectionGroups: [],
+      shareLinks: [],
+    };
     const { result } = await plan(siteKind, ORG, siteDesired(spec), routes, fakeDiffContext({ prune: ['Site'] }));
     expect(lines(result.steps).map(([id, phase, wave]) => `${phase} ${wave} ${id}`)).toEqual([
       'prune 39 SiteSpace/org-demo/Acme Help Center/guides/Changelog#delete',
@@ -261,8 +380,17 @@ describe('Site diff', () => {
 
   it('share-link secrets appear nowhere: not in live objects, steps or the plan', async () => {
     const spec = { ...liveSpec(), shareLinks: [{ name: 'partners', active: false }, { name: 'new' }] };
-    const { live, result } = await plan(siteKind, ORG, siteDesired(spec), liveSite(), fakeDiffContext({ prune: ['Site'] }));
-    expect(result.steps.map((s) => s.id)).toEqual(['SiteShareLink/org-demo/Acme Help Center/partners#update', 'SiteShareLink/org-demo/Acme Help Center/new#create']);
+    const { live, result } = await plan(
+      siteKind,
+      ORG,
+      siteDesired(spec),
+      liveSite(),
+      fakeDiffContext({ prune: ['Site'] }),
+    );
+    expect(result.steps.map((s) => s.id)).toEqual([
+      'SiteShareLink/org-demo/Acme Help Center/partners#update',
+      'SiteShareLink/org-demo/Acme Help Center/new#create',
+    ]);
     const text = JSON.stringify({ live, result });
     expect(text).not.toContain('SECRET');
     expect(text).not.toContain('share=');
@@ -270,12 +398,22 @@ describe('Site diff', () => {
   });
 
   it('an unknown space blocks the site at the position it is written (more in refs-site.test.ts)', async () => {
-    const spec = { ...liveSpec(), sections: [{ path: 'guides', title: 'Guides', spaces: ['Getting Started', 'Changelog', 'Ghost'] }, { path: 'api', title: 'API', spaces: ['API Reference', 'Runbooks'] }] };
+    const spec = {
+      ...liveSpec(),
+      sections: [
+        { path: 'guides', title: 'Guides', spaces: ['Getting Started', 'Changelog', 'Ghost'] },
+        { path: 'api', title: 'API', spaces: ['API Reference', 'Runbooks'] },
+      ],
+    };
     const { result } = await plan(siteKind, ORG, siteDesired(spec), liveSite());
     expect(result.steps).toEqual([]);
     expect(result.warnings).toEqual([]);
     expect(result.blocked.map((b) => [b.key, b.source, b.message])).toEqual([
-      ['Acme Help Center', { file: 'site.yaml', line: 12, column: 5 }, 'space "Ghost" is neither a Space manifest nor a live space (by title or id); nothing of the site is planned until it names an existing space'],
+      [
+        'Acme Help Center',
+        { file: 'site.yaml', line: 12, column: 5 },
+        'space "Ghost" is neither a Space manifest nor a live space (by title or id); nothing of the site is planned until it names an existing space',
+      ],
     ]);
   });
 });

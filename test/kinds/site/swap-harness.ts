@@ -17,7 +17,14 @@ import type { SandboxRun } from '../sandbox-per-test.js';
 export const TITLE = 'Acme Help Center';
 
 export function siteYaml(spec: Record<string, unknown>, prune = false): string {
-  return ['apiVersion: docops/v1', 'kind: Site', 'metadata: { organization: org-demo }', ...(prune ? ['prune: true'] : []), `spec: ${JSON.stringify(spec)}`, ''].join('\n');
+  return [
+    'apiVersion: docops/v1',
+    'kind: Site',
+    'metadata: { organization: org-demo }',
+    ...(prune ? ['prune: true'] : []),
+    `spec: ${JSON.stringify(spec)}`,
+    '',
+  ].join('\n');
 }
 
 export interface Round {
@@ -35,7 +42,10 @@ export async function round(r: SandboxRun, spec: Record<string, unknown>, prune 
   const { plan } = await computePlan(r.client, KINDS, desired);
   r.sb.resetStats();
   const report = await applyPlan(r.client, plan);
-  const writes = r.sb.stats().requests.filter((q) => q.method !== 'GET').map((q) => `${q.method} ${q.route.replace('/v1/orgs/:organizationId/sites/:siteId', '~')} ${q.status}`);
+  const writes = r.sb
+    .stats()
+    .requests.filter((q) => q.method !== 'GET')
+    .map((q) => `${q.method} ${q.route.replace('/v1/orgs/:organizationId/sites/:siteId', '~')} ${q.status}`);
   const next = (await computePlan(r.client, KINDS, desired)).plan;
   return { plan, report, writes, next };
 }

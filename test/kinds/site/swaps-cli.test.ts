@@ -56,13 +56,23 @@ describe('docops plan/apply on swapped site spaces', () => {
   it('an unreachable state is blocked: exit 1 with file:line:column, never "No changes"', async () => {
     const w = workspace();
     const { args } = w;
-    w.write(spec([{ space: 'Getting Started', path: 'p' }, { space: 'Changelog', path: 'q' }], ['Runbooks']));
+    w.write(
+      spec(
+        [
+          { space: 'Getting Started', path: 'p' },
+          { space: 'Changelog', path: 'q' },
+        ],
+        ['Runbooks'],
+      ),
+    );
     expect((await runCli(args('apply'))).code).toBe(0);
     w.write(spec([{ space: 'Getting Started', path: 'q' }], ['Runbooks']));
     const planned = await runCli([...args('plan'), '--detailed-exitcode']);
     expect(planned.code).toBe(1);
     expect(planned.stdout).not.toContain('No changes');
-    expect(planned.stdout).toMatch(/site\.yaml:4:\d+: path "q" of guides\/Getting Started is used by site space ss-\d+ \("Changelog" in section "guides"\)/);
+    expect(planned.stdout).toMatch(
+      /site\.yaml:4:\d+: path "q" of guides\/Getting Started is used by site space ss-\d+ \("Changelog" in section "guides"\)/,
+    );
     expect((await runCli(args('apply'))).code).toBe(1);
   });
 });

@@ -14,7 +14,11 @@ import { ORG } from '../seed.js';
 import { SPACES } from '../site/fixtures.js';
 
 const start = sandboxPerTest('space-parent');
-const desired = (...specs: Record<string, unknown>[]) => desiredOf(spaceKind, specs.map((s) => fakeDoc('Space', ORG, s)));
+const desired = (...specs: Record<string, unknown>[]) =>
+  desiredOf(
+    spaceKind,
+    specs.map((s) => fakeDoc('Space', ORG, s)),
+  );
 const routes = (collections: { id: string; title: string }[]) => ({
   [`/orgs/${ORG}/spaces`]: SPACES.map((s) => ({ ...s, editMode: 'live', defaultLevel: null })),
   [`/orgs/${ORG}/collections`]: collections.map((c) => ({ object: 'collection', ...c })),
@@ -22,25 +26,58 @@ const routes = (collections: { id: string; title: string }[]) => ({
 
 describe('Space parent naming a live collection by title', () => {
   it('moves the space there, with no Collection manifest anywhere', async () => {
-    const { result } = await plan(spaceKind, ORG, desired({ title: 'Getting Started', parent: 'Internal' }), routes([{ id: 'col-product', title: 'Product docs' }, { id: 'col-internal', title: 'Internal' }]));
+    const { result } = await plan(
+      spaceKind,
+      ORG,
+      desired({ title: 'Getting Started', parent: 'Internal' }),
+      routes([
+        { id: 'col-product', title: 'Product docs' },
+        { id: 'col-internal', title: 'Internal' },
+      ]),
+    );
     expect(result.warnings).toEqual([]);
     expect(result.blocked).toEqual([]);
-    expect(result.steps.map((s) => [s.id, s.requests.map((r) => `${r.method} ${r.path} ${JSON.stringify(r.body)}`)])).toEqual([
+    expect(
+      result.steps.map((s) => [s.id, s.requests.map((r) => `${r.method} ${r.path} ${JSON.stringify(r.body)}`)]),
+    ).toEqual([
       ['Space/org-demo/Getting Started#move', ['POST /spaces/sp-getting-started/move {"parent":"col-internal"}']],
     ]);
   });
 
   it('a new space is created in it', async () => {
-    const { result } = await plan(spaceKind, ORG, desired({ title: 'Playbooks', parent: 'Internal' }), routes([{ id: 'col-internal', title: 'Internal' }]));
+    const { result } = await plan(
+      spaceKind,
+      ORG,
+      desired({ title: 'Playbooks', parent: 'Internal' }),
+      routes([{ id: 'col-internal', title: 'Internal' }]),
+    );
     expect(result.steps.map((s) => s.requests[0]!.body)).toEqual([{ title: 'Playbooks', parent: 'col-internal' }]);
   });
 
   it('two live collections with the title: the space is blocked at its parent, nothing is guessed', async () => {
-    const { result } = await plan(spaceKind, ORG, desired({ title: 'Getting Started', parent: 'Internal' }, { title: 'Playbooks', parent: 'Internal' }), routes([{ id: 'col-a', title: 'Internal' }, { id: 'col-b', title: 'Internal' }]));
+    const { result } = await plan(
+      spaceKind,
+      ORG,
+      desired({ title: 'Getting Started', parent: 'Internal' }, { title: 'Playbooks', parent: 'Internal' }),
+      routes([
+        { id: 'col-a', title: 'Internal' },
+        { id: 'col-b', title: 'Internal' },
+      ]),
+    );
     expect(result.steps).toEqual([]);
-    expect(result.blocked.map((b) => [b.key, `${b.source?.file}:${b.source?.line}:${b.source?.column}`, b.message])).toEqual([
-      ['Getting Started', 'space.yaml:10:2', 'parent "Internal" names 2 live collections (col-a, col-b); write the id of the one you mean'],
-      ['Playbooks', 'space.yaml:10:2', 'parent "Internal" names 2 live collections (col-a, col-b); write the id of the one you mean'],
+    expect(
+      result.blocked.map((b) => [b.key, `${b.source?.file}:${b.source?.line}:${b.source?.column}`, b.message]),
+    ).toEqual([
+      [
+        'Getting Started',
+        'space.yaml:10:2',
+        'parent "Internal" names 2 live collections (col-a, col-b); write the id of the one you mean',
+      ],
+      [
+        'Playbooks',
+        'space.yaml:10:2',
+        'parent "Internal" names 2 live collections (col-a, col-b); write the id of the one you mean',
+      ],
     ]);
   });
 

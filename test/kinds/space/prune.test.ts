@@ -22,17 +22,39 @@ const routes = () => ({
     { object: 'site-section', id: 'sec-beta', path: 'beta', title: 'Beta' },
   ],
   [`${SITES}/site-help/site-spaces`]: [
-    { object: 'site-space', id: 'ss-a', path: 'alpha', section: 'sec-main', space: space('sp-a', 'Alpha'), default: true },
+    {
+      object: 'site-space',
+      id: 'ss-a',
+      path: 'alpha',
+      section: 'sec-main',
+      space: space('sp-a', 'Alpha'),
+      default: true,
+    },
     { object: 'site-space', id: 'ss-b1', path: 'beta', section: 'sec-main', space: space('sp-b', 'Beta') },
-    { object: 'site-space', id: 'ss-b2', path: 'beta', section: 'sec-beta', space: space('sp-b', 'Beta'), default: true },
+    {
+      object: 'site-space',
+      id: 'ss-b2',
+      path: 'beta',
+      section: 'sec-beta',
+      space: space('sp-b', 'Beta'),
+      default: true,
+    },
   ],
 });
-const spaces = (...titles: string[]) => desiredOf(spaceKind, titles.map((title) => fakeDoc('Space', ORG, { title })));
+const spaces = (...titles: string[]) =>
+  desiredOf(
+    spaceKind,
+    titles.map((title) => fakeDoc('Space', ORG, { title })),
+  );
 
 async function run(desired: DesiredEntry<SpaceSpec>[], prune: string[], others: DesiredEntry[] = []) {
   const f = fakeFetchContext(routes(), prune);
   const live = await spaceKind.fetch(f, ORG, desired);
-  return { live, result: spaceKind.diff(fakeDiffContext({ prune, desired: others }), ORG, desired, live), asked: f.asked };
+  return {
+    live,
+    result: spaceKind.diff(fakeDiffContext({ prune, desired: others }), ORG, desired, live),
+    asked: f.asked,
+  };
 }
 
 describe('Space prune', () => {
@@ -43,9 +65,27 @@ describe('Space prune', () => {
         'Space/org-demo/Beta#delete',
         'soft delete: restorable for 7 days',
         [
-          { kind: 'SiteSpace', org: ORG, key: 'Help/main/Beta', id: 'ss-b1', note: 'when the space is purged, 7 days after its delete, unless restored' },
-          { kind: 'SiteSpace', org: ORG, key: 'Help/beta/Beta', id: 'ss-b2', note: 'when the space is purged, 7 days after its delete, unless restored' },
-          { kind: 'SiteSection', org: ORG, key: 'Help/beta', id: 'sec-beta', note: 'when its last space is purged, 7 days after the delete, unless restored' },
+          {
+            kind: 'SiteSpace',
+            org: ORG,
+            key: 'Help/main/Beta',
+            id: 'ss-b1',
+            note: 'when the space is purged, 7 days after its delete, unless restored',
+          },
+          {
+            kind: 'SiteSpace',
+            org: ORG,
+            key: 'Help/beta/Beta',
+            id: 'ss-b2',
+            note: 'when the space is purged, 7 days after its delete, unless restored',
+          },
+          {
+            kind: 'SiteSection',
+            org: ORG,
+            key: 'Help/beta',
+            id: 'sec-beta',
+            note: 'when its last space is purged, 7 days after the delete, unless restored',
+          },
         ],
       ],
     ]);
@@ -59,7 +99,9 @@ describe('Space prune', () => {
   });
 
   it('a space a Site manifest shows is not deleted: the delete is blocked, naming where the site shows it', async () => {
-    const site = desiredOf(siteKind, [fakeDoc('Site', ORG, { title: 'Help', sections: [{ path: 'main', spaces: ['Alpha', 'sp-b'] }] }, 'site.yaml')]);
+    const site = desiredOf(siteKind, [
+      fakeDoc('Site', ORG, { title: 'Help', sections: [{ path: 'main', spaces: ['Alpha', 'sp-b'] }] }, 'site.yaml'),
+    ]);
     const { result } = await run(spaces('Alpha'), ['Space'], site);
     expect(result.steps.map((s) => s.id)).toEqual(['Space/org-demo/Gamma#delete']);
     expect(result.blocked).toEqual([
@@ -75,7 +117,20 @@ describe('Space prune', () => {
   });
 
   it('a section a Site manifest writes is not listed as emptied (the manifest keeps it)', async () => {
-    const site = desiredOf(siteKind, [fakeDoc('Site', ORG, { title: 'Help', sections: [{ path: 'main', spaces: ['Alpha'] }, { path: 'beta', spaces: ['Gamma'] }] }, 'site.yaml')]);
+    const site = desiredOf(siteKind, [
+      fakeDoc(
+        'Site',
+        ORG,
+        {
+          title: 'Help',
+          sections: [
+            { path: 'main', spaces: ['Alpha'] },
+            { path: 'beta', spaces: ['Gamma'] },
+          ],
+        },
+        'site.yaml',
+      ),
+    ]);
     const { result } = await run(spaces('Alpha', 'Gamma'), ['Space'], site);
     expect(result.steps[0]!.cascades?.map((c) => c.id)).toEqual(['ss-b1', 'ss-b2']);
   });

@@ -14,7 +14,11 @@ const routes = () => ({
     { object: 'collection', id: 'col-internal', title: 'Internal' },
   ],
 });
-const desired = (...specs: Record<string, unknown>[]) => desiredOf(spaceKind, specs.map((s) => fakeDoc('Space', ORG, s)));
+const desired = (...specs: Record<string, unknown>[]) =>
+  desiredOf(
+    spaceKind,
+    specs.map((s) => fakeDoc('Space', ORG, s)),
+  );
 const SEED = [
   { title: 'Getting Started', emoji: '🚀', parent: 'col-product' },
   { title: 'API Reference', emoji: '📘', parent: 'col-product' },
@@ -23,7 +27,13 @@ const SEED = [
 ];
 // In the order the diff wrote them (the collection steps they depend on are not part of these plans).
 const summary = (steps: Step[]) =>
-  steps.map((s) => [s.id, s.phase, s.wave, s.dependsOn, s.requests.map((r) => `${r.method} ${r.path}${r.body === undefined ? '' : ` ${JSON.stringify(r.body)}`}`)]);
+  steps.map((s) => [
+    s.id,
+    s.phase,
+    s.wave,
+    s.dependsOn,
+    s.requests.map((r) => `${r.method} ${r.path}${r.body === undefined ? '' : ` ${JSON.stringify(r.body)}`}`),
+  ]);
 
 describe('Space diff', () => {
   it('plans nothing when spaces match the seed', async () => {
@@ -32,8 +42,19 @@ describe('Space diff', () => {
   });
 
   it('creates a space in a collection created in the same plan, with defaultLevel in the same step, and registers it', async () => {
-    const ctx = fakeDiffContext({ registered: { [`Collection|${ORG}|Guides`]: ref('Collection/org-demo/Guides#create'), [`Collection|${ORG}|Internal`]: 'col-internal' } });
-    const { result } = await plan(spaceKind, ORG, desired(...SEED, { title: 'Tutorials', emoji: '🎓', parent: 'Guides', editMode: 'locked', defaultLevel: 'read' }), routes(), ctx);
+    const ctx = fakeDiffContext({
+      registered: {
+        [`Collection|${ORG}|Guides`]: ref('Collection/org-demo/Guides#create'),
+        [`Collection|${ORG}|Internal`]: 'col-internal',
+      },
+    });
+    const { result } = await plan(
+      spaceKind,
+      ORG,
+      desired(...SEED, { title: 'Tutorials', emoji: '🎓', parent: 'Guides', editMode: 'locked', defaultLevel: 'read' }),
+      routes(),
+      ctx,
+    );
     expect(summary(result.steps)).toEqual([
       [
         'Space/org-demo/Tutorials#create',
@@ -53,9 +74,21 @@ describe('Space diff', () => {
   it('updates with one PATCH and moves to another collection by title (live titles resolve through the engine)', async () => {
     const ctx = fakeDiffContext({ registered: { [`Collection|${ORG}|Internal`]: 'col-internal' } });
     const [gs, api, rb, cl] = SEED;
-    const { result } = await plan(spaceKind, ORG, desired({ ...gs!, emoji: '✨', editMode: 'locked' }, { ...api!, parent: 'Internal' }, rb!, cl!), routes(), ctx);
+    const { result } = await plan(
+      spaceKind,
+      ORG,
+      desired({ ...gs!, emoji: '✨', editMode: 'locked' }, { ...api!, parent: 'Internal' }, rb!, cl!),
+      routes(),
+      ctx,
+    );
     expect(summary(result.steps)).toEqual([
-      ['Space/org-demo/Getting Started#update', 'update', 26, [], ['PATCH /spaces/sp-getting-started {"emoji":"✨","editMode":"locked"}']],
+      [
+        'Space/org-demo/Getting Started#update',
+        'update',
+        26,
+        [],
+        ['PATCH /spaces/sp-getting-started {"emoji":"✨","editMode":"locked"}'],
+      ],
       ['Space/org-demo/API Reference#move', 'update', 26, [], ['POST /spaces/sp-api/move {"parent":"col-internal"}']],
     ]);
   });
@@ -63,7 +96,15 @@ describe('Space diff', () => {
   it('unmanaged spaces are listed; under prune they are soft-deleted', async () => {
     const off = await plan(spaceKind, ORG, desired(SEED[0]!), routes());
     expect(off.result.unmanaged.map((u) => u.id)).toEqual(['sp-api', 'sp-runbooks', 'sp-changelog']);
-    const on = await plan(spaceKind, ORG, desired(...SEED.slice(0, 3)), routes(), fakeDiffContext({ prune: ['Space'] }));
-    expect(summary(on.result.steps)).toEqual([['Space/org-demo/Changelog#delete', 'prune', 26, [], ['DELETE /spaces/sp-changelog']]]);
+    const on = await plan(
+      spaceKind,
+      ORG,
+      desired(...SEED.slice(0, 3)),
+      routes(),
+      fakeDiffContext({ prune: ['Space'] }),
+    );
+    expect(summary(on.result.steps)).toEqual([
+      ['Space/org-demo/Changelog#delete', 'prune', 26, [], ['DELETE /spaces/sp-changelog']],
+    ]);
   });
 });

@@ -8,8 +8,13 @@ import { teamKind } from '../../../src/kinds/team/kind.js';
 import { desiredOf, fakeDiffContext, fakeDoc, fakeFetchContext, plan } from '../helpers.js';
 import { ORG, seedRoutes } from '../seed.js';
 
-const at = (name: string, role?: 'owner' | 'member') => (role ? { email: `${name}@acme.test`, role } : { email: `${name}@acme.test` });
-const desired = (...specs: Record<string, unknown>[]) => desiredOf(teamKind, specs.map((s) => fakeDoc('Team', ORG, s, 'teams.yaml')));
+const at = (name: string, role?: 'owner' | 'member') =>
+  role ? { email: `${name}@acme.test`, role } : { email: `${name}@acme.test` };
+const desired = (...specs: Record<string, unknown>[]) =>
+  desiredOf(
+    teamKind,
+    specs.map((s) => fakeDoc('Team', ORG, s, 'teams.yaml')),
+  );
 const ADVICE = 'add them to a Members document with invite: true (or invite them) before listing them in a team';
 
 /** Run the Members diff first (as the engine does), so its invites are registered for the Team diff. */
@@ -23,7 +28,16 @@ async function membersFirst(members: Record<string, unknown>[], invite: boolean)
 describe('Team member references', () => {
   it('a new team listing a non-member is blocked at that e-mail; the other teams still plan', async () => {
     const ctx = fakeDiffContext();
-    const { result } = await plan(teamKind, ORG, desired({ title: 'Squad', members: [at('bob'), at('zoe', 'owner'), at('nobody')] }, { title: 'Two', members: [at('bob')] }), seedRoutes(), ctx);
+    const { result } = await plan(
+      teamKind,
+      ORG,
+      desired(
+        { title: 'Squad', members: [at('bob'), at('zoe', 'owner'), at('nobody')] },
+        { title: 'Two', members: [at('bob')] },
+      ),
+      seedRoutes(),
+      ctx,
+    );
     expect(result.blocked).toEqual([
       {
         kind: 'Team',
@@ -39,7 +53,12 @@ describe('Team member references', () => {
   });
 
   it('an existing team is blocked as a whole: neither its rename nor its other membership changes are planned', async () => {
-    const { result } = await plan(teamKind, ORG, desired({ title: 'Support Crew', id: 'team-support', members: [at('frank'), at('bob'), at('nobody')] }), seedRoutes());
+    const { result } = await plan(
+      teamKind,
+      ORG,
+      desired({ title: 'Support Crew', id: 'team-support', members: [at('frank'), at('bob'), at('nobody')] }),
+      seedRoutes(),
+    );
     expect(result.steps).toEqual([]);
     expect(result.blocked.map((b) => [b.key, b.source?.line])).toEqual([['Support Crew', 12]]);
   });
@@ -53,11 +72,18 @@ describe('Team member references', () => {
     const listedOnly = await membersFirst([{ email: 'zoe@acme.test', role: 'edit' }], false);
     const blocked = await plan(teamKind, ORG, desired(spec), seedRoutes(), listedOnly);
     expect(blocked.result.steps).toEqual([]);
-    expect(blocked.result.blocked.map((b) => b.message)).toEqual([`zoe@acme.test is not an organization member and is not invited in this plan; ${ADVICE}`]);
+    expect(blocked.result.blocked.map((b) => b.message)).toEqual([
+      `zoe@acme.test is not an organization member and is not invited in this plan; ${ADVICE}`,
+    ]);
   });
 
   it('members already in the live team need no resolving', async () => {
-    const { result } = await plan(teamKind, ORG, desired({ title: 'Support', members: [at('frank', 'owner'), at('ivan')] }), seedRoutes());
+    const { result } = await plan(
+      teamKind,
+      ORG,
+      desired({ title: 'Support', members: [at('frank', 'owner'), at('ivan')] }),
+      seedRoutes(),
+    );
     expect(result.blocked).toEqual([]);
     expect(result.steps.map((s) => s.id)).toEqual(['Team/org-demo/Support#members']);
   });

@@ -9,10 +9,15 @@ import { desiredOf, fakeDiffContext, fakeDoc, fakeFetchContext, plan, reports, i
 import { ORG, seedRoutes } from '../seed.js';
 
 type TM = { email: string; role?: 'owner' | 'member' };
-const at = (name: string, role?: 'owner' | 'member'): TM => (role ? { email: `${name}@acme.test`, role } : { email: `${name}@acme.test` });
+const at = (name: string, role?: 'owner' | 'member'): TM =>
+  role ? { email: `${name}@acme.test`, role } : { email: `${name}@acme.test` };
 
 const teamDoc = (spec: TeamManifestSpec, file = 'teams.yaml') => fakeDoc('Team', ORG, spec, file);
-const desired = (...specs: Record<string, unknown>[]) => desiredOf(teamKind, specs.map((s) => fakeDoc('Team', ORG, s, 'teams.yaml')));
+const desired = (...specs: Record<string, unknown>[]) =>
+  desiredOf(
+    teamKind,
+    specs.map((s) => fakeDoc('Team', ORG, s, 'teams.yaml')),
+  );
 
 const PLATFORM = { title: 'Platform', members: [at('ada', 'owner'), at('bob'), at('carol')] };
 const WRITERS = { title: 'Writers', members: [at('heidi', 'owner'), at('judy'), at('erin')] };
@@ -27,11 +32,21 @@ describe('Team diff', () => {
   it('fetches member lists only of teams whose members a manifest manages (and under prune of those it deletes)', async () => {
     const ctx = fakeFetchContext(seedRoutes());
     await teamKind.fetch(ctx, ORG, desired(PLATFORM, { title: 'Writers' }));
-    expect(ctx.asked.sort()).toEqual(['/orgs/org-demo/members', '/orgs/org-demo/teams', '/orgs/org-demo/teams/team-platform/members']);
+    expect(ctx.asked.sort()).toEqual([
+      '/orgs/org-demo/members',
+      '/orgs/org-demo/teams',
+      '/orgs/org-demo/teams/team-platform/members',
+    ]);
     const pruning = fakeFetchContext(seedRoutes(), ['Team']);
     await teamKind.fetch(pruning, ORG, desired(PLATFORM, { title: 'Writers' }));
     // Under prune also the SAML providers: a deleted team leaves a provider naming it without a default team.
-    expect(pruning.asked.sort()).toEqual(['/orgs/org-demo/members', '/orgs/org-demo/saml', '/orgs/org-demo/teams', '/orgs/org-demo/teams/team-platform/members', '/orgs/org-demo/teams/team-support/members']);
+    expect(pruning.asked.sort()).toEqual([
+      '/orgs/org-demo/members',
+      '/orgs/org-demo/saml',
+      '/orgs/org-demo/teams',
+      '/orgs/org-demo/teams/team-platform/members',
+      '/orgs/org-demo/teams/team-support/members',
+    ]);
   });
 
   it('puts all membership changes of one team into one bulk PUT', async () => {
@@ -45,8 +60,24 @@ describe('Team diff', () => {
       phase: 'update',
       wave: 20,
       dependsOn: [],
-      before: { members: { 'heidi@acme.test': 'owner', 'judy@acme.test': 'member', 'dan@acme.test': null, 'bob@acme.test': null, 'erin@acme.test': 'member' } },
-      after: { members: { 'heidi@acme.test': 'member', 'judy@acme.test': 'owner', 'dan@acme.test': 'owner', 'bob@acme.test': 'member', 'erin@acme.test': null } },
+      before: {
+        members: {
+          'heidi@acme.test': 'owner',
+          'judy@acme.test': 'member',
+          'dan@acme.test': null,
+          'bob@acme.test': null,
+          'erin@acme.test': 'member',
+        },
+      },
+      after: {
+        members: {
+          'heidi@acme.test': 'member',
+          'judy@acme.test': 'owner',
+          'dan@acme.test': 'owner',
+          'bob@acme.test': 'member',
+          'erin@acme.test': null,
+        },
+      },
       requests: [
         {
           method: 'PUT',
@@ -63,7 +94,12 @@ describe('Team diff', () => {
   });
 
   it('an empty members list removes everyone; no members key leaves membership alone', async () => {
-    const { result } = await plan(teamKind, ORG, desired({ title: 'Support', members: [] }, { title: 'Platform' }), seedRoutes());
+    const { result } = await plan(
+      teamKind,
+      ORG,
+      desired({ title: 'Support', members: [] }, { title: 'Platform' }),
+      seedRoutes(),
+    );
     expect(result.steps.map((s) => [s.id, s.requests[0]!.body])).toEqual([
       ['Team/org-demo/Support#members', { remove: ['u-frank', 'u-ivan'] }],
     ]);
@@ -85,7 +121,15 @@ describe('Team diff', () => {
         before: null,
         after: { title: 'Security', members: { 'grace@acme.test': 'owner', 'ada@acme.test': 'member' } },
         dependsOn: [],
-        requests: [{ method: 'PUT', path: '/orgs/org-demo/teams', body: { title: 'Security', members: ['u-grace', 'u-ada'] }, capture: { id: 'id' }, recover: { match: [{ field: 'title', body: '/title' }] } }],
+        requests: [
+          {
+            method: 'PUT',
+            path: '/orgs/org-demo/teams',
+            body: { title: 'Security', members: ['u-grace', 'u-ada'] },
+            capture: { id: 'id' },
+            recover: { match: [{ field: 'title', body: '/title' }] },
+          },
+        ],
         source: { file: 'teams.yaml', line: 10, column: 1 },
       },
       {
@@ -116,10 +160,37 @@ describe('Team diff', () => {
   });
 
   it('creates a plain team with one request when no owner or invitee is involved', async () => {
-    const { result } = await plan(teamKind, ORG, desired({ title: 'Empty' }, { title: 'Two', members: [at('bob')] }), seedRoutes());
+    const { result } = await plan(
+      teamKind,
+      ORG,
+      desired({ title: 'Empty' }, { title: 'Two', members: [at('bob')] }),
+      seedRoutes(),
+    );
     expect(result.steps.map((s) => [s.id, s.requests])).toEqual([
-      ['Team/org-demo/Empty#create', [{ method: 'PUT', path: '/orgs/org-demo/teams', body: { title: 'Empty' }, capture: { id: 'id' }, recover: { match: [{ field: 'title', body: '/title' }] } }]],
-      ['Team/org-demo/Two#create', [{ method: 'PUT', path: '/orgs/org-demo/teams', body: { title: 'Two', members: ['u-bob'] }, capture: { id: 'id' }, recover: { match: [{ field: 'title', body: '/title' }] } }]],
+      [
+        'Team/org-demo/Empty#create',
+        [
+          {
+            method: 'PUT',
+            path: '/orgs/org-demo/teams',
+            body: { title: 'Empty' },
+            capture: { id: 'id' },
+            recover: { match: [{ field: 'title', body: '/title' }] },
+          },
+        ],
+      ],
+      [
+        'Team/org-demo/Two#create',
+        [
+          {
+            method: 'PUT',
+            path: '/orgs/org-demo/teams',
+            body: { title: 'Two', members: ['u-bob'] },
+            capture: { id: 'id' },
+            recover: { match: [{ field: 'title', body: '/title' }] },
+          },
+        ],
+      ],
     ]);
   });
 
@@ -127,14 +198,19 @@ describe('Team diff', () => {
     const ctx = fakeDiffContext({ invite: true });
     const routes = seedRoutes();
     // The Members diff runs first (lower depth) and registers the invitee.
-    const membersDesired = desiredOf(membersKind, [fakeDoc('Members', ORG, { members: [{ email: 'zoe@acme.test', role: 'edit' }] })]);
+    const membersDesired = desiredOf(membersKind, [
+      fakeDoc('Members', ORG, { members: [{ email: 'zoe@acme.test', role: 'edit' }] }),
+    ]);
     const membersLive = await membersKind.fetch(fakeFetchContext(routes), ORG, membersDesired);
     membersKind.diff(ctx, ORG, membersDesired, membersLive);
 
     const { result } = await plan(
       teamKind,
       ORG,
-      desired({ title: 'Support', members: [at('frank'), at('ivan'), at('zoe', 'owner')] }, { title: 'New', members: [at('zoe'), at('bob')] }),
+      desired(
+        { title: 'Support', members: [at('frank'), at('ivan'), at('zoe', 'owner')] },
+        { title: 'New', members: [at('zoe'), at('bob')] },
+      ),
       routes,
       ctx,
     );
@@ -146,26 +222,40 @@ describe('Team diff', () => {
     expect(byId.get('Team/org-demo/New#create')!.requests[0]!.body).toEqual({ title: 'New', members: ['u-bob'] });
     expect(byId.get('Team/org-demo/New#members')).toMatchObject({
       dependsOn: ['Members/org-demo/invite#create', 'Team/org-demo/New#create'],
-      requests: [{ path: '/orgs/org-demo/teams/<<ref:Team/org-demo/New#create.id>>/members', body: { add: ['zoe@acme.test'] } }],
+      requests: [
+        { path: '/orgs/org-demo/teams/<<ref:Team/org-demo/New#create.id>>/members', body: { add: ['zoe@acme.test'] } },
+      ],
     });
   });
 
   it('blocks a team listing an e-mail that is not an organization member (more in refs-team.test.ts)', async () => {
-    const { result } = await plan(teamKind, ORG, desired({ title: 'Support', members: [at('frank'), at('ivan'), at('nobody')] }), seedRoutes());
+    const { result } = await plan(
+      teamKind,
+      ORG,
+      desired({ title: 'Support', members: [at('frank'), at('ivan'), at('nobody')] }),
+      seedRoutes(),
+    );
     expect(result.steps).toEqual([]);
     expect(result.warnings).toEqual([]);
     expect(result.blocked.map((b) => [b.key, b.source?.line])).toEqual([['Support', 12]]);
   });
 
   it('renames by pinned id', async () => {
-    const { result } = await plan(teamKind, ORG, desired({ title: 'Platform Engineering', id: 'team-platform' }), seedRoutes());
+    const { result } = await plan(
+      teamKind,
+      ORG,
+      desired({ title: 'Platform Engineering', id: 'team-platform' }),
+      seedRoutes(),
+    );
     expect(result.steps).toEqual([
       expect.objectContaining({
         id: 'Team/org-demo/Platform Engineering#update',
         action: 'update',
         before: { title: 'Platform' },
         after: { title: 'Platform Engineering' },
-        requests: [{ method: 'PATCH', path: '/orgs/org-demo/teams/team-platform', body: { title: 'Platform Engineering' } }],
+        requests: [
+          { method: 'PATCH', path: '/orgs/org-demo/teams/team-platform', body: { title: 'Platform Engineering' } },
+        ],
       }),
     ]);
   });
@@ -178,11 +268,18 @@ describe('Team diff', () => {
 
   it('refuses to guess between two live teams with one title', async () => {
     const routes = seedRoutes();
-    (routes[`/orgs/${ORG}/teams`] as unknown[]).push({ object: 'team', id: 'team-support-2', title: 'Support', members: 0 });
+    (routes[`/orgs/${ORG}/teams`] as unknown[]).push({
+      object: 'team',
+      id: 'team-support-2',
+      title: 'Support',
+      members: 0,
+    });
     const entries = desired({ title: 'Support' });
     await expect(teamKind.fetch(fakeFetchContext(routes), ORG, entries)).rejects.toThrow(ConflictError);
     const live = await teamKind.fetch(fakeFetchContext(routes), ORG, []);
-    expect(() => teamKind.diff(fakeDiffContext(), ORG, entries, live)).toThrow(/teams.yaml:10:1: Team "Support".*team-support, team-support-2/);
+    expect(() => teamKind.diff(fakeDiffContext(), ORG, entries, live)).toThrow(
+      /teams.yaml:10:1: Team "Support".*team-support, team-support-2/,
+    );
     // Pinning one of them resolves it.
     const pinned = desired({ title: 'Support', id: 'team-support-2' });
     expect(teamKind.diff(fakeDiffContext(), ORG, pinned, live).steps).toEqual([]);
@@ -193,8 +290,18 @@ describe('Team diff', () => {
     const { result } = await plan(teamKind, ORG, entries, seedRoutes(), fakeDiffContext({ prune: ['Team'] }));
     expect(result.unmanaged).toEqual([]);
     expect(result.steps.map((s) => [s.id, s.action, s.phase, s.requests[0]])).toEqual([
-      ['Team/org-demo/Writers#delete', 'delete', 'prune', { method: 'DELETE', path: '/orgs/org-demo/teams/team-writers' }],
-      ['Team/org-demo/Support#delete', 'delete', 'prune', { method: 'DELETE', path: '/orgs/org-demo/teams/team-support' }],
+      [
+        'Team/org-demo/Writers#delete',
+        'delete',
+        'prune',
+        { method: 'DELETE', path: '/orgs/org-demo/teams/team-writers' },
+      ],
+      [
+        'Team/org-demo/Support#delete',
+        'delete',
+        'prune',
+        { method: 'DELETE', path: '/orgs/org-demo/teams/team-support' },
+      ],
     ]);
   });
 
@@ -215,9 +322,15 @@ describe('Team diff', () => {
 describe('Team validation', () => {
   it('reports duplicate e-mails inside one team at the second occurrence', () => {
     const r = reports();
-    teamKind.toDesired(teamDoc({ title: 'T', members: [at('bob'), at('ada'), { email: 'BOB@acme.test', role: 'owner' }] }), r.report);
+    teamKind.toDesired(
+      teamDoc({ title: 'T', members: [at('bob'), at('ada'), { email: 'BOB@acme.test', role: 'owner' }] }),
+      r.report,
+    );
     expect(r.list).toEqual([
-      { pos: { file: 'teams.yaml', line: 12, column: 4 }, message: 'bob@acme.test is listed twice in team "T" (first at members[0])' },
+      {
+        pos: { file: 'teams.yaml', line: 12, column: 4 },
+        message: 'bob@acme.test is listed twice in team "T" (first at members[0])',
+      },
     ]);
   });
 
@@ -232,7 +345,8 @@ describe('Team validation', () => {
     expect(r.list).toEqual([
       {
         pos: { file: 'teams.yaml', line: 11, column: 4 },
-        message: 'zed@acme.test is not listed in the Members documents of organization org-demo; team members must be organization members',
+        message:
+          'zed@acme.test is not listed in the Members documents of organization org-demo; team members must be organization members',
       },
     ]);
     const none = reports();

@@ -11,8 +11,22 @@ type Call = (...args: unknown[]) => Promise<{ status: number; data: Json }>;
 
 /** The seeded comment, reply and page of each host (packages/sandbox/src/seed-content.ts). */
 const HOSTS = [
-  { suffix: 'InSpace', ids: ['sp-api'], comment: 'cm-api-1', reply: 'cm-api-1-r1', page: 'pg-api-auth', comments: ['cm-api-2', 'cm-api-1'] },
-  { suffix: 'InChangeRequest', ids: ['sp-api', 'cr-api-1'], comment: 'cm-cr-1', reply: 'cm-cr-1-r1', page: 'pg-api-limits', comments: ['cm-cr-1'] },
+  {
+    suffix: 'InSpace',
+    ids: ['sp-api'],
+    comment: 'cm-api-1',
+    reply: 'cm-api-1-r1',
+    page: 'pg-api-auth',
+    comments: ['cm-api-2', 'cm-api-1'],
+  },
+  {
+    suffix: 'InChangeRequest',
+    ids: ['sp-api', 'cr-api-1'],
+    comment: 'cm-cr-1',
+    reply: 'cm-cr-1-r1',
+    page: 'pg-api-limits',
+    comments: ['cm-cr-1'],
+  },
 ] as const;
 
 function hostCases(h: (typeof HOSTS)[number]): Case[] {
@@ -22,8 +36,10 @@ function hostCases(h: (typeof HOSTS)[number]): Case[] {
     if (!fn) throw new Error(`the client has no ${verb}${h.suffix}`);
     return (...args) => fn.call(api.spaces, ...h.ids, ...args);
   };
-  const post = async (env: Env, body: Json = { markdown: 'A question' }): Promise<Json> => expectStatus(op(env, 'postComment')({ page: h.page, body }), 200);
-  const reply = async (env: Env, comment: string): Promise<Json> => expectStatus(op(env, 'postCommentReply')(comment, { body: { markdown: 'An answer' } }), 200);
+  const post = async (env: Env, body: Json = { markdown: 'A question' }): Promise<Json> =>
+    expectStatus(op(env, 'postComment')({ page: h.page, body }), 200);
+  const reply = async (env: Env, comment: string): Promise<Json> =>
+    expectStatus(op(env, 'postCommentReply')(comment, { body: { markdown: 'An answer' } }), 200);
   return [
     {
       name: `listComments${h.suffix}: status, order, authors, targetPage, format`,
@@ -31,16 +47,43 @@ function hostCases(h: (typeof HOSTS)[number]): Case[] {
         const list = op(env, 'listComments');
         expect((await expectStatus(list(), 200)).items.map((c: Json) => c.id)).toEqual(h.comments);
         const mine = await post(env);
-        expect((await expectStatus(list({ order: 'asc', status: 'open', authors: ['u-ada'], targetPage: h.page, format: 'document' }), 200)).items.map((c: Json) => c.id)).toEqual([mine.id]);
-        if (h.suffix === 'InSpace') expect((await expectStatus(list({ status: 'resolved' }), 200)).items.map((c: Json) => c.id)).toEqual(['cm-api-2']);
+        expect(
+          (
+            await expectStatus(
+              list({ order: 'asc', status: 'open', authors: ['u-ada'], targetPage: h.page, format: 'document' }),
+              200,
+            )
+          ).items.map((c: Json) => c.id),
+        ).toEqual([mine.id]);
+        if (h.suffix === 'InSpace')
+          expect((await expectStatus(list({ status: 'resolved' }), 200)).items.map((c: Json) => c.id)).toEqual([
+            'cm-api-2',
+          ]);
       },
     },
     {
       name: `postComment${h.suffix}: page, markdown body; then a document body`,
       run: async (env) => {
         const c = await post(env);
-        expect(c).toMatchObject({ object: 'comment', status: 'open', replies: 0, body: { markdown: 'A question' }, target: { page: { id: h.page } }, postedBy: { id: 'u-ada' } });
-        const doc = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'From a document', marks: [] }] }] }] };
+        expect(c).toMatchObject({
+          object: 'comment',
+          status: 'open',
+          replies: 0,
+          body: { markdown: 'A question' },
+          target: { page: { id: h.page } },
+          postedBy: { id: 'u-ada' },
+        });
+        const doc = {
+          object: 'document',
+          data: {},
+          nodes: [
+            {
+              object: 'block',
+              type: 'paragraph',
+              nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'From a document', marks: [] }] }],
+            },
+          ],
+        };
         const d = await expectStatus(op(env, 'postComment')({ body: { document: doc } }), 200);
         expect((await expectStatus(op(env, 'getComment')(d.id), 200)).body).toEqual({ markdown: 'From a document' });
       },
@@ -57,7 +100,10 @@ function hostCases(h: (typeof HOSTS)[number]): Case[] {
       name: `updateComment${h.suffix}: resolved, body, reactions`,
       run: async (env) => {
         const update = op(env, 'updateComment');
-        const c = await expectStatus(update(h.comment, { resolved: true, body: { markdown: 'Edited' }, addedReactions: ['🎉'] }), 200);
+        const c = await expectStatus(
+          update(h.comment, { resolved: true, body: { markdown: 'Edited' }, addedReactions: ['🎉'] }),
+          200,
+        );
         expect(c).toMatchObject({ status: 'resolved', resolvedBy: { id: 'u-ada' }, body: { markdown: 'Edited' } });
         expect(c.editedAt).toBeTypeOf('string');
         expect(c.reactions.find((r: Json) => r.emoji === '🎉')).toMatchObject({ count: 1 });
@@ -91,14 +137,18 @@ function hostCases(h: (typeof HOSTS)[number]): Case[] {
       run: async (env) => {
         const r = await reply(env, h.comment);
         expect(r).toMatchObject({ object: 'comment-reply', body: { markdown: 'An answer' } });
-        expect((await expectStatus(op(env, 'getComment')(h.comment), 200)).repliers.map((x: Json) => x.user.id)).toContain('u-ada');
+        expect(
+          (await expectStatus(op(env, 'getComment')(h.comment), 200)).repliers.map((x: Json) => x.user.id),
+        ).toContain('u-ada');
       },
     },
     {
       name: `getCommentReply${h.suffix}: format`,
       run: async (env) => {
         const id = h.reply;
-        expect((await expectStatus(op(env, 'getCommentReply')(h.comment, id, { format: 'markdown' }), 200)).id).toBe(id);
+        expect((await expectStatus(op(env, 'getCommentReply')(h.comment, id, { format: 'markdown' }), 200)).id).toBe(
+          id,
+        );
         expect(await statusOf(op(env, 'getCommentReply')(h.comment, 'cm-nope'))).toBe(404);
       },
     },
@@ -106,7 +156,10 @@ function hostCases(h: (typeof HOSTS)[number]): Case[] {
       name: `updateCommentReply${h.suffix}: body, reactions`,
       run: async (env) => {
         const id = h.reply;
-        const r = await expectStatus(op(env, 'updateCommentReply')(h.comment, id, { body: { markdown: 'Better' }, addedReactions: ['👀'] }), 200);
+        const r = await expectStatus(
+          op(env, 'updateCommentReply')(h.comment, id, { body: { markdown: 'Better' }, addedReactions: ['👀'] }),
+          200,
+        );
         expect(r).toMatchObject({ body: { markdown: 'Better' }, reactions: [{ emoji: '👀', count: 1 }] });
       },
     },

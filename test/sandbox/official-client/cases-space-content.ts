@@ -13,10 +13,23 @@ type Call = (...args: unknown[]) => Promise<{ status: number; data: Json }>;
 
 /** The content operations of one host, by the client's method names. */
 const HOSTS = [
-  { ids: ['sp-api'], revision: 'getCurrentRevision', pages: 'listPages', files: 'listFiles', file: 'getFileById', page: 'getPageById', titles: ['Overview', 'Authentication', 'Reference'] },
   {
-    ids: ['sp-api', '1'], revision: 'getRevisionOfChangeRequestById', pages: 'listPagesInChangeRequest', files: 'listFilesInChangeRequestById',
-    file: 'getFileInChangeRequestById', page: 'getPageInChangeRequestById', titles: ['Overview', 'Authentication', 'Reference', 'Limits'],
+    ids: ['sp-api'],
+    revision: 'getCurrentRevision',
+    pages: 'listPages',
+    files: 'listFiles',
+    file: 'getFileById',
+    page: 'getPageById',
+    titles: ['Overview', 'Authentication', 'Reference'],
+  },
+  {
+    ids: ['sp-api', '1'],
+    revision: 'getRevisionOfChangeRequestById',
+    pages: 'listPagesInChangeRequest',
+    files: 'listFilesInChangeRequestById',
+    file: 'getFileInChangeRequestById',
+    page: 'getPageInChangeRequestById',
+    titles: ['Overview', 'Authentication', 'Reference', 'Limits'],
   },
 ] as const;
 
@@ -35,7 +48,13 @@ function contentCases(h: (typeof HOSTS)[number]): Case[] {
         expect(r.pages.map((p: Json) => p.title)).toEqual(h.titles);
       },
     },
-    { name: `${h.pages}: metadata`, run: async (env) => expect((await expectStatus(op(env, h.pages)({ metadata: true }), 200)).pages.map((p: Json) => p.title)).toEqual(h.titles) },
+    {
+      name: `${h.pages}: metadata`,
+      run: async (env) =>
+        expect((await expectStatus(op(env, h.pages)({ metadata: true }), 200)).pages.map((p: Json) => p.title)).toEqual(
+          h.titles,
+        ),
+    },
     {
       name: `${h.files}: limit`,
       run: async (env) => {
@@ -48,7 +67,10 @@ function contentCases(h: (typeof HOSTS)[number]): Case[] {
     {
       name: `${h.file}`,
       run: async (env) => {
-        expect(await expectStatus(op(env, h.file)('file-api-diagram'), 200)).toMatchObject({ name: 'architecture.png', dimensions: { width: 1200 } });
+        expect(await expectStatus(op(env, h.file)('file-api-diagram'), 200)).toMatchObject({
+          name: 'architecture.png',
+          dimensions: { width: 1200 },
+        });
         expect(await statusOf(op(env, h.file)('file-nope'))).toBe(404);
       },
     },
@@ -64,7 +86,13 @@ function contentCases(h: (typeof HOSTS)[number]): Case[] {
   ];
 }
 
-const SAMPLE = { title: 'Acme Status', description: 'Status badges.', scopes: ['space:content:read' as const], script: 'export default {};', organization: ORG };
+const SAMPLE = {
+  title: 'Acme Status',
+  description: 'Status badges.',
+  scopes: ['space:content:read' as const],
+  script: 'export default {};',
+  organization: ORG,
+};
 
 export const SPACE_CONTENT_CASES: Case[] = [
   ...HOSTS.flatMap(contentCases),
@@ -81,7 +109,9 @@ export const SPACE_CONTENT_CASES: Case[] = [
     name: 'searchOrganizationContent: query',
     run: async ({ api }) => {
       const found = await expectStatus(api.orgs.searchOrganizationContent(ORG, { query: 'install' }), 200);
-      expect(found.items.map((s) => [s.id, s.pages.map((p) => p.id)])).toEqual([['sp-getting-started', ['pg-gs-install', 'pg-gs-welcome']]]);
+      expect(found.items.map((s) => [s.id, s.pages.map((p) => p.id)])).toEqual([
+        ['sp-getting-started', ['pg-gs-install', 'pg-gs-welcome']],
+      ]);
     },
   },
   {
@@ -89,14 +119,24 @@ export const SPACE_CONTENT_CASES: Case[] = [
     run: async ({ api }) => {
       const copy = await expectStatus(api.spaces.duplicateSpace('sp-api'), 201);
       expect(copy).toMatchObject({ title: 'API Reference (copy)', parent: 'col-product' });
-      expect((await expectStatus(api.spaces.listPages(copy.id), 200)).pages.map((p) => p.title)).toEqual(['Overview', 'Authentication', 'Reference']);
+      expect((await expectStatus(api.spaces.listPages(copy.id), 200)).pages.map((p) => p.title)).toEqual([
+        'Overview',
+        'Authentication',
+        'Reference',
+      ]);
     },
   },
   {
     name: 'getOrganizationsForEmailDomain',
     run: async ({ api }) => {
-      expect((await expectStatus(api.emailDomains.getOrganizationsForEmailDomain('ACME.test'), 200)).organizations.map((o) => o.id)).toEqual([ORG]);
-      expect((await expectStatus(api.emailDomains.getOrganizationsForEmailDomain('nobody.test'), 200)).organizations).toEqual([]);
+      expect(
+        (await expectStatus(api.emailDomains.getOrganizationsForEmailDomain('ACME.test'), 200)).organizations.map(
+          (o) => o.id,
+        ),
+      ).toEqual([ORG]);
+      expect(
+        (await expectStatus(api.emailDomains.getOrganizationsForEmailDomain('nobody.test'), 200)).organizations,
+      ).toEqual([]);
     },
   },
   {
@@ -118,20 +158,46 @@ export const SPACE_CONTENT_CASES: Case[] = [
   {
     name: 'listIntegrations: search, category, blocks, owner, scope, target',
     run: async ({ api }) => {
-      const names = async (q: Json): Promise<string[]> => (await expectStatus(api.integrations.listIntegrations(q), 200)).items.map((i) => i.name);
+      const names = async (q: Json): Promise<string[]> =>
+        (await expectStatus(api.integrations.listIntegrations(q), 200)).items.map((i) => i.name);
       expect(await names({})).toEqual(['acme-analytics', 'acme-embeds']);
       expect(await names({ search: 'embed', blocks: true, owner: ORG, target: 'space' })).toEqual(['acme-embeds']);
       expect(await names({ category: 'analytics', scope: 'site:views:read', limit: 1 })).toEqual(['acme-analytics']);
       expect(await names({ blockDomain: 'dash.acme.test' })).toEqual(['acme-embeds']);
     },
   },
-  { name: 'getIntegrationByName', run: async ({ api }) => expect(await expectStatus(api.integrations.getIntegrationByName('acme-analytics'), 200)).toMatchObject({ version: 3, owner: { id: ORG } }) },
+  {
+    name: 'getIntegrationByName',
+    run: async ({ api }) =>
+      expect(await expectStatus(api.integrations.getIntegrationByName('acme-analytics'), 200)).toMatchObject({
+        version: 3,
+        owner: { id: ORG },
+      }),
+  },
   {
     name: 'publishIntegration: new, then a new version',
     run: async ({ api }) => {
-      expect(await expectStatus(api.integrations.publishIntegration('acme-status', { ...SAMPLE, visibility: 'public', categories: ['other'] }), 200)).toMatchObject({ name: 'acme-status', version: 1 });
-      expect((await expectStatus(api.integrations.publishIntegration('acme-status', { ...SAMPLE, title: 'Acme Status 2' }), 200)).version).toBe(2);
-      expect((await expectStatus(api.integrations.getIntegrationByName('acme-status'), 200)).title).toBe('Acme Status 2');
+      expect(
+        await expectStatus(
+          api.integrations.publishIntegration('acme-status', {
+            ...SAMPLE,
+            visibility: 'public',
+            categories: ['other'],
+          }),
+          200,
+        ),
+      ).toMatchObject({ name: 'acme-status', version: 1 });
+      expect(
+        (
+          await expectStatus(
+            api.integrations.publishIntegration('acme-status', { ...SAMPLE, title: 'Acme Status 2' }),
+            200,
+          )
+        ).version,
+      ).toBe(2);
+      expect((await expectStatus(api.integrations.getIntegrationByName('acme-status'), 200)).title).toBe(
+        'Acme Status 2',
+      );
     },
   },
   {
@@ -144,8 +210,22 @@ export const SPACE_CONTENT_CASES: Case[] = [
   {
     name: 'listIntegrationInstallations: externalId',
     run: async ({ api }) => {
-      expect((await expectStatus(api.integrations.listIntegrationInstallations('acme-analytics', { externalId: 'acme-prod' }), 200)).items.map((i) => i.id)).toEqual(['inst-analytics']);
-      expect((await expectStatus(api.integrations.listIntegrationInstallations('acme-analytics', { externalId: 'other' }), 200)).items).toEqual([]);
+      expect(
+        (
+          await expectStatus(
+            api.integrations.listIntegrationInstallations('acme-analytics', { externalId: 'acme-prod' }),
+            200,
+          )
+        ).items.map((i) => i.id),
+      ).toEqual(['inst-analytics']);
+      expect(
+        (
+          await expectStatus(
+            api.integrations.listIntegrationInstallations('acme-analytics', { externalId: 'other' }),
+            200,
+          )
+        ).items,
+      ).toEqual([]);
     },
   },
 ];

@@ -18,7 +18,16 @@ export interface Case {
   run(env: Env): Promise<void>;
 }
 
-export const CASES: Case[] = [...ORG_CASES, ...CONTENT_CASES, ...DISCUSSION_CASES, ...SPACE_CONTENT_CASES, ...SITE_CASES, ...SITE_LIVE_CASES, ...SITE_LINK_CASES, ...SSO_OPENAPI_CASES];
+export const CASES: Case[] = [
+  ...ORG_CASES,
+  ...CONTENT_CASES,
+  ...DISCUSSION_CASES,
+  ...SPACE_CONTENT_CASES,
+  ...SITE_CASES,
+  ...SITE_LIVE_CASES,
+  ...SITE_LINK_CASES,
+  ...SSO_OPENAPI_CASES,
+];
 
 export const operationIdOf = (c: Case): string => c.name.split(':')[0]!.trim();
 
@@ -28,8 +37,8 @@ export const operationIdOf = (c: Case): string => c.name.split(':')[0]!.trim();
  * list cannot go stale. Each is named in docs/dev/api-differences.md, "What the official client meets".
  */
 export const NORMATIVE: Record<string, string> = {
-  listTranslations: 'translation settings {title, languages}, not the spec\'s Translation',
-  getTranslation: 'translation settings {title, languages}, not the spec\'s Translation',
+  listTranslations: "translation settings {title, languages}, not the spec's Translation",
+  getTranslation: "translation settings {title, languages}, not the spec's Translation",
   createTranslation: 'POST takes {title}, not {source, language, instructions}',
   updateTranslation: 'PUT takes {title}, not {instructions}',
   removeMemberFromOrganizationById: 'deleting a member answers 204, not 205',
@@ -39,7 +48,8 @@ export const NORMATIVE: Record<string, string> = {
   unpublishIntegration: 'unpublishing an integration answers 204, not 205',
   'updateSiteSectionById: empty condition': 'a condition is 1..1024 characters (the spec: 0..1024)',
   'updateSiteSpaceById: empty condition': 'a condition is 1..1024 characters (the spec: 0..1024)',
-  'updateSiteAdaptiveSchema: string claim': 'visitor claims are booleans (the spec: also string, number, array, object)',
+  'updateSiteAdaptiveSchema: string claim':
+    'visitor claims are booleans (the spec: also string, number, array, object)',
 };
 
 /** Served by the sandbox from management-api.md, absent from the official spec (no client method). */

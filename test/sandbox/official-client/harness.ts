@@ -22,14 +22,20 @@ export interface SpecOperation {
   path: string;
 }
 
-const OPERATIONS: SpecOperation[] = Object.entries(spec.paths as Record<string, Record<string, Json>>).flatMap(([path, ops]) =>
-  Object.entries(ops)
-    .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
-    .map(([method, op]) => ({ operationId: op.operationId as string, method: method.toUpperCase(), path })),
+const OPERATIONS: SpecOperation[] = Object.entries(spec.paths as Record<string, Record<string, Json>>).flatMap(
+  ([path, ops]) =>
+    Object.entries(ops)
+      .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
+      .map(([method, op]) => ({ operationId: op.operationId as string, method: method.toUpperCase(), path })),
 );
 
-const pathPattern = (specPath: string): RegExp => new RegExp(`^${specPath.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
-const PATTERNS = OPERATIONS.map((op) => ({ op, re: pathPattern(op.path), literal: op.path.replace(/\{[^}]+\}/g, '').length }));
+const pathPattern = (specPath: string): RegExp =>
+  new RegExp(`^${specPath.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
+const PATTERNS = OPERATIONS.map((op) => ({
+  op,
+  re: pathPattern(op.path),
+  literal: op.path.replace(/\{[^}]+\}/g, '').length,
+}));
 
 /** The spec operation a request hits (the most literal path wins: `/versions/latest` over `/versions/{id}`). */
 export function operationOf(method: string, path: string): SpecOperation | undefined {
@@ -88,8 +94,10 @@ export interface Exchange {
  * schema (`startEnv`), which is the stronger claim.
  */
 type Loose<T> = {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  [K in keyof T]: { [M in keyof T[K]]: T[K][M] extends (...args: any[]) => Promise<infer R> ? (...args: any[]) => Promise<R> : T[K][M] };
+  [K in keyof T]: {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    [M in keyof T[K]]: T[K][M] extends (...args: any[]) => Promise<infer R> ? (...args: any[]) => Promise<R> : T[K][M];
+  };
 };
 type GeneratedMethods = Loose<Api<{ authToken?: string }>>;
 declare module '@gitbook/api' {
@@ -121,18 +129,26 @@ export async function startEnv(): Promise<Env> {
     if (op && typeof init?.body === 'string') {
       const validate = requestValidatorFor(op);
       const sent: unknown = JSON.parse(init.body);
-      if (validate && !validate(sent)) problems.push(`${op.operationId} request not allowed by the spec: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
+      if (validate && !validate(sent))
+        problems.push(
+          `${op.operationId} request not allowed by the spec: ${JSON.stringify(validate.errors?.slice(0, 3))}`,
+        );
     }
     const text = await res.clone().text();
     const body: unknown = text === '' ? undefined : JSON.parse(text);
     log.push({ operationId: op?.operationId, method, path, status: res.status, body });
     if (op && res.ok && body !== undefined) {
       const validate = validatorFor(op, res.status);
-      if (validate && !validate(body)) problems.push(`${op.operationId} ${res.status}: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
+      if (validate && !validate(body))
+        problems.push(`${op.operationId} ${res.status}: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
     }
     return res;
   };
-  const api = new GitBookAPI({ endpoint: sb.origin, authToken: sb.token, serviceBinding: { fetch: recordingFetch as typeof fetch } });
+  const api = new GitBookAPI({
+    endpoint: sb.origin,
+    authToken: sb.token,
+    serviceBinding: { fetch: recordingFetch as typeof fetch },
+  });
   return { api, sb, log, problems };
 }
 

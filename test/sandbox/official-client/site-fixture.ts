@@ -17,7 +17,10 @@ export async function sectionedSite(env: Env): Promise<{ site: Site; api: SiteSe
   const { site } = await newSite(env);
   await expectStatus(env.api.orgs.addSectionToSite(ORG, site.id, { spaceId: 'sp-api', title: 'API' }), 201);
   await expectStatus(env.api.orgs.addSectionToSite(ORG, site.id, { spaceId: 'sp-runbooks', title: 'Runbooks' }), 201);
-  const [api, runbooks] = (await expectStatus(env.api.orgs.listSiteSections(ORG, site.id), 200)).items as [SiteSection, SiteSection];
+  const [api, runbooks] = (await expectStatus(env.api.orgs.listSiteSections(ORG, site.id), 200)).items as [
+    SiteSection,
+    SiteSection,
+  ];
   return { site, api, runbooks };
 }
 
@@ -32,5 +35,5 @@ export const structureOf = async (env: Env, siteId: string): Promise<unknown> =>
       : item.object === 'site-section'
         ? { section: item.id, siteSpaces: (item.siteSpaces ?? []).map((x) => x.id) }
         : item.id;
-  return (s.structure as (Parameters<typeof shape>[0])[]).map(shape);
+  return (s.structure as Parameters<typeof shape>[0][]).map(shape);
 };

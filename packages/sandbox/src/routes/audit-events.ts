@@ -24,7 +24,8 @@ function limitOf(query: URLSearchParams): number {
   const raw = query.get('limit');
   if (raw === null || raw === '') return AUDIT_DEFAULT_LIMIT;
   const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n < 1 || n > AUDIT_MAX_LIMIT) throw badRequest(`query.limit: must be an integer between 1 and ${AUDIT_MAX_LIMIT} (got "${raw}")`);
+  if (!/^\d+$/.test(raw) || n < 1 || n > AUDIT_MAX_LIMIT)
+    throw badRequest(`query.limit: must be an integer between 1 and ${AUDIT_MAX_LIMIT} (got "${raw}")`);
   return n;
 }
 
@@ -34,13 +35,18 @@ function timeOf(query: URLSearchParams, name: string): number | undefined {
   const raw = query.get(name);
   if (raw === null) return undefined;
   const t = Date.parse(raw);
-  if (!DATE_TIME.test(raw) || Number.isNaN(t)) throw badRequest(`query.${name}: must be a date-time (RFC 3339), got "${raw}"`);
+  if (!DATE_TIME.test(raw) || Number.isNaN(t))
+    throw badRequest(`query.${name}: must be a date-time (RFC 3339), got "${raw}"`);
   return t;
 }
 
 function present(ctx: RequestContext, e: AuditRecord): Record<string, unknown> {
   const { orgId, ...event } = e;
-  return { object: 'audit-event', ...event, urls: { location: ctx.apiUrl(`/orgs/${encodeURIComponent(orgId)}/audit-events/${e.id}`) } };
+  return {
+    object: 'audit-event',
+    ...event,
+    urls: { location: ctx.apiUrl(`/orgs/${encodeURIComponent(orgId)}/audit-events/${e.id}`) },
+  };
 }
 
 export const auditEventRoutes: RouteTable = {
@@ -49,9 +55,16 @@ export const auditEventRoutes: RouteTable = {
     pattern: LIST,
     handler: (ctx) => {
       const org = requireOrg(ctx);
-      if (!isOrgAdmin(ctx, org.id)) throw new HttpError(403, `forbidden: only organization admins may list the audit events of "${param(ctx, 'organizationId')}"`);
+      if (!isOrgAdmin(ctx, org.id))
+        throw new HttpError(
+          403,
+          `forbidden: only organization admins may list the audit events of "${param(ctx, 'organizationId')}"`,
+        );
       if (!auditLogsAvailable(org) || ctx.audit?.faults.withheld?.has(org.id)) {
-        throw new HttpError(403, `forbidden: audit logs need an active Enterprise plan; organization "${org.id}" has none`);
+        throw new HttpError(
+          403,
+          `forbidden: audit logs need an active Enterprise plan; organization "${org.id}" has none`,
+        );
       }
       const size = limitOf(ctx.query);
       const from = timeOf(ctx.query, 'from');

@@ -12,7 +12,17 @@ import { object, string } from '../validate.js';
 import { defaultLevel } from '../validate-spec-fields.js';
 import { dropGrantsOn } from '../permission-records.js';
 import { goneOr404, inOrg, isOrgAdmin } from './common.js';
-import { moveBody, moveTarget, orderedContent, orgOfNew, putMoved, refuseIfOnSite, transferBody, transferTarget, type MoveBody } from './content-order.js';
+import {
+  moveBody,
+  moveTarget,
+  orderedContent,
+  orgOfNew,
+  putMoved,
+  refuseIfOnSite,
+  transferBody,
+  transferTarget,
+  type MoveBody,
+} from './content-order.js';
 import { activeSpaces, presentSpace, softDeleteSpace, sweepExpiredSpaces } from './spaces.js';
 import { create, list, newId, read, remove, update, written } from './crud.js';
 import { route, type RouteTable } from './table.js';
@@ -68,7 +78,9 @@ function moveCollection(ctx: RequestContext, b: MoveBody): Reply {
   const { parent } = target;
   // management-api.md lists no 409 (the spec's answer here), so a cycle is a 400 like other bad bodies.
   if (parent !== undefined && collectionTree(ctx, c).some((x) => x.id === parent)) {
-    throw badRequest(`body.parent: cannot move collection "${c.id}" into itself or a collection nested in it ("${parent}")`);
+    throw badRequest(
+      `body.parent: cannot move collection "${c.id}" into itself or a collection nested in it ("${parent}")`,
+    );
   }
   return ok(presentCollection(ctx, putMoved(ctx, collections(ctx.store), c, { ...c }, target)));
 }
@@ -85,7 +97,11 @@ function transferCollection(ctx: RequestContext, b: { organization: string }): R
   for (const s of treeSpaces) spaces(ctx.store).put({ ...s, orgId: target });
   // Grants name teams and members of the old organization: they stay behind.
   dropGrantsOn(ctx.store, 'collection', inside);
-  dropGrantsOn(ctx.store, 'space', treeSpaces.map((s) => s.id));
+  dropGrantsOn(
+    ctx.store,
+    'space',
+    treeSpaces.map((s) => s.id),
+  );
   const moved: CollectionRec = { ...c, orgId: target };
   delete moved.parent;
   collections(ctx.store).put(moved);
@@ -112,7 +128,13 @@ export const collectionRoutes: RouteTable = {
     (ctx, b) => {
       const org = orgOfNew(ctx, b.parent);
       const id = newId(ctx, collections(ctx.store), 'col', 'collection');
-      const c: CollectionRec = { id, orgId: org.id, title: b.title ?? 'Untitled', ...(b.parent ? { parent: b.parent } : {}), defaultLevel: null };
+      const c: CollectionRec = {
+        id,
+        orgId: org.id,
+        title: b.title ?? 'Untitled',
+        ...(b.parent ? { parent: b.parent } : {}),
+        defaultLevel: null,
+      };
       return collections(ctx.store).put(c);
     },
     presentCollection,
@@ -122,7 +144,8 @@ export const collectionRoutes: RouteTable = {
   updateCollectionById: update(
     ONE,
     patchCollection,
-    (ctx, b) => collections(ctx.store).put(written(requireCollection(ctx), b, ['title', 'description', 'defaultLevel'])),
+    (ctx, b) =>
+      collections(ctx.store).put(written(requireCollection(ctx), b, ['title', 'description', 'defaultLevel'])),
     presentCollection,
   ),
   deleteCollectionById: remove(
@@ -140,11 +163,20 @@ export const collectionRoutes: RouteTable = {
     handler: (ctx) => {
       const c = requireCollection(ctx);
       sweepExpiredSpaces(ctx);
-      const inside = new Map(activeSpaces(ctx.store).filter((s) => s.parent === c.id).map((s) => [s.id, s]));
+      const inside = new Map(
+        activeSpaces(ctx.store)
+          .filter((s) => s.parent === c.id)
+          .map((s) => [s.id, s]),
+      );
       const inOrder = orderedContent(ctx.store, c.orgId, c.id).flatMap((id) => inside.get(id) ?? []);
       return pageOf(ctx, inOrder, (s) => presentSpace(ctx, s));
     },
   }),
   moveCollection: route({ method: 'POST', pattern: `${ONE}/move`, body: moveBody, handler: moveCollection }),
-  transferCollection: route({ method: 'POST', pattern: `${ONE}/transfer`, body: transferBody, handler: transferCollection }),
+  transferCollection: route({
+    method: 'POST',
+    pattern: `${ONE}/transfer`,
+    body: transferBody,
+    handler: transferCollection,
+  }),
 };

@@ -19,23 +19,40 @@ import { route, tableOf, type RouteTable } from './table.js';
 
 /** The spec's Document: `{markdown}` or `{document: JSONDocument}` (whose inner shape the spec's schema checks). */
 const markdownBody = object({ markdown: string() }, ['markdown']);
-const documentBody = object({ document: (v: unknown, path: string) => {
-  if (!isPlainObject(v)) throw badRequest(`${path}: must be an object`);
-  return v;
-} }, ['document']);
-export const documentInput: Validator<CommentRec['body']> = (v, path) => (isPlainObject(v) && 'document' in v ? documentBody(v, path) : markdownBody(v, path));
+const documentBody = object(
+  {
+    document: (v: unknown, path: string) => {
+      if (!isPlainObject(v)) throw badRequest(`${path}: must be an object`);
+      return v;
+    },
+  },
+  ['document'],
+);
+export const documentInput: Validator<CommentRec['body']> = (v, path) =>
+  isPlainObject(v) && 'document' in v ? documentBody(v, path) : markdownBody(v, path);
 
 const reactions = array(string({ min: 1, max: 50 }));
-const postComment = object({ node: string({ min: 1 }), page: string({ min: 1 }), body: documentInput, tableCell: (v: unknown) => v }, ['body']);
-const updateComment = object({ resolved: boolean(), body: documentInput, addedReactions: reactions, removedReactions: reactions });
+const postComment = object(
+  { node: string({ min: 1 }), page: string({ min: 1 }), body: documentInput, tableCell: (v: unknown) => v },
+  ['body'],
+);
+const updateComment = object({
+  resolved: boolean(),
+  body: documentInput,
+  addedReactions: reactions,
+  removedReactions: reactions,
+});
 const postReply = object({ body: documentInput }, ['body']);
 const updateReply = object({ body: documentInput, addedReactions: reactions, removedReactions: reactions });
 type Edit = ReturnType<typeof updateReply>;
 
-const format = (ctx: RequestContext): DocumentFormat | undefined => queryEnum(ctx.query, 'format', ['document', 'markdown']);
+const format = (ctx: RequestContext): DocumentFormat | undefined =>
+  queryEnum(ctx.query, 'format', ['document', 'markdown']);
 
 function itemUrl(ctx: RequestContext, host: Host, c: CommentRec): string {
-  const base = host.changeRequest ? `/spaces/${host.space.id}/change-requests/${host.changeRequest.id}` : `/spaces/${host.space.id}`;
+  const base = host.changeRequest
+    ? `/spaces/${host.space.id}/change-requests/${host.changeRequest.id}`
+    : `/spaces/${host.space.id}`;
   return ctx.apiUrl(c.parent ? `${base}/comments/${c.parent}/replies/${c.id}` : `${base}/comments/${c.id}`);
 }
 
@@ -59,13 +76,19 @@ function presentItem(ctx: RequestContext, host: Host, c: CommentRec): Record<str
   };
 }
 
-const repliesOf = (ctx: RequestContext, c: CommentRec): CommentRec[] => comments(ctx.store).where((r) => r.parent === c.id);
+const repliesOf = (ctx: RequestContext, c: CommentRec): CommentRec[] =>
+  comments(ctx.store).where((r) => r.parent === c.id);
 
 function presentComment(ctx: RequestContext, host: Host, c: CommentRec): Record<string, unknown> {
   const replies = repliesOf(ctx, c);
   const repliers = new Map<string, { count: number; updatedAt: string }>();
-  for (const r of replies) repliers.set(r.postedBy, { count: (repliers.get(r.postedBy)?.count ?? 0) + 1, updatedAt: r.editedAt ?? r.postedAt });
-  const page = c.page === undefined ? undefined : flattenPages(contentOf(ctx, host).pages).find((x) => x.page.id === c.page);
+  for (const r of replies)
+    repliers.set(r.postedBy, {
+      count: (repliers.get(r.postedBy)?.count ?? 0) + 1,
+      updatedAt: r.editedAt ?? r.postedAt,
+    });
+  const page =
+    c.page === undefined ? undefined : flattenPages(contentOf(ctx, host).pages).find((x) => x.page.id === c.page);
   return {
     ...presentItem(ctx, host, c),
     replies: replies.length,
@@ -75,7 +98,14 @@ function presentComment(ctx: RequestContext, host: Host, c: CommentRec): Record<
       revision: c.revision,
       ...(host.changeRequest ? { changeRequest: host.changeRequest.id } : {}),
       ...(c.node !== undefined ? { node: { id: c.node } } : {}),
-      ...(c.page !== undefined ? { page: { id: c.page, ...(page ? { title: page.page.title, path: page.path, outdated: false } : { outdated: true }) } } : {}),
+      ...(c.page !== undefined
+        ? {
+            page: {
+              id: c.page,
+              ...(page ? { title: page.page.title, path: page.path, outdated: false } : { outdated: true }),
+            },
+          }
+        : {}),
     },
     ...(c.resolvedAt !== undefined && c.resolvedBy !== undefined
       ? { status: 'resolved', resolvedAt: c.resolvedAt, resolvedBy: presentUser(ctx, requireUser(ctx, c.resolvedBy)) }
@@ -91,17 +121,28 @@ function findItem(ctx: RequestContext, host: Host, name: string, parentId?: stri
 
 function requireItem(ctx: RequestContext, host: Host, name: string, parentId?: string): CommentRec {
   const c = findItem(ctx, host, name, parentId);
-  if (!c) throw notFound(`${parentId ? 'reply' : 'comment'} "${param(ctx, name)}" not found in ${host.changeRequest ? `change request "${host.changeRequest.id}"` : `space "${host.space.id}"`}`);
+  if (!c)
+    throw notFound(
+      `${parentId ? 'reply' : 'comment'} "${param(ctx, name)}" not found in ${host.changeRequest ? `change request "${host.changeRequest.id}"` : `space "${host.space.id}"`}`,
+    );
   return c;
 }
 
 /** A body change (edited now) and the caller's reactions added or taken away. */
 function edit(ctx: RequestContext, c: CommentRec, b: Edit): CommentRec {
   const now = ctx.now().toISOString();
-  const next: CommentRec = { ...c, reactions: c.reactions.map((r) => ({ ...r, users: r.users.filter((u) => u.userId !== ctx.userId || !b.removedReactions?.includes(r.emoji)) })) };
+  const next: CommentRec = {
+    ...c,
+    reactions: c.reactions.map((r) => ({
+      ...r,
+      users: r.users.filter((u) => u.userId !== ctx.userId || !b.removedReactions?.includes(r.emoji)),
+    })),
+  };
   if (b.body !== undefined) Object.assign(next, { body: b.body, editedAt: now });
   for (const emoji of b.addedReactions ?? []) {
-    const r = next.reactions.find((x) => x.emoji === emoji) ?? (next.reactions.push({ emoji, users: [] }), next.reactions[next.reactions.length - 1]!);
+    const r =
+      next.reactions.find((x) => x.emoji === emoji) ??
+      (next.reactions.push({ emoji, users: [] }), next.reactions[next.reactions.length - 1]!);
     if (!r.users.some((u) => u.userId === ctx.userId)) r.users.push({ userId: ctx.userId, reactedAt: now });
   }
   next.reactions = next.reactions.filter((r) => r.users.length > 0);
@@ -111,7 +152,14 @@ function edit(ctx: RequestContext, c: CommentRec, b: Edit): CommentRec {
 function newItem(ctx: RequestContext, host: Host, fields: Pick<CommentRec, 'body'> & Partial<CommentRec>): CommentRec {
   const id = newId(ctx, comments(ctx.store), 'cm', 'comment');
   return comments(ctx.store).put({
-    id, host: host.key, spaceId: host.space.id, postedBy: ctx.userId, postedAt: ctx.now().toISOString(), revision: contentOf(ctx, host).revision, reactions: [], ...fields,
+    id,
+    host: host.key,
+    spaceId: host.space.id,
+    postedBy: ctx.userId,
+    postedAt: ctx.now().toISOString(),
+    revision: contentOf(ctx, host).revision,
+    reactions: [],
+    ...fields,
   });
 }
 
@@ -129,7 +177,8 @@ function listComments(ctx: RequestContext, host: Host): CommentRec[] {
   format(ctx);
   const list = comments(ctx.store).where(
     (c) =>
-      c.host === host.key && c.parent === undefined &&
+      c.host === host.key &&
+      c.parent === undefined &&
       (status === 'all' || (status === 'resolved') === (c.resolvedAt !== undefined)) &&
       (targetPage === undefined || c.page === targetPage) &&
       (authors.length === 0 || authors.includes(c.postedBy)),
@@ -140,9 +189,15 @@ function listComments(ctx: RequestContext, host: Host): CommentRec[] {
 
 function postCommentIn(ctx: RequestContext, host: Host, b: ReturnType<typeof postComment>): Reply {
   if (b.page !== undefined && !flattenPages(contentOf(ctx, host).pages).some((x) => x.page.id === b.page)) {
-    throw badRequest(`body.page: page "${b.page}" not found in ${host.changeRequest ? 'the change request' : `space "${host.space.id}"`}`);
+    throw badRequest(
+      `body.page: page "${b.page}" not found in ${host.changeRequest ? 'the change request' : `space "${host.space.id}"`}`,
+    );
   }
-  const c = newItem(ctx, host, { body: b.body, ...(b.page !== undefined ? { page: b.page } : {}), ...(b.node !== undefined ? { node: b.node } : {}) });
+  const c = newItem(ctx, host, {
+    body: b.body,
+    ...(b.page !== undefined ? { page: b.page } : {}),
+    ...(b.node !== undefined ? { node: b.node } : {}),
+  });
   return ok(presentComment(ctx, host, c));
 }
 
@@ -150,7 +205,9 @@ function updateCommentIn(ctx: RequestContext, host: Host, b: ReturnType<typeof u
   const c = edit(ctx, requireItem(ctx, host, 'commentId'), b);
   if (b.resolved === undefined) return { host, c };
   const { resolvedAt: _at, resolvedBy: _by, ...open } = c;
-  const next: CommentRec = b.resolved ? { ...c, resolvedAt: c.resolvedAt ?? ctx.now().toISOString(), resolvedBy: c.resolvedBy ?? ctx.userId } : open;
+  const next: CommentRec = b.resolved
+    ? { ...c, resolvedAt: c.resolvedAt ?? ctx.now().toISOString(), resolvedBy: c.resolvedBy ?? ctx.userId }
+    : open;
   return { host, c: comments(ctx.store).put(next) };
 }
 
@@ -184,9 +241,20 @@ function hostRoutes(kind: HostKind): RouteTable {
       const host = kind.resolve(ctx);
       return [listComments(ctx, host), (c: CommentRec) => presentComment(ctx, host, c)];
     }),
-    [`postCommentIn${at}`]: route({ method: 'POST', pattern: list, body: postComment, handler: (ctx, b) => postCommentIn(ctx, kind.resolve(ctx), b) }),
+    [`postCommentIn${at}`]: route({
+      method: 'POST',
+      pattern: list,
+      body: postComment,
+      handler: (ctx, b) => postCommentIn(ctx, kind.resolve(ctx), b),
+    }),
     [`getCommentIn${at}`]: read(one, comment, asComment),
-    [`updateCommentIn${at}`]: update(one, updateComment, (ctx, b) => updateCommentIn(ctx, kind.resolve(ctx), b), asComment, 'PUT'),
+    [`updateCommentIn${at}`]: update(
+      one,
+      updateComment,
+      (ctx, b) => updateCommentIn(ctx, kind.resolve(ctx), b),
+      asComment,
+      'PUT',
+    ),
     [`deleteCommentIn${at}`]: remove(one, (ctx) => {
       const host = kind.resolve(ctx);
       return deleteItem(ctx, findItem(ctx, host, 'commentId'));
@@ -206,10 +274,16 @@ function hostRoutes(kind: HostKind): RouteTable {
       },
     }),
     [`getCommentReplyIn${at}`]: read(reply, replyOf, asItem),
-    [`updateCommentReplyIn${at}`]: update(reply, updateReply, (ctx, b) => {
-      const { host, c } = replyOf(ctx);
-      return { host, c: edit(ctx, c, b) };
-    }, asItem, 'PUT'),
+    [`updateCommentReplyIn${at}`]: update(
+      reply,
+      updateReply,
+      (ctx, b) => {
+        const { host, c } = replyOf(ctx);
+        return { host, c: edit(ctx, c, b) };
+      },
+      asItem,
+      'PUT',
+    ),
     [`deleteCommentReplyIn${at}`]: remove(reply, (ctx) => {
       const host = kind.resolve(ctx);
       return deleteItem(ctx, findItem(ctx, host, 'commentReplyId', parent(ctx, host)));

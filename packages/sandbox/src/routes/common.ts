@@ -55,27 +55,44 @@ export function presentMember(ctx: RequestContext, m: MemberRec): Record<string,
 }
 
 /** Every permission flag true for org admins, only `view` for everyone else. */
-export function permissionFlags(admin: boolean, names: readonly string[], alwaysTrue: readonly string[] = ['view']): Record<string, boolean> {
+export function permissionFlags(
+  admin: boolean,
+  names: readonly string[],
+  alwaysTrue: readonly string[] = ['view'],
+): Record<string, boolean> {
   return Object.fromEntries(names.map((n) => [n, admin || alwaysTrue.includes(n)]));
 }
 
 /** The rows of the path's organization (404 when the caller is not its member). */
-export function inOrg<R extends { orgId: string }>(ctx: RequestContext, table: { where(pred: (row: R) => boolean): R[] }): R[] {
+export function inOrg<R extends { orgId: string }>(
+  ctx: RequestContext,
+  table: { where(pred: (row: R) => boolean): R[] },
+): R[] {
   const org = requireOrg(ctx);
   return table.where((row) => row.orgId === org.id);
 }
 
 /** The row of `table` that path parameter `idParam` names, if it belongs to the path's organization (404 when the caller is not its member). */
-export function findInOrg<R extends { id: string; orgId: string }>(ctx: RequestContext, table: Table<R>, idParam: string): R | undefined {
+export function findInOrg<R extends { id: string; orgId: string }>(
+  ctx: RequestContext,
+  table: Table<R>,
+  idParam: string,
+): R | undefined {
   const org = requireOrg(ctx);
   const row = table.get(param(ctx, idParam));
   return row?.orgId === org.id ? row : undefined;
 }
 
 /** The row findInOrg finds, or 404 naming `what` and the organization. */
-export function requireInOrg<R extends { id: string; orgId: string }>(ctx: RequestContext, table: Table<R>, idParam: string, what: string): R {
+export function requireInOrg<R extends { id: string; orgId: string }>(
+  ctx: RequestContext,
+  table: Table<R>,
+  idParam: string,
+  what: string,
+): R {
   const row = findInOrg(ctx, table, idParam);
-  if (!row) throw notFound(`${what} "${param(ctx, idParam)}" not found in organization "${param(ctx, 'organizationId')}"`);
+  if (!row)
+    throw notFound(`${what} "${param(ctx, idParam)}" not found in organization "${param(ctx, 'organizationId')}"`);
   return row;
 }
 

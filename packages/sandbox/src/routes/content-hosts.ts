@@ -31,7 +31,9 @@ const SPACE = '/v1/spaces/:spaceId';
 
 function requireChangeRequest(ctx: RequestContext, space: SpaceRec): ChangeRequestRec {
   const ref = param(ctx, 'changeRequestId');
-  const found = changeRequests(ctx.store).where((c) => c.spaceId === space.id && (c.id === ref || String(c.number) === ref))[0];
+  const found = changeRequests(ctx.store).where(
+    (c) => c.spaceId === space.id && (c.id === ref || String(c.number) === ref),
+  )[0];
   if (!found) throw notFound(`change request "${ref}" not found in space "${space.id}"`);
   return found;
 }
@@ -60,11 +62,21 @@ export const CHANGE_REQUEST_HOST: HostKind = {
 export const HOSTS: readonly HostKind[] = [SPACE_HOST, CHANGE_REQUEST_HOST];
 
 /** The revision a host is at when it holds no stored content yet. */
-const initialRevision = (host: Host): string => (host.changeRequest ? `rev-${host.changeRequest.id}` : host.space.revision);
+const initialRevision = (host: Host): string =>
+  host.changeRequest ? `rev-${host.changeRequest.id}` : host.space.revision;
 
 /** The host's content: its stored row, or no pages and no files at its initial revision. */
 export function contentOf(ctx: RequestContext, host: Host): ContentRec {
-  return spaceContent(ctx.store).get(host.key) ?? { id: host.key, revision: initialRevision(host), parents: [], pages: [], files: [], createdAt: host.space.createdAt };
+  return (
+    spaceContent(ctx.store).get(host.key) ?? {
+      id: host.key,
+      revision: initialRevision(host),
+      parents: [],
+      pages: [],
+      files: [],
+      createdAt: host.space.createdAt,
+    }
+  );
 }
 
 /** Store a new revision of the host's content; a space's `revision` follows its content. */

@@ -34,8 +34,10 @@ function linksIn(ctx: RequestContext, c: ContentRec): Link[] {
   return pages.flatMap((from) =>
     [...(from.markdown ?? '').matchAll(LINK)].map(([, raw = '']): Link => {
       const ref = /^\/?(pages|files)\/([^/#?]+)$/.exec(raw);
-      if (ref?.[1] === 'pages') return { from, target: { kind: 'page', page: ref[2]! }, status: pageIds.has(ref[2]!) ? 'ok' : 'broken' };
-      if (ref?.[1] === 'files') return { from, target: { kind: 'file', file: ref[2]! }, status: fileIds.has(ref[2]!) ? 'ok' : 'broken' };
+      if (ref?.[1] === 'pages')
+        return { from, target: { kind: 'page', page: ref[2]! }, status: pageIds.has(ref[2]!) ? 'ok' : 'broken' };
+      if (ref?.[1] === 'files')
+        return { from, target: { kind: 'file', file: ref[2]! }, status: fileIds.has(ref[2]!) ? 'ok' : 'broken' };
       return { from, target: { kind: 'url', url: raw }, status: raw.startsWith(app) ? 'in-app' : 'ok' };
     }),
   );
@@ -44,7 +46,12 @@ function linksIn(ctx: RequestContext, c: ContentRec): Link[] {
 /** A reference to something inside the host's revision (`kind` plus its id), as the links lists answer it. */
 function reference(host: Host, c: ContentRec, target: Record<string, string>): Record<string, unknown> {
   if (target['kind'] === 'url') return { ...target };
-  return { ...target, organization: host.space.orgId, space: host.space.id, versionContext: { type: 'revision', revision: c.revision } };
+  return {
+    ...target,
+    organization: host.space.orgId,
+    space: host.space.id,
+    versionContext: { type: 'revision', revision: c.revision },
+  };
 }
 
 function presentLink(host: Host, c: ContentRec, l: Link): Record<string, unknown> {
@@ -75,7 +82,13 @@ function hostRoutes(kind: HostKind): RouteTable {
     [IDS[kind.name].links]: listPage(`${base}/page/:pageId/links`, (ctx) => {
       const { host, c } = hostContent(ctx, kind);
       const { page } = requirePage(ctx, c);
-      return [withStatus(ctx, linksIn(ctx, c).filter((l) => l.from.id === page.id)), (l: Link) => presentLink(host, c, l)];
+      return [
+        withStatus(
+          ctx,
+          linksIn(ctx, c).filter((l) => l.from.id === page.id),
+        ),
+        (l: Link) => presentLink(host, c, l),
+      ];
     }),
     // The places that link to the file: a page reference each.
     [IDS[kind.name].backlinks]: listPage(`${base}/files/:fileId/backlinks`, (ctx) => {
@@ -97,9 +110,17 @@ export const contentLinkRoutes: RouteTable = tableOf(...HOSTS.map(hostRoutes), {
       // stats.broken.changeRequest: broken links in the space's open change requests.
       const inChangeRequests = changeRequests(ctx.store)
         .where((cr) => cr.spaceId === host.space.id && cr.status === 'open')
-        .flatMap((cr) => linksIn(ctx, contentOf(ctx, { key: changeRequestHost(cr.id), space: host.space, changeRequest: cr })));
+        .flatMap((cr) =>
+          linksIn(ctx, contentOf(ctx, { key: changeRequestHost(cr.id), space: host.space, changeRequest: cr })),
+        );
       const reply = pageOf(ctx, withStatus(ctx, links), (l) => presentLink(host, c, l));
-      const stats = { total: links.length, broken: { total: links.filter((l) => l.status === 'broken').length, changeRequest: inChangeRequests.filter((l) => l.status === 'broken').length } };
+      const stats = {
+        total: links.length,
+        broken: {
+          total: links.filter((l) => l.status === 'broken').length,
+          changeRequest: inChangeRequests.filter((l) => l.status === 'broken').length,
+        },
+      };
       return { ...reply, body: { ...(reply.body as Record<string, unknown>), stats } };
     },
   }),

@@ -26,8 +26,12 @@ const containerKey = (orgId: string, parent: string | undefined): string => pare
 /** Ids of the collections and active spaces directly inside `parent` (undefined = top level), in order. */
 export function orderedContent(store: SandboxStore, orgId: string, parent: string | undefined): string[] {
   const children = [
-    ...collections(store).where((c) => c.orgId === orgId && c.parent === parent).map((c) => c.id),
-    ...spaces(store).where((s) => s.deletedAt === undefined && s.orgId === orgId && s.parent === parent).map((s) => s.id),
+    ...collections(store)
+      .where((c) => c.orgId === orgId && c.parent === parent)
+      .map((c) => c.id),
+    ...spaces(store)
+      .where((s) => s.deletedAt === undefined && s.orgId === orgId && s.parent === parent)
+      .map((s) => s.id),
   ];
   const present = new Set(children);
   const stored = (contentOrder(store).get(containerKey(orgId, parent))?.items ?? []).filter((id) => present.has(id));
@@ -41,7 +45,13 @@ export interface ContentPosition {
 }
 
 /** Put `item` (already inside `parent`) before/after a sibling, or at the end. */
-export function placeContent(store: SandboxStore, orgId: string, parent: string | undefined, item: string, position: ContentPosition = {}): void {
+export function placeContent(
+  store: SandboxStore,
+  orgId: string,
+  parent: string | undefined,
+  item: string,
+  position: ContentPosition = {},
+): void {
   const list = orderedContent(store, orgId, parent).filter((id) => id !== item);
   const anchor = position.before ?? position.after;
   const at = anchor === undefined ? list.length : list.indexOf(anchor) + (position.after !== undefined ? 1 : 0);
@@ -53,9 +63,13 @@ export function placeContent(store: SandboxStore, orgId: string, parent: string 
 type ContentPointer = { type: 'space'; space: string } | { type: 'collection'; collection: string };
 const spacePointer = object({ type: literal('space'), space: string() }, ['type', 'space']);
 const collectionPointer = object({ type: literal('collection'), collection: string() }, ['type', 'collection']);
-const contentPointer: Validator<ContentPointer> = (v, path) => (isPlainObject(v) && v['type'] === 'collection' ? collectionPointer(v, path) : spacePointer(v, path));
+const contentPointer: Validator<ContentPointer> = (v, path) =>
+  isPlainObject(v) && v['type'] === 'collection' ? collectionPointer(v, path) : spacePointer(v, path);
 /** parent (nullable, optional) and position {before, after}, each a space or a collection pointer. */
-export const moveBody = object({ parent: nullable(string()), position: object({ before: contentPointer, after: contentPointer }) });
+export const moveBody = object({
+  parent: nullable(string()),
+  position: object({ before: contentPointer, after: contentPointer }),
+});
 export const transferBody = object({ organization: string({ min: 1 }) }, ['organization']);
 export type MoveBody = ReturnType<typeof moveBody>;
 
@@ -68,11 +82,18 @@ interface MoveTarget {
  * Where a move body sends an item of `orgId` now under `current`: the destination parent (absent ⇒ unchanged,
  * null ⇒ top level) and the sibling space it goes next to. Unknown or foreign ids inside the body ⇒ 400.
  */
-export function moveTarget(ctx: RequestContext, orgId: string, item: string, current: string | undefined, b: MoveBody): MoveTarget {
+export function moveTarget(
+  ctx: RequestContext,
+  orgId: string,
+  item: string,
+  current: string | undefined,
+  b: MoveBody,
+): MoveTarget {
   let parent = current;
   if (b.parent === null) parent = undefined;
   else if (b.parent !== undefined) {
-    if (collections(ctx.store).get(b.parent)?.orgId !== orgId) throw badRequest(`body.parent: collection "${b.parent}" not found in organization "${orgId}"`);
+    if (collections(ctx.store).get(b.parent)?.orgId !== orgId)
+      throw badRequest(`body.parent: collection "${b.parent}" not found in organization "${orgId}"`);
     parent = b.parent;
   }
   const p = b.position;
@@ -86,8 +107,12 @@ export function moveTarget(ctx: RequestContext, orgId: string, item: string, cur
   if (ref === item) throw badRequest(`${where}: cannot place "${item}" relative to itself`);
   const sibling = pointer.type === 'space' ? spaces(ctx.store).get(ref) : collections(ctx.store).get(ref);
   const gone = sibling !== undefined && 'deletedAt' in sibling && sibling.deletedAt !== undefined;
-  if (!sibling || gone || sibling.orgId !== orgId) throw badRequest(`${where}: ${pointer.type} "${ref}" not found in organization "${orgId}"`);
-  if (sibling.parent !== parent) throw badRequest(`${where}: ${pointer.type} "${ref}" is not in ${parent === undefined ? 'the top level' : `collection "${parent}"`}, where the move goes`);
+  if (!sibling || gone || sibling.orgId !== orgId)
+    throw badRequest(`${where}: ${pointer.type} "${ref}" not found in organization "${orgId}"`);
+  if (sibling.parent !== parent)
+    throw badRequest(
+      `${where}: ${pointer.type} "${ref}" is not in ${parent === undefined ? 'the top level' : `collection "${parent}"`}, where the move goes`,
+    );
   return { parent, position: { [side]: ref } };
 }
 
@@ -103,21 +128,40 @@ export function orgOfNew(ctx: RequestContext, parent: string | undefined): OrgRe
  * The organization named by a transfer body: one the caller belongs to (else 400, like other ids in a body), and
  * not the one that owns the object already (the spec's 409 "Transfer would not result in any update").
  */
-export function transferTarget(ctx: RequestContext, orgId: string, object: { kind: string; id: string; orgId: string }): string {
+export function transferTarget(
+  ctx: RequestContext,
+  orgId: string,
+  object: { kind: string; id: string; orgId: string },
+): string {
   const target = orgs(ctx.store).get(orgId);
-  if (!target || !members(ctx.store).has(memberKey(orgId, ctx.userId))) throw badRequest(`body.organization: organization "${orgId}" not found`);
-  if (target.id === object.orgId) throw conflict(`${object.kind} "${object.id}" already belongs to organization "${orgId}"; the transfer would change nothing`);
+  if (!target || !members(ctx.store).has(memberKey(orgId, ctx.userId)))
+    throw badRequest(`body.organization: organization "${orgId}" not found`);
+  if (target.id === object.orgId)
+    throw conflict(
+      `${object.kind} "${object.id}" already belongs to organization "${orgId}"; the transfer would change nothing`,
+    );
   return target.id;
 }
 
 /** A space a site shows cannot leave its organization (the site would show another organization's content). */
 export function refuseIfOnSite(ctx: RequestContext, spaceIds: ReadonlySet<string>): void {
-  const shown = siteSpaces(ctx.store).all().find((x) => spaceIds.has(x.spaceId));
-  if (shown) throw badRequest(`space "${shown.spaceId}" is shown by site "${shown.siteId}"; remove it from the site before transferring`);
+  const shown = siteSpaces(ctx.store)
+    .all()
+    .find((x) => spaceIds.has(x.spaceId));
+  if (shown)
+    throw badRequest(
+      `space "${shown.spaceId}" is shown by site "${shown.siteId}"; remove it from the site before transferring`,
+    );
 }
 
 /** `next`, a changed copy of `was`, under the target's parent (none: the top level), stored and placed in its order. */
-export function putMoved<R extends { id: string; orgId: string; parent?: string }>(ctx: RequestContext, table: Table<R>, was: R, next: R, target: MoveTarget): R {
+export function putMoved<R extends { id: string; orgId: string; parent?: string }>(
+  ctx: RequestContext,
+  table: Table<R>,
+  was: R,
+  next: R,
+  target: MoveTarget,
+): R {
   const { parent, position } = target;
   delete next.parent;
   if (parent !== undefined) next.parent = parent;

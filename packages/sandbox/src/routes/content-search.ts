@@ -19,7 +19,8 @@ const QUERY_MAX = 512;
 function searchQuery(ctx: RequestContext): string {
   const q = ctx.query.get('query');
   if (q === null || q.trim() === '') throw badRequest('query.query: is required');
-  if ([...q].length > QUERY_MAX) throw badRequest(`query.query: must be at most ${QUERY_MAX} characters (got ${[...q].length})`);
+  if ([...q].length > QUERY_MAX)
+    throw badRequest(`query.query: must be at most ${QUERY_MAX} characters (got ${[...q].length})`);
   return q.toLowerCase();
 }
 
@@ -38,18 +39,43 @@ function searchPages(ctx: RequestContext, host: Host, q: string): PageHit[] {
       const h = /^#+\s+(.*)$/m.exec(block);
       if (h?.[1]) heading = h[1];
       const score = occurrences(block, q);
-      const anchor = heading.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-      return score === 0 ? [] : [{ id: `${page.id}-${i}`, title: heading, path: `${path}#${anchor}`, score, resultType: 'section', body: block.trim(), urls: { app: pageAppUrl(ctx, host, `${path}#${anchor}`) } }];
+      const anchor = heading
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '');
+      return score === 0
+        ? []
+        : [
+            {
+              id: `${page.id}-${i}`,
+              title: heading,
+              path: `${path}#${anchor}`,
+              score,
+              resultType: 'section',
+              body: block.trim(),
+              urls: { app: pageAppUrl(ctx, host, `${path}#${anchor}`) },
+            },
+          ];
     });
     const score = occurrences(page.title, q) + sections.reduce((n, s) => n + s.score, 0);
     if (score === 0) return [];
     const result = {
-      id: page.id, title: page.title, description: page.description ?? '', path, score, resultType: 'page', sections,
-      ancestors: ancestors.map((a) => ({ title: a.title })), urls: { app: pageAppUrl(ctx, host, path) },
+      id: page.id,
+      title: page.title,
+      description: page.description ?? '',
+      path,
+      score,
+      resultType: 'page',
+      sections,
+      ancestors: ancestors.map((a) => ({ title: a.title })),
+      urls: { app: pageAppUrl(ctx, host, path) },
     };
     return [{ score, result }];
   });
-  return hits.map((h, i) => ({ ...h, i })).sort((a, b) => b.score - a.score || a.i - b.i).map(({ score, result }, rank) => ({ score, result: { ...result, rank: rank + 1 } }));
+  return hits
+    .map((h, i) => ({ ...h, i }))
+    .sort((a, b) => b.score - a.score || a.i - b.i)
+    .map(({ score, result }, rank) => ({ score, result: { ...result, rank: rank + 1 } }));
 }
 
 export const contentSearchRoutes: RouteTable = {
@@ -65,7 +91,9 @@ export const contentSearchRoutes: RouteTable = {
       if (space.orgId !== org.id) return [];
       const pages = searchPages(ctx, { key: spaceHost(space.id), space }, q);
       const score = pages.reduce((n, p) => n + p.score, 0);
-      return pages.length === 0 ? [] : [{ type: 'space', id: space.id, title: space.title, score, pages: pages.map((p) => p.result) }];
+      return pages.length === 0
+        ? []
+        : [{ type: 'space', id: space.id, title: space.title, score, pages: pages.map((p) => p.result) }];
     });
     return [found, (x: unknown) => x];
   }),

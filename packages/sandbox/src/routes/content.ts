@@ -18,14 +18,27 @@ import { route, tableOf, type RouteTable } from './table.js';
 
 /** The spec requires every layout option on a document page; these are the platform's defaults. */
 const LAYOUT = {
-  width: 'default', cover: true, coverSize: 'hero', coverMask: 'none', title: true, description: true, tableOfContents: true,
-  outline: true, pagination: true, metadata: true, tags: true, actions: true, anchors: true,
+  width: 'default',
+  cover: true,
+  coverSize: 'hero',
+  coverMask: 'none',
+  title: true,
+  description: true,
+  tableOfContents: true,
+  outline: true,
+  pagination: true,
+  metadata: true,
+  tags: true,
+  actions: true,
+  anchors: true,
 };
 
 /** Where a host's page is in the (fictional) app. */
 export function pageAppUrl(ctx: RequestContext, host: Host, path: string): string {
   const space = `/o/${host.space.orgId}/s/${host.space.id}`;
-  return ctx.appUrl(host.changeRequest ? `${space}/~/changes/${host.changeRequest.number}/${path}` : `${space}/${path}`);
+  return ctx.appUrl(
+    host.changeRequest ? `${space}/~/changes/${host.changeRequest.number}/${path}` : `${space}/${path}`,
+  );
 }
 
 /** The revision, metadata and computed flags every content read takes (booleans; nothing here is computed). */
@@ -34,9 +47,22 @@ function readFlags(ctx: RequestContext): void {
 }
 
 function presentPage(ctx: RequestContext, host: Host, page: PageRec, path: string): Record<string, unknown> {
-  const base = { id: page.id, title: page.title, ...(page.emoji !== undefined ? { emoji: page.emoji } : {}), createdAt: page.createdAt, updatedAt: page.updatedAt };
+  const base = {
+    id: page.id,
+    title: page.title,
+    ...(page.emoji !== undefined ? { emoji: page.emoji } : {}),
+    createdAt: page.createdAt,
+    updatedAt: page.updatedAt,
+  };
   const children = page.pages.map((p) => presentPage(ctx, host, p, `${path}/${p.slug}`));
-  if (page.kind === 'link') return { ...base, kind: 'link', type: 'link', target: { kind: 'url', url: page.href ?? '' }, href: page.href ?? '' };
+  if (page.kind === 'link')
+    return {
+      ...base,
+      kind: 'link',
+      type: 'link',
+      target: { kind: 'url', url: page.href ?? '' },
+      href: page.href ?? '',
+    };
   if (page.kind === 'group') return { ...base, kind: 'group', type: 'group', slug: page.slug, path, pages: children };
   return {
     ...base,
@@ -65,7 +91,8 @@ export function presentFile(ctx: RequestContext, host: Host, f: FileRec): Record
   };
 }
 
-const presentPages = (ctx: RequestContext, host: Host, c: ContentRec): Record<string, unknown>[] => c.pages.map((p) => presentPage(ctx, host, p, p.slug));
+const presentPages = (ctx: RequestContext, host: Host, c: ContentRec): Record<string, unknown>[] =>
+  c.pages.map((p) => presentPage(ctx, host, p, p.slug));
 
 function presentRevision(ctx: RequestContext, host: Host, c: ContentRec): Record<string, unknown> {
   return {
@@ -99,7 +126,12 @@ export function requireFile(ctx: RequestContext, c: ContentRec): FileRec {
 
 /** A slug for `title` that no page at the top level has yet. */
 function freeSlug(pages: readonly PageRec[], title: string): string {
-  const base = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 90) || 'page';
+  const base =
+    title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 90) || 'page';
   const taken = new Set(pages.map((p) => p.slug));
   let slug = base;
   for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
@@ -107,7 +139,10 @@ function freeSlug(pages: readonly PageRec[], title: string): string {
 }
 
 /** management-api.md: `source` is an enum with only the sample `website` shown, so any non-empty name is taken. */
-const importBody = object({ url: string({ max: 2048, format: 'uri' }), source: string({ min: 1, max: 100 }) }, ['url', 'source']);
+const importBody = object({ url: string({ max: 2048, format: 'uri' }), source: string({ min: 1, max: 100 }) }, [
+  'url',
+  'source',
+]);
 
 /** What a URL holds becomes one new page (the sandbox fetches nothing), in a new revision of the host. */
 function importInto(ctx: RequestContext, host: Host, b: ReturnType<typeof importBody>): Record<string, unknown> {
@@ -116,7 +151,16 @@ function importInto(ctx: RequestContext, host: Host, b: ReturnType<typeof import
   const title = [...`${url.hostname}${url.pathname === '/' ? '' : url.pathname}`].slice(0, 100).join('');
   const now = ctx.now().toISOString();
   const pageId = ctx.store.nextId('pg', () => false);
-  const page: PageRec = { id: pageId, title, slug: freeSlug(c.pages, title), kind: 'sheet', markdown: `Imported from [${b.url}](${b.url}) (${b.source}).`, pages: [], createdAt: now, updatedAt: now };
+  const page: PageRec = {
+    id: pageId,
+    title,
+    slug: freeSlug(c.pages, title),
+    kind: 'sheet',
+    markdown: `Imported from [${b.url}](${b.url}) (${b.source}).`,
+    pages: [],
+    createdAt: now,
+    updatedAt: now,
+  };
   const revision = ctx.store.nextId('rev', () => false);
   putContent(ctx, host, { revision, parents: [c.revision], pages: [...c.pages, page], files: c.files, createdAt: now });
   return { revision, importedResources: 1, totalResources: 1 };
@@ -124,10 +168,21 @@ function importInto(ctx: RequestContext, host: Host, b: ReturnType<typeof import
 
 /** The spec's operation ids of one host's content (irregular: the space's carry no host name; import is OFF_SPEC's). */
 const IDS = {
-  space: { revision: 'getCurrentRevision', import: 'importContent', pages: 'listPages', files: 'listFiles', file: 'getFileById', page: 'getPageById' },
+  space: {
+    revision: 'getCurrentRevision',
+    import: 'importContent',
+    pages: 'listPages',
+    files: 'listFiles',
+    file: 'getFileById',
+    page: 'getPageById',
+  },
   'change-request': {
-    revision: 'getRevisionOfChangeRequestById', import: 'importContentInChangeRequest', pages: 'listPagesInChangeRequest',
-    files: 'listFilesInChangeRequestById', file: 'getFileInChangeRequestById', page: 'getPageInChangeRequestById',
+    revision: 'getRevisionOfChangeRequestById',
+    import: 'importContentInChangeRequest',
+    pages: 'listPagesInChangeRequest',
+    files: 'listFilesInChangeRequestById',
+    file: 'getFileInChangeRequestById',
+    page: 'getPageInChangeRequestById',
   },
 } as const;
 
@@ -147,13 +202,20 @@ function hostRoutes(kind: HostKind): RouteTable {
   };
   return {
     [ids.revision]: read(base, reading, (ctx, { host, c }) => presentRevision(ctx, host, c)),
-    [ids.import]: route({ method: 'POST', pattern: `${base}/import`, body: importBody, handler: (ctx, b) => created(importInto(ctx, kind.resolve(ctx), b)) }),
+    [ids.import]: route({
+      method: 'POST',
+      pattern: `${base}/import`,
+      body: importBody,
+      handler: (ctx, b) => created(importInto(ctx, kind.resolve(ctx), b)),
+    }),
     [ids.pages]: read(`${base}/pages`, reading, (ctx, { host, c }) => ({ pages: presentPages(ctx, host, c) })),
     [ids.files]: listPage(`${base}/files`, (ctx) => {
       const { host, c } = reading(ctx);
       return [c.files, (f: FileRec) => presentFile(ctx, host, f)];
     }),
-    [ids.file]: read(`${base}/files/:fileId`, reading, (ctx, { host, c }) => presentFile(ctx, host, requireFile(ctx, c))),
+    [ids.file]: read(`${base}/files/:fileId`, reading, (ctx, { host, c }) =>
+      presentFile(ctx, host, requireFile(ctx, c)),
+    ),
     [ids.page]: read(`${base}/page/:pageId`, reading, (ctx, { host, c }) => {
       const { page, path } = requirePage(ctx, c);
       return presentPage(ctx, host, page, path);

@@ -23,7 +23,13 @@ export interface CreateOptions<R> {
 }
 
 /** POST (or PUT): `make` checks the body and stores the new row; 201 with it presented (and its Location). */
-export const create = <R, B>(pattern: string, body: Validator<B>, make: (ctx: RequestContext, body: B) => R, present: Present<R>, options: CreateOptions<R> = {}): RouteDef => {
+export const create = <R, B>(
+  pattern: string,
+  body: Validator<B>,
+  make: (ctx: RequestContext, body: B) => R,
+  present: Present<R>,
+  options: CreateOptions<R> = {},
+): RouteDef => {
   const { location, bodyOptional, method = 'POST' } = options;
   const handler = (ctx: RequestContext, b: B): Reply => {
     const row = make(ctx, b);
@@ -38,7 +44,10 @@ export const read = <R>(pattern: string, find: (ctx: RequestContext) => R, prese
   route({ method: 'GET', pattern, handler: (ctx) => ok(present(ctx, find(ctx))) });
 
 /** GET a page of rows, each presented: `page` finds both (a presenter may need what the lookup found: the site …). */
-export const listPage = <R>(pattern: string, page: (ctx: RequestContext) => readonly [rows: readonly R[], present: (row: R) => unknown]): RouteDef =>
+export const listPage = <R>(
+  pattern: string,
+  page: (ctx: RequestContext) => readonly [rows: readonly R[], present: (row: R) => unknown],
+): RouteDef =>
   route({
     method: 'GET',
     pattern,
@@ -53,8 +62,13 @@ export const list = <R>(pattern: string, rows: (ctx: RequestContext) => readonly
   listPage(pattern, (ctx) => [rows(ctx), (row: R) => present(ctx, row)]);
 
 /** PATCH (or PUT, or POST): `change` checks the body and stores the changed row, which is answered presented. */
-export const update = <R, B>(pattern: string, body: Validator<B>, change: (ctx: RequestContext, body: B) => R, present: Present<R>, method: 'PATCH' | 'PUT' | 'POST' = 'PATCH'): RouteDef =>
-  route({ method, pattern, body, handler: (ctx, b) => ok(present(ctx, change(ctx, b))) });
+export const update = <R, B>(
+  pattern: string,
+  body: Validator<B>,
+  change: (ctx: RequestContext, body: B) => R,
+  present: Present<R>,
+  method: 'PATCH' | 'PUT' | 'POST' = 'PATCH',
+): RouteDef => route({ method, pattern, body, handler: (ctx, b) => ok(present(ctx, change(ctx, b))) });
 
 export interface RemoveAnswers {
   /** When something was deleted. Default 205, the spec's "deleted". */
@@ -64,18 +78,32 @@ export interface RemoveAnswers {
 }
 
 /** DELETE: `drop` deletes what the path names and says whether there was anything. */
-export const remove = (pattern: string, drop: (ctx: RequestContext) => boolean, answers: RemoveAnswers = {}): RouteDef => {
+export const remove = (
+  pattern: string,
+  drop: (ctx: RequestContext) => boolean,
+  answers: RemoveAnswers = {},
+): RouteDef => {
   const { deleted = resetContent, absent = noContent } = answers;
   return route({ method: 'DELETE', pattern, handler: (ctx) => (drop(ctx) ? deleted() : absent(ctx)) });
 };
 
 /** A new id for `table` under `prefix`: no row's, nor one buried under `buriedAs` (a deleted id is never handed out again). */
-export function newId<T extends { id: string }>(ctx: RequestContext, table: Table<T>, prefix: string, buriedAs?: string): string {
+export function newId<T extends { id: string }>(
+  ctx: RequestContext,
+  table: Table<T>,
+  prefix: string,
+  buriedAs?: string,
+): string {
   return ctx.store.nextId(prefix, (x) => table.has(x) || (buriedAs !== undefined && ctx.store.isBuried(buriedAs, x)));
 }
 
 /** Delete `row` from `table` and bury its id under `kind` (never handed out again); false when there is no row. */
-export function dropBuried<T extends { id: string }>(ctx: RequestContext, kind: string, row: T | undefined, table: Table<T>): boolean {
+export function dropBuried<T extends { id: string }>(
+  ctx: RequestContext,
+  kind: string,
+  row: T | undefined,
+  table: Table<T>,
+): boolean {
   if (!row) return false;
   table.delete(row.id);
   ctx.store.bury(kind, row.id);
@@ -88,7 +116,12 @@ type Written<R, F extends keyof R> = { [K in F]?: R[K] | null };
  * The fields a PATCH body wrote, set on `row` itself in the order of `fields`: a field the body leaves out keeps
  * its value; null on a field of `nullRemoves` removes it (elsewhere null is stored as written).
  */
-export function assignWritten<R extends object, F extends keyof R>(row: R, body: Written<R, F>, fields: readonly F[], nullRemoves: readonly F[] = []): R {
+export function assignWritten<R extends object, F extends keyof R>(
+  row: R,
+  body: Written<R, F>,
+  fields: readonly F[],
+  nullRemoves: readonly F[] = [],
+): R {
   const target: Partial<R> = row;
   for (const field of fields) {
     const value = body[field];
@@ -100,5 +133,9 @@ export function assignWritten<R extends object, F extends keyof R>(row: R, body:
 }
 
 /** A copy of `row` with the fields a PATCH body wrote (assignWritten). */
-export const written = <R extends object, F extends keyof R>(row: R, body: Written<R, F>, fields: readonly F[], nullRemoves: readonly F[] = []): R =>
-  assignWritten({ ...row }, body, fields, nullRemoves);
+export const written = <R extends object, F extends keyof R>(
+  row: R,
+  body: Written<R, F>,
+  fields: readonly F[],
+  nullRemoves: readonly F[] = [],
+): R => assignWritten({ ...row }, body, fields, nullRemoves);

@@ -76,7 +76,9 @@ class SpecCheckedRouter extends Router {
 
   override add<B = undefined>(def: RouteDef<B>): this {
     const { body } = def;
-    return super.add(body ? { ...def, body: withSpecCheck(routeKey(def.method, def.pattern), body, this.specBodies) } : def);
+    return super.add(
+      body ? { ...def, body: withSpecCheck(routeKey(def.method, def.pattern), body, this.specBodies) } : def,
+    );
   }
 }
 

@@ -10,7 +10,12 @@ import { badRequest, forbidden, noContent, notFound, ok } from '../http.js';
 import { queryBoolean, queryEnum, queryString } from '../query.js';
 import type { InstallationRec, IntegrationRec } from '../integration-records.js';
 import {
-  INTEGRATION_CATEGORIES, INTEGRATION_SCOPES, INTEGRATION_TARGETS, INTEGRATION_VISIBILITIES, installations, integrations,
+  INTEGRATION_CATEGORIES,
+  INTEGRATION_SCOPES,
+  INTEGRATION_TARGETS,
+  INTEGRATION_VISIBILITIES,
+  installations,
+  integrations,
 } from '../integration-records.js';
 import { memberKey, members, orgs, type OrgRec } from '../records.js';
 import { array, isPlainObject, object, oneOf, record, string, type Validator } from '../validate.js';
@@ -27,16 +32,30 @@ const anyObject: Validator<Record<string, unknown>> = (v, path) => {
   if (!isPlainObject(v)) throw badRequest(`${path}: must be an object`);
   return v;
 };
-const csp: Validator<string | Record<string, string>> = (v, path) => (typeof v === 'string' ? v : record(string())(v, path));
+const csp: Validator<string | Record<string, string>> = (v, path) =>
+  typeof v === 'string' ? v : record(string())(v, path);
 
 /** PublishIntegration with management-api.md's limits (title 2..30, description ≤ 100, summary ≤ 2048, ≤ 3 preview images). */
 const publishBody = object(
   {
-    runtime: oneOf(['v1', 'v2']), icon: string(), title: string({ min: 2, max: 30 }), description: string({ max: 100 }), summary: string({ max: 2048 }),
-    previewImages: array(string(), { max: 3 }), visibility: oneOf(INTEGRATION_VISIBILITIES), target: oneOf(INTEGRATION_TARGETS),
-    scopes: array(oneOf(INTEGRATION_SCOPES)), categories: array(oneOf(INTEGRATION_CATEGORIES)), blocks: array(anyObject), contentSources: array(anyObject),
+    runtime: oneOf(['v1', 'v2']),
+    icon: string(),
+    title: string({ min: 2, max: 30 }),
+    description: string({ max: 100 }),
+    summary: string({ max: 2048 }),
+    previewImages: array(string(), { max: 3 }),
+    visibility: oneOf(INTEGRATION_VISIBILITIES),
+    target: oneOf(INTEGRATION_TARGETS),
+    scopes: array(oneOf(INTEGRATION_SCOPES)),
+    categories: array(oneOf(INTEGRATION_CATEGORIES)),
+    blocks: array(anyObject),
+    contentSources: array(anyObject),
     externalLinks: array(object({ url: string({ format: 'uri' }), label: string() }, ['url', 'label']), { max: 5 }),
-    configurations: anyObject, script: string(), organization: string({ min: 1 }), secrets: record(string()), contentSecurityPolicy: csp,
+    configurations: anyObject,
+    script: string(),
+    organization: string({ min: 1 }),
+    secrets: record(string()),
+    contentSecurityPolicy: csp,
   },
   ['title', 'description', 'scopes', 'script', 'organization'],
 );
@@ -45,7 +64,8 @@ const isMember = (ctx: RequestContext, orgId: string): boolean => members(ctx.st
 
 function integrationName(ctx: RequestContext): string {
   const name = param(ctx, 'integrationName');
-  if (name.length > 100 || !NAME.test(name)) throw badRequest(`path.integrationName: must be at most 100 characters matching ${NAME.source} (got "${name}")`);
+  if (name.length > 100 || !NAME.test(name))
+    throw badRequest(`path.integrationName: must be at most 100 characters matching ${NAME.source} (got "${name}")`);
   return name;
 }
 
@@ -64,18 +84,34 @@ function presentIntegration(ctx: RequestContext, i: IntegrationRec): Record<stri
   const endpoint = `https://integrations.sandbox.test/v1/integrations/${i.id}/integration`;
   return {
     object: 'integration',
-    name: i.id, version: i.version, title: i.title, description: i.description, ...(i.summary !== undefined ? { summary: i.summary } : {}),
+    name: i.id,
+    version: i.version,
+    title: i.title,
+    description: i.description,
+    ...(i.summary !== undefined ? { summary: i.summary } : {}),
     previewImages: i.previewImages.map((_, n) => `${assets}/preview-${n + 1}.png`),
-    target: i.target, verified: i.verified, visibility: i.visibility, scopes: [...i.scopes], categories: [...i.categories],
-    blocks: structuredClone(i.blocks), contentSources: structuredClone(i.contentSources), externalLinks: structuredClone(i.externalLinks),
+    target: i.target,
+    verified: i.verified,
+    visibility: i.visibility,
+    scopes: [...i.scopes],
+    categories: [...i.categories],
+    blocks: structuredClone(i.blocks),
+    contentSources: structuredClone(i.contentSources),
+    externalLinks: structuredClone(i.externalLinks),
     ...(i.configurations ? { configurations: structuredClone(i.configurations) } : {}),
     owner: presentOrg(ctx, owner),
     urls: {
-      location: ctx.apiUrl(`/integrations/${i.id}`), ...(i.hasIcon ? { icon: `${assets}/icon.png` } : {}), app: ctx.appUrl(`/integrations/${i.id}`),
-      assets, publicEndpoint: endpoint, publicContentEndpoint: `${endpoint}/content`,
+      location: ctx.apiUrl(`/integrations/${i.id}`),
+      ...(i.hasIcon ? { icon: `${assets}/icon.png` } : {}),
+      app: ctx.appUrl(`/integrations/${i.id}`),
+      assets,
+      publicEndpoint: endpoint,
+      publicContentEndpoint: `${endpoint}/content`,
     },
     permissions: { admin: isOrgAdmin(ctx, i.orgId), install: true },
-    ...(i.contentSecurityPolicy !== undefined ? { contentSecurityPolicy: structuredClone(i.contentSecurityPolicy) } : {}),
+    ...(i.contentSecurityPolicy !== undefined
+      ? { contentSecurityPolicy: structuredClone(i.contentSecurityPolicy) }
+      : {}),
   };
 }
 
@@ -84,13 +120,15 @@ function listed(ctx: RequestContext): IntegrationRec[] {
   const search = queryString(ctx.query, 'search')?.toLowerCase();
   const category = queryEnum(ctx.query, 'category', INTEGRATION_CATEGORIES);
   const blockDomain = queryString(ctx.query, 'blockDomain');
-  if (blockDomain !== undefined && (blockDomain.length > 100 || !NAME.test(blockDomain))) throw badRequest(`query.blockDomain: must be at most 100 characters matching ${NAME.source}`);
+  if (blockDomain !== undefined && (blockDomain.length > 100 || !NAME.test(blockDomain)))
+    throw badRequest(`query.blockDomain: must be at most 100 characters matching ${NAME.source}`);
   const blocks = queryBoolean(ctx.query, 'blocks');
   const sources = queryBoolean(ctx.query, 'contentSources');
   const owner = queryString(ctx.query, 'owner');
   const scope = queryEnum(ctx.query, 'scope', INTEGRATION_SCOPES);
   const target = queryEnum(ctx.query, 'target', INTEGRATION_TARGETS);
-  const unfurls = (i: IntegrationRec): string[] => i.blocks.flatMap((b) => (Array.isArray(b['urlUnfurl']) ? (b['urlUnfurl'] as unknown[]).map(String) : []));
+  const unfurls = (i: IntegrationRec): string[] =>
+    i.blocks.flatMap((b) => (Array.isArray(b['urlUnfurl']) ? (b['urlUnfurl'] as unknown[]).map(String) : []));
   return integrations(ctx.store).where(
     (i) =>
       (i.visibility === 'public' || isMember(ctx, i.orgId)) &&
@@ -109,7 +147,8 @@ function listed(ctx: RequestContext): IntegrationRec[] {
 function publisher(ctx: RequestContext, ref: string): OrgRec {
   const org = orgs(ctx.store).get(ref) ?? orgs(ctx.store).where((o) => o.hostname === ref)[0];
   if (!org || !isMember(ctx, org.id)) throw badRequest(`body.organization: organization "${ref}" not found`);
-  if (!isOrgAdmin(ctx, org.id)) throw forbidden(`publishing an integration of organization "${org.id}" takes an admin of it`);
+  if (!isOrgAdmin(ctx, org.id))
+    throw forbidden(`publishing an integration of organization "${org.id}" takes an admin of it`);
   return org;
 }
 
@@ -119,13 +158,27 @@ function publish(ctx: RequestContext, b: ReturnType<typeof publishBody>): Record
   const before = integrations(ctx.store).get(name);
   if (before && before.orgId !== org.id) throw forbidden(`integration "${name}" is owned by another organization`);
   const next: IntegrationRec = {
-    id: name, orgId: org.id, version: (before?.version ?? 0) + 1, runtime: b.runtime ?? 'v1', title: b.title, description: b.description,
-    ...(b.summary !== undefined ? { summary: b.summary } : {}), previewImages: b.previewImages ?? [], hasIcon: b.icon !== undefined,
-    target: b.target ?? 'all', visibility: b.visibility ?? 'private', verified: before?.verified ?? false, scopes: b.scopes, categories: b.categories ?? [],
-    blocks: b.blocks ?? [], contentSources: b.contentSources ?? [], externalLinks: b.externalLinks ?? [],
+    id: name,
+    orgId: org.id,
+    version: (before?.version ?? 0) + 1,
+    runtime: b.runtime ?? 'v1',
+    title: b.title,
+    description: b.description,
+    ...(b.summary !== undefined ? { summary: b.summary } : {}),
+    previewImages: b.previewImages ?? [],
+    hasIcon: b.icon !== undefined,
+    target: b.target ?? 'all',
+    visibility: b.visibility ?? 'private',
+    verified: before?.verified ?? false,
+    scopes: b.scopes,
+    categories: b.categories ?? [],
+    blocks: b.blocks ?? [],
+    contentSources: b.contentSources ?? [],
+    externalLinks: b.externalLinks ?? [],
     ...(b.configurations !== undefined ? { configurations: b.configurations } : {}),
     ...(b.contentSecurityPolicy !== undefined ? { contentSecurityPolicy: b.contentSecurityPolicy } : {}),
-    script: b.script, secrets: b.secrets ?? {},
+    script: b.script,
+    secrets: b.secrets ?? {},
   };
   return presentIntegration(ctx, integrations(ctx.store).put(next));
 }
@@ -135,7 +188,10 @@ function visibleInstallations(ctx: RequestContext, i: IntegrationRec): Installat
   const externalId = queryString(ctx.query, 'externalId');
   const owner = isOrgAdmin(ctx, i.orgId);
   return installations(ctx.store).where(
-    (x) => x.integration === i.id && (owner || isMember(ctx, x.orgId)) && (externalId === undefined || x.externalIds.includes(externalId)),
+    (x) =>
+      x.integration === i.id &&
+      (owner || isMember(ctx, x.orgId)) &&
+      (externalId === undefined || x.externalIds.includes(externalId)),
   );
 }
 
@@ -143,16 +199,34 @@ function presentInstallation(ctx: RequestContext, i: IntegrationRec, x: Installa
   const location = ctx.apiUrl(`/integrations/${i.id}/installations/${x.id}`);
   const endpoint = `https://integrations.sandbox.test/v1/integrations/${i.id}/installations/${x.id}`;
   return {
-    id: x.id, status: x.status, space_selection: 'all', site_selection: 'all', spaces: 0, configuration: structuredClone(x.configuration),
-    createdAt: x.createdAt, updatedAt: x.updatedAt, externalIds: [...x.externalIds], target: { organization: x.orgId },
-    urls: { location, app: ctx.appUrl(`/o/${x.orgId}/integrations/${i.id}`), publicEndpoint: endpoint, publicContentEndpoint: `${endpoint}/content` },
+    id: x.id,
+    status: x.status,
+    space_selection: 'all',
+    site_selection: 'all',
+    spaces: 0,
+    configuration: structuredClone(x.configuration),
+    createdAt: x.createdAt,
+    updatedAt: x.updatedAt,
+    externalIds: [...x.externalIds],
+    target: { organization: x.orgId },
+    urls: {
+      location,
+      app: ctx.appUrl(`/o/${x.orgId}/integrations/${i.id}`),
+      publicEndpoint: endpoint,
+      publicContentEndpoint: `${endpoint}/content`,
+    },
   };
 }
 
 export const integrationRoutes: RouteTable = {
   listIntegrations: list(LIST, listed, presentIntegration),
   getIntegrationByName: read(ONE, requireIntegration, presentIntegration),
-  publishIntegration: route({ method: 'POST', pattern: ONE, body: publishBody, handler: (ctx, b) => ok(publish(ctx, b)) }),
+  publishIntegration: route({
+    method: 'POST',
+    pattern: ONE,
+    body: publishBody,
+    handler: (ctx, b) => ok(publish(ctx, b)),
+  }),
   // management-api.md: unpublishing answers 204 (the spec: 205, or 204 when absent).
   unpublishIntegration: remove(
     ONE,
@@ -160,9 +234,11 @@ export const integrationRoutes: RouteTable = {
       const name = integrationName(ctx);
       const i = integrations(ctx.store).get(name);
       if (!i || !isMember(ctx, i.orgId)) return false;
-      if (!isOrgAdmin(ctx, i.orgId)) throw forbidden(`unpublishing integration "${name}" takes an admin of its organization`);
+      if (!isOrgAdmin(ctx, i.orgId))
+        throw forbidden(`unpublishing integration "${name}" takes an admin of its organization`);
       integrations(ctx.store).delete(name);
-      for (const x of installations(ctx.store).where((x) => x.integration === name)) installations(ctx.store).delete(x.id);
+      for (const x of installations(ctx.store).where((x) => x.integration === name))
+        installations(ctx.store).delete(x.id);
       return true;
     },
     { deleted: noContent },

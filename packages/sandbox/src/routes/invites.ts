@@ -40,7 +40,11 @@ export const inviteRoutes: RouteTable = {
     body: invite,
     handler: (ctx, b) => {
       const org = requireOrg(ctx);
-      const byEmail = new Map(users(ctx.store).all().map((u) => [u.email.toLowerCase(), u]));
+      const byEmail = new Map(
+        users(ctx.store)
+          .all()
+          .map((u) => [u.email.toLowerCase(), u]),
+      );
       const joinedAt = ctx.now().toISOString();
       const added: string[] = [];
       for (const entry of b.emails) {
@@ -54,7 +58,15 @@ export const inviteRoutes: RouteTable = {
         const key = memberKey(org.id, user.id);
         if (members(ctx.store).has(key)) continue;
         const memberRole = entry.role !== undefined ? entry.role : b.role !== undefined ? b.role : org.defaultRole;
-        members(ctx.store).put({ id: key, orgId: org.id, userId: user.id, role: memberRole, disabled: false, joinedAt, sso: b.sso ?? false });
+        members(ctx.store).put({
+          id: key,
+          orgId: org.id,
+          userId: user.id,
+          role: memberRole,
+          disabled: false,
+          joinedAt,
+          sso: b.sso ?? false,
+        });
         added.push(user.id);
       }
       return ok({ users: added, invited: added.length });

@@ -39,7 +39,11 @@ function listMembers(ctx: RequestContext): MemberRec[] {
   // With sort=lastSeenAt only members that were ever active are listed (as the API documents).
   if (sort === 'lastSeenAt') list = list.filter((m) => m.lastSeenAt !== undefined);
   const key = (m: MemberRec): string =>
-    sort === 'name' ? requireUser(ctx, m.userId).displayName.toLowerCase() : sort === 'lastSeenAt' ? (m.lastSeenAt ?? '') : m.joinedAt;
+    sort === 'name'
+      ? requireUser(ctx, m.userId).displayName.toLowerCase()
+      : sort === 'lastSeenAt'
+        ? (m.lastSeenAt ?? '')
+        : m.joinedAt;
   // Stable sort ascending (ties keep insertion order), then reverse the whole list for desc.
   const sorted = list.map((m, i) => ({ m, i, k: key(m) })).sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.i - b.i));
   if (order === 'desc') sorted.reverse();
@@ -61,7 +65,12 @@ export const memberRoutes: RouteTable = {
   ),
   listMembersInOrganizationById: list(MEMBERS, listMembers, presentMember),
   getMemberInOrganizationById: read(MEMBER, (ctx) => requireMember(ctx, requireOrg(ctx).id), presentMember),
-  updateMemberInOrganizationById: update(MEMBER, patchMember, (ctx, b) => members(ctx.store).put(written(requireMember(ctx, requireOrg(ctx).id), b, ['role'])), presentMember),
+  updateMemberInOrganizationById: update(
+    MEMBER,
+    patchMember,
+    (ctx, b) => members(ctx.store).put(written(requireMember(ctx, requireOrg(ctx).id), b, ['role'])),
+    presentMember,
+  ),
   // Leaving the organization also leaves its teams and loses its content grants. Already absent ⇒ still 204.
   removeMemberFromOrganizationById: remove(
     MEMBER,
@@ -69,7 +78,8 @@ export const memberRoutes: RouteTable = {
       const org = requireOrg(ctx);
       const userId = param(ctx, 'userId');
       if (!members(ctx.store).delete(memberKey(org.id, userId))) return false;
-      for (const tm of teamMembers(ctx.store).where((t) => t.orgId === org.id && t.userId === userId)) teamMembers(ctx.store).delete(tm.id);
+      for (const tm of teamMembers(ctx.store).where((t) => t.orgId === org.id && t.userId === userId))
+        teamMembers(ctx.store).delete(tm.id);
       dropGrantsOfMember(ctx.store, org.id, userId);
       return true;
     },

@@ -21,7 +21,8 @@ export function requireSpec(ctx: RequestContext): OpenApiSpecRec {
   return spec;
 }
 
-const specPath = (s: OpenApiSpecRec): string => `/orgs/${encodeURIComponent(s.orgId)}/openapi/${encodeURIComponent(s.slug)}`;
+const specPath = (s: OpenApiSpecRec): string =>
+  `/orgs/${encodeURIComponent(s.orgId)}/openapi/${encodeURIComponent(s.slug)}`;
 
 /** Where a public spec is served (the spec's `urls.published`). */
 export const publishedUrl = (ctx: RequestContext, s: OpenApiSpecRec): string => ctx.appUrl(`/public${specPath(s)}`);

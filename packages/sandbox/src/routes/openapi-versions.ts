@@ -32,7 +32,8 @@ async function content(ctx: RequestContext, pick: (ctx: RequestContext, spec: Op
   const spec = requireSpec(ctx);
   const v = pick(ctx, spec);
   const url = versionUrl(ctx, spec, v);
-  const filesystem = v.text !== undefined && v.format ? { [versionFileName(v)]: parseStored(v.text, v.format, parseYaml) } : {};
+  const filesystem =
+    v.text !== undefined && v.format ? { [versionFileName(v)]: parseStored(v.text, v.format, parseYaml) } : {};
   const publicUrl = spec.visibility === 'public' ? (v.sourceURL ?? publishedUrl(ctx, spec)) : null;
   return ok({ filesystem, url, urls: { source: url, public: publicUrl } });
 }
@@ -40,7 +41,12 @@ async function content(ctx: RequestContext, pick: (ctx: RequestContext, spec: Op
 export const openApiVersionRoutes: RouteTable = {
   listOpenAPISpecVersions: listPage(VERSIONS, (ctx) => {
     const spec = requireSpec(ctx);
-    return [openApiVersions(ctx.store).where((v) => v.specId === spec.id).reverse(), (v: OpenApiVersionRec) => presentVersion(ctx, spec, v)];
+    return [
+      openApiVersions(ctx.store)
+        .where((v) => v.specId === spec.id)
+        .reverse(),
+      (v: OpenApiVersionRec) => presentVersion(ctx, spec, v),
+    ];
   }),
   // `latest` routes come before `:versionId` ones: the router takes the first pattern that matches.
   getLatestOpenAPISpecVersion: route({
@@ -51,14 +57,21 @@ export const openApiVersionRoutes: RouteTable = {
       return ok(presentVersion(ctx, spec, latest(ctx, spec)));
     },
   }),
-  getLatestOpenAPISpecVersionContent: route({ method: 'GET', pattern: `${VERSIONS}/latest/content`, handler: (ctx) => content(ctx, latest) }),
+  getLatestOpenAPISpecVersionContent: route({
+    method: 'GET',
+    pattern: `${VERSIONS}/latest/content`,
+    handler: (ctx) => content(ctx, latest),
+  }),
   getLatestOpenAPISpecVersionContentRaw: route({
     method: 'GET',
     pattern: `${VERSIONS}/latest/content/raw`,
     handler: (ctx) => {
       const spec = requireSpec(ctx);
       const v = latest(ctx, spec);
-      if (v.text === undefined || !v.format) throw notFound(`the latest version of OpenAPI specification "${spec.slug}" came from a URL: no raw text is stored`);
+      if (v.text === undefined || !v.format)
+        throw notFound(
+          `the latest version of OpenAPI specification "${spec.slug}" came from a URL: no raw text is stored`,
+        );
       return ok({ text: v.text, format: v.format });
     },
   }),
@@ -70,5 +83,9 @@ export const openApiVersionRoutes: RouteTable = {
       return ok(presentVersion(ctx, spec, byId(ctx, spec)));
     },
   }),
-  getOpenAPISpecVersionContentById: route({ method: 'GET', pattern: `${VERSIONS}/:versionId/content`, handler: (ctx) => content(ctx, byId) }),
-}
+  getOpenAPISpecVersionContentById: route({
+    method: 'GET',
+    pattern: `${VERSIONS}/:versionId/content`,
+    handler: (ctx) => content(ctx, byId),
+  }),
+};

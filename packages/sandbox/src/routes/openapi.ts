@@ -30,7 +30,8 @@ const urlSource = object({ url: string({ max: 2048, format: 'uri' }) }, ['url'])
 const specText: Validator<string> = (v, path) => {
   const text = string({ min: 1 })(v, path);
   const size = Buffer.byteLength(text);
-  if (size > OPENAPI_TEXT_MAX_BYTES) throw new HttpError(413, `${path}: ${size} bytes; at most ${OPENAPI_TEXT_MAX_BYTES / (1024 * 1024)} MiB`);
+  if (size > OPENAPI_TEXT_MAX_BYTES)
+    throw new HttpError(413, `${path}: ${size} bytes; at most ${OPENAPI_TEXT_MAX_BYTES / (1024 * 1024)} MiB`);
   return text;
 };
 /** Room for the largest text as a JSON string (escapes, e.g. a JSON spec's quotes, at most double it in practice). */
@@ -53,7 +54,12 @@ type ParseYaml = Awaited<ReturnType<typeof loadYaml>>;
 const yamlFor = async (src: OpenApiSource): Promise<ParseYaml | undefined> => ('text' in src ? loadYaml() : undefined);
 
 /** Process `src` for `spec` and store the outcome (and a version when it succeeded). */
-function publish(ctx: RequestContext, spec: OpenApiSpecRec, src: OpenApiSource, parseYaml: ParseYaml | undefined): OpenApiSpecRec {
+function publish(
+  ctx: RequestContext,
+  spec: OpenApiSpecRec,
+  src: OpenApiSource,
+  parseYaml: ParseYaml | undefined,
+): OpenApiSpecRec {
   const now = ctx.now().toISOString();
   let result: Processed;
   if ('url' in src) result = processUrl(src.url);
@@ -79,10 +85,24 @@ function publish(ctx: RequestContext, spec: OpenApiSpecRec, src: OpenApiSource, 
 }
 
 /** A new specification of the organization under `slugValue`, published from `src`: 201. */
-function publishNew(ctx: RequestContext, orgId: string, slugValue: string, src: OpenApiSource, parseYaml: ParseYaml | undefined): Reply {
+function publishNew(
+  ctx: RequestContext,
+  orgId: string,
+  slugValue: string,
+  src: OpenApiSource,
+  parseYaml: ParseYaml | undefined,
+): Reply {
   const now = ctx.now().toISOString();
   const id = newId(ctx, openApiSpecs(ctx.store), 'oas');
-  const spec: OpenApiSpecRec = { id, orgId, slug: slugValue, createdAt: now, updatedAt: now, visibility: 'private', processingState: 'pending' };
+  const spec: OpenApiSpecRec = {
+    id,
+    orgId,
+    slug: slugValue,
+    createdAt: now,
+    updatedAt: now,
+    visibility: 'private',
+    processingState: 'pending',
+  };
   return created(presentSpec(ctx, publish(ctx, spec, src, parseYaml)));
 }
 
@@ -108,7 +128,10 @@ function withSource<B extends { source: OpenApiSource }>(
 export const openApiRoutes: RouteTable = {
   listOpenAPISpecs: list(SPECS, (ctx) => inOrg(ctx, openApiSpecs(ctx.store)), presentSpec),
   createOpenAPISpec: withSource('POST', SPECS, createBody, (ctx, b, org, parseYaml) => {
-    if (findSpec(ctx, org, b.slug)) throw badRequest(`body.slug: "${b.slug}" is already used by an OpenAPI specification of organization "${org.id}" (PUT …/openapi/${b.slug} updates it)`);
+    if (findSpec(ctx, org, b.slug))
+      throw badRequest(
+        `body.slug: "${b.slug}" is already used by an OpenAPI specification of organization "${org.id}" (PUT …/openapi/${b.slug} updates it)`,
+      );
     return publishNew(ctx, org.id, b.slug, b.source, parseYaml);
   }),
   getOpenAPISpecBySlug: read(SPEC, requireSpec, presentSpec),
@@ -121,13 +144,19 @@ export const openApiRoutes: RouteTable = {
   updateOpenAPISpecBySlug: update(
     SPEC,
     patchBody,
-    (ctx, b) => openApiSpecs(ctx.store).put({ ...requireSpec(ctx), visibility: b.visibility, updatedAt: ctx.now().toISOString() }),
+    (ctx, b) =>
+      openApiSpecs(ctx.store).put({
+        ...requireSpec(ctx),
+        visibility: b.visibility,
+        updatedAt: ctx.now().toISOString(),
+      }),
     presentSpec,
   ),
   deleteOpenAPISpecBySlug: remove(SPEC, (ctx) => {
     const spec = findSpec(ctx, requireOrg(ctx), param(ctx, 'specSlug'));
     if (!spec) return false;
-    for (const v of openApiVersions(ctx.store).where((x) => x.specId === spec.id)) openApiVersions(ctx.store).delete(v.id);
+    for (const v of openApiVersions(ctx.store).where((x) => x.specId === spec.id))
+      openApiVersions(ctx.store).delete(v.id);
     return openApiSpecs(ctx.store).delete(spec.id);
   }),
   ...openApiVersionRoutes,

@@ -12,8 +12,18 @@ import { list, read, update, written } from './crud.js';
 import type { RouteTable } from './table.js';
 
 const ORG_PERMISSIONS = [
-  'view', 'access', 'admin', 'ownTeam', 'createContent', 'createOpenAPISpec', 'viewBilling',
-  'listMembers', 'listTeams', 'listIntegrations', 'listInstallations', 'installIntegration',
+  'view',
+  'access',
+  'admin',
+  'ownTeam',
+  'createContent',
+  'createOpenAPISpec',
+  'viewBilling',
+  'listMembers',
+  'listTeams',
+  'listIntegrations',
+  'listInstallations',
+  'installIntegration',
 ] as const;
 
 export function presentOrg(ctx: RequestContext, org: OrgRec): Record<string, unknown> {
@@ -39,7 +49,12 @@ export function presentOrg(ctx: RequestContext, org: OrgRec): Record<string, unk
       ...(org.logo !== undefined ? { logo: org.logo } : {}),
     },
     trial: { status: 'notapplicable', count: 0 },
-    permissions: permissionFlags(isOrgAdmin(ctx, org.id), ORG_PERMISSIONS, ['view', 'access', 'listMembers', 'listTeams']),
+    permissions: permissionFlags(isOrgAdmin(ctx, org.id), ORG_PERMISSIONS, [
+      'view',
+      'access',
+      'listMembers',
+      'listTeams',
+    ]),
   };
 }
 
@@ -58,7 +73,11 @@ const patchOrg = object({
 });
 
 export const orgRoutes: RouteTable = {
-  listOrganizationsForAuthenticatedUser: list('/v1/orgs', (ctx) => orgs(ctx.store).where((o) => members(ctx.store).has(memberKey(o.id, ctx.userId))), presentOrg),
+  listOrganizationsForAuthenticatedUser: list(
+    '/v1/orgs',
+    (ctx) => orgs(ctx.store).where((o) => members(ctx.store).has(memberKey(o.id, ctx.userId))),
+    presentOrg,
+  ),
   getOrganizationById: read('/v1/orgs/:organizationId', requireOrg, presentOrg),
   updateOrganizationById: update(
     '/v1/orgs/:organizationId',
@@ -67,9 +86,22 @@ export const orgRoutes: RouteTable = {
       const org = requireOrg(ctx);
       // Like every other id in a body: a default content naming no site of the organization is refused.
       if (b.defaultContent && sites(ctx.store).get(b.defaultContent.site)?.orgId !== org.id) {
-        throw badRequest(`body.defaultContent.site: site "${b.defaultContent.site}" not found in organization "${org.id}"`);
+        throw badRequest(
+          `body.defaultContent.site: site "${b.defaultContent.site}" not found in organization "${org.id}"`,
+        );
       }
-      const fields = ['title', 'emailDomains', 'hostname', 'defaultRole', 'defaultContent', 'logo', 'sso', 'ai', 'inviteLinks', 'mergeRules'] as const;
+      const fields = [
+        'title',
+        'emailDomains',
+        'hostname',
+        'defaultRole',
+        'defaultContent',
+        'logo',
+        'sso',
+        'ai',
+        'inviteLinks',
+        'mergeRules',
+      ] as const;
       return orgs(ctx.store).put(written(org, b, fields, ['defaultContent', 'logo']));
     },
     presentOrg,

@@ -15,7 +15,15 @@ import { pageOf } from '../paginate.js';
 import { queryEnum } from '../query.js';
 import type { MemberRole } from '../records.js';
 import { MEMBER_ROLES, collections, memberKey, members, spaces, teams } from '../records.js';
-import { grantKey, grants, grantsOn, memberSpaceRoles, type GrantPrincipal, type GrantRec, type GrantTarget } from '../permission-records.js';
+import {
+  grantKey,
+  grants,
+  grantsOn,
+  memberSpaceRoles,
+  type GrantPrincipal,
+  type GrantRec,
+  type GrantTarget,
+} from '../permission-records.js';
 import type { RouteDef } from '../router.js';
 import { array, nullable, object, oneOf, string, type Validator } from '../validate.js';
 import { presentUser, requireOrg, requireUser } from './common.js';
@@ -45,7 +53,8 @@ function requireSpaceTarget(ctx: RequestContext): Target {
   const id = param(ctx, 'spaceId');
   const s = spaces(ctx.store).get(id);
   // A deleted space keeps its grants (a restore brings them back) but they cannot be read or changed meanwhile.
-  if (!s || s.deletedAt !== undefined || !members(ctx.store).has(memberKey(s.orgId, ctx.userId))) throw notFound(`space "${id}" not found`);
+  if (!s || s.deletedAt !== undefined || !members(ctx.store).has(memberKey(s.orgId, ctx.userId)))
+    throw notFound(`space "${id}" not found`);
   return { type: 'space', id: s.id, orgId: s.orgId };
 }
 
@@ -58,7 +67,12 @@ function requireCollectionTarget(ctx: RequestContext): Target {
 
 const TARGETS: TargetKind[] = [
   { type: 'space', base: '/v1/spaces/:spaceId/permissions', resolve: requireSpaceTarget, nullRole: 'revoke' },
-  { type: 'collection', base: '/v1/collections/:collectionId/permissions', resolve: requireCollectionTarget, nullRole: 'revoke' },
+  {
+    type: 'collection',
+    base: '/v1/collections/:collectionId/permissions',
+    resolve: requireCollectionTarget,
+    nullRole: 'revoke',
+  },
   {
     type: 'site',
     base: `${SITE}/permissions`,
@@ -82,12 +96,14 @@ const inviteBody: Validator<{ role: MemberRole | null; teams?: string[]; users?:
   for (const field of ['teams', 'users'] as const) {
     if (b[field]?.length === 0) throw badRequest(`${path}.${field}: must have at least 1 item`);
   }
-  if (b.teams === undefined && b.users === undefined) throw badRequest(`${path}: must have at least one of teams, users`);
+  if (b.teams === undefined && b.users === undefined)
+    throw badRequest(`${path}: must have at least one of teams, users`);
   return b;
 };
 
 /** PATCH body: `role` optional (as in the spec); sites take MemberRole only, spaces and collections MemberRoleOrGuest. */
-const patchBody = (kind: TargetKind): Validator<{ role?: MemberRole | null }> => object({ role: kind.nullRole === 'store' ? memberRole : roleOrGuest });
+const patchBody = (kind: TargetKind): Validator<{ role?: MemberRole | null }> =>
+  object({ role: kind.nullRole === 'store' ? memberRole : roleOrGuest });
 
 /** Write `role` for one principal: a row, or (a null role where null revokes) no row. */
 function setGrant(ctx: RequestContext, kind: TargetKind, row: GrantRec): void {
@@ -111,17 +127,30 @@ function requireGrant(ctx: RequestContext, target: Target, type: GrantPrincipal,
   return g;
 }
 
-function invite(ctx: RequestContext, kind: TargetKind, b: { role: MemberRole | null; teams?: string[]; users?: string[] }): Reply {
+function invite(
+  ctx: RequestContext,
+  kind: TargetKind,
+  b: { role: MemberRole | null; teams?: string[]; users?: string[] },
+): Reply {
   const target = kind.resolve(ctx);
   const wanted: [GrantPrincipal, string][] = [
     ...[...new Set(b.teams ?? [])].map((id): [GrantPrincipal, string] => ['team', id]),
     ...[...new Set(b.users ?? [])].map((id): [GrantPrincipal, string] => ['user', id]),
   ];
   // All or nothing: every id is checked before anything is written (spec: 404 "No team or user with the provided Id").
-  for (const [type, id] of wanted) if (!principalExists(ctx, target, type, id)) throw notFound(principalLabel(type, id, target));
+  for (const [type, id] of wanted)
+    if (!principalExists(ctx, target, type, id)) throw notFound(principalLabel(type, id, target));
   for (const [type, id] of wanted) {
     // An existing grant takes the new role in place (it keeps its position in the lists).
-    setGrant(ctx, kind, { id: grantKey(target.type, target.id, type, id), orgId: target.orgId, targetType: target.type, targetId: target.id, principalType: type, principalId: id, role: b.role });
+    setGrant(ctx, kind, {
+      id: grantKey(target.type, target.id, type, id),
+      orgId: target.orgId,
+      targetType: target.type,
+      targetId: target.id,
+      principalType: type,
+      principalId: id,
+      role: b.role,
+    });
   }
   return noContent();
 }
@@ -144,13 +173,22 @@ const PRINCIPAL = { team: 'Team', user: 'User' } as const;
 function targetRoutes(kind: TargetKind): RouteTable {
   const noun = NOUN[kind.type];
   const table: Record<string, RouteDef> = {
-    [`inviteTo${noun}`]: route({ method: 'POST', pattern: kind.base, body: inviteBody, handler: (ctx, b) => invite(ctx, kind, b) }),
+    [`inviteTo${noun}`]: route({
+      method: 'POST',
+      pattern: kind.base,
+      body: inviteBody,
+      handler: (ctx, b) => invite(ctx, kind, b),
+    }),
   };
   for (const type of ['team', 'user'] as const) {
     const list = `${kind.base}/${type}s`;
     const one = `${list}/:${type}Id`;
     const who = PRINCIPAL[type];
-    table[`list${who}PermissionsIn${noun}`] = route({ method: 'GET', pattern: list, handler: (ctx) => listPrincipals(ctx, kind, type) });
+    table[`list${who}PermissionsIn${noun}`] = route({
+      method: 'GET',
+      pattern: list,
+      handler: (ctx) => listPrincipals(ctx, kind, type),
+    });
     table[`update${who}PermissionIn${noun}`] = route({
       method: 'PATCH',
       pattern: one,
@@ -167,7 +205,9 @@ function targetRoutes(kind: TargetKind): RouteTable {
       handler: (ctx) => {
         const target = kind.resolve(ctx);
         // 205 removed, 204 nothing to remove (the spec's two statuses); an unknown team or user is "nothing" too.
-        return grants(ctx.store).delete(grantKey(target.type, target.id, type, param(ctx, `${type}Id`))) ? resetContent() : noContent();
+        return grants(ctx.store).delete(grantKey(target.type, target.id, type, param(ctx, `${type}Id`)))
+          ? resetContent()
+          : noContent();
       },
     });
   }
@@ -182,7 +222,8 @@ export const permissionRoutes: RouteTable = tableOf(...TARGETS.map(targetRoutes)
       // management-api.md: `{permission, space}` per space the member may access: their grants and their teams'.
       const org = requireOrg(ctx);
       const userId = param(ctx, 'userId');
-      if (!members(ctx.store).has(memberKey(org.id, userId))) throw notFound(`member "${userId}" not found in organization "${org.id}"`);
+      if (!members(ctx.store).has(memberKey(org.id, userId)))
+        throw notFound(`member "${userId}" not found in organization "${org.id}"`);
       const order = queryEnum(ctx.query, 'order', ['asc', 'desc']) ?? 'desc';
       sweepExpiredSpaces(ctx);
       const list = [...memberSpaceRoles(ctx.store, org.id, userId)].flatMap(([id, role]) => {

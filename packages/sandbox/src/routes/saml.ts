@@ -38,7 +38,11 @@ function defaultTeamOf(ctx: RequestContext, p: SamlProviderRec): TeamRec | undef
 /** The service-provider side (the platform's SAML endpoints for this provider); fixed per provider. */
 function serviceOf(ctx: RequestContext, p: SamlProviderRec): { acsURL: string; startURL: string; entityID: string } {
   const base = `/saml/${encodeURIComponent(p.orgId)}/${encodeURIComponent(p.id)}`;
-  return { acsURL: ctx.appUrl(`${base}/acs`), startURL: ctx.appUrl(`${base}/start`), entityID: ctx.appUrl(`${base}/metadata`) };
+  return {
+    acsURL: ctx.appUrl(`${base}/acs`),
+    startURL: ctx.appUrl(`${base}/start`),
+    entityID: ctx.appUrl(`${base}/metadata`),
+  };
 }
 
 function presentProvider(ctx: RequestContext, p: SamlProviderRec): Record<string, unknown> {
@@ -59,18 +63,21 @@ function presentProvider(ctx: RequestContext, p: SamlProviderRec): Record<string
   };
 }
 
-const find = (ctx: RequestContext): SamlProviderRec | undefined => findInOrg(ctx, samlProviders(ctx.store), 'samlProviderId');
+const find = (ctx: RequestContext): SamlProviderRec | undefined =>
+  findInOrg(ctx, samlProviders(ctx.store), 'samlProviderId');
 
 /** Like the other ids in a body: a team that is not a team of this organization ⇒ 400. */
 function checkTeam(ctx: RequestContext, org: OrgRec, id: string | undefined): void {
   if (id === undefined) return;
   const team = teams(ctx.store).get(id);
-  if (!team || team.orgId !== org.id) throw badRequest(`body.defaultTeam: "${id}" is not a team of organization "${org.id}"`);
+  if (!team || team.orgId !== org.id)
+    throw badRequest(`body.defaultTeam: "${id}" is not a team of organization "${org.id}"`);
 }
 
 type Fields = ReturnType<typeof patchBody>;
 
-const applyFields = (p: SamlProviderRec, b: Fields): SamlProviderRec => written(p, b, ['label', 'entityID', 'certificate', 'ssoURL', 'defaultTeam', 'defaultRole']);
+const applyFields = (p: SamlProviderRec, b: Fields): SamlProviderRec =>
+  written(p, b, ['label', 'entityID', 'certificate', 'ssoURL', 'defaultTeam', 'defaultRole']);
 
 function requireProvider(ctx: RequestContext, org: OrgRec): SamlProviderRec {
   const p = find(ctx);
@@ -88,7 +95,14 @@ export const samlRoutes: RouteTable = {
       checkTeam(ctx, org, b.defaultTeam);
       const id = newId(ctx, samlProviders(ctx.store), 'saml', 'saml');
       const blank: SamlProviderRec = {
-        id, orgId: org.id, label: b.label, ssoURL: '', entityID: '', certificate: '', defaultRole: null, createdAt: ctx.now().toISOString(),
+        id,
+        orgId: org.id,
+        label: b.label,
+        ssoURL: '',
+        entityID: '',
+        certificate: '',
+        defaultRole: null,
+        createdAt: ctx.now().toISOString(),
       };
       return samlProviders(ctx.store).put(applyFields(blank, b));
     },
@@ -108,7 +122,9 @@ export const samlRoutes: RouteTable = {
     presentProvider,
   ),
   // SAML providers answer 204 whether or not the provider existed (management-api.md).
-  deleteOrganizationSAMLProvider: remove(ONE, (ctx) => dropBuried(ctx, 'saml', find(ctx), samlProviders(ctx.store)), { deleted: noContent }),
+  deleteOrganizationSAMLProvider: remove(ONE, (ctx) => dropBuried(ctx, 'saml', find(ctx), samlProviders(ctx.store)), {
+    deleted: noContent,
+  }),
   listSSOProviderLoginsInOrganization: route({
     method: 'GET',
     pattern: SSO,

@@ -35,7 +35,8 @@ function claims(allowUnsigned: boolean): Validator<Record<string, unknown>> {
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(v)) {
       if (key === '') throw badRequest(`${path}: a claim name must not be empty`);
-      out[key] = allowUnsigned && key === 'unsigned' ? unsigned(value, `${path}.unsigned`) : claim(value, `${path}.${key}`);
+      out[key] =
+        allowUnsigned && key === 'unsigned' ? unsigned(value, `${path}.unsigned`) : claim(value, `${path}.${key}`);
     }
     return out;
   };
@@ -45,7 +46,12 @@ function claims(allowUnsigned: boolean): Validator<Record<string, unknown>> {
 export const UNSIGNED_DESCRIPTION = 'Unsigned claims of the site visitor.';
 
 const unsigned = object(
-  { type: literal('object'), description: literal(UNSIGNED_DESCRIPTION), properties: claims(false), additionalProperties: onlyFalse },
+  {
+    type: literal('object'),
+    description: literal(UNSIGNED_DESCRIPTION),
+    properties: claims(false),
+    additionalProperties: onlyFalse,
+  },
   ['type', 'description', 'properties', 'additionalProperties'],
 );
 
@@ -56,27 +62,40 @@ export const adaptiveJsonSchema = object(
 const putBody = object({ jsonSchema: adaptiveJsonSchema }, ['jsonSchema']);
 
 function presentSchema(site: SiteRec): Record<string, unknown> {
-  return { object: 'site-adaptive-schema', jsonSchema: structuredClone(site.adaptiveSchema), updatedAt: site.adaptiveSchemaUpdatedAt };
+  return {
+    object: 'site-adaptive-schema',
+    jsonSchema: structuredClone(site.adaptiveSchema),
+    updatedAt: site.adaptiveSchemaUpdatedAt,
+  };
 }
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
-const access = (base: string, name: string): string => (IDENTIFIER.test(name) ? `${base}.${name}` : `${base}[${JSON.stringify(name)}]`);
+const access = (base: string, name: string): string =>
+  IDENTIFIER.test(name) ? `${base}.${name}` : `${base}[${JSON.stringify(name)}]`;
 
 /** One condition per boolean claim, signed claims first, in schema order (a claim stored without a description gets one). */
 export function templateConditions(site: SiteRec): { description: string; condition: string }[] {
   const props = (site.adaptiveSchema['properties'] ?? {}) as Record<string, unknown>;
   const items: { description: string; condition: string }[] = [];
   const add = (base: string, name: string, c: Claim): void => {
-    items.push({ description: c.description ?? `Visitor claim "${name}" is true`, condition: `${access(base, name)} === true` });
+    items.push({
+      description: c.description ?? `Visitor claim "${name}" is true`,
+      condition: `${access(base, name)} === true`,
+    });
   };
-  for (const [name, value] of Object.entries(props)) if (name !== 'unsigned') add('visitor.claims', name, value as Claim);
+  for (const [name, value] of Object.entries(props))
+    if (name !== 'unsigned') add('visitor.claims', name, value as Claim);
   const nested = props['unsigned'] as { properties?: Record<string, Claim> } | undefined;
   for (const [name, value] of Object.entries(nested?.properties ?? {})) add('visitor.claims.unsigned', name, value);
   return items;
 }
 
 export const siteAdaptiveRoutes: RouteTable = {
-  getSiteAdaptiveSchema: route({ method: 'GET', pattern: ADAPTIVE, handler: (ctx) => ok(presentSchema(requireSite(ctx))) }),
+  getSiteAdaptiveSchema: route({
+    method: 'GET',
+    pattern: ADAPTIVE,
+    handler: (ctx) => ok(presentSchema(requireSite(ctx))),
+  }),
   updateSiteAdaptiveSchema: route({
     method: 'PUT',
     pattern: ADAPTIVE,

@@ -39,7 +39,14 @@ export const requireSiteSpace = childOf(siteSpaces, 'siteSpaceId', 'site space')
 export const requireShareLink = childOf(siteShareLinks, 'shareLinkId', 'share link');
 
 /** The child of the site a body names at `path` (none named: undefined); one the site does not have ⇒ 400 naming `what`. */
-export function bodyChild<T extends { id: string; siteId: string }>(ctx: RequestContext, site: SiteRec, table: Children<T>, id: string | undefined, path: string, what: string): T | undefined {
+export function bodyChild<T extends { id: string; siteId: string }>(
+  ctx: RequestContext,
+  site: SiteRec,
+  table: Children<T>,
+  id: string | undefined,
+  path: string,
+  what: string,
+): T | undefined {
   if (id === undefined) return undefined;
   const found = findChild(site, table(ctx.store).get(id));
   if (!found) throw badRequest(`${path}: ${what} "${id}" not found in site "${site.id}"`);
@@ -66,7 +73,13 @@ const presentIn =
     present(ctx, site, row);
 
 /** POST of a new child of the site: `add` makes it; 201 with it presented and its Location (…/`segment`/id). */
-export function addChild<T extends { id: string }, B>(pattern: string, segment: string, body: Validator<B>, add: (ctx: RequestContext, site: SiteRec, body: B) => T, present: PresentIn<T>): RouteDef {
+export function addChild<T extends { id: string }, B>(
+  pattern: string,
+  segment: string,
+  body: Validator<B>,
+  add: (ctx: RequestContext, site: SiteRec, body: B) => T,
+  present: PresentIn<T>,
+): RouteDef {
   const location = ({ site, row }: InSite<T>): string => `/orgs/${site.orgId}/sites/${site.id}/${segment}/${row.id}`;
   return create(pattern, body, onSite(add), presentIn(present), { location });
 }
@@ -80,7 +93,13 @@ export function changeChild<T, R, B>(
   change: (ctx: RequestContext, site: SiteRec, row: T, body: B) => R,
   present: PresentIn<R>,
 ): RouteDef {
-  return update(pattern, body, onSite((ctx, site, b: B) => change(ctx, site, find(ctx, site), b)), presentIn(present), method);
+  return update(
+    pattern,
+    body,
+    onSite((ctx, site, b: B) => change(ctx, site, find(ctx, site), b)),
+    presentIn(present),
+    method,
+  );
 }
 
 /** DELETE of a site's child: `drop` deletes it (205); one the site does not have ⇒ 204 (the site must exist). */
@@ -105,7 +124,11 @@ export type MoveTo<P> = (Position & { end?: undefined; pointer: P }) | { end: tr
  * `{position?: {before?: P, after?: P}}` with at most one of before/after; P checked by `pointer`. Without a
  * reference the item goes to the end (the official spec makes `position` optional; management-api.md lists it).
  */
-export function movePosition<P>(pointer: Validator<P>, refOf: (p: P) => string, refField: string): Validator<MoveTo<P>> {
+export function movePosition<P>(
+  pointer: Validator<P>,
+  refOf: (p: P) => string,
+  refField: string,
+): Validator<MoveTo<P>> {
   const shape = object({ position: object({ before: pointer, after: pointer }) });
   return (v, path) => {
     const { position } = shape(v, path);
@@ -118,11 +141,15 @@ export function movePosition<P>(pointer: Validator<P>, refOf: (p: P) => string, 
   };
 }
 
-export const pointerOf = <const K extends string, const T extends string>(types: readonly T[], key: K): Validator<{ type: T } & Record<K, string>> =>
+export const pointerOf = <const K extends string, const T extends string>(
+  types: readonly T[],
+  key: K,
+): Validator<{ type: T } & Record<K, string>> =>
   // eslint-disable-next-line no-restricted-syntax -- a computed key's type is lost in the object literal; the validator checks it
-  object({ type: types.length === 1 ? literal(types[0] as T) : oneOf(types), [key]: string({ min: 1 }) } as const, ['type', key]) as unknown as Validator<
-    { type: T } & Record<K, string>
-  >;
+  object({ type: types.length === 1 ? literal(types[0] as T) : oneOf(types), [key]: string({ min: 1 }) } as const, [
+    'type',
+    key,
+  ]) as unknown as Validator<{ type: T } & Record<K, string>>;
 
 /**
  * POST …/move (deprecated but listed) of the child `find` finds: `toEnd` without a reference, else `beside` it
@@ -136,11 +163,18 @@ export function moveChild<T, P>(
   beside: (store: SandboxStore, site: SiteRec, row: T, pos: Position & { pointer: P }) => T | void,
   present: PresentIn<T>,
 ): RouteDef {
-  return changeChild('POST', `${pattern}/move`, body, find, (ctx, site, row, pos) => {
-    if (pos.end) {
-      toEnd(ctx.store, site, row);
-      return row;
-    }
-    return beside(ctx.store, site, row, pos) ?? row;
-  }, present);
+  return changeChild(
+    'POST',
+    `${pattern}/move`,
+    body,
+    find,
+    (ctx, site, row, pos) => {
+      if (pos.end) {
+        toEnd(ctx.store, site, row);
+        return row;
+      }
+      return beside(ctx.store, site, row, pos) ?? row;
+    },
+    present,
+  );
 }

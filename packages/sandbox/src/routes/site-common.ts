@@ -27,14 +27,23 @@ export function newSpaceFor(ctx: RequestContext, orgId: string, title: string): 
   const id = newId(ctx, spaces(ctx.store), 'sp', 'space');
   const now = ctx.now().toISOString();
   return spaces(ctx.store).put({
-    id, orgId, title: [...title].slice(0, 50).join(''), emoji: '', visibility: 'private', editMode: 'live',
-    defaultLevel: null, revision: `rev-${id}`, createdAt: now, updatedAt: now,
+    id,
+    orgId,
+    title: [...title].slice(0, 50).join(''),
+    emoji: '',
+    visibility: 'private',
+    editMode: 'live',
+    defaultLevel: null,
+    revision: `rev-${id}`,
+    createdAt: now,
+    updatedAt: now,
   });
 }
 
 /** A new section's or site space's `template` fills the new space it makes: refused beside a `spaceId`. */
 export function checkTemplate(b: { spaceId: string | null; template?: unknown }): void {
-  if (b.template !== undefined && b.spaceId !== null) throw badRequest('body.template: only with spaceId null (a template fills the new space)');
+  if (b.template !== undefined && b.spaceId !== null)
+    throw badRequest('body.template: only with spaceId null (a template fills the new space)');
 }
 
 /** The space a new section or site space shows: `spaceId: null` ⇒ a new space titled `title`, else an active space of the organization. */
@@ -42,10 +51,16 @@ export const spaceOfNewChild = (ctx: RequestContext, site: SiteRec, spaceId: str
   spaceId === null ? newSpaceFor(ctx, site.orgId, title) : requireBodySpace(ctx, site, spaceId, 'body.spaceId');
 
 /** The spec's ApplySpaceTemplate `{id, params?}` (with `spaceId: null`): accepted; the sandbox holds no content. */
-export const spaceTemplate = object({ id: string({ min: 1 }), params: (v: unknown, path: string) => {
-  if (!isPlainObject(v)) throw badRequest(`${path}: must be an object`);
-  return v;
-} }, ['id']);
+export const spaceTemplate = object(
+  {
+    id: string({ min: 1 }),
+    params: (v: unknown, path: string) => {
+      if (!isPlainObject(v)) throw badRequest(`${path}: must be an object`);
+      return v;
+    },
+  },
+  ['id'],
+);
 
 export function requireSpaceRecord(ctx: RequestContext, id: string): SpaceRec {
   const space = spaces(ctx.store).get(id);

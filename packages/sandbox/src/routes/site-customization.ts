@@ -45,7 +45,11 @@ export const siteCustomizationRoutes: RouteTable = {
     body: customizationInput,
     handler: (ctx, settings) => {
       const site = requireSite(ctx);
-      customizations(ctx.store).put({ id: site.id, settings: structuredClone(settings), updatedAt: ctx.now().toISOString() });
+      customizations(ctx.store).put({
+        id: site.id,
+        settings: structuredClone(settings),
+        updatedAt: ctx.now().toISOString(),
+      });
       return present(ctx.store, site);
     },
   }),

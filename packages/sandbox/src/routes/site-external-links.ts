@@ -39,10 +39,13 @@ const patchBody = object({ ...fields, parent: nullable(string({ min: 1 })) });
 const NULL_UNSETS = ['description', 'icon', 'condition', 'localizedTitle', 'localizedDescription'] as const;
 
 /** The optional fields of a body laid over a link: a value sets, null unsets, absent keeps. */
-const withFields = (l: ExternalLinkRec, b: Partial<{ [K in keyof typeof fields]: ReturnType<(typeof fields)[K]> }>): ExternalLinkRec =>
-  written(l, b, ['title', 'url', 'draft', ...NULL_UNSETS], NULL_UNSETS);
+const withFields = (
+  l: ExternalLinkRec,
+  b: Partial<{ [K in keyof typeof fields]: ReturnType<(typeof fields)[K]> }>,
+): ExternalLinkRec => written(l, b, ['title', 'url', 'draft', ...NULL_UNSETS], NULL_UNSETS);
 
-const asLink = (_ctx: RequestContext, _site: SiteRec, link: ExternalLinkRec): Record<string, unknown> => presentExternalLink(link);
+const asLink = (_ctx: RequestContext, _site: SiteRec, link: ExternalLinkRec): Record<string, unknown> =>
+  presentExternalLink(link);
 
 export const siteExternalLinkRoutes: RouteTable = {
   addExternalLinkToSite: addChild(
@@ -50,10 +53,18 @@ export const siteExternalLinkRoutes: RouteTable = {
     'external-links',
     createBody,
     (ctx, site, b) => {
-      if (!hasSections(site)) throw badRequest(`site "${site.id}" has no sections: its navigation holds no external links`);
+      if (!hasSections(site))
+        throw badRequest(`site "${site.id}" has no sections: its navigation holds no external links`);
       const group = bodyChild(ctx, site, siteSectionGroups, b.parent, 'body.parent', 'section group')?.id;
       const table = siteExternalLinks(ctx.store);
-      const base: ExternalLinkRec = { id: newId(ctx, table, 'xl'), siteId: site.id, title: b.title, url: b.url, order: lastOrder(ctx.store, site.id, group), ...(group ? { group } : {}) };
+      const base: ExternalLinkRec = {
+        id: newId(ctx, table, 'xl'),
+        siteId: site.id,
+        title: b.title,
+        url: b.url,
+        order: lastOrder(ctx.store, site.id, group),
+        ...(group ? { group } : {}),
+      };
       return table.put(withFields(base, b));
     },
     asLink,
@@ -66,7 +77,14 @@ export const siteExternalLinkRoutes: RouteTable = {
     (ctx, site, have, b) => {
       const next = withFields(have, b);
       if (b.parent !== undefined) {
-        const group = bodyChild(ctx, site, siteSectionGroups, b.parent ?? undefined, 'body.parent', 'section group')?.id;
+        const group = bodyChild(
+          ctx,
+          site,
+          siteSectionGroups,
+          b.parent ?? undefined,
+          'body.parent',
+          'section group',
+        )?.id;
         if (group !== have.group) {
           next.order = lastOrder(ctx.store, site.id, group);
           if (group === undefined) delete next.group;

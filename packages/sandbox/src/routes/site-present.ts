@@ -14,7 +14,16 @@ import { presentSpace } from './spaces.js';
 
 type Obj = Record<string, unknown>;
 
-const SITE_PERMISSIONS = ['view', 'access', 'edit', 'create', 'admin', 'installIntegration', 'viewAdaptiveSchema', 'editAdaptiveSchema'] as const;
+const SITE_PERMISSIONS = [
+  'view',
+  'access',
+  'edit',
+  'create',
+  'admin',
+  'installIntegration',
+  'viewAdaptiveSchema',
+  'editAdaptiveSchema',
+] as const;
 
 export function presentSite(ctx: RequestContext, site: SiteRec): Obj {
   const base = `/orgs/${site.orgId}/sites/${site.id}`;
@@ -49,7 +58,9 @@ export function presentSite(ctx: RequestContext, site: SiteRec): Obj {
 
 function sectionUrl(ctx: RequestContext, site: SiteRec, section: SectionRec | undefined): string {
   const root = siteUrl(ctx, site);
-  return section === undefined || site.defaultSection === section.id ? root : `${root}/${encodeURIComponent(section.path)}`;
+  return section === undefined || site.defaultSection === section.id
+    ? root
+    : `${root}/${encodeURIComponent(section.path)}`;
 }
 
 export function presentSiteSpace(ctx: RequestContext, site: SiteRec, ss: SiteSpaceRec): Obj {
@@ -74,14 +85,21 @@ export function presentSiteSpace(ctx: RequestContext, site: SiteRec, ss: SiteSpa
 }
 
 /** `groupId`: the containing group (callers listing many sections compute it once with sectionGroupIndex). */
-export function presentSection(ctx: RequestContext, site: SiteRec, section: SectionRec, groupId: string | undefined): Obj {
+export function presentSection(
+  ctx: RequestContext,
+  site: SiteRec,
+  section: SectionRec,
+  groupId: string | undefined,
+): Obj {
   return {
     object: 'site-section',
     id: section.id,
     title: section.title,
     ...(section.localizedTitle !== undefined ? { localizedTitle: { ...section.localizedTitle } } : {}),
     ...(section.description !== undefined ? { description: section.description } : {}),
-    ...(section.localizedDescription !== undefined ? { localizedDescription: { ...section.localizedDescription } } : {}),
+    ...(section.localizedDescription !== undefined
+      ? { localizedDescription: { ...section.localizedDescription } }
+      : {}),
     default: site.defaultSection === section.id,
     draft: section.draft ?? false,
     path: section.path,

@@ -48,7 +48,9 @@ const newKey = (): string => randomBytes(32).toString('base64url');
  */
 function authOf(store: SandboxStore, site: SiteRec): PublishingAuthRec {
   const have = publishingAuths(store).get(site.id);
-  const derived = createHash('sha256').update(`sandbox publishing key of ${site.id} made ${site.createdAt}`).digest('base64url');
+  const derived = createHash('sha256')
+    .update(`sandbox publishing key of ${site.id} made ${site.createdAt}`)
+    .digest('base64url');
   return have ?? { id: site.id, backend: 'custom', privateKey: derived };
 }
 
@@ -81,17 +83,30 @@ export const sitePublishingRoutes: RouteTable = {
     pattern: `${SITE}/publish`,
     handler: (ctx) => {
       const site = requireSite(ctx);
-      if (needsUpgrade(ctx, site)) return ok({ type: 'checkout', sessionId: `cs_sandbox_${randomBytes(12).toString('hex')}` });
+      if (needsUpgrade(ctx, site))
+        return ok({ type: 'checkout', sessionId: `cs_sandbox_${randomBytes(12).toString('hex')}` });
       return ok(setPublished(ctx, site, true));
     },
   }),
-  unpublishSite: route({ method: 'POST', pattern: `${SITE}/unpublish`, handler: (ctx) => ok(setPublished(ctx, requireSite(ctx), false)) }),
+  unpublishSite: route({
+    method: 'POST',
+    pattern: `${SITE}/unpublish`,
+    handler: (ctx) => ok(setPublished(ctx, requireSite(ctx), false)),
+  }),
   getSitePublishingAuthById: read(AUTH, authOfSite, asAuth),
   // Omitted: unchanged; null: unset (the spec's SitePublishingAuthUpdate).
   updateSitePublishingAuthById: update(
     AUTH,
     patchAuth,
-    (ctx, b) => publishingAuths(ctx.store).put(written({ ...authOfSite(ctx), backend: b.backend }, b, ['fallbackURL', 'logoutURL'], ['fallbackURL', 'logoutURL'])),
+    (ctx, b) =>
+      publishingAuths(ctx.store).put(
+        written(
+          { ...authOfSite(ctx), backend: b.backend },
+          b,
+          ['fallbackURL', 'logoutURL'],
+          ['fallbackURL', 'logoutURL'],
+        ),
+      ),
     asAuth,
   ),
   regenerateSitePublishingAuthById: route({

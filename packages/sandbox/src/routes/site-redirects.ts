@@ -48,7 +48,8 @@ function ordered(list: RedirectRec[], by: (typeof ORDER_BY)[number]): RedirectRe
 }
 
 function requireDestination<T>(resolved: T | { error: string }, path: string): T {
-  if (resolved !== null && typeof resolved === 'object' && 'error' in resolved) throw badRequest(`${path}: ${String(resolved.error)}`);
+  if (resolved !== null && typeof resolved === 'object' && 'error' in resolved)
+    throw badRequest(`${path}: ${String(resolved.error)}`);
   return resolved as T;
 }
 
@@ -63,10 +64,15 @@ function targetOf(ctx: RequestContext, site: SiteRec, r: RedirectRec, rest: stri
   const suffix = r.captureWildcard ? rest : '';
   const d = r.destination;
   if (d.kind === 'external') return d.url + suffix;
-  if (d.kind === 'site-section') return `${root}/${encodeURIComponent(siteSections(ctx.store).get(d.siteSectionId)?.path ?? d.siteSectionId)}${suffix}`;
+  if (d.kind === 'site-section')
+    return `${root}/${encodeURIComponent(siteSections(ctx.store).get(d.siteSectionId)?.path ?? d.siteSectionId)}${suffix}`;
   const ss = siteSpaces(ctx.store).get(d.siteSpaceId);
   const section = ss?.section === undefined ? undefined : siteSections(ctx.store).get(ss.section);
-  const at = [root, ...(section ? [encodeURIComponent(section.path)] : []), encodeURIComponent(ss?.path ?? d.siteSpaceId)].join('/');
+  const at = [
+    root,
+    ...(section ? [encodeURIComponent(section.path)] : []),
+    encodeURIComponent(ss?.path ?? d.siteSpaceId),
+  ].join('/');
   return (d.kind === 'site-page' ? `${at}/${encodeURIComponent(d.pageId)}` : at) + suffix;
 }
 
@@ -77,7 +83,9 @@ export const siteRedirectRoutes: RouteTable = {
     const draft = queryBoolean(ctx.query, 'draft') ?? false;
     const search = queryString(ctx.query, 'search')?.toLowerCase();
     const by = queryEnum(ctx.query, 'orderBy', ORDER_BY) ?? 'createdAt';
-    const found = redirectsOf(ctx.store, site.id).filter((r) => r.draft === draft && (!search || r.source.toLowerCase().includes(search)));
+    const found = redirectsOf(ctx.store, site.id).filter(
+      (r) => r.draft === draft && (!search || r.source.toLowerCase().includes(search)),
+    );
     return [ordered(found, by), presentRedirect];
   }),
   createSiteRedirect: create(
@@ -88,7 +96,13 @@ export const siteRedirectRoutes: RouteTable = {
       const draft = b.draft ?? false;
       if (findRedirect(ctx.store, site.id, b.source, draft)) throw conflict(b.source, draft);
       const destination = requireDestination(resolveDestination(ctx.store, site, b.destination), 'body.destination');
-      return newRedirect(ctx, site, { source: b.source, draft, captureWildcard: b.captureWildcard ?? false, permanent: b.permanent ?? false, destination });
+      return newRedirect(ctx, site, {
+        source: b.source,
+        draft,
+        captureWildcard: b.captureWildcard ?? false,
+        permanent: b.permanent ?? false,
+        destination,
+      });
     },
     (_ctx, r) => presentRedirect(r),
   ),
@@ -110,7 +124,8 @@ export const siteRedirectRoutes: RouteTable = {
     childOf(siteRedirects, 'siteRedirectId', 'redirect'),
     (ctx, site, have, b) => {
       const next: RedirectRec = { ...have, updatedAt: ctx.now().toISOString() };
-      if (b.destination !== undefined) next.destination = requireDestination(resolveDestination(ctx.store, site, b.destination), 'body.destination');
+      if (b.destination !== undefined)
+        next.destination = requireDestination(resolveDestination(ctx.store, site, b.destination), 'body.destination');
       assignWritten(next, b, ['source', 'draft', 'captureWildcard', 'permanent']);
       const clash = findRedirect(ctx.store, site.id, next.source, next.draft);
       if (clash && clash.id !== have.id) throw conflict(next.source, next.draft);

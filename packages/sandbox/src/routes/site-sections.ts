@@ -8,9 +8,28 @@ import { addSection, checkSectionPath, deleteSection, groupOfSection, sectionsIn
 import { moveSection } from '../site-moves.js';
 import { boolean, nullable, object, string } from '../validate.js';
 import {
-  SITE, checkTemplate, condition, iconName, nullableIcon, requireSite, sectionDescription, sectionPath, sectionTitle, spaceOfNewChild, spaceTemplate,
+  SITE,
+  checkTemplate,
+  condition,
+  iconName,
+  nullableIcon,
+  requireSite,
+  sectionDescription,
+  sectionPath,
+  sectionTitle,
+  spaceOfNewChild,
+  spaceTemplate,
 } from './site-common.js';
-import { addChild, bodyChild, changeChild, moveChild, movePosition, pointerOf, removeChild, requireSection } from './site-children.js';
+import {
+  addChild,
+  bodyChild,
+  changeChild,
+  moveChild,
+  movePosition,
+  pointerOf,
+  removeChild,
+  requireSection,
+} from './site-children.js';
 import { presentSection, sectionGroupIndex } from './site-present.js';
 import { listPage, written } from './crud.js';
 import type { RouteTable } from './table.js';
@@ -24,8 +43,13 @@ const SECTION = `${SECTIONS}/:siteSectionId`;
  */
 const createSection = object(
   {
-    spaceId: nullable(string({ min: 1 })), title: nullable(sectionTitle), icon: nullableIcon, draft: boolean(), pageId: string({ min: 1 }),
-    siteSectionGroupId: string({ min: 1 }), template: spaceTemplate,
+    spaceId: nullable(string({ min: 1 })),
+    title: nullable(sectionTitle),
+    icon: nullableIcon,
+    draft: boolean(),
+    pageId: string({ min: 1 }),
+    siteSectionGroupId: string({ min: 1 }),
+    template: spaceTemplate,
   },
   ['spaceId'],
 );
@@ -50,7 +74,8 @@ function titleFromSpace(spaceTitle: string): string {
 }
 
 /** A section as its operations answer it: with the group it is in now. */
-const inItsGroup = (ctx: RequestContext, site: SiteRec, s: SectionRec): Record<string, unknown> => presentSection(ctx, site, s, groupOfSection(ctx.store, site, s.id)?.id);
+const inItsGroup = (ctx: RequestContext, site: SiteRec, s: SectionRec): Record<string, unknown> =>
+  presentSection(ctx, site, s, groupOfSection(ctx.store, site, s.id)?.id);
 
 export const siteSectionRoutes: RouteTable = {
   listSiteSections: listPage(SECTIONS, (ctx) => {
@@ -64,7 +89,14 @@ export const siteSectionRoutes: RouteTable = {
     createSection,
     (ctx, site, b) => {
       checkTemplate(b);
-      const group = bodyChild(ctx, site, siteSectionGroups, b.siteSectionGroupId, 'body.siteSectionGroupId', 'section group');
+      const group = bodyChild(
+        ctx,
+        site,
+        siteSectionGroups,
+        b.siteSectionGroupId,
+        'body.siteSectionGroupId',
+        'section group',
+      );
       const space = spaceOfNewChild(ctx, site, b.spaceId, b.title ?? 'Untitled section');
       const section = addSection(ctx.store, site, {
         title: b.title ?? titleFromSpace(space.title),
@@ -92,8 +124,25 @@ export const siteSectionRoutes: RouteTable = {
       if (b.path !== undefined) checkSectionPath(ctx.store, site, section, b.path);
       if (b.defaultSiteSpace !== undefined && siteSpaces(ctx.store).get(b.defaultSiteSpace)?.section !== section.id)
         throw badRequest(`body.defaultSiteSpace: site space "${b.defaultSiteSpace}" is not in section "${section.id}"`);
-      bodyChild(ctx, site, siteSectionGroups, b.siteSectionGroupId ?? undefined, 'body.siteSectionGroupId', 'section group');
-      const fields = ['title', 'path', 'defaultSiteSpace', 'condition', 'icon', 'description', 'draft', 'localizedTitle', 'localizedDescription'] as const;
+      bodyChild(
+        ctx,
+        site,
+        siteSectionGroups,
+        b.siteSectionGroupId ?? undefined,
+        'body.siteSectionGroupId',
+        'section group',
+      );
+      const fields = [
+        'title',
+        'path',
+        'defaultSiteSpace',
+        'condition',
+        'icon',
+        'description',
+        'draft',
+        'localizedTitle',
+        'localizedDescription',
+      ] as const;
       const next = written(section, b, fields, ['condition', 'icon', 'description']);
       siteSections(ctx.store).put(next);
       if (b.siteSectionGroupId !== undefined) regroupSection(ctx.store, site, next, b.siteSectionGroupId);

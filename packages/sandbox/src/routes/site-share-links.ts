@@ -25,8 +25,12 @@ export const siteShareLinkRoutes: RouteTable = {
     const site = requireSite(ctx);
     // The official spec's `search`: a case-insensitive part of the name, or the link's key (its secret).
     const search = queryString(ctx.query, 'search');
-    const matches = (l: ShareLinkRec): boolean => !search || l.name.toLowerCase().includes(search.toLowerCase()) || l.secret === search;
-    return [siteShareLinks(ctx.store).where((l) => l.siteId === site.id && matches(l)), (l: ShareLinkRec) => presentShareLink(ctx, site, l)];
+    const matches = (l: ShareLinkRec): boolean =>
+      !search || l.name.toLowerCase().includes(search.toLowerCase()) || l.secret === search;
+    return [
+      siteShareLinks(ctx.store).where((l) => l.siteId === site.id && matches(l)),
+      (l: ShareLinkRec) => presentShareLink(ctx, site, l),
+    ];
   }),
   createSiteShareLink: addChild(
     LINKS,
@@ -43,6 +47,13 @@ export const siteShareLinkRoutes: RouteTable = {
       }),
     presentShareLink,
   ),
-  updateSiteShareLinkById: changeChild('PATCH', LINK, patchBody, requireShareLink, (ctx, _site, link, b) => siteShareLinks(ctx.store).put(written(link, b, ['name', 'active'])), presentShareLink),
+  updateSiteShareLinkById: changeChild(
+    'PATCH',
+    LINK,
+    patchBody,
+    requireShareLink,
+    (ctx, _site, link, b) => siteShareLinks(ctx.store).put(written(link, b, ['name', 'active'])),
+    presentShareLink,
+  ),
   deleteSiteShareLinkById: removeChild(LINK, siteShareLinks, 'shareLinkId'),
 };

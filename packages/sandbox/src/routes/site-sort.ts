@@ -9,16 +9,26 @@ import { STRUCTURE_ITEM_TYPES, sortStructureItem, type StructurePointer, type St
 import { hasSections, siteSpacesOf } from '../site-structure.js';
 import { object, oneOf, string, type Validator } from '../validate.js';
 import { SITE, requireSite } from './site-common.js';
-import { presentExternalLink, presentGroup, presentSection, presentSiteSpace, presentTopLevel } from './site-present.js';
+import {
+  presentExternalLink,
+  presentGroup,
+  presentSection,
+  presentSiteSpace,
+  presentTopLevel,
+} from './site-present.js';
 import { route, type RouteTable } from './table.js';
 
-const pointer: Validator<StructurePointer> = object({ type: oneOf(STRUCTURE_ITEM_TYPES), id: string({ min: 1 }) }, ['type', 'id']);
+const pointer: Validator<StructurePointer> = object({ type: oneOf(STRUCTURE_ITEM_TYPES), id: string({ min: 1 }) }, [
+  'type',
+  'id',
+]);
 const shape = object({ item: pointer, position: object({ before: pointer, after: pointer }) }, ['item', 'position']);
 
 /** `{item, position: {before?, after?}}`: at most one of before/after; neither ⇒ last among the siblings. */
 const sortBody: Validator<StructureSort> = (v, path) => {
   const { item, position } = shape(v, path);
-  if (position.before !== undefined && position.after !== undefined) throw badRequest(`${path}.position: must have at most one of before, after`);
+  if (position.before !== undefined && position.after !== undefined)
+    throw badRequest(`${path}.position: must have at most one of before, after`);
   if (position.before !== undefined) return { item, where: 'before', ref: position.before };
   if (position.after !== undefined) return { item, where: 'after', ref: position.after };
   return { item };
@@ -30,7 +40,11 @@ export const siteSortRoutes: RouteTable = {
     pattern: `${SITE}/structure`,
     handler: (ctx) => {
       const site = requireSite(ctx);
-      if (!hasSections(site)) return ok({ type: 'siteSpaces', structure: siteSpacesOf(ctx.store, site.rootSpaces).map((ss) => presentSiteSpace(ctx, site, ss)) });
+      if (!hasSections(site))
+        return ok({
+          type: 'siteSpaces',
+          structure: siteSpacesOf(ctx.store, site.rootSpaces).map((ss) => presentSiteSpace(ctx, site, ss)),
+        });
       return ok({ type: 'sections', structure: presentTopLevel(ctx, site) });
     },
   }),

@@ -3,7 +3,16 @@ import type { RequestContext } from '../context.js';
 import { badRequest, ok } from '../http.js';
 import { queryBoolean, queryString } from '../query.js';
 import type { SiteRec } from '../site-records.js';
-import { AGENTS_CONTEXTS, SITE_TYPES, SITE_VISIBILITIES, emptyAdaptiveSchema, siteSections, siteShareLinks, siteSpaces, sites } from '../site-records.js';
+import {
+  AGENTS_CONTEXTS,
+  SITE_TYPES,
+  SITE_VISIBILITIES,
+  emptyAdaptiveSchema,
+  siteSections,
+  siteShareLinks,
+  siteSpaces,
+  sites,
+} from '../site-records.js';
 import { addSiteSpace, deleteSiteStructure, hasSections, siteSpacesInOrder } from '../site-structure.js';
 import { array, boolean, literal, nullable, object, oneOf, string, type Validator } from '../validate.js';
 import { defaultLevel } from '../validate-spec-fields.js';
@@ -58,7 +67,8 @@ function listSites(ctx: RequestContext): SiteRec[] {
   if (types.length > 0) list = list.filter((s) => types.includes(s.type));
   if (titleFilter) list = list.filter((s) => s.title.toLowerCase().includes(titleFilter));
   if (published !== undefined) list = list.filter((s) => s.published === published);
-  if (space !== undefined) list = list.filter((s) => siteSpacesInOrder(ctx.store, s).some((ss) => ss.spaceId === space));
+  if (space !== undefined)
+    list = list.filter((s) => siteSpacesInOrder(ctx.store, s).some((ss) => ss.spaceId === space));
   return list;
 }
 
@@ -70,7 +80,9 @@ function applyPatch(ctx: RequestContext, site: SiteRec, b: ReturnType<typeof pat
   if (b.defaultSiteSpace !== undefined) {
     const ss = siteSpaces(ctx.store).get(b.defaultSiteSpace);
     if (ss?.siteId !== site.id || ss.section !== defaultSection)
-      throw badRequest(`body.defaultSiteSpace: site space "${b.defaultSiteSpace}" is not a site space of ${hasSections(site) ? `the default section "${defaultSection}"` : 'the site root'}`);
+      throw badRequest(
+        `body.defaultSiteSpace: site space "${b.defaultSiteSpace}" is not a site space of ${hasSections(site) ? `the default section "${defaultSection}"` : 'the site root'}`,
+      );
   }
   assignWritten(site, b, ['title', 'visibility', 'basename']);
   if (b.adaptiveContent !== undefined) site.adaptiveContent = b.adaptiveContent.enabled;
@@ -96,9 +108,18 @@ export const siteRoutes: RouteTable = {
       const now = ctx.now().toISOString();
       const site: SiteRec = {
         id: newId(ctx, sites(ctx.store), 'site'),
-        orgId: org.id, type: b.type ?? 'basic', title: siteTitle, visibility: b.visibility ?? 'public', published: false,
-        agentsContext: 'excluded', adaptiveContent: false, adaptiveSchema: emptyAdaptiveSchema(), adaptiveSchemaUpdatedAt: now,
-        createdAt: now, nav: [], rootSpaces: [],
+        orgId: org.id,
+        type: b.type ?? 'basic',
+        title: siteTitle,
+        visibility: b.visibility ?? 'public',
+        published: false,
+        agentsContext: 'excluded',
+        adaptiveContent: false,
+        adaptiveSchema: emptyAdaptiveSchema(),
+        adaptiveSchemaUpdatedAt: now,
+        createdAt: now,
+        nav: [],
+        rootSpaces: [],
       };
       const found = list.map((id, i) => requireBodySpace(ctx, site, id, `body.spaces[${i}]`));
       if (b.spaces === NEW_SPACE) found.push(newSpaceFor(ctx, org.id, siteTitle));
@@ -124,7 +145,8 @@ export const siteRoutes: RouteTable = {
     const site = findInOrg(ctx, sites(ctx.store), 'siteId');
     if (!site) return false;
     deleteSiteStructure(ctx.store, site);
-    for (const l of siteShareLinks(ctx.store).where((x) => x.siteId === site.id)) siteShareLinks(ctx.store).delete(l.id);
+    for (const l of siteShareLinks(ctx.store).where((x) => x.siteId === site.id))
+      siteShareLinks(ctx.store).delete(l.id);
     dropGrantsOn(ctx.store, 'site', [site.id]);
     dropSiteCustomization(ctx.store, site.id);
     dropSiteRedirects(ctx, site.id);
@@ -138,11 +160,20 @@ export const siteRoutes: RouteTable = {
       const site = requireSite(ctx);
       const structure = hasSections(site)
         ? { type: 'sections', structure: presentTopLevel(ctx, site) }
-        : { type: 'siteSpaces', structure: siteSpacesInOrder(ctx.store, site).map((ss) => presentSiteSpace(ctx, site, ss)) };
+        : {
+            type: 'siteSpaces',
+            structure: siteSpacesInOrder(ctx.store, site).map((ss) => presentSiteSpace(ctx, site, ss)),
+          };
       // The spec also requires the customizations (the site's; the sandbox has no per-site-space ones) and the
       // integration scripts (the sandbox runs no integrations).
       const customizations = { site: siteCustomizationOf(ctx.store, site), siteSpaces: {} };
-      return ok({ object: 'published-content-site', site: presentSite(ctx, site), structure, customizations, scripts: [] });
+      return ok({
+        object: 'published-content-site',
+        site: presentSite(ctx, site),
+        structure,
+        customizations,
+        scripts: [],
+      });
     },
   }),
 };

@@ -21,9 +21,24 @@ export const spaceDuplicateRoutes: RouteTable = {
       const now = ctx.now().toISOString();
       const revision = ctx.store.nextId('rev', () => false);
       const { deletedAt: _none, mergeRules: _rules, ...kept } = s;
-      const copy = spaces(ctx.store).put({ ...kept, id, title: [...`${s.title} (copy)`].slice(0, 50).join(''), defaultLevel: null, revision, createdAt: now, updatedAt: now });
+      const copy = spaces(ctx.store).put({
+        ...kept,
+        id,
+        title: [...`${s.title} (copy)`].slice(0, 50).join(''),
+        defaultLevel: null,
+        revision,
+        createdAt: now,
+        updatedAt: now,
+      });
       const content = spaceContent(ctx.store).get(spaceHost(s.id));
-      if (content) spaceContent(ctx.store).put({ ...structuredClone(content), id: spaceHost(id), revision, parents: [], createdAt: now });
+      if (content)
+        spaceContent(ctx.store).put({
+          ...structuredClone(content),
+          id: spaceHost(id),
+          revision,
+          parents: [],
+          createdAt: now,
+        });
       placeContent(ctx.store, s.orgId, s.parent, id, { after: s.id });
       return { ...created(presentSpace(ctx, copy)), headers: { location: ctx.apiUrl(`/spaces/${id}`) } };
     },

@@ -16,14 +16,34 @@ import { dropPurgedSpace } from '../site-structure.js';
 import { dropGrantsOn } from '../permission-records.js';
 import { discussionCounts, dropSpaceContent } from '../content-records.js';
 import { goneOr404, isOrgAdmin, requireOrg } from './common.js';
-import { moveBody, moveTarget, orgOfNew, putMoved, refuseIfOnSite, transferBody, transferTarget, type MoveBody } from './content-order.js';
+import {
+  moveBody,
+  moveTarget,
+  orgOfNew,
+  putMoved,
+  refuseIfOnSite,
+  transferBody,
+  transferTarget,
+  type MoveBody,
+} from './content-order.js';
 import { create, list, newId, read, update, written } from './crud.js';
 import { route, type RouteTable } from './table.js';
 
 export const SPACE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 const ONE = '/v1/spaces/:spaceId';
 
-const SPACE_PERMISSIONS = ['view', 'access', 'admin', 'viewInviteLinks', 'edit', 'triggerGitSync', 'comment', 'merge', 'review', 'installIntegration'];
+const SPACE_PERMISSIONS = [
+  'view',
+  'access',
+  'admin',
+  'viewInviteLinks',
+  'edit',
+  'triggerGitSync',
+  'comment',
+  'merge',
+  'review',
+  'installIntegration',
+];
 
 export function presentSpace(ctx: RequestContext, s: SpaceRec): Record<string, unknown> {
   const admin = isOrgAdmin(ctx, s.orgId);
@@ -102,10 +122,25 @@ const anyObject: Validator<Record<string, unknown>> = (v, path) => {
   if (!isPlainObject(v)) throw badRequest(`${path}: must be an object`);
   return v;
 };
-const createSpace = object({ title, emoji, parent: string(), editMode, language, template: anyObject, computedSource: anyObject, empty: literalTrue });
+const createSpace = object({
+  title,
+  emoji,
+  parent: string(),
+  editMode,
+  language,
+  template: anyObject,
+  computedSource: anyObject,
+  empty: literalTrue,
+});
 /** The spec's UpdateSpace: at most one of emoji / icon is set; both null (or either null) clear it. */
 const patchSpace = object({
-  title, emoji: nullable(emoji), icon: nullable(string({ max: 2048, format: 'uri' })), editMode, defaultLevel, language, mergeRules: mergeRules(true),
+  title,
+  emoji: nullable(emoji),
+  icon: nullable(string({ max: 2048, format: 'uri' })),
+  editMode,
+  defaultLevel,
+  language,
+  mergeRules: mergeRules(true),
 });
 
 /** A space inside a collection is `in-collection`, a top-level one `private` (other visibilities are kept). */
@@ -126,7 +161,12 @@ function transferSpace(ctx: RequestContext, b: { organization: string }): Reply 
   const s = requireSpace(ctx, { active: true });
   const target = transferTarget(ctx, b.organization, { kind: 'space', id: s.id, orgId: s.orgId });
   refuseIfOnSite(ctx, new Set([s.id]));
-  const next: SpaceRec = { ...s, orgId: target, visibility: visibilityFor(s, undefined), updatedAt: ctx.now().toISOString() };
+  const next: SpaceRec = {
+    ...s,
+    orgId: target,
+    visibility: visibilityFor(s, undefined),
+    updatedAt: ctx.now().toISOString(),
+  };
   delete next.parent;
   spaces(ctx.store).put(next);
   dropGrantsOn(ctx.store, 'space', [s.id]); // its teams and members belong to the old organization
@@ -174,7 +214,8 @@ export const spaceRoutes: RouteTable = {
     patchSpace,
     (ctx, b) => {
       const next: SpaceRec = { ...requireSpace(ctx, { active: true }), updatedAt: ctx.now().toISOString() };
-      if (typeof b.emoji === 'string' && typeof b.icon === 'string') throw badRequest('body: give at most one of emoji, icon');
+      if (typeof b.emoji === 'string' && typeof b.icon === 'string')
+        throw badRequest('body: give at most one of emoji, icon');
       // Setting one of emoji / icon replaces the other; null clears it.
       if (typeof b.emoji === 'string') {
         next.emoji = b.emoji;

@@ -14,16 +14,25 @@ export type RouteTable = Readonly<Record<string, RouteDef>>;
  * their siblings (transferCollection; listPages / listPagesInChangeRequest; addSectionToSite …), each with why.
  */
 export const OFF_SPEC: Readonly<Record<string, string>> = {
-  transferSpace: 'management-api.md "Spaces" lists POST /spaces/{spaceId}/transfer; the spec transfers collections only',
-  importContent: 'management-api.md "Space content" lists POST /spaces/{spaceId}/content/import; the spec imports Git repositories only',
-  importContentInChangeRequest: 'management-api.md "Change request content" lists the import under a change request too',
-  listPageLinks: 'management-api.md "Space content" lists GET …/content/page/{pageId}/links; the spec has meta-links only',
-  listFileBacklinks: 'management-api.md "Space content" lists GET …/content/files/{fileId}/backlinks; the spec has none',
-  listPageLinksInChangeRequest: 'management-api.md "Change request content" lists the page links under a change request too',
-  listFileBacklinksInChangeRequest: 'management-api.md "Change request content" lists the file backlinks under a change request too',
+  transferSpace:
+    'management-api.md "Spaces" lists POST /spaces/{spaceId}/transfer; the spec transfers collections only',
+  importContent:
+    'management-api.md "Space content" lists POST /spaces/{spaceId}/content/import; the spec imports Git repositories only',
+  importContentInChangeRequest:
+    'management-api.md "Change request content" lists the import under a change request too',
+  listPageLinks:
+    'management-api.md "Space content" lists GET …/content/page/{pageId}/links; the spec has meta-links only',
+  listFileBacklinks:
+    'management-api.md "Space content" lists GET …/content/files/{fileId}/backlinks; the spec has none',
+  listPageLinksInChangeRequest:
+    'management-api.md "Change request content" lists the page links under a change request too',
+  listFileBacklinksInChangeRequest:
+    'management-api.md "Change request content" lists the file backlinks under a change request too',
   listSpaceLinks: 'management-api.md "Spaces" lists GET /spaces/{spaceId}/links (with stats); the spec has none',
-  addSectionToSiteSectionGroup: 'management-api.md "Site section groups" lists POST …/section-groups/{id}/sections; the spec moves sections by PATCH',
-  removeSectionFromSiteSectionGroup: 'management-api.md "Site section groups" lists DELETE …/section-groups/{id}/sections/{sectionId}',
+  addSectionToSiteSectionGroup:
+    'management-api.md "Site section groups" lists POST …/section-groups/{id}/sections; the spec moves sections by PATCH',
+  removeSectionFromSiteSectionGroup:
+    'management-api.md "Site section groups" lists DELETE …/section-groups/{id}/sections/{sectionId}',
 };
 
 /** One operation: its handler typed by its body's validator, kept as the router keeps every route. */

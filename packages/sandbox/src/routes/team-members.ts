@@ -16,9 +16,13 @@ const MEMBERS = `${TEAM}/members`;
 function resolveMember(ctx: RequestContext, orgId: string, ref: string, path: string): string {
   if (members(ctx.store).has(memberKey(orgId, ref))) return ref;
   const lower = ref.toLowerCase();
-  const user = users(ctx.store).all().find((u) => u.email.toLowerCase() === lower);
+  const user = users(ctx.store)
+    .all()
+    .find((u) => u.email.toLowerCase() === lower);
   if (user && members(ctx.store).has(memberKey(orgId, user.id))) return user.id;
-  throw badRequest(`${path}: "${ref}" is not a member of organization "${orgId}" (expected a member's user id or e-mail)`);
+  throw badRequest(
+    `${path}: "${ref}" is not a member of organization "${orgId}" (expected a member's user id or e-mail)`,
+  );
 }
 
 function setRole(ctx: RequestContext, team: TeamRec, userId: string, role: TeamRole): void {
@@ -71,7 +75,8 @@ export const teamMemberRoutes: RouteTable = {
     handler: (ctx, b) => {
       const team = requireTeam(ctx);
       const userId = param(ctx, 'userId');
-      if (!members(ctx.store).has(memberKey(team.orgId, userId))) throw notFound(`member "${userId}" not found in organization "${team.orgId}"`);
+      if (!members(ctx.store).has(memberKey(team.orgId, userId)))
+        throw notFound(`member "${userId}" not found in organization "${team.orgId}"`);
       const existing = teamMembers(ctx.store).get(teamMemberKey(team.id, userId));
       setRole(ctx, team, userId, b.role ?? existing?.role ?? 'member');
       return noContent();

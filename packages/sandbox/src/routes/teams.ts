@@ -42,7 +42,8 @@ export const teamRoutes: RouteTable = {
       const titleFilter = queryString(ctx.query, 'title')?.toLowerCase();
       const owner = queryString(ctx.query, 'owner');
       if (titleFilter) found = found.filter((t) => t.title.toLowerCase().includes(titleFilter));
-      if (owner !== undefined) found = found.filter((t) => teamMembers(ctx.store).get(teamMemberKey(t.id, owner))?.role === 'owner');
+      if (owner !== undefined)
+        found = found.filter((t) => teamMembers(ctx.store).get(teamMemberKey(t.id, owner))?.role === 'owner');
       return found;
     },
     presentTeam,
@@ -59,14 +60,26 @@ export const teamRoutes: RouteTable = {
       });
       const id = newId(ctx, teams(ctx.store), 'team', 'team');
       const team = teams(ctx.store).put({ id, orgId: org.id, title: b.title, createdAt: ctx.now().toISOString() });
-      for (const userId of ids) teamMembers(ctx.store).put({ id: teamMemberKey(id, userId), orgId: org.id, teamId: id, userId, role: 'member' });
+      for (const userId of ids)
+        teamMembers(ctx.store).put({
+          id: teamMemberKey(id, userId),
+          orgId: org.id,
+          teamId: id,
+          userId,
+          role: 'member',
+        });
       return team;
     },
     presentTeam,
     { method: 'PUT' },
   ),
   getTeamInOrganizationById: read(TEAM, requireTeam, presentTeam),
-  updateTeamInOrganizationById: update(TEAM, renameTeam, (ctx, b) => teams(ctx.store).put({ ...requireTeam(ctx), title: b.title }), presentTeam),
+  updateTeamInOrganizationById: update(
+    TEAM,
+    renameTeam,
+    (ctx, b) => teams(ctx.store).put({ ...requireTeam(ctx), title: b.title }),
+    presentTeam,
+  ),
   // Teams answer 204 whether or not the team existed (management-api.md).
   removeTeamFromOrganizationById: remove(
     TEAM,

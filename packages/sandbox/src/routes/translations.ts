@@ -27,7 +27,8 @@ function presentTranslation(ctx: RequestContext, t: TranslationRec): Record<stri
   };
 }
 
-const find = (ctx: RequestContext): TranslationRec | undefined => findInOrg(ctx, translations(ctx.store), 'translationId');
+const find = (ctx: RequestContext): TranslationRec | undefined =>
+  findInOrg(ctx, translations(ctx.store), 'translationId');
 
 function requireTranslation(ctx: RequestContext): TranslationRec {
   const t = find(ctx);
@@ -46,7 +47,14 @@ export const translationRoutes: RouteTable = {
       const org = requireOrg(ctx);
       const now = ctx.now().toISOString();
       const id = newId(ctx, translations(ctx.store), 'tr');
-      return translations(ctx.store).put({ id, orgId: org.id, title: b.title, languages: [], createdAt: now, updatedAt: now });
+      return translations(ctx.store).put({
+        id,
+        orgId: org.id,
+        title: b.title,
+        languages: [],
+        createdAt: now,
+        updatedAt: now,
+      });
     },
     presentTranslation,
   ),
@@ -54,7 +62,8 @@ export const translationRoutes: RouteTable = {
   updateTranslation: update(
     ONE,
     body,
-    (ctx, b) => translations(ctx.store).put({ ...requireTranslation(ctx), title: b.title, updatedAt: ctx.now().toISOString() }),
+    (ctx, b) =>
+      translations(ctx.store).put({ ...requireTranslation(ctx), title: b.title, updatedAt: ctx.now().toISOString() }),
     presentTranslation,
     'PUT',
   ),

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { ESLint } from 'eslint';
+import * as prettier from 'prettier';
 import { describe, expect, it } from 'vitest';
 
 const eslint = new ESLint();
@@ -49,5 +50,22 @@ describe('the shape of src, as the lint holds it', () => {
     const long = Array.from({ length: 301 }, (_, i) => `export const v${i} = ${i};`).join('\n') + '\n';
     expect(await rulesBroken('src/engine/planted.ts', long)).toContain('max-lines');
     expect(await rulesBroken('src/engine/planted.ts', long.split('\n').slice(1).join('\n'))).toEqual([]);
+  });
+
+  it('one layout: the formatter refuses code it would write differently, and leaves prose and YAML alone', async () => {
+    // What `npm run lint` runs after eslint: `prettier --check .` with the repository's options and ignore file.
+    const formatted = async (filePath: string, code: string): Promise<boolean> => {
+      const options = await prettier.resolveConfig(filePath);
+      return prettier.check(code, { ...options, filepath: filePath });
+    };
+    const ignored = async (filePath: string): Promise<boolean> =>
+      (await prettier.getFileInfo(filePath, { ignorePath: '.prettierignore' })).ignored;
+    expect(await formatted('src/engine/planted.ts', 'export const pair = {a:1, "b": 2}\n')).toBe(false);
+    expect(await formatted('src/engine/planted.ts', 'export const pair = { a: 1, b: 2 };\n')).toBe(true);
+    expect(await formatted('src/engine/apply.ts', readFileSync('src/engine/apply.ts', 'utf8'))).toBe(true);
+    expect(await ignored('src/engine/apply.ts')).toBe(false);
+    expect(await ignored('docs/dev/architecture.md')).toBe(true);
+    expect(await ignored('config.example/manifests/members.yaml')).toBe(true);
+    expect(await ignored('src/kinds/generated/team.ts')).toBe(true);
   });
 });

@@ -70,6 +70,11 @@ export interface DaemonConfig {
   approvals?: ApprovalsConfig;
   /** Following the audit log between full reads (docs/daemon.md, "The informer"); absent: off (the loader always sets it). */
   informer?: InformerSettings;
+  /**
+   * Docs health (src/daemon/health.ts): the broken links of the managed spaces are read at the end of a run at
+   * most this often, in ms; 0: never. Absent: CONFIG_DEFAULTS.healthMinutes.
+   */
+  healthEveryMs?: number;
   /** Several organizations, each reconciled on its own (src/daemon/fleet); absent: the one of `manifestsDir`. */
   organizations?: OrgConfig[];
   /** With organizations: the share of them this daemon reconciles (static) or the shard Leases it competes for (dynamic). */
@@ -106,6 +111,8 @@ export const CONFIG_DEFAULTS = {
   // client-go's leader-election defaults.
   ha: HA_DEFAULTS,
   informer: { enabled: true, pollSeconds: 30, resyncMinutes: 240, overlapSeconds: 60 },
+  // One list request per managed space: read hourly, not by every run (a save, an informer's revert).
+  healthMinutes: 60,
 } as const;
 
 type RawConfig = Record<string, unknown>;
@@ -247,6 +254,7 @@ export async function loadDaemonConfig(
     ...(policy.policy ? { policy: policy.policy } : {}),
     ...(policy.approvals ? { approvals: policy.approvals } : {}),
     informer: informerSettings(raw.informer),
+    healthEveryMs: (typeof raw.healthMinutes === 'number' ? raw.healthMinutes : CONFIG_DEFAULTS.healthMinutes) * 60_000,
     ...(fleet.organizations ? { organizations: fleet.organizations } : {}),
     ...(fleet.shard ? { shard: fleet.shard } : {}),
   };

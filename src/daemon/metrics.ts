@@ -142,7 +142,7 @@ function families(registry: Registry, byOrg: boolean) {
     // Labelled by organization already (a space's).
     brokenLinks: new Gauge({
       name: 'docops_broken_links',
-      help: 'Broken links the API reports in each managed space (a space a Space manifest describes), read after each run.',
+      help: 'Broken links the API reports in each managed space (a space a Space manifest describes), read at most every healthMinutes.',
       labelNames: ['org', 'space', 'title'],
       registers,
     }),

@@ -17,11 +17,12 @@ import type { DaemonApprovals } from '../policy/daemon-approvals.js';
 import type { Whoami } from '../safety/gate.js';
 import { fetchWhoami, resolveSafetyConfig } from '../safety/index.js';
 import type { ScopeTracker } from './changes.js';
-import type { DaemonConfig } from './config.js';
+import { CONFIG_DEFAULTS, type DaemonConfig } from './config.js';
 import type { Connection } from './connect.js';
 import type { Leadership } from './ha/leadership.js';
 import type { InformerLink } from './informer/link.js';
 import type { DriftKeeper } from './drift/propose.js';
+import { HealthSchedule } from './health.js';
 import type { DaemonMetrics } from './metrics.js';
 import type { Notifier } from './notify/index.js';
 import { createParseCache } from './parse-cache.js';
@@ -73,8 +74,12 @@ export class Reconciler {
   private runActive = false;
   /** The token's user, asked once: the token does not change while the daemon runs. A failed ask is not kept. */
   private whoami: Promise<Whoami> | undefined;
+  /** When docs health is read: on its own clock, not by every run (src/daemon/health.ts). */
+  private readonly health: HealthSchedule;
 
-  constructor(private readonly p: ReconcilerParts) {}
+  constructor(private readonly p: ReconcilerParts) {
+    this.health = new HealthSchedule(p.config.healthEveryMs ?? CONFIG_DEFAULTS.healthMinutes * 60_000);
+  }
 
   /** Whether a run is going now. */
   get active(): boolean {
@@ -178,6 +183,7 @@ export class Reconciler {
         whoami: () => this.askWhoami(),
         ...(informer ? { liveSource: informer.source } : {}),
         ...(drift ? { drift } : {}),
+        health: this.health,
       },
       ++this.runId,
       reasons,

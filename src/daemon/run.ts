@@ -24,7 +24,7 @@ import { pollDecision } from './informer/poll-run.js';
 import type { DriftKeeper } from './drift/propose.js';
 import { markManifestChanges } from './origin.js';
 import type { DaemonMode } from './config.js';
-import { readHealth, type SpaceHealth } from './health.js';
+import { readHealth, type HealthSchedule, type SpaceHealth } from './health.js';
 import type { DaemonMetrics } from './metrics.js';
 import {
   errorFields,
@@ -92,6 +92,8 @@ export interface RunContext {
   liveSource?: LiveSource;
   /** Drift the config keeps (`drift: report | propose`, src/daemon/drift); absent: all drift is reverted. Must not throw. */
   drift?: Pick<DriftKeeper, 'settle' | 'quiet'>;
+  /** When docs health is read (src/daemon/health.ts); absent: never. */
+  health?: HealthSchedule;
 }
 
 export async function reconcileRun(ctx: RunContext, id: number, reasons: TriggerReason[]): Promise<RunRecord> {
@@ -249,7 +251,7 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     if (ctx.liveSource && outcome.report)
       await ctx.liveSource.wrote(outcome.plan, outcome.report, loaded.desired, ctx.planOptions);
     setDrift(outcome.plan);
-    health = await readHealth(ctx.client, loaded.desired, outcome.live, log);
+    if (ctx.health?.take()) health = await readHealth(ctx.client, loaded.desired, outcome.live, log);
     if (health) ctx.metrics.setBrokenLinks(health, decision.type === 'scoped');
     return finish(outcomeFields(outcome, { mode: ctx.mode, signal: ctx.signal, documents, timings, api }, log));
   } catch (err) {

@@ -1,9 +1,15 @@
 /**
- * Docs health in the daemon (issue 29): after each run the status page and `docops_broken_links` show, per
- * managed space (a space a Space manifest describes), the broken links the API reports — one list request per
- * space per run; a space gaining a broken link shows on the next run.
+ * Docs health in the daemon (issue 29): the status page and `docops_broken_links` show, per managed space (a
+ * space a Space manifest describes), the broken links the API reports — one list request per space, at the end
+ * of a run when due (the first run, then at most every `healthMinutes`); a space gaining a broken link shows on
+ * the next read.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadDaemonConfig } from '../../src/daemon/config.js';
+import { HealthSchedule } from '../../src/daemon/health.js';
 import {
   changeRequestHost,
   changeRequests,
@@ -24,10 +30,11 @@ const space = (title: string): string =>
   ) + '\n';
 
 describe('docs health', () => {
-  it('shows the broken links of each managed space on the status page and in the metrics, refreshed by every run', async () => {
+  it('shows the broken links of each managed space on the status page and in the metrics, refreshed when due', async () => {
     const d = await startTestDaemon({
       files: { 'api.yaml': space('API Reference'), 'runbooks.yaml': space('Runbooks') },
-      config: { schedule: '* * * * *' },
+      // Due at every run here; the default is hourly (next test).
+      config: { schedule: '* * * * *', healthEveryMs: 1 },
     });
     running.push(d);
     const status = JSON.parse((await d.get('/api/status')).text);
@@ -92,6 +99,55 @@ describe('docs health', () => {
       inChangeRequests: 1,
       run: 2,
     });
+  });
+
+  it('costs what a change costs: runs between two reads (a schedule tick, a save) read no links', async () => {
+    const d = await startTestDaemon({
+      files: { 'api.yaml': space('API Reference'), 'runbooks.yaml': space('Runbooks') },
+      config: { schedule: '* * * * *' },
+    });
+    running.push(d);
+    const first = JSON.parse((await d.get('/api/status')).text).health;
+    expect(first.map((h: { id: string; run: number }) => [h.id, h.run])).toEqual([
+      ['sp-api', 1],
+      ['sp-runbooks', 1],
+    ]);
+    d.sandbox.resetStats();
+    let next = d.nextRun();
+    d.scheduler.tick();
+    expect((await next).health).toBeUndefined();
+    next = d.nextRun();
+    d.write('runbooks.yaml', space('Runbooks and Playbooks'));
+    expect((await next).result).toBe('success');
+    expect(d.sandbox.stats().requests.filter((r) => r.path.endsWith('/links'))).toEqual([]);
+    // What the first read found stays on the page and in the metrics until the next read.
+    expect(JSON.parse((await d.get('/api/status')).text).health).toEqual(first);
+    const metrics = parsePrometheus((await d.get('/metrics')).text);
+    expect(metrics.value('docops_broken_links', { org: 'org-demo', space: 'sp-api', title: 'API Reference' })).toBe(1);
+  });
+
+  it('is read on its own clock: the first run, then once the interval has passed; never with 0', async () => {
+    let now = 1_000_000;
+    const hourly = new HealthSchedule(60 * 60_000, () => now);
+    expect(hourly.take()).toBe(true);
+    now += 59 * 60_000;
+    expect(hourly.take()).toBe(false);
+    now += 60_000;
+    expect(hourly.take()).toBe(true);
+    expect(hourly.take()).toBe(false);
+    const never = new HealthSchedule(0, () => now);
+    expect(never.take()).toBe(false);
+    // docops.yaml's healthMinutes (default 60).
+    const dir = mkdtempSync(join(tmpdir(), 'docops-health-'));
+    try {
+      mkdirSync(join(dir, 'm'));
+      writeFileSync(join(dir, 'a.yaml'), 'manifests: m\n');
+      writeFileSync(join(dir, 'b.yaml'), 'manifests: m\nhealthMinutes: 0\n');
+      expect((await loadDaemonConfig(join(dir, 'a.yaml'), { env: {} })).healthEveryMs).toBe(3_600_000);
+      expect((await loadDaemonConfig(join(dir, 'b.yaml'), { env: {} })).healthEveryMs).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reads nothing without Space manifests', async () => {

@@ -51,7 +51,7 @@ function manifests(s: StatusData): string {
 function health(list: SpaceHealthView[]): string {
   const head = `<h2 id="health">Docs health</h2>`;
   if (list.length === 0)
-    return `<section aria-labelledby="health">${head}<p>No managed space read yet (spaces a Space manifest describes are read after each run).</p></section>`;
+    return `<section aria-labelledby="health">${head}<p>No managed space read yet (spaces a Space manifest describes are read at the end of the first run, then at most every healthMinutes).</p></section>`;
   const broken = list.filter((h) => h.broken > 0).length;
   const summary =
     broken === 0

@@ -12981,6 +12981,13 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 					}
 				}
 			},
+			"healthMinutes": {
+				"type": "integer",
+				"minimum": 0,
+				"maximum": 1e5,
+				"default": 60,
+				"description": "Docs health (docs/daemon.md, \"Status page\"): how often the broken links of the managed spaces are read, one request per space at low priority, at the end of a run when due (the first run, then at most this often). 0: never."
+			},
 			"logLevel": {
 				"enum": [
 					"trace",
@@ -15338,131 +15345,135 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 					errors++;
 				}
 			}
-			if (data.logLevel !== void 0) {
-				let data45 = data.logLevel;
-				if (!(data45 === "trace" || data45 === "debug" || data45 === "info" || data45 === "warn" || data45 === "error" || data45 === "fatal" || data45 === "silent")) {
+			if (data.healthMinutes !== void 0) {
+				let data45 = data.healthMinutes;
+				if (!(typeof data45 == "number" && !(data45 % 1) && !isNaN(data45))) {
 					const err89 = {
+						instancePath: instancePath + "/healthMinutes",
+						schemaPath: "#/properties/healthMinutes/type",
+						keyword: "type",
+						params: { type: "integer" },
+						message: "must be integer"
+					};
+					if (vErrors === null) vErrors = [err89];
+					else vErrors.push(err89);
+					errors++;
+				}
+				if (typeof data45 == "number") {
+					if (data45 > 1e5 || isNaN(data45)) {
+						const err90 = {
+							instancePath: instancePath + "/healthMinutes",
+							schemaPath: "#/properties/healthMinutes/maximum",
+							keyword: "maximum",
+							params: {
+								comparison: "<=",
+								limit: 1e5
+							},
+							message: "must be <= 100000"
+						};
+						if (vErrors === null) vErrors = [err90];
+						else vErrors.push(err90);
+						errors++;
+					}
+					if (data45 < 0 || isNaN(data45)) {
+						const err91 = {
+							instancePath: instancePath + "/healthMinutes",
+							schemaPath: "#/properties/healthMinutes/minimum",
+							keyword: "minimum",
+							params: {
+								comparison: ">=",
+								limit: 0
+							},
+							message: "must be >= 0"
+						};
+						if (vErrors === null) vErrors = [err91];
+						else vErrors.push(err91);
+						errors++;
+					}
+				}
+			}
+			if (data.logLevel !== void 0) {
+				let data46 = data.logLevel;
+				if (!(data46 === "trace" || data46 === "debug" || data46 === "info" || data46 === "warn" || data46 === "error" || data46 === "fatal" || data46 === "silent")) {
+					const err92 = {
 						instancePath: instancePath + "/logLevel",
 						schemaPath: "#/properties/logLevel/enum",
 						keyword: "enum",
 						params: { allowedValues: schema0.properties.logLevel.enum },
 						message: "must be equal to one of the allowed values"
 					};
-					if (vErrors === null) vErrors = [err89];
-					else vErrors.push(err89);
+					if (vErrors === null) vErrors = [err92];
+					else vErrors.push(err92);
 					errors++;
 				}
 			}
 			if (data.statusPage !== void 0) {
 				if (typeof data.statusPage !== "boolean") {
-					const err90 = {
+					const err93 = {
 						instancePath: instancePath + "/statusPage",
 						schemaPath: "#/properties/statusPage/type",
 						keyword: "type",
 						params: { type: "boolean" },
 						message: "must be boolean"
 					};
-					if (vErrors === null) vErrors = [err90];
-					else vErrors.push(err90);
+					if (vErrors === null) vErrors = [err93];
+					else vErrors.push(err93);
 					errors++;
 				}
 			}
 			if (data.notify !== void 0) {
-				let data47 = data.notify;
-				if (Array.isArray(data47)) {
-					const len1 = data47.length;
+				let data48 = data.notify;
+				if (Array.isArray(data48)) {
+					const len1 = data48.length;
 					for (let i1 = 0; i1 < len1; i1++) {
-						let data48 = data47[i1];
-						if (data48 && typeof data48 == "object" && !Array.isArray(data48)) {
-							if (data48.type === void 0) {
-								const err91 = {
+						let data49 = data48[i1];
+						if (data49 && typeof data49 == "object" && !Array.isArray(data49)) {
+							if (data49.type === void 0) {
+								const err94 = {
 									instancePath: instancePath + "/notify/" + i1,
 									schemaPath: "#/properties/notify/items/required",
 									keyword: "required",
 									params: { missingProperty: "type" },
 									message: "must have required property 'type'"
 								};
-								if (vErrors === null) vErrors = [err91];
-								else vErrors.push(err91);
+								if (vErrors === null) vErrors = [err94];
+								else vErrors.push(err94);
 								errors++;
 							}
-							if (data48.url === void 0) {
-								const err92 = {
+							if (data49.url === void 0) {
+								const err95 = {
 									instancePath: instancePath + "/notify/" + i1,
 									schemaPath: "#/properties/notify/items/required",
 									keyword: "required",
 									params: { missingProperty: "url" },
 									message: "must have required property 'url'"
 								};
-								if (vErrors === null) vErrors = [err92];
-								else vErrors.push(err92);
+								if (vErrors === null) vErrors = [err95];
+								else vErrors.push(err95);
 								errors++;
 							}
-							for (const key11 in data48) if (!(key11 === "name" || key11 === "type" || key11 === "url" || key11 === "secretEnv" || key11 === "events")) {
-								const err93 = {
+							for (const key11 in data49) if (!(key11 === "name" || key11 === "type" || key11 === "url" || key11 === "secretEnv" || key11 === "events")) {
+								const err96 = {
 									instancePath: instancePath + "/notify/" + i1,
 									schemaPath: "#/properties/notify/items/additionalProperties",
 									keyword: "additionalProperties",
 									params: { additionalProperty: key11 },
 									message: "must NOT have additional properties"
 								};
-								if (vErrors === null) vErrors = [err93];
-								else vErrors.push(err93);
+								if (vErrors === null) vErrors = [err96];
+								else vErrors.push(err96);
 								errors++;
 							}
-							if (data48.name !== void 0) {
-								let data49 = data48.name;
-								if (typeof data49 === "string") {
-									if (func1(data49) < 1) {
-										const err94 = {
+							if (data49.name !== void 0) {
+								let data50 = data49.name;
+								if (typeof data50 === "string") {
+									if (func1(data50) < 1) {
+										const err97 = {
 											instancePath: instancePath + "/notify/" + i1 + "/name",
 											schemaPath: "#/properties/notify/items/properties/name/minLength",
 											keyword: "minLength",
 											params: { limit: 1 },
 											message: "must NOT have fewer than 1 characters"
-										};
-										if (vErrors === null) vErrors = [err94];
-										else vErrors.push(err94);
-										errors++;
-									}
-								} else {
-									const err95 = {
-										instancePath: instancePath + "/notify/" + i1 + "/name",
-										schemaPath: "#/properties/notify/items/properties/name/type",
-										keyword: "type",
-										params: { type: "string" },
-										message: "must be string"
-									};
-									if (vErrors === null) vErrors = [err95];
-									else vErrors.push(err95);
-									errors++;
-								}
-							}
-							if (data48.type !== void 0) {
-								let data50 = data48.type;
-								if (!(data50 === "webhook" || data50 === "slack")) {
-									const err96 = {
-										instancePath: instancePath + "/notify/" + i1 + "/type",
-										schemaPath: "#/properties/notify/items/properties/type/enum",
-										keyword: "enum",
-										params: { allowedValues: schema0.properties.notify.items.properties.type.enum },
-										message: "must be equal to one of the allowed values"
-									};
-									if (vErrors === null) vErrors = [err96];
-									else vErrors.push(err96);
-									errors++;
-								}
-							}
-							if (data48.url !== void 0) {
-								let data51 = data48.url;
-								if (typeof data51 === "string") {
-									if (!pattern1.test(data51)) {
-										const err97 = {
-											instancePath: instancePath + "/notify/" + i1 + "/url",
-											schemaPath: "#/properties/notify/items/properties/url/pattern",
-											keyword: "pattern",
-											params: { pattern: "^https?://" },
-											message: "must match pattern \"^https?://\""
 										};
 										if (vErrors === null) vErrors = [err97];
 										else vErrors.push(err97);
@@ -15470,8 +15481,8 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									}
 								} else {
 									const err98 = {
-										instancePath: instancePath + "/notify/" + i1 + "/url",
-										schemaPath: "#/properties/notify/items/properties/url/type",
+										instancePath: instancePath + "/notify/" + i1 + "/name",
+										schemaPath: "#/properties/notify/items/properties/name/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
@@ -15481,70 +15492,113 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									errors++;
 								}
 							}
-							if (data48.secretEnv !== void 0) {
-								let data52 = data48.secretEnv;
+							if (data49.type !== void 0) {
+								let data51 = data49.type;
+								if (!(data51 === "webhook" || data51 === "slack")) {
+									const err99 = {
+										instancePath: instancePath + "/notify/" + i1 + "/type",
+										schemaPath: "#/properties/notify/items/properties/type/enum",
+										keyword: "enum",
+										params: { allowedValues: schema0.properties.notify.items.properties.type.enum },
+										message: "must be equal to one of the allowed values"
+									};
+									if (vErrors === null) vErrors = [err99];
+									else vErrors.push(err99);
+									errors++;
+								}
+							}
+							if (data49.url !== void 0) {
+								let data52 = data49.url;
 								if (typeof data52 === "string") {
-									if (!pattern12.test(data52)) {
-										const err99 = {
+									if (!pattern1.test(data52)) {
+										const err100 = {
+											instancePath: instancePath + "/notify/" + i1 + "/url",
+											schemaPath: "#/properties/notify/items/properties/url/pattern",
+											keyword: "pattern",
+											params: { pattern: "^https?://" },
+											message: "must match pattern \"^https?://\""
+										};
+										if (vErrors === null) vErrors = [err100];
+										else vErrors.push(err100);
+										errors++;
+									}
+								} else {
+									const err101 = {
+										instancePath: instancePath + "/notify/" + i1 + "/url",
+										schemaPath: "#/properties/notify/items/properties/url/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err101];
+									else vErrors.push(err101);
+									errors++;
+								}
+							}
+							if (data49.secretEnv !== void 0) {
+								let data53 = data49.secretEnv;
+								if (typeof data53 === "string") {
+									if (!pattern12.test(data53)) {
+										const err102 = {
 											instancePath: instancePath + "/notify/" + i1 + "/secretEnv",
 											schemaPath: "#/properties/notify/items/properties/secretEnv/pattern",
 											keyword: "pattern",
 											params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
 											message: "must match pattern \"^[A-Za-z_][A-Za-z0-9_]*$\""
 										};
-										if (vErrors === null) vErrors = [err99];
-										else vErrors.push(err99);
+										if (vErrors === null) vErrors = [err102];
+										else vErrors.push(err102);
 										errors++;
 									}
 								} else {
-									const err100 = {
+									const err103 = {
 										instancePath: instancePath + "/notify/" + i1 + "/secretEnv",
 										schemaPath: "#/properties/notify/items/properties/secretEnv/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err100];
-									else vErrors.push(err100);
+									if (vErrors === null) vErrors = [err103];
+									else vErrors.push(err103);
 									errors++;
 								}
 							}
-							if (data48.events !== void 0) {
-								let data53 = data48.events;
-								if (Array.isArray(data53)) {
-									if (data53.length < 1) {
-										const err101 = {
+							if (data49.events !== void 0) {
+								let data54 = data49.events;
+								if (Array.isArray(data54)) {
+									if (data54.length < 1) {
+										const err104 = {
 											instancePath: instancePath + "/notify/" + i1 + "/events",
 											schemaPath: "#/properties/notify/items/properties/events/minItems",
 											keyword: "minItems",
 											params: { limit: 1 },
 											message: "must NOT have fewer than 1 items"
 										};
-										if (vErrors === null) vErrors = [err101];
-										else vErrors.push(err101);
+										if (vErrors === null) vErrors = [err104];
+										else vErrors.push(err104);
 										errors++;
 									}
-									const len2 = data53.length;
+									const len2 = data54.length;
 									for (let i2 = 0; i2 < len2; i2++) {
-										let data54 = data53[i2];
-										if (!(data54 === "drift" || data54 === "apply_failed" || data54 === "refused" || data54 === "awaiting_approval" || data54 === "recovered" || data54 === "manifests_invalid")) {
-											const err102 = {
+										let data55 = data54[i2];
+										if (!(data55 === "drift" || data55 === "apply_failed" || data55 === "refused" || data55 === "awaiting_approval" || data55 === "recovered" || data55 === "manifests_invalid")) {
+											const err105 = {
 												instancePath: instancePath + "/notify/" + i1 + "/events/" + i2,
 												schemaPath: "#/properties/notify/items/properties/events/items/enum",
 												keyword: "enum",
 												params: { allowedValues: schema0.properties.notify.items.properties.events.items.enum },
 												message: "must be equal to one of the allowed values"
 											};
-											if (vErrors === null) vErrors = [err102];
-											else vErrors.push(err102);
+											if (vErrors === null) vErrors = [err105];
+											else vErrors.push(err105);
 											errors++;
 										}
 									}
-									let i3 = data53.length;
+									let i3 = data54.length;
 									let j0;
 									if (i3 > 1) {
-										outer0: for (; i3--;) for (j0 = i3; j0--;) if (func9(data53[i3], data53[j0])) {
-											const err103 = {
+										outer0: for (; i3--;) for (j0 = i3; j0--;) if (func9(data54[i3], data54[j0])) {
+											const err106 = {
 												instancePath: instancePath + "/notify/" + i1 + "/events",
 												schemaPath: "#/properties/notify/items/properties/events/uniqueItems",
 												keyword: "uniqueItems",
@@ -15554,322 +15608,322 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 												},
 												message: "must NOT have duplicate items (items ## " + j0 + " and " + i3 + " are identical)"
 											};
-											if (vErrors === null) vErrors = [err103];
-											else vErrors.push(err103);
+											if (vErrors === null) vErrors = [err106];
+											else vErrors.push(err106);
 											errors++;
 											break outer0;
 										}
 									}
 								} else {
-									const err104 = {
+									const err107 = {
 										instancePath: instancePath + "/notify/" + i1 + "/events",
 										schemaPath: "#/properties/notify/items/properties/events/type",
 										keyword: "type",
 										params: { type: "array" },
 										message: "must be array"
 									};
-									if (vErrors === null) vErrors = [err104];
-									else vErrors.push(err104);
+									if (vErrors === null) vErrors = [err107];
+									else vErrors.push(err107);
 									errors++;
 								}
 							}
 						} else {
-							const err105 = {
+							const err108 = {
 								instancePath: instancePath + "/notify/" + i1,
 								schemaPath: "#/properties/notify/items/type",
 								keyword: "type",
 								params: { type: "object" },
 								message: "must be object"
 							};
-							if (vErrors === null) vErrors = [err105];
-							else vErrors.push(err105);
+							if (vErrors === null) vErrors = [err108];
+							else vErrors.push(err108);
 							errors++;
 						}
 					}
 				} else {
-					const err106 = {
+					const err109 = {
 						instancePath: instancePath + "/notify",
 						schemaPath: "#/properties/notify/type",
 						keyword: "type",
 						params: { type: "array" },
 						message: "must be array"
 					};
-					if (vErrors === null) vErrors = [err106];
-					else vErrors.push(err106);
+					if (vErrors === null) vErrors = [err109];
+					else vErrors.push(err109);
 					errors++;
 				}
 			}
 			if (data.policy !== void 0) {
-				let data55 = data.policy;
-				if (data55 && typeof data55 == "object" && !Array.isArray(data55)) {
-					for (const key12 in data55) if (!(key12 === "path" || key12 === "rules" || key12 === "approvers" || key12 === "approvals")) {
-						const err107 = {
+				let data56 = data.policy;
+				if (data56 && typeof data56 == "object" && !Array.isArray(data56)) {
+					for (const key12 in data56) if (!(key12 === "path" || key12 === "rules" || key12 === "approvers" || key12 === "approvals")) {
+						const err110 = {
 							instancePath: instancePath + "/policy",
 							schemaPath: "#/properties/policy/additionalProperties",
 							keyword: "additionalProperties",
 							params: { additionalProperty: key12 },
 							message: "must NOT have additional properties"
 						};
-						if (vErrors === null) vErrors = [err107];
-						else vErrors.push(err107);
+						if (vErrors === null) vErrors = [err110];
+						else vErrors.push(err110);
 						errors++;
 					}
-					if (data55.path !== void 0) {
-						let data56 = data55.path;
-						if (typeof data56 === "string") {
-							if (func1(data56) < 1) {
-								const err108 = {
+					if (data56.path !== void 0) {
+						let data57 = data56.path;
+						if (typeof data57 === "string") {
+							if (func1(data57) < 1) {
+								const err111 = {
 									instancePath: instancePath + "/policy/path",
 									schemaPath: "#/properties/policy/properties/path/minLength",
 									keyword: "minLength",
 									params: { limit: 1 },
 									message: "must NOT have fewer than 1 characters"
 								};
-								if (vErrors === null) vErrors = [err108];
-								else vErrors.push(err108);
+								if (vErrors === null) vErrors = [err111];
+								else vErrors.push(err111);
 								errors++;
 							}
 						} else {
-							const err109 = {
+							const err112 = {
 								instancePath: instancePath + "/policy/path",
 								schemaPath: "#/properties/policy/properties/path/type",
 								keyword: "type",
 								params: { type: "string" },
 								message: "must be string"
 							};
-							if (vErrors === null) vErrors = [err109];
-							else vErrors.push(err109);
+							if (vErrors === null) vErrors = [err112];
+							else vErrors.push(err112);
 							errors++;
 						}
 					}
-					if (data55.rules !== void 0) {
-						if (!Array.isArray(data55.rules)) {
-							const err110 = {
+					if (data56.rules !== void 0) {
+						if (!Array.isArray(data56.rules)) {
+							const err113 = {
 								instancePath: instancePath + "/policy/rules",
 								schemaPath: "#/properties/policy/properties/rules/type",
 								keyword: "type",
 								params: { type: "array" },
 								message: "must be array"
 							};
-							if (vErrors === null) vErrors = [err110];
-							else vErrors.push(err110);
+							if (vErrors === null) vErrors = [err113];
+							else vErrors.push(err113);
 							errors++;
 						}
 					}
-					if (data55.approvers !== void 0) {
-						let data58 = data55.approvers;
-						if (!(data58 && typeof data58 == "object" && !Array.isArray(data58))) {
-							const err111 = {
+					if (data56.approvers !== void 0) {
+						let data59 = data56.approvers;
+						if (!(data59 && typeof data59 == "object" && !Array.isArray(data59))) {
+							const err114 = {
 								instancePath: instancePath + "/policy/approvers",
 								schemaPath: "#/properties/policy/properties/approvers/type",
 								keyword: "type",
 								params: { type: "object" },
 								message: "must be object"
 							};
-							if (vErrors === null) vErrors = [err111];
-							else vErrors.push(err111);
+							if (vErrors === null) vErrors = [err114];
+							else vErrors.push(err114);
 							errors++;
 						}
 					}
-					if (data55.approvals !== void 0) {
-						let data59 = data55.approvals;
-						if (data59 && typeof data59 == "object" && !Array.isArray(data59)) {
-							for (const key13 in data59) if (!(key13 === "token" || key13 === "tokenFile" || key13 === "github")) {
-								const err112 = {
+					if (data56.approvals !== void 0) {
+						let data60 = data56.approvals;
+						if (data60 && typeof data60 == "object" && !Array.isArray(data60)) {
+							for (const key13 in data60) if (!(key13 === "token" || key13 === "tokenFile" || key13 === "github")) {
+								const err115 = {
 									instancePath: instancePath + "/policy/approvals",
 									schemaPath: "#/properties/policy/properties/approvals/additionalProperties",
 									keyword: "additionalProperties",
 									params: { additionalProperty: key13 },
 									message: "must NOT have additional properties"
 								};
-								if (vErrors === null) vErrors = [err112];
-								else vErrors.push(err112);
+								if (vErrors === null) vErrors = [err115];
+								else vErrors.push(err115);
 								errors++;
 							}
-							if (data59.token !== void 0) {
-								let data60 = data59.token;
-								if (typeof data60 === "string") {
-									if (func1(data60) < 16) {
-										const err113 = {
+							if (data60.token !== void 0) {
+								let data61 = data60.token;
+								if (typeof data61 === "string") {
+									if (func1(data61) < 16) {
+										const err116 = {
 											instancePath: instancePath + "/policy/approvals/token",
 											schemaPath: "#/properties/policy/properties/approvals/properties/token/minLength",
 											keyword: "minLength",
 											params: { limit: 16 },
 											message: "must NOT have fewer than 16 characters"
 										};
-										if (vErrors === null) vErrors = [err113];
-										else vErrors.push(err113);
+										if (vErrors === null) vErrors = [err116];
+										else vErrors.push(err116);
 										errors++;
 									}
 								} else {
-									const err114 = {
+									const err117 = {
 										instancePath: instancePath + "/policy/approvals/token",
 										schemaPath: "#/properties/policy/properties/approvals/properties/token/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err114];
-									else vErrors.push(err114);
+									if (vErrors === null) vErrors = [err117];
+									else vErrors.push(err117);
 									errors++;
 								}
 							}
-							if (data59.tokenFile !== void 0) {
-								let data61 = data59.tokenFile;
-								if (typeof data61 === "string") {
-									if (func1(data61) < 1) {
-										const err115 = {
+							if (data60.tokenFile !== void 0) {
+								let data62 = data60.tokenFile;
+								if (typeof data62 === "string") {
+									if (func1(data62) < 1) {
+										const err118 = {
 											instancePath: instancePath + "/policy/approvals/tokenFile",
 											schemaPath: "#/properties/policy/properties/approvals/properties/tokenFile/minLength",
 											keyword: "minLength",
 											params: { limit: 1 },
 											message: "must NOT have fewer than 1 characters"
 										};
-										if (vErrors === null) vErrors = [err115];
-										else vErrors.push(err115);
+										if (vErrors === null) vErrors = [err118];
+										else vErrors.push(err118);
 										errors++;
 									}
 								} else {
-									const err116 = {
+									const err119 = {
 										instancePath: instancePath + "/policy/approvals/tokenFile",
 										schemaPath: "#/properties/policy/properties/approvals/properties/tokenFile/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err116];
-									else vErrors.push(err116);
+									if (vErrors === null) vErrors = [err119];
+									else vErrors.push(err119);
 									errors++;
 								}
 							}
-							if (data59.github !== void 0) {
-								let data62 = data59.github;
-								if (data62 && typeof data62 == "object" && !Array.isArray(data62)) {
-									if (data62.repository === void 0) {
-										const err117 = {
+							if (data60.github !== void 0) {
+								let data63 = data60.github;
+								if (data63 && typeof data63 == "object" && !Array.isArray(data63)) {
+									if (data63.repository === void 0) {
+										const err120 = {
 											instancePath: instancePath + "/policy/approvals/github",
 											schemaPath: "#/properties/policy/properties/approvals/properties/github/required",
 											keyword: "required",
 											params: { missingProperty: "repository" },
 											message: "must have required property 'repository'"
 										};
-										if (vErrors === null) vErrors = [err117];
-										else vErrors.push(err117);
+										if (vErrors === null) vErrors = [err120];
+										else vErrors.push(err120);
 										errors++;
 									}
-									for (const key14 in data62) if (!(key14 === "repository" || key14 === "apiUrl" || key14 === "tokenFile" || key14 === "pollSeconds")) {
-										const err118 = {
+									for (const key14 in data63) if (!(key14 === "repository" || key14 === "apiUrl" || key14 === "tokenFile" || key14 === "pollSeconds")) {
+										const err121 = {
 											instancePath: instancePath + "/policy/approvals/github",
 											schemaPath: "#/properties/policy/properties/approvals/properties/github/additionalProperties",
 											keyword: "additionalProperties",
 											params: { additionalProperty: key14 },
 											message: "must NOT have additional properties"
 										};
-										if (vErrors === null) vErrors = [err118];
-										else vErrors.push(err118);
+										if (vErrors === null) vErrors = [err121];
+										else vErrors.push(err121);
 										errors++;
 									}
-									if (data62.repository !== void 0) {
-										let data63 = data62.repository;
-										if (typeof data63 === "string") {
-											if (!pattern2.test(data63)) {
-												const err119 = {
+									if (data63.repository !== void 0) {
+										let data64 = data63.repository;
+										if (typeof data64 === "string") {
+											if (!pattern2.test(data64)) {
+												const err122 = {
 													instancePath: instancePath + "/policy/approvals/github/repository",
 													schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/repository/pattern",
 													keyword: "pattern",
 													params: { pattern: "^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$" },
 													message: "must match pattern \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\""
 												};
-												if (vErrors === null) vErrors = [err119];
-												else vErrors.push(err119);
+												if (vErrors === null) vErrors = [err122];
+												else vErrors.push(err122);
 												errors++;
 											}
 										} else {
-											const err120 = {
+											const err123 = {
 												instancePath: instancePath + "/policy/approvals/github/repository",
 												schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/repository/type",
 												keyword: "type",
 												params: { type: "string" },
 												message: "must be string"
 											};
-											if (vErrors === null) vErrors = [err120];
-											else vErrors.push(err120);
+											if (vErrors === null) vErrors = [err123];
+											else vErrors.push(err123);
 											errors++;
 										}
 									}
-									if (data62.apiUrl !== void 0) {
-										let data64 = data62.apiUrl;
-										if (typeof data64 === "string") {
-											if (!pattern1.test(data64)) {
-												const err121 = {
+									if (data63.apiUrl !== void 0) {
+										let data65 = data63.apiUrl;
+										if (typeof data65 === "string") {
+											if (!pattern1.test(data65)) {
+												const err124 = {
 													instancePath: instancePath + "/policy/approvals/github/apiUrl",
 													schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/apiUrl/pattern",
 													keyword: "pattern",
 													params: { pattern: "^https?://" },
 													message: "must match pattern \"^https?://\""
 												};
-												if (vErrors === null) vErrors = [err121];
-												else vErrors.push(err121);
+												if (vErrors === null) vErrors = [err124];
+												else vErrors.push(err124);
 												errors++;
 											}
 										} else {
-											const err122 = {
+											const err125 = {
 												instancePath: instancePath + "/policy/approvals/github/apiUrl",
 												schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/apiUrl/type",
 												keyword: "type",
 												params: { type: "string" },
 												message: "must be string"
 											};
-											if (vErrors === null) vErrors = [err122];
-											else vErrors.push(err122);
+											if (vErrors === null) vErrors = [err125];
+											else vErrors.push(err125);
 											errors++;
 										}
 									}
-									if (data62.tokenFile !== void 0) {
-										let data65 = data62.tokenFile;
-										if (typeof data65 === "string") {
-											if (func1(data65) < 1) {
-												const err123 = {
+									if (data63.tokenFile !== void 0) {
+										let data66 = data63.tokenFile;
+										if (typeof data66 === "string") {
+											if (func1(data66) < 1) {
+												const err126 = {
 													instancePath: instancePath + "/policy/approvals/github/tokenFile",
 													schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/tokenFile/minLength",
 													keyword: "minLength",
 													params: { limit: 1 },
 													message: "must NOT have fewer than 1 characters"
 												};
-												if (vErrors === null) vErrors = [err123];
-												else vErrors.push(err123);
+												if (vErrors === null) vErrors = [err126];
+												else vErrors.push(err126);
 												errors++;
 											}
 										} else {
-											const err124 = {
+											const err127 = {
 												instancePath: instancePath + "/policy/approvals/github/tokenFile",
 												schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/tokenFile/type",
 												keyword: "type",
 												params: { type: "string" },
 												message: "must be string"
 											};
-											if (vErrors === null) vErrors = [err124];
-											else vErrors.push(err124);
+											if (vErrors === null) vErrors = [err127];
+											else vErrors.push(err127);
 											errors++;
 										}
 									}
-									if (data62.pollSeconds !== void 0) {
-										let data66 = data62.pollSeconds;
-										if (!(typeof data66 == "number" && !(data66 % 1) && !isNaN(data66))) {
-											const err125 = {
+									if (data63.pollSeconds !== void 0) {
+										let data67 = data63.pollSeconds;
+										if (!(typeof data67 == "number" && !(data67 % 1) && !isNaN(data67))) {
+											const err128 = {
 												instancePath: instancePath + "/policy/approvals/github/pollSeconds",
 												schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/pollSeconds/type",
 												keyword: "type",
 												params: { type: "integer" },
 												message: "must be integer"
 											};
-											if (vErrors === null) vErrors = [err125];
-											else vErrors.push(err125);
+											if (vErrors === null) vErrors = [err128];
+											else vErrors.push(err128);
 											errors++;
 										}
-										if (typeof data66 == "number") {
-											if (data66 > 3600 || isNaN(data66)) {
-												const err126 = {
+										if (typeof data67 == "number") {
+											if (data67 > 3600 || isNaN(data67)) {
+												const err129 = {
 													instancePath: instancePath + "/policy/approvals/github/pollSeconds",
 													schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/pollSeconds/maximum",
 													keyword: "maximum",
@@ -15879,12 +15933,12 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 													},
 													message: "must be <= 3600"
 												};
-												if (vErrors === null) vErrors = [err126];
-												else vErrors.push(err126);
+												if (vErrors === null) vErrors = [err129];
+												else vErrors.push(err129);
 												errors++;
 											}
-											if (data66 < 5 || isNaN(data66)) {
-												const err127 = {
+											if (data67 < 5 || isNaN(data67)) {
+												const err130 = {
 													instancePath: instancePath + "/policy/approvals/github/pollSeconds",
 													schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/pollSeconds/minimum",
 													keyword: "minimum",
@@ -15894,253 +15948,253 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 													},
 													message: "must be >= 5"
 												};
-												if (vErrors === null) vErrors = [err127];
-												else vErrors.push(err127);
+												if (vErrors === null) vErrors = [err130];
+												else vErrors.push(err130);
 												errors++;
 											}
 										}
 									}
 								} else {
-									const err128 = {
+									const err131 = {
 										instancePath: instancePath + "/policy/approvals/github",
 										schemaPath: "#/properties/policy/properties/approvals/properties/github/type",
 										keyword: "type",
 										params: { type: "object" },
 										message: "must be object"
 									};
-									if (vErrors === null) vErrors = [err128];
-									else vErrors.push(err128);
+									if (vErrors === null) vErrors = [err131];
+									else vErrors.push(err131);
 									errors++;
 								}
 							}
 						} else {
-							const err129 = {
+							const err132 = {
 								instancePath: instancePath + "/policy/approvals",
 								schemaPath: "#/properties/policy/properties/approvals/type",
 								keyword: "type",
 								params: { type: "object" },
 								message: "must be object"
 							};
-							if (vErrors === null) vErrors = [err129];
-							else vErrors.push(err129);
+							if (vErrors === null) vErrors = [err132];
+							else vErrors.push(err132);
 							errors++;
 						}
 					}
 				} else {
-					const err130 = {
+					const err133 = {
 						instancePath: instancePath + "/policy",
 						schemaPath: "#/properties/policy/type",
 						keyword: "type",
 						params: { type: "object" },
 						message: "must be object"
 					};
-					if (vErrors === null) vErrors = [err130];
-					else vErrors.push(err130);
+					if (vErrors === null) vErrors = [err133];
+					else vErrors.push(err133);
 					errors++;
 				}
 			}
 			if (data.organizations !== void 0) {
-				let data67 = data.organizations;
-				if (Array.isArray(data67)) {
-					if (data67.length < 1) {
-						const err131 = {
+				let data68 = data.organizations;
+				if (Array.isArray(data68)) {
+					if (data68.length < 1) {
+						const err134 = {
 							instancePath: instancePath + "/organizations",
 							schemaPath: "#/properties/organizations/minItems",
 							keyword: "minItems",
 							params: { limit: 1 },
 							message: "must NOT have fewer than 1 items"
 						};
-						if (vErrors === null) vErrors = [err131];
-						else vErrors.push(err131);
+						if (vErrors === null) vErrors = [err134];
+						else vErrors.push(err134);
 						errors++;
 					}
-					const len3 = data67.length;
+					const len3 = data68.length;
 					for (let i4 = 0; i4 < len3; i4++) {
-						let data68 = data67[i4];
-						if (data68 && typeof data68 == "object" && !Array.isArray(data68)) {
-							if (data68.id === void 0) {
-								const err132 = {
+						let data69 = data68[i4];
+						if (data69 && typeof data69 == "object" && !Array.isArray(data69)) {
+							if (data69.id === void 0) {
+								const err135 = {
 									instancePath: instancePath + "/organizations/" + i4,
 									schemaPath: "#/properties/organizations/items/required",
 									keyword: "required",
 									params: { missingProperty: "id" },
 									message: "must have required property 'id'"
 								};
-								if (vErrors === null) vErrors = [err132];
-								else vErrors.push(err132);
+								if (vErrors === null) vErrors = [err135];
+								else vErrors.push(err135);
 								errors++;
 							}
-							if (data68.manifests === void 0) {
-								const err133 = {
+							if (data69.manifests === void 0) {
+								const err136 = {
 									instancePath: instancePath + "/organizations/" + i4,
 									schemaPath: "#/properties/organizations/items/required",
 									keyword: "required",
 									params: { missingProperty: "manifests" },
 									message: "must have required property 'manifests'"
 								};
-								if (vErrors === null) vErrors = [err133];
-								else vErrors.push(err133);
+								if (vErrors === null) vErrors = [err136];
+								else vErrors.push(err136);
 								errors++;
 							}
-							for (const key15 in data68) if (!(key15 === "id" || key15 === "manifests" || key15 === "tokenFile" || key15 === "tokenEnv" || key15 === "schedule" || key15 === "prune" || key15 === "safety" || key15 === "notify")) {
-								const err134 = {
+							for (const key15 in data69) if (!(key15 === "id" || key15 === "manifests" || key15 === "tokenFile" || key15 === "tokenEnv" || key15 === "schedule" || key15 === "prune" || key15 === "safety" || key15 === "notify")) {
+								const err137 = {
 									instancePath: instancePath + "/organizations/" + i4,
 									schemaPath: "#/properties/organizations/items/additionalProperties",
 									keyword: "additionalProperties",
 									params: { additionalProperty: key15 },
 									message: "must NOT have additional properties"
 								};
-								if (vErrors === null) vErrors = [err134];
-								else vErrors.push(err134);
+								if (vErrors === null) vErrors = [err137];
+								else vErrors.push(err137);
 								errors++;
 							}
-							if (data68.id !== void 0) {
-								let data69 = data68.id;
-								if (typeof data69 === "string") {
-									if (!pattern15.test(data69)) {
-										const err135 = {
+							if (data69.id !== void 0) {
+								let data70 = data69.id;
+								if (typeof data70 === "string") {
+									if (!pattern15.test(data70)) {
+										const err138 = {
 											instancePath: instancePath + "/organizations/" + i4 + "/id",
 											schemaPath: "#/properties/organizations/items/properties/id/pattern",
 											keyword: "pattern",
 											params: { pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$" },
 											message: "must match pattern \"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\""
 										};
-										if (vErrors === null) vErrors = [err135];
-										else vErrors.push(err135);
+										if (vErrors === null) vErrors = [err138];
+										else vErrors.push(err138);
 										errors++;
 									}
 								} else {
-									const err136 = {
+									const err139 = {
 										instancePath: instancePath + "/organizations/" + i4 + "/id",
 										schemaPath: "#/properties/organizations/items/properties/id/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err136];
-									else vErrors.push(err136);
+									if (vErrors === null) vErrors = [err139];
+									else vErrors.push(err139);
 									errors++;
 								}
 							}
-							if (data68.manifests !== void 0) {
-								let data70 = data68.manifests;
-								if (typeof data70 === "string") {
-									if (func1(data70) < 1) {
-										const err137 = {
+							if (data69.manifests !== void 0) {
+								let data71 = data69.manifests;
+								if (typeof data71 === "string") {
+									if (func1(data71) < 1) {
+										const err140 = {
 											instancePath: instancePath + "/organizations/" + i4 + "/manifests",
 											schemaPath: "#/properties/organizations/items/properties/manifests/minLength",
 											keyword: "minLength",
 											params: { limit: 1 },
 											message: "must NOT have fewer than 1 characters"
 										};
-										if (vErrors === null) vErrors = [err137];
-										else vErrors.push(err137);
+										if (vErrors === null) vErrors = [err140];
+										else vErrors.push(err140);
 										errors++;
 									}
 								} else {
-									const err138 = {
+									const err141 = {
 										instancePath: instancePath + "/organizations/" + i4 + "/manifests",
 										schemaPath: "#/properties/organizations/items/properties/manifests/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err138];
-									else vErrors.push(err138);
+									if (vErrors === null) vErrors = [err141];
+									else vErrors.push(err141);
 									errors++;
 								}
 							}
-							if (data68.tokenFile !== void 0) {
-								let data71 = data68.tokenFile;
-								if (typeof data71 === "string") {
-									if (func1(data71) < 1) {
-										const err139 = {
+							if (data69.tokenFile !== void 0) {
+								let data72 = data69.tokenFile;
+								if (typeof data72 === "string") {
+									if (func1(data72) < 1) {
+										const err142 = {
 											instancePath: instancePath + "/organizations/" + i4 + "/tokenFile",
 											schemaPath: "#/properties/organizations/items/properties/tokenFile/minLength",
 											keyword: "minLength",
 											params: { limit: 1 },
 											message: "must NOT have fewer than 1 characters"
 										};
-										if (vErrors === null) vErrors = [err139];
-										else vErrors.push(err139);
+										if (vErrors === null) vErrors = [err142];
+										else vErrors.push(err142);
 										errors++;
 									}
 								} else {
-									const err140 = {
+									const err143 = {
 										instancePath: instancePath + "/organizations/" + i4 + "/tokenFile",
 										schemaPath: "#/properties/organizations/items/properties/tokenFile/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err140];
-									else vErrors.push(err140);
+									if (vErrors === null) vErrors = [err143];
+									else vErrors.push(err143);
 									errors++;
 								}
 							}
-							if (data68.tokenEnv !== void 0) {
-								let data72 = data68.tokenEnv;
-								if (typeof data72 === "string") {
-									if (!pattern12.test(data72)) {
-										const err141 = {
+							if (data69.tokenEnv !== void 0) {
+								let data73 = data69.tokenEnv;
+								if (typeof data73 === "string") {
+									if (!pattern12.test(data73)) {
+										const err144 = {
 											instancePath: instancePath + "/organizations/" + i4 + "/tokenEnv",
 											schemaPath: "#/properties/organizations/items/properties/tokenEnv/pattern",
 											keyword: "pattern",
 											params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
 											message: "must match pattern \"^[A-Za-z_][A-Za-z0-9_]*$\""
 										};
-										if (vErrors === null) vErrors = [err141];
-										else vErrors.push(err141);
+										if (vErrors === null) vErrors = [err144];
+										else vErrors.push(err144);
 										errors++;
 									}
 								} else {
-									const err142 = {
+									const err145 = {
 										instancePath: instancePath + "/organizations/" + i4 + "/tokenEnv",
 										schemaPath: "#/properties/organizations/items/properties/tokenEnv/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err142];
-									else vErrors.push(err142);
+									if (vErrors === null) vErrors = [err145];
+									else vErrors.push(err145);
 									errors++;
 								}
 							}
-							if (data68.schedule !== void 0) {
-								let data73 = data68.schedule;
-								if (typeof data73 === "string") {
-									if (func1(data73) < 1) {
-										const err143 = {
+							if (data69.schedule !== void 0) {
+								let data74 = data69.schedule;
+								if (typeof data74 === "string") {
+									if (func1(data74) < 1) {
+										const err146 = {
 											instancePath: instancePath + "/organizations/" + i4 + "/schedule",
 											schemaPath: "#/properties/organizations/items/properties/schedule/minLength",
 											keyword: "minLength",
 											params: { limit: 1 },
 											message: "must NOT have fewer than 1 characters"
 										};
-										if (vErrors === null) vErrors = [err143];
-										else vErrors.push(err143);
+										if (vErrors === null) vErrors = [err146];
+										else vErrors.push(err146);
 										errors++;
 									}
 								} else {
-									const err144 = {
+									const err147 = {
 										instancePath: instancePath + "/organizations/" + i4 + "/schedule",
 										schemaPath: "#/properties/organizations/items/properties/schedule/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err144];
-									else vErrors.push(err144);
+									if (vErrors === null) vErrors = [err147];
+									else vErrors.push(err147);
 									errors++;
 								}
 							}
-							if (data68.prune !== void 0) {
-								let data74 = data68.prune;
-								if (data74 && typeof data74 == "object" && !Array.isArray(data74)) {
-									for (const key16 in data74) {
-										const _errs160 = errors;
+							if (data69.prune !== void 0) {
+								let data75 = data69.prune;
+								if (data75 && typeof data75 == "object" && !Array.isArray(data75)) {
+									for (const key16 in data75) {
+										const _errs162 = errors;
 										if (!(key16 === "Members" || key16 === "Team" || key16 === "Translation" || key16 === "OpenAPISpec" || key16 === "SamlProvider" || key16 === "Collection" || key16 === "Space" || key16 === "Site")) {
-											const err145 = {
+											const err148 = {
 												instancePath: instancePath + "/organizations/" + i4 + "/prune",
 												schemaPath: "#/properties/prune/propertyNames/enum",
 												keyword: "enum",
@@ -16148,52 +16202,52 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 												message: "must be equal to one of the allowed values",
 												propertyName: key16
 											};
-											if (vErrors === null) vErrors = [err145];
-											else vErrors.push(err145);
+											if (vErrors === null) vErrors = [err148];
+											else vErrors.push(err148);
 											errors++;
 										}
-										if (!(_errs160 === errors)) {
-											const err146 = {
+										if (!(_errs162 === errors)) {
+											const err149 = {
 												instancePath: instancePath + "/organizations/" + i4 + "/prune",
 												schemaPath: "#/properties/prune/propertyNames",
 												keyword: "propertyNames",
 												params: { propertyName: key16 },
 												message: "property name must be valid"
 											};
-											if (vErrors === null) vErrors = [err146];
-											else vErrors.push(err146);
+											if (vErrors === null) vErrors = [err149];
+											else vErrors.push(err149);
 											errors++;
 										}
 									}
-									for (const key17 in data74) if (typeof data74[key17] !== "boolean") {
-										const err147 = {
+									for (const key17 in data75) if (typeof data75[key17] !== "boolean") {
+										const err150 = {
 											instancePath: instancePath + "/organizations/" + i4 + "/prune/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),
 											schemaPath: "#/properties/prune/additionalProperties/type",
 											keyword: "type",
 											params: { type: "boolean" },
 											message: "must be boolean"
 										};
-										if (vErrors === null) vErrors = [err147];
-										else vErrors.push(err147);
+										if (vErrors === null) vErrors = [err150];
+										else vErrors.push(err150);
 										errors++;
 									}
 								} else {
-									const err148 = {
+									const err151 = {
 										instancePath: instancePath + "/organizations/" + i4 + "/prune",
 										schemaPath: "#/properties/prune/type",
 										keyword: "type",
 										params: { type: "object" },
 										message: "must be object"
 									};
-									if (vErrors === null) vErrors = [err148];
-									else vErrors.push(err148);
+									if (vErrors === null) vErrors = [err151];
+									else vErrors.push(err151);
 									errors++;
 								}
 							}
-							if (data68.safety !== void 0) {
-								if (!validate1(data68.safety, {
+							if (data69.safety !== void 0) {
+								if (!validate1(data69.safety, {
 									instancePath: instancePath + "/organizations/" + i4 + "/safety",
-									parentData: data68,
+									parentData: data69,
 									parentDataProperty: "safety",
 									rootData
 								})) {
@@ -16201,102 +16255,59 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									errors = vErrors.length;
 								}
 							}
-							if (data68.notify !== void 0) {
-								let data77 = data68.notify;
-								if (Array.isArray(data77)) {
-									const len4 = data77.length;
+							if (data69.notify !== void 0) {
+								let data78 = data69.notify;
+								if (Array.isArray(data78)) {
+									const len4 = data78.length;
 									for (let i5 = 0; i5 < len4; i5++) {
-										let data78 = data77[i5];
-										if (data78 && typeof data78 == "object" && !Array.isArray(data78)) {
-											if (data78.type === void 0) {
-												const err149 = {
+										let data79 = data78[i5];
+										if (data79 && typeof data79 == "object" && !Array.isArray(data79)) {
+											if (data79.type === void 0) {
+												const err152 = {
 													instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5,
 													schemaPath: "#/properties/notify/items/required",
 													keyword: "required",
 													params: { missingProperty: "type" },
 													message: "must have required property 'type'"
 												};
-												if (vErrors === null) vErrors = [err149];
-												else vErrors.push(err149);
+												if (vErrors === null) vErrors = [err152];
+												else vErrors.push(err152);
 												errors++;
 											}
-											if (data78.url === void 0) {
-												const err150 = {
+											if (data79.url === void 0) {
+												const err153 = {
 													instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5,
 													schemaPath: "#/properties/notify/items/required",
 													keyword: "required",
 													params: { missingProperty: "url" },
 													message: "must have required property 'url'"
 												};
-												if (vErrors === null) vErrors = [err150];
-												else vErrors.push(err150);
+												if (vErrors === null) vErrors = [err153];
+												else vErrors.push(err153);
 												errors++;
 											}
-											for (const key18 in data78) if (!(key18 === "name" || key18 === "type" || key18 === "url" || key18 === "secretEnv" || key18 === "events")) {
-												const err151 = {
+											for (const key18 in data79) if (!(key18 === "name" || key18 === "type" || key18 === "url" || key18 === "secretEnv" || key18 === "events")) {
+												const err154 = {
 													instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5,
 													schemaPath: "#/properties/notify/items/additionalProperties",
 													keyword: "additionalProperties",
 													params: { additionalProperty: key18 },
 													message: "must NOT have additional properties"
 												};
-												if (vErrors === null) vErrors = [err151];
-												else vErrors.push(err151);
+												if (vErrors === null) vErrors = [err154];
+												else vErrors.push(err154);
 												errors++;
 											}
-											if (data78.name !== void 0) {
-												let data79 = data78.name;
-												if (typeof data79 === "string") {
-													if (func1(data79) < 1) {
-														const err152 = {
+											if (data79.name !== void 0) {
+												let data80 = data79.name;
+												if (typeof data80 === "string") {
+													if (func1(data80) < 1) {
+														const err155 = {
 															instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/name",
 															schemaPath: "#/properties/notify/items/properties/name/minLength",
 															keyword: "minLength",
 															params: { limit: 1 },
 															message: "must NOT have fewer than 1 characters"
-														};
-														if (vErrors === null) vErrors = [err152];
-														else vErrors.push(err152);
-														errors++;
-													}
-												} else {
-													const err153 = {
-														instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/name",
-														schemaPath: "#/properties/notify/items/properties/name/type",
-														keyword: "type",
-														params: { type: "string" },
-														message: "must be string"
-													};
-													if (vErrors === null) vErrors = [err153];
-													else vErrors.push(err153);
-													errors++;
-												}
-											}
-											if (data78.type !== void 0) {
-												let data80 = data78.type;
-												if (!(data80 === "webhook" || data80 === "slack")) {
-													const err154 = {
-														instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/type",
-														schemaPath: "#/properties/notify/items/properties/type/enum",
-														keyword: "enum",
-														params: { allowedValues: schema7.items.properties.type.enum },
-														message: "must be equal to one of the allowed values"
-													};
-													if (vErrors === null) vErrors = [err154];
-													else vErrors.push(err154);
-													errors++;
-												}
-											}
-											if (data78.url !== void 0) {
-												let data81 = data78.url;
-												if (typeof data81 === "string") {
-													if (!pattern1.test(data81)) {
-														const err155 = {
-															instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/url",
-															schemaPath: "#/properties/notify/items/properties/url/pattern",
-															keyword: "pattern",
-															params: { pattern: "^https?://" },
-															message: "must match pattern \"^https?://\""
 														};
 														if (vErrors === null) vErrors = [err155];
 														else vErrors.push(err155);
@@ -16304,8 +16315,8 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 													}
 												} else {
 													const err156 = {
-														instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/url",
-														schemaPath: "#/properties/notify/items/properties/url/type",
+														instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/name",
+														schemaPath: "#/properties/notify/items/properties/name/type",
 														keyword: "type",
 														params: { type: "string" },
 														message: "must be string"
@@ -16315,70 +16326,113 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 													errors++;
 												}
 											}
-											if (data78.secretEnv !== void 0) {
-												let data82 = data78.secretEnv;
+											if (data79.type !== void 0) {
+												let data81 = data79.type;
+												if (!(data81 === "webhook" || data81 === "slack")) {
+													const err157 = {
+														instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/type",
+														schemaPath: "#/properties/notify/items/properties/type/enum",
+														keyword: "enum",
+														params: { allowedValues: schema7.items.properties.type.enum },
+														message: "must be equal to one of the allowed values"
+													};
+													if (vErrors === null) vErrors = [err157];
+													else vErrors.push(err157);
+													errors++;
+												}
+											}
+											if (data79.url !== void 0) {
+												let data82 = data79.url;
 												if (typeof data82 === "string") {
-													if (!pattern12.test(data82)) {
-														const err157 = {
+													if (!pattern1.test(data82)) {
+														const err158 = {
+															instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/url",
+															schemaPath: "#/properties/notify/items/properties/url/pattern",
+															keyword: "pattern",
+															params: { pattern: "^https?://" },
+															message: "must match pattern \"^https?://\""
+														};
+														if (vErrors === null) vErrors = [err158];
+														else vErrors.push(err158);
+														errors++;
+													}
+												} else {
+													const err159 = {
+														instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/url",
+														schemaPath: "#/properties/notify/items/properties/url/type",
+														keyword: "type",
+														params: { type: "string" },
+														message: "must be string"
+													};
+													if (vErrors === null) vErrors = [err159];
+													else vErrors.push(err159);
+													errors++;
+												}
+											}
+											if (data79.secretEnv !== void 0) {
+												let data83 = data79.secretEnv;
+												if (typeof data83 === "string") {
+													if (!pattern12.test(data83)) {
+														const err160 = {
 															instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/secretEnv",
 															schemaPath: "#/properties/notify/items/properties/secretEnv/pattern",
 															keyword: "pattern",
 															params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
 															message: "must match pattern \"^[A-Za-z_][A-Za-z0-9_]*$\""
 														};
-														if (vErrors === null) vErrors = [err157];
-														else vErrors.push(err157);
+														if (vErrors === null) vErrors = [err160];
+														else vErrors.push(err160);
 														errors++;
 													}
 												} else {
-													const err158 = {
+													const err161 = {
 														instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/secretEnv",
 														schemaPath: "#/properties/notify/items/properties/secretEnv/type",
 														keyword: "type",
 														params: { type: "string" },
 														message: "must be string"
 													};
-													if (vErrors === null) vErrors = [err158];
-													else vErrors.push(err158);
+													if (vErrors === null) vErrors = [err161];
+													else vErrors.push(err161);
 													errors++;
 												}
 											}
-											if (data78.events !== void 0) {
-												let data83 = data78.events;
-												if (Array.isArray(data83)) {
-													if (data83.length < 1) {
-														const err159 = {
+											if (data79.events !== void 0) {
+												let data84 = data79.events;
+												if (Array.isArray(data84)) {
+													if (data84.length < 1) {
+														const err162 = {
 															instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/events",
 															schemaPath: "#/properties/notify/items/properties/events/minItems",
 															keyword: "minItems",
 															params: { limit: 1 },
 															message: "must NOT have fewer than 1 items"
 														};
-														if (vErrors === null) vErrors = [err159];
-														else vErrors.push(err159);
+														if (vErrors === null) vErrors = [err162];
+														else vErrors.push(err162);
 														errors++;
 													}
-													const len5 = data83.length;
+													const len5 = data84.length;
 													for (let i6 = 0; i6 < len5; i6++) {
-														let data84 = data83[i6];
-														if (!(data84 === "drift" || data84 === "apply_failed" || data84 === "refused" || data84 === "awaiting_approval" || data84 === "recovered" || data84 === "manifests_invalid")) {
-															const err160 = {
+														let data85 = data84[i6];
+														if (!(data85 === "drift" || data85 === "apply_failed" || data85 === "refused" || data85 === "awaiting_approval" || data85 === "recovered" || data85 === "manifests_invalid")) {
+															const err163 = {
 																instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/events/" + i6,
 																schemaPath: "#/properties/notify/items/properties/events/items/enum",
 																keyword: "enum",
 																params: { allowedValues: schema7.items.properties.events.items.enum },
 																message: "must be equal to one of the allowed values"
 															};
-															if (vErrors === null) vErrors = [err160];
-															else vErrors.push(err160);
+															if (vErrors === null) vErrors = [err163];
+															else vErrors.push(err163);
 															errors++;
 														}
 													}
-													let i7 = data83.length;
+													let i7 = data84.length;
 													let j1;
 													if (i7 > 1) {
-														outer1: for (; i7--;) for (j1 = i7; j1--;) if (func9(data83[i7], data83[j1])) {
-															const err161 = {
+														outer1: for (; i7--;) for (j1 = i7; j1--;) if (func9(data84[i7], data84[j1])) {
+															const err164 = {
 																instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/events",
 																schemaPath: "#/properties/notify/items/properties/events/uniqueItems",
 																keyword: "uniqueItems",
@@ -16388,109 +16442,109 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 																},
 																message: "must NOT have duplicate items (items ## " + j1 + " and " + i7 + " are identical)"
 															};
-															if (vErrors === null) vErrors = [err161];
-															else vErrors.push(err161);
+															if (vErrors === null) vErrors = [err164];
+															else vErrors.push(err164);
 															errors++;
 															break outer1;
 														}
 													}
 												} else {
-													const err162 = {
+													const err165 = {
 														instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/events",
 														schemaPath: "#/properties/notify/items/properties/events/type",
 														keyword: "type",
 														params: { type: "array" },
 														message: "must be array"
 													};
-													if (vErrors === null) vErrors = [err162];
-													else vErrors.push(err162);
+													if (vErrors === null) vErrors = [err165];
+													else vErrors.push(err165);
 													errors++;
 												}
 											}
 										} else {
-											const err163 = {
+											const err166 = {
 												instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5,
 												schemaPath: "#/properties/notify/items/type",
 												keyword: "type",
 												params: { type: "object" },
 												message: "must be object"
 											};
-											if (vErrors === null) vErrors = [err163];
-											else vErrors.push(err163);
+											if (vErrors === null) vErrors = [err166];
+											else vErrors.push(err166);
 											errors++;
 										}
 									}
 								} else {
-									const err164 = {
+									const err167 = {
 										instancePath: instancePath + "/organizations/" + i4 + "/notify",
 										schemaPath: "#/properties/notify/type",
 										keyword: "type",
 										params: { type: "array" },
 										message: "must be array"
 									};
-									if (vErrors === null) vErrors = [err164];
-									else vErrors.push(err164);
+									if (vErrors === null) vErrors = [err167];
+									else vErrors.push(err167);
 									errors++;
 								}
 							}
 						} else {
-							const err165 = {
+							const err168 = {
 								instancePath: instancePath + "/organizations/" + i4,
 								schemaPath: "#/properties/organizations/items/type",
 								keyword: "type",
 								params: { type: "object" },
 								message: "must be object"
 							};
-							if (vErrors === null) vErrors = [err165];
-							else vErrors.push(err165);
+							if (vErrors === null) vErrors = [err168];
+							else vErrors.push(err168);
 							errors++;
 						}
 					}
 				} else {
-					const err166 = {
+					const err169 = {
 						instancePath: instancePath + "/organizations",
 						schemaPath: "#/properties/organizations/type",
 						keyword: "type",
 						params: { type: "array" },
 						message: "must be array"
 					};
-					if (vErrors === null) vErrors = [err166];
-					else vErrors.push(err166);
+					if (vErrors === null) vErrors = [err169];
+					else vErrors.push(err169);
 					errors++;
 				}
 			}
 			if (data.shard !== void 0) {
-				let data85 = data.shard;
-				if (data85 && typeof data85 == "object" && !Array.isArray(data85)) {
-					for (const key19 in data85) if (!(key19 === "index" || key19 === "count" || key19 === "leases")) {
-						const err167 = {
+				let data86 = data.shard;
+				if (data86 && typeof data86 == "object" && !Array.isArray(data86)) {
+					for (const key19 in data86) if (!(key19 === "index" || key19 === "count" || key19 === "leases")) {
+						const err170 = {
 							instancePath: instancePath + "/shard",
 							schemaPath: "#/properties/shard/additionalProperties",
 							keyword: "additionalProperties",
 							params: { additionalProperty: key19 },
 							message: "must NOT have additional properties"
 						};
-						if (vErrors === null) vErrors = [err167];
-						else vErrors.push(err167);
+						if (vErrors === null) vErrors = [err170];
+						else vErrors.push(err170);
 						errors++;
 					}
-					if (data85.index !== void 0) {
-						let data86 = data85.index;
-						if (!(typeof data86 == "number" && !(data86 % 1) && !isNaN(data86))) {
-							const err168 = {
+					if (data86.index !== void 0) {
+						let data87 = data86.index;
+						if (!(typeof data87 == "number" && !(data87 % 1) && !isNaN(data87))) {
+							const err171 = {
 								instancePath: instancePath + "/shard/index",
 								schemaPath: "#/properties/shard/properties/index/type",
 								keyword: "type",
 								params: { type: "integer" },
 								message: "must be integer"
 							};
-							if (vErrors === null) vErrors = [err168];
-							else vErrors.push(err168);
+							if (vErrors === null) vErrors = [err171];
+							else vErrors.push(err171);
 							errors++;
 						}
-						if (typeof data86 == "number") {
-							if (data86 < 0 || isNaN(data86)) {
-								const err169 = {
+						if (typeof data87 == "number") {
+							if (data87 < 0 || isNaN(data87)) {
+								const err172 = {
 									instancePath: instancePath + "/shard/index",
 									schemaPath: "#/properties/shard/properties/index/minimum",
 									keyword: "minimum",
@@ -16500,65 +16554,18 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									},
 									message: "must be >= 0"
 								};
-								if (vErrors === null) vErrors = [err169];
-								else vErrors.push(err169);
-								errors++;
-							}
-						}
-					}
-					if (data85.count !== void 0) {
-						let data87 = data85.count;
-						if (!(typeof data87 == "number" && !(data87 % 1) && !isNaN(data87))) {
-							const err170 = {
-								instancePath: instancePath + "/shard/count",
-								schemaPath: "#/properties/shard/properties/count/type",
-								keyword: "type",
-								params: { type: "integer" },
-								message: "must be integer"
-							};
-							if (vErrors === null) vErrors = [err170];
-							else vErrors.push(err170);
-							errors++;
-						}
-						if (typeof data87 == "number") {
-							if (data87 > 1024 || isNaN(data87)) {
-								const err171 = {
-									instancePath: instancePath + "/shard/count",
-									schemaPath: "#/properties/shard/properties/count/maximum",
-									keyword: "maximum",
-									params: {
-										comparison: "<=",
-										limit: 1024
-									},
-									message: "must be <= 1024"
-								};
-								if (vErrors === null) vErrors = [err171];
-								else vErrors.push(err171);
-								errors++;
-							}
-							if (data87 < 1 || isNaN(data87)) {
-								const err172 = {
-									instancePath: instancePath + "/shard/count",
-									schemaPath: "#/properties/shard/properties/count/minimum",
-									keyword: "minimum",
-									params: {
-										comparison: ">=",
-										limit: 1
-									},
-									message: "must be >= 1"
-								};
 								if (vErrors === null) vErrors = [err172];
 								else vErrors.push(err172);
 								errors++;
 							}
 						}
 					}
-					if (data85.leases !== void 0) {
-						let data88 = data85.leases;
+					if (data86.count !== void 0) {
+						let data88 = data86.count;
 						if (!(typeof data88 == "number" && !(data88 % 1) && !isNaN(data88))) {
 							const err173 = {
-								instancePath: instancePath + "/shard/leases",
-								schemaPath: "#/properties/shard/properties/leases/type",
+								instancePath: instancePath + "/shard/count",
+								schemaPath: "#/properties/shard/properties/count/type",
 								keyword: "type",
 								params: { type: "integer" },
 								message: "must be integer"
@@ -16568,16 +16575,16 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 							errors++;
 						}
 						if (typeof data88 == "number") {
-							if (data88 > 256 || isNaN(data88)) {
+							if (data88 > 1024 || isNaN(data88)) {
 								const err174 = {
-									instancePath: instancePath + "/shard/leases",
-									schemaPath: "#/properties/shard/properties/leases/maximum",
+									instancePath: instancePath + "/shard/count",
+									schemaPath: "#/properties/shard/properties/count/maximum",
 									keyword: "maximum",
 									params: {
 										comparison: "<=",
-										limit: 256
+										limit: 1024
 									},
-									message: "must be <= 256"
+									message: "must be <= 1024"
 								};
 								if (vErrors === null) vErrors = [err174];
 								else vErrors.push(err174);
@@ -16585,8 +16592,8 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 							}
 							if (data88 < 1 || isNaN(data88)) {
 								const err175 = {
-									instancePath: instancePath + "/shard/leases",
-									schemaPath: "#/properties/shard/properties/leases/minimum",
+									instancePath: instancePath + "/shard/count",
+									schemaPath: "#/properties/shard/properties/count/minimum",
 									keyword: "minimum",
 									params: {
 										comparison: ">=",
@@ -16600,29 +16607,76 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 							}
 						}
 					}
+					if (data86.leases !== void 0) {
+						let data89 = data86.leases;
+						if (!(typeof data89 == "number" && !(data89 % 1) && !isNaN(data89))) {
+							const err176 = {
+								instancePath: instancePath + "/shard/leases",
+								schemaPath: "#/properties/shard/properties/leases/type",
+								keyword: "type",
+								params: { type: "integer" },
+								message: "must be integer"
+							};
+							if (vErrors === null) vErrors = [err176];
+							else vErrors.push(err176);
+							errors++;
+						}
+						if (typeof data89 == "number") {
+							if (data89 > 256 || isNaN(data89)) {
+								const err177 = {
+									instancePath: instancePath + "/shard/leases",
+									schemaPath: "#/properties/shard/properties/leases/maximum",
+									keyword: "maximum",
+									params: {
+										comparison: "<=",
+										limit: 256
+									},
+									message: "must be <= 256"
+								};
+								if (vErrors === null) vErrors = [err177];
+								else vErrors.push(err177);
+								errors++;
+							}
+							if (data89 < 1 || isNaN(data89)) {
+								const err178 = {
+									instancePath: instancePath + "/shard/leases",
+									schemaPath: "#/properties/shard/properties/leases/minimum",
+									keyword: "minimum",
+									params: {
+										comparison: ">=",
+										limit: 1
+									},
+									message: "must be >= 1"
+								};
+								if (vErrors === null) vErrors = [err178];
+								else vErrors.push(err178);
+								errors++;
+							}
+						}
+					}
 				} else {
-					const err176 = {
+					const err179 = {
 						instancePath: instancePath + "/shard",
 						schemaPath: "#/properties/shard/type",
 						keyword: "type",
 						params: { type: "object" },
 						message: "must be object"
 					};
-					if (vErrors === null) vErrors = [err176];
-					else vErrors.push(err176);
+					if (vErrors === null) vErrors = [err179];
+					else vErrors.push(err179);
 					errors++;
 				}
 			}
 		} else {
-			const err177 = {
+			const err180 = {
 				instancePath,
 				schemaPath: "#/type",
 				keyword: "type",
 				params: { type: "object" },
 				message: "must be object"
 			};
-			if (vErrors === null) vErrors = [err177];
-			else vErrors.push(err177);
+			if (vErrors === null) vErrors = [err180];
+			else vErrors.push(err180);
 			errors++;
 		}
 		validate0.errors = vErrors;
@@ -22222,7 +22276,7 @@ var require_validators = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 			return module.exports;
 		})],
 		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"title\":\"Site spec\",\"description\":\"One docs site of the organization, identified by title, or by a pinned id (which allows renaming). The order of sections, of a group's sections and of site spaces is the navigation order.\",\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\"],\"definitions\":{\"spaceRef\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A space: the title of a Space manifest, or a space id (a live space title also works).\"},\"path\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100,\"pattern\":\"^[^/\\\\s]+$\",\"description\":\"Path on the site (1..100 characters, no slash or space).\"},\"condition\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":1024,\"description\":\"Expression deciding whether the visitor sees it (1..1024 characters); null removes it.\"},\"siteSpace\":{\"oneOf\":[{\"$ref\":\"#/definitions/spaceRef\"},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"space\":{\"$ref\":\"#/definitions/spaceRef\"},\"path\":{\"$ref\":\"#/definitions/path\"},\"condition\":{\"$ref\":\"#/definitions/condition\"},\"hidden\":{\"type\":\"boolean\",\"description\":\"Hidden from the site's navigation (still reachable by its URL).\"},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft: not live on the site.\"}}}],\"description\":\"A site space: a space reference, or {space, path, condition, hidden, draft}.\"},\"customization\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"styling\":{\"type\":\"object\",\"properties\":{\"theme\":{\"type\":\"string\",\"enum\":[\"clean\",\"muted\",\"bold\",\"gradient\"]},\"primaryColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"tint\":{\"type\":\"object\",\"properties\":{\"color\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false}},\"additionalProperties\":false},\"infoColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"successColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"warningColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"dangerColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"corners\":{\"type\":\"string\",\"enum\":[\"straight\",\"rounded\",\"circular\"]},\"depth\":{\"type\":\"string\",\"enum\":[\"subtle\",\"flat\"]},\"links\":{\"type\":\"string\",\"enum\":[\"default\",\"accent\"]},\"font\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"ABCFavorit\",\"Inter\",\"Roboto\",\"RobotoSlab\",\"OpenSans\",\"SourceSansPro\",\"Lato\",\"Ubuntu\",\"Raleway\",\"Merriweather\",\"Overpass\",\"NotoSans\",\"IBMPlexSerif\",\"Poppins\",\"FiraSans\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false}]},\"headingFont\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"ABCFavorit\",\"Inter\",\"Roboto\",\"RobotoSlab\",\"OpenSans\",\"SourceSansPro\",\"Lato\",\"Ubuntu\",\"Raleway\",\"Merriweather\",\"Overpass\",\"NotoSans\",\"IBMPlexSerif\",\"Poppins\",\"FiraSans\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false},{\"type\":\"null\"}]},\"monospaceFont\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"FiraCode\",\"IBMPlexMono\",\"JetBrainsMono\",\"SourceCodePro\",\"RobotoMono\",\"SpaceMono\",\"DMMono\",\"Inconsolata\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false}]},\"background\":{\"type\":\"string\",\"enum\":[\"plain\",\"match\"]},\"icons\":{\"type\":\"string\",\"enum\":[\"regular\",\"solid\",\"duotone\",\"light\",\"thin\"]},\"codeTheme\":{\"type\":\"object\",\"properties\":{\"default\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]},\"dark\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]}},\"additionalProperties\":false},\"openapi\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]},\"dark\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]}},\"additionalProperties\":false}},\"additionalProperties\":false},\"sidebar\":{\"type\":\"object\",\"properties\":{\"background\":{\"type\":\"string\",\"enum\":[\"default\",\"filled\"]},\"list\":{\"type\":\"string\",\"enum\":[\"default\",\"pill\",\"line\"]}},\"additionalProperties\":false},\"search\":{\"type\":\"string\",\"enum\":[\"prominent\",\"subtle\"]}},\"additionalProperties\":false},\"internationalization\":{\"type\":\"object\",\"properties\":{\"locale\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"es\",\"zh\",\"ja\",\"de\",\"nl\",\"no\",\"pt-br\",\"ru\"]}},\"additionalProperties\":false},\"favicon\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"icon\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"light\",\"dark\"],\"additionalProperties\":false}},\"required\":[\"icon\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"emoji\":{\"type\":\"string\",\"maxLength\":50}},\"required\":[\"emoji\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}]},\"header\":{\"type\":\"object\",\"properties\":{\"preset\":{\"type\":\"string\",\"enum\":[\"default\",\"bold\",\"contrast\",\"custom\",\"none\"]},\"logo\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"primaryLink\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]},\"backgroundColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"linkColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"},\"localizedTitle\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\"}},\"style\":{\"type\":\"string\",\"enum\":[\"link\",\"button-primary\",\"button-secondary\"]},\"to\":{\"oneOf\":[{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]},{\"type\":\"null\"}]},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false}},\"condition\":{\"type\":\"string\",\"minLength\":0,\"maxLength\":1024}},\"required\":[\"title\",\"links\",\"to\"],\"additionalProperties\":false}}},\"additionalProperties\":false},\"footer\":{\"type\":\"object\",\"properties\":{\"logo\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"groups\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"},\"localizedTitle\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\"}},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false}}},\"required\":[\"title\",\"links\"],\"additionalProperties\":false}},\"copyright\":{\"type\":\"string\",\"maxLength\":512}},\"additionalProperties\":false},\"announcement\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"},\"message\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"localizedMessage\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"link\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false},\"style\":{\"type\":\"string\",\"enum\":[\"info\",\"warning\",\"danger\",\"success\"]}},\"additionalProperties\":false},\"themes\":{\"type\":\"object\",\"properties\":{\"default\":{\"type\":\"string\",\"enum\":[\"light\",\"dark\",\"system\"]},\"toggeable\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"feedback\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"ai\":{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"enum\":[\"none\",\"search\",\"assistant\"]},\"greeting\":{\"type\":\"string\",\"maxLength\":256},\"localizedGreeting\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"suggestions\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":3,\"maxLength\":64},\"maxItems\":5},\"instructions\":{\"type\":\"string\",\"maxLength\":10000}},\"additionalProperties\":false},\"advancedCustomization\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"pageActions\":{\"type\":\"object\",\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"assistant\",\"external-ai\",\"markdown\",\"mcp\",\"git\",\"pdf\"]}}},\"additionalProperties\":false},\"externalLinks\":{\"type\":\"object\",\"properties\":{\"target\":{\"type\":\"string\",\"enum\":[\"self\",\"blank\"]}},\"additionalProperties\":false},\"pagination\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"trademark\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"privacyPolicy\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"socialPreview\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"socialAccounts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"platform\":{\"type\":\"string\",\"enum\":[\"twitter\",\"instagram\",\"facebook\",\"linkedin\",\"github\",\"discord\",\"slack\",\"youtube\",\"tiktok\",\"reddit\",\"bluesky\",\"mastodon\",\"threads\",\"medium\"]},\"handle\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":128},\"display\":{\"type\":\"object\",\"properties\":{\"footer\":{\"type\":\"boolean\"},\"header\":{\"type\":\"boolean\"}},\"required\":[\"footer\",\"header\"],\"additionalProperties\":false}},\"required\":[\"platform\",\"handle\",\"display\"],\"additionalProperties\":false},\"maxItems\":10},\"insights\":{\"type\":\"object\",\"properties\":{\"trackingCookie\":{\"type\":\"boolean\"}},\"additionalProperties\":false}},\"additionalProperties\":false,\"description\":\"How the published site looks (the official spec's SiteCustomizationSettingsInput, every member optional). Only what is written is managed: docops reads the live customization at apply time and writes it back with these values changed; members not written keep their live value. Objects merge member by member, except favicon, header.primaryLink, announcement.link and the fonts, which are replaced whole, like lists.\"},\"claim\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\"],\"properties\":{\"type\":{\"const\":\"boolean\",\"description\":\"Claims are booleans.\"},\"description\":{\"type\":\"string\",\"description\":\"What the claim says about the visitor. Left out, docops sends the claim name (the API requires a description).\"}}},\"claims\":{\"type\":\"object\",\"propertyNames\":{\"minLength\":1},\"additionalProperties\":{\"$ref\":\"#/definitions/claim\"},\"description\":\"Claim name → {type: boolean, description}.\"},\"localized128\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"description\":\"Language → the text in that language (at most 128 characters): overrides for the site's other languages.\"},\"localized256\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":256},\"description\":\"Language → the text in that language (at most 256 characters): overrides for the site's other languages.\"},\"redirect\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"source\",\"destination\"],\"properties\":{\"source\":{\"type\":\"string\",\"maxLength\":512,\"pattern\":\"^\\\\/(?!\\\\*)(?!.*\\\\*.+)(?:[A-Za-z0-9\\\\-._~+]|%[0-9A-Fa-f]{2})+(?:\\\\/(?:[A-Za-z0-9\\\\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\\\\/\\\\*|\\\\*)?$\",\"description\":\"The path visitors come from (at most 512 characters), e.g. /old/page; a trailing * or /* matches every path below it.\"},\"destination\":{\"description\":\"Where the rule sends visitors: an absolute URL; {section: PATH}, a section of this site; {section: PATH, space: SPACE}, a site space (just {space: SPACE} at the root of a site without sections), with page: PAGE_ID for one of its pages.\",\"oneOf\":[{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"section\"],\"properties\":{\"section\":{\"$ref\":\"#/definitions/path\"}}},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"section\":{\"$ref\":\"#/definitions/path\"},\"space\":{\"$ref\":\"#/definitions/spaceRef\"},\"page\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A page of the space, by id.\"}}}]},\"permanent\":{\"type\":\"boolean\",\"description\":\"A permanent redirect (HTTP 308 for public live traffic); a new rule is temporary. Left out: a new rule is temporary, a live one keeps its setting.\"},\"captureWildcard\":{\"type\":\"boolean\",\"description\":\"Append what the source's * matched to the destination. Left out: a new rule does not, a live one keeps its setting.\"},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft rule (not live). One live and one draft rule may share a source.\"}}}},\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128,\"description\":\"Site title (2..128 characters).\"},\"id\":{\"type\":\"string\",\"minLength\":1,\"pattern\":\"^[a-zA-Z0-9_-]+$\",\"description\":\"Pinned site id: the site is found by id and renamed when its live title differs.\"},\"visibility\":{\"enum\":[\"public\",\"unlisted\",\"share-link\",\"visitor-auth\"],\"description\":\"Who can see the published site.\"},\"basename\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100,\"description\":\"Base path of the site (1..100 characters).\"},\"proxy\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":512,\"pattern\":\"^([\\\\w-]+\\\\.)*[\\\\w-]+\\\\.[a-zA-Z]{2,}(\\\\/[\\\\w-]+)+$\",\"description\":\"Proxy origin: a host and a path, no scheme, such as `acme.com/docs` (≤512 characters; the API's SiteProxyOrigin pattern); null removes the proxy. Read back from proxy.origin.\"},\"adaptiveContent\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"enabled\"],\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"description\":\"Adaptive content on or off.\"},\"agentsContext\":{\"enum\":[\"included\",\"excluded\"],\"description\":\"Whether AI agents can access the site.\"},\"defaultSection\":{\"$ref\":\"#/definitions/path\",\"description\":\"Path of the default section (one of `sections`).\"},\"defaultSiteSpace\":{\"oneOf\":[{\"$ref\":\"#/definitions/spaceRef\"},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"section\":{\"$ref\":\"#/definitions/path\"},\"space\":{\"$ref\":\"#/definitions/spaceRef\"}}}],\"description\":\"The default site space: {section, space} (the section must be the default section), or just a space for a site without sections.\"},\"sections\":{\"type\":\"array\",\"description\":\"The sections, in navigation order. Written: the complete list (sections not listed are unmanaged, or deleted under prune).\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"path\",\"spaces\"],\"properties\":{\"path\":{\"$ref\":\"#/definitions/path\"},\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"description\":{\"type\":[\"string\",\"null\"],\"maxLength\":256},\"condition\":{\"$ref\":\"#/definitions/condition\"},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft: not live on the site.\"},\"localizedTitle\":{\"$ref\":\"#/definitions/localized128\"},\"localizedDescription\":{\"$ref\":\"#/definitions/localized256\"},\"spaces\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/definitions/siteSpace\"},\"description\":\"Site spaces of the section, in order (at least one).\"}}}},\"sectionGroups\":{\"type\":\"array\",\"description\":\"Section groups. A group sits in the navigation where its first member appears in `sections`; its members follow the group's own order.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\",\"sections\"],\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft: not live on the site.\"},\"localizedTitle\":{\"$ref\":\"#/definitions/localized128\"},\"sections\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/definitions/path\"},\"description\":\"Paths of the member sections, in order.\"}}}},\"spaces\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/definitions/siteSpace\"},\"description\":\"Root site spaces of a site without sections, in order.\"},\"gitSync\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Git Sync owns this site's structure: its sections, section groups and site spaces come from a repository's gitbook-docs.yaml (connected in GitBook), and docops writes none of them. Written here so reviewers see it (export writes it); validate warns when this manifest also writes structure, and plan blocks that structure while Git Sync is connected. The site's other settings are still managed.\",\"properties\":{\"repository\":{\"type\":\"string\",\"minLength\":1,\"description\":\"The repository as GitBook names it (e.g. acme/docs); plan warns when the site is synced from another one.\"}}},\"shareLinks\":{\"type\":\"array\",\"x-secret\":false,\"description\":\"Share links by name. Their secret URLs are never read into plans or logs.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"name\"],\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"active\":{\"type\":\"boolean\"}}}},\"customization\":{\"type\":\"object\",\"description\":\"How the published site looks: only the members written are managed. Inline, or {file: path} naming a YAML file that holds the block (one brand shared by several sites).\",\"if\":{\"required\":[\"file\"]},\"then\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"file\"],\"properties\":{\"file\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A YAML file (relative to this manifest, inside the manifests directory) holding the customization block.\"}}},\"else\":{\"$ref\":\"#/definitions/customization\"}},\"access\":{\"type\":\"array\",\"description\":\"When written, the complete list of teams and organization members holding a role on the site: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\"items\":{\"oneOf\":[{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"team\",\"role\"],\"properties\":{\"team\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A Team manifest title, a live team title or a team id.\"},\"role\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\",null],\"description\":\"Role on the site; null = an override that gives no access to the site.\"}}},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"email\",\"role\"],\"properties\":{\"email\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":320,\"description\":\"An organization member's e-mail address (case-insensitive).\"},\"role\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\",null],\"description\":\"Role on the site; null = an override that gives no access to the site.\"}}}]}},\"published\":{\"type\":\"boolean\",\"description\":\"Whether the site is live: true publishes it (once its structure is built), false unpublishes it (counted as a delete by the safety gate). A new site is unpublished. A publish the organization's plan does not cover fails its step, saying so.\"},\"publishingAuth\":{\"type\":\"object\",\"additionalProperties\":false,\"x-secret\":false,\"description\":\"Visitor sign-in (authenticated access) of the site: the official spec's publishing-auth settings. Only the fields written are compared. The private key is never printed: plans show its fingerprint.\",\"properties\":{\"backend\":{\"enum\":[\"custom\",\"integration\"],\"description\":\"Who signs visitors in: your own backend (custom) or the site's authenticated-access integration.\"},\"fallbackURL\":{\"type\":[\"string\",\"null\"],\"format\":\"uri\",\"maxLength\":2048,\"description\":\"Where visitors go when signing in fails; null unsets it.\"},\"logoutURL\":{\"type\":[\"string\",\"null\"],\"format\":\"uri\",\"maxLength\":2048,\"description\":\"Where visitors are sent to sign out of your backend; null unsets it.\"},\"privateKey\":{\"x-secret\":\"payload\",\"description\":\"The key the platform signs visitor tokens with, as your sign-in backend holds it: ${VAR} of an allowed variable, or {file}. The API cannot set a key (it only generates a new one), so it is compared by fingerprint: a different live key blocks the site until the two agree.\",\"oneOf\":[{\"type\":\"string\",\"minLength\":1,\"maxLength\":10000},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"file\"],\"properties\":{\"file\":{\"type\":\"string\",\"minLength\":1,\"x-secret\":false,\"description\":\"Path relative to this manifest, inside the manifests directory.\"}}}]}}},\"externalLinks\":{\"type\":\"array\",\"description\":\"External links of the navigation (a site with sections), by title: at the top level, or in a section group. Written: links not listed are unmanaged, or deleted under prune. Their place among the sections is not managed: a new link goes at the end of its container.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\",\"url\"],\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128,\"description\":\"Title (2..128 characters); the link's identity within the site.\"},\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048,\"description\":\"The absolute http(s) URL it opens.\"},\"description\":{\"type\":[\"string\",\"null\"],\"maxLength\":256},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"condition\":{\"$ref\":\"#/definitions/condition\"},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft: not live on the site.\"},\"localizedTitle\":{\"$ref\":\"#/definitions/localized128\"},\"localizedDescription\":{\"$ref\":\"#/definitions/localized256\"},\"group\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":100,\"description\":\"Title of the section group holding it; null: the top level; left out: where it is (a new link: the top level).\"}}}},\"redirects\":{\"type\":\"array\",\"description\":\"When written, the complete list of the site's redirect rules, live and draft: rules not listed are removed (whatever the document's prune setting). Written in bulk, at most 500 rules per request. Left out: rules are neither read nor changed.\",\"items\":{\"$ref\":\"#/definitions/redirect\"}},\"adaptiveSchema\":{\"type\":\"object\",\"description\":\"The visitor schema of adaptive content (JSON Schema draft-07 subset): boolean claims, plus an optional `unsigned` object of boolean claims. Sent in the API's official form: descriptions left out are filled in (a claim's name; the fixed text of `unsigned`).\",\"additionalProperties\":false,\"required\":[\"type\",\"properties\",\"additionalProperties\"],\"properties\":{\"$schema\":{\"const\":\"http://json-schema.org/draft-07/schema#\"},\"type\":{\"const\":\"object\"},\"additionalProperties\":{\"const\":false},\"properties\":{\"type\":\"object\",\"propertyNames\":{\"minLength\":1},\"properties\":{\"unsigned\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"properties\",\"additionalProperties\"],\"properties\":{\"type\":{\"const\":\"object\"},\"description\":{\"const\":\"Unsigned claims of the site visitor.\",\"description\":\"The API's fixed text; docops fills it in when left out.\"},\"properties\":{\"$ref\":\"#/definitions/claims\"},\"additionalProperties\":{\"const\":false}}}},\"additionalProperties\":{\"$ref\":\"#/definitions/claim\"}}}}}}", () => require_site()],
-		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"$id\":\"https://docops.dev/schemas/config.schema.json\",\"title\":\"docops daemon configuration (docops.yaml)\",\"description\":\"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"manifests\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"},\"allowEnv\":{\"type\":\"array\",\"x-secret\":false,\"description\":\"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\"items\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"}},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"Base URL of the management API, ending in /v1. Default: the API settings' default.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"},\"concurrency\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":64,\"description\":\"Concurrent API requests (default 8).\"},\"schedule\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"},\"mode\":{\"enum\":[\"apply\",\"plan\"],\"default\":\"apply\",\"description\":\"apply: write the changes; plan: only report drift (never writes).\"},\"prune\":{\"type\":\"object\",\"description\":\"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\"propertyNames\":{\"enum\":[\"Members\",\"Team\",\"Translation\",\"OpenAPISpec\",\"SamlProvider\",\"Collection\",\"Space\",\"Site\"]},\"additionalProperties\":{\"type\":\"boolean\"}},\"kinds\":{\"type\":\"object\",\"description\":\"Per manifest kind: how docops owns its objects, e.g. {Members: {mode: additive}}. mode: authoritative (default; the manifests win), additive (create and update what is written, never delete or revert what is not; no prune), observe (never write; the plan reports the drift). A document's own `mode:` can only make its objects more cautious.\",\"propertyNames\":{\"enum\":[\"Organization\",\"Members\",\"Team\",\"Translation\",\"OpenAPISpec\",\"SamlProvider\",\"Collection\",\"Space\",\"Site\"]},\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"mode\":{\"enum\":[\"authoritative\",\"additive\",\"observe\"],\"default\":\"authoritative\",\"description\":\"authoritative, additive or observe (see kinds).\"},\"drift\":{\"enum\":[\"revert\",\"report\",\"propose\"],\"default\":\"revert\",\"description\":\"What a run does with a change made in the app (drift) to this kind's objects: revert it (default), report it (kept, shown, never reverted), or propose it as a pull request against the manifests' repository (needs proposals.github). A manifest edit is applied whatever this says.\"}}}},\"proposals\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Where drift of the kinds with drift: propose is proposed: one branch and one pull request in the manifests' repository, updated in place while the drift lasts.\",\"properties\":{\"github\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"repository\"],\"properties\":{\"repository\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\"description\":\"OWNER/NAME of the manifests' repository.\"},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"GitHub's API (default https://api.github.com).\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding a GitHub token that may push branches and open pull requests in the repository (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"},\"branch\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\"default\":\"docops/drift\",\"description\":\"docops's branch: force-moved to each new proposal.\"},\"base\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\"description\":\"The branch proposed onto (default: the repository's default branch).\"},\"path\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9._-][A-Za-z0-9._/-]*$\",\"description\":\"Where the manifests directory is inside the repository (default: found from its git checkout, else the repository's root).\"}}}}},\"invite\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Invite members missing from the organization by e-mail.\"},\"listen\":{\"type\":\"string\",\"pattern\":\"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\"default\":\"0.0.0.0:8080\",\"description\":\"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"},\"reconcileSecret\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"},\"reconcileSecretFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the reconcile secret (relative to this file).\"},\"debounceMs\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":60000,\"default\":500,\"description\":\"Quiet time after the last manifest file event before a reconcile starts.\"},\"retry\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\"properties\":{\"initialMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":1000},\"maxMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":300000}}},\"shutdownGraceMs\":{\"type\":\"integer\",\"minimum\":0,\"default\":30000,\"description\":\"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"},\"safety\":{\"$ref\":\"safety.schema.json\"},\"journalDir\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"},\"ha\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\"properties\":{\"mode\":{\"enum\":[\"off\",\"kubernetes\"],\"default\":\"off\",\"description\":\"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"},\"namespace\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\"description\":\"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"},\"leaseName\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\"default\":\"docops\",\"description\":\"Name of the Lease; replicas that share it elect one leader.\"},\"leaseDurationMs\":{\"type\":\"integer\",\"minimum\":1000,\"default\":15000,\"description\":\"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"},\"renewDeadlineMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":10000,\"description\":\"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"},\"retryPeriodMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":2000,\"description\":\"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"}}},\"informer\":{\"type\":\"object\",\"additionalProperties\":false,\"x-secret\":false,\"description\":\"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\"properties\":{\"enabled\":{\"type\":\"boolean\",\"default\":true,\"description\":\"false: every full reconcile reads the whole organization.\"},\"pollSeconds\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":86400,\"default\":30,\"description\":\"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"},\"resyncMinutes\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100000,\"default\":240,\"description\":\"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"},\"overlapSeconds\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":3600,\"default\":60,\"description\":\"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"}}},\"logLevel\":{\"enum\":[\"trace\",\"debug\",\"info\",\"warn\",\"error\",\"fatal\",\"silent\"],\"default\":\"info\"},\"statusPage\":{\"type\":\"boolean\",\"default\":true,\"description\":\"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"},\"notify\":{\"type\":\"array\",\"description\":\"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"url\"],\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Shown in logs instead of the URL.\"},\"type\":{\"enum\":[\"webhook\",\"slack\"],\"description\":\"webhook: a JSON body; slack: an incoming-webhook message.\"},\"url\":{\"type\":\"string\",\"x-secret\":\"credential\",\"pattern\":\"^https?://\",\"description\":\"The webhook URL; a secret (write it as ${VAR}).\"},\"secretEnv\":{\"type\":\"string\",\"x-secret\":\"env\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*$\",\"description\":\"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"},\"events\":{\"type\":\"array\",\"minItems\":1,\"uniqueItems\":true,\"items\":{\"enum\":[\"drift\",\"apply_failed\",\"refused\",\"awaiting_approval\",\"recovered\",\"manifests_invalid\"]},\"description\":\"Events to send (default: all).\"}}}},\"policy\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\"properties\":{\"path\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"},\"rules\":{\"type\":\"array\",\"description\":\"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"},\"approvers\":{\"type\":\"object\",\"description\":\"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"},\"approvals\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\"properties\":{\"token\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the approver token (relative to this file).\"},\"github\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"repository\"],\"description\":\"Read approvals from the pull request that made the manifests' commit.\",\"properties\":{\"repository\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\"description\":\"OWNER/NAME of the manifests' repository.\"},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"GitHub's API (default https://api.github.com).\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"},\"pollSeconds\":{\"type\":\"integer\",\"minimum\":5,\"maximum\":3600,\"default\":60,\"description\":\"While a plan waits for approval, how often its pull request's comments are read.\"}}}}}}},\"organizations\":{\"type\":\"array\",\"minItems\":1,\"description\":\"One daemon, many organizations (docs/daemon.md, \\\"Many organizations\\\"): each entry is reconciled on its own (its own run queue, rate-limit pacer and backoff), so one organization's failure, rate limit or invalid manifests never delays another's run. Without it the daemon reconciles the one organization of `manifests`. Each entry says where its API key is read from (a file or an environment variable), never the key itself.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"id\",\"manifests\"],\"properties\":{\"id\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\",\"description\":\"The organization's id, as its manifests name it in metadata.organization. Unique; also what a shard is chosen by.\"},\"manifests\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Its manifests directory (relative to this file): a repository's root or a subfolder. Every document in it must name this organization; directories of two organizations may not contain one another.\"},\"tokenFile\":{\"type\":\"string\",\"minLength\":1,\"x-secret\":false,\"description\":\"File holding this organization's API token (relative to this file).\"},\"tokenEnv\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*$\",\"x-secret\":\"env\",\"description\":\"Environment variable holding this organization's API token (its name; the token itself never appears in this file).\"},\"schedule\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Cron expression of this organization's periodic reconciles; default: the top-level schedule.\"},\"prune\":{\"$ref\":\"#/properties/prune\"},\"safety\":{\"$ref\":\"safety.schema.json\"},\"notify\":{\"$ref\":\"#/properties/notify\"}},\"description\":\"One organization: its id, its manifests directory, where its API key is read from (tokenFile or tokenEnv, exactly one), and what it does differently from the top level.\"}},\"shard\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Spread the organizations over several daemons (docs/daemon.md, \\\"Shards\\\"). Static: {index, count}: this daemon reconciles the organizations whose id hashes to shard `index` of `count` (one Deployment per shard). Dynamic: {leases: S}: S shard Leases shared by every replica (needs ha.mode kubernetes); each replica reconciles the organizations of the shards it holds. Needs organizations.\",\"properties\":{\"index\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"This daemon's shard, 0 … count − 1 (static shards).\"},\"count\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1024,\"description\":\"How many static shards there are.\"},\"leases\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":256,\"description\":\"How many shard Leases the replicas share (dynamic shards); fixed: changing it moves organizations between shards.\"}}}},\"definitions\":{\"safetySchema\":{\"$id\":\"https://docops.dev/schemas/safety.schema.json\",\"title\":\"safety\",\"description\":\"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"},\"updates\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"},\"allowPruneAll\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"},\"kinds\":{\"type\":\"object\",\"description\":\"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\"propertyNames\":{\"pattern\":\"^[A-Za-z][A-Za-z0-9]*$\"},\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\"},\"updates\":{\"$ref\":\"#/definitions/threshold\"},\"allowPruneAll\":{\"type\":\"boolean\",\"description\":\"allowPruneAll for this kind only.\"},\"allowEmpty\":{\"type\":\"boolean\",\"description\":\"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\"}}}}},\"definitions\":{\"threshold\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"fraction\":{\"type\":\"number\",\"minimum\":0,\"maximum\":1,\"description\":\"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"},\"minLive\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"The fraction applies only when at least this many live objects exist.\"},\"max\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"Absolute cap per run, whatever the live count.\"}}}}}}}", () => require_config()],
+		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"$id\":\"https://docops.dev/schemas/config.schema.json\",\"title\":\"docops daemon configuration (docops.yaml)\",\"description\":\"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"manifests\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"},\"allowEnv\":{\"type\":\"array\",\"x-secret\":false,\"description\":\"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\"items\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"}},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"Base URL of the management API, ending in /v1. Default: the API settings' default.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"},\"concurrency\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":64,\"description\":\"Concurrent API requests (default 8).\"},\"schedule\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"},\"mode\":{\"enum\":[\"apply\",\"plan\"],\"default\":\"apply\",\"description\":\"apply: write the changes; plan: only report drift (never writes).\"},\"prune\":{\"type\":\"object\",\"description\":\"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\"propertyNames\":{\"enum\":[\"Members\",\"Team\",\"Translation\",\"OpenAPISpec\",\"SamlProvider\",\"Collection\",\"Space\",\"Site\"]},\"additionalProperties\":{\"type\":\"boolean\"}},\"kinds\":{\"type\":\"object\",\"description\":\"Per manifest kind: how docops owns its objects, e.g. {Members: {mode: additive}}. mode: authoritative (default; the manifests win), additive (create and update what is written, never delete or revert what is not; no prune), observe (never write; the plan reports the drift). A document's own `mode:` can only make its objects more cautious.\",\"propertyNames\":{\"enum\":[\"Organization\",\"Members\",\"Team\",\"Translation\",\"OpenAPISpec\",\"SamlProvider\",\"Collection\",\"Space\",\"Site\"]},\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"mode\":{\"enum\":[\"authoritative\",\"additive\",\"observe\"],\"default\":\"authoritative\",\"description\":\"authoritative, additive or observe (see kinds).\"},\"drift\":{\"enum\":[\"revert\",\"report\",\"propose\"],\"default\":\"revert\",\"description\":\"What a run does with a change made in the app (drift) to this kind's objects: revert it (default), report it (kept, shown, never reverted), or propose it as a pull request against the manifests' repository (needs proposals.github). A manifest edit is applied whatever this says.\"}}}},\"proposals\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Where drift of the kinds with drift: propose is proposed: one branch and one pull request in the manifests' repository, updated in place while the drift lasts.\",\"properties\":{\"github\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"repository\"],\"properties\":{\"repository\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\"description\":\"OWNER/NAME of the manifests' repository.\"},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"GitHub's API (default https://api.github.com).\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding a GitHub token that may push branches and open pull requests in the repository (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"},\"branch\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\"default\":\"docops/drift\",\"description\":\"docops's branch: force-moved to each new proposal.\"},\"base\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\"description\":\"The branch proposed onto (default: the repository's default branch).\"},\"path\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9._-][A-Za-z0-9._/-]*$\",\"description\":\"Where the manifests directory is inside the repository (default: found from its git checkout, else the repository's root).\"}}}}},\"invite\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Invite members missing from the organization by e-mail.\"},\"listen\":{\"type\":\"string\",\"pattern\":\"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\"default\":\"0.0.0.0:8080\",\"description\":\"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"},\"reconcileSecret\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"},\"reconcileSecretFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the reconcile secret (relative to this file).\"},\"debounceMs\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":60000,\"default\":500,\"description\":\"Quiet time after the last manifest file event before a reconcile starts.\"},\"retry\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\"properties\":{\"initialMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":1000},\"maxMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":300000}}},\"shutdownGraceMs\":{\"type\":\"integer\",\"minimum\":0,\"default\":30000,\"description\":\"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"},\"safety\":{\"$ref\":\"safety.schema.json\"},\"journalDir\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"},\"ha\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\"properties\":{\"mode\":{\"enum\":[\"off\",\"kubernetes\"],\"default\":\"off\",\"description\":\"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"},\"namespace\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\"description\":\"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"},\"leaseName\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\"default\":\"docops\",\"description\":\"Name of the Lease; replicas that share it elect one leader.\"},\"leaseDurationMs\":{\"type\":\"integer\",\"minimum\":1000,\"default\":15000,\"description\":\"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"},\"renewDeadlineMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":10000,\"description\":\"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"},\"retryPeriodMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":2000,\"description\":\"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"}}},\"informer\":{\"type\":\"object\",\"additionalProperties\":false,\"x-secret\":false,\"description\":\"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\"properties\":{\"enabled\":{\"type\":\"boolean\",\"default\":true,\"description\":\"false: every full reconcile reads the whole organization.\"},\"pollSeconds\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":86400,\"default\":30,\"description\":\"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"},\"resyncMinutes\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100000,\"default\":240,\"description\":\"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"},\"overlapSeconds\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":3600,\"default\":60,\"description\":\"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"}}},\"healthMinutes\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100000,\"default\":60,\"description\":\"Docs health (docs/daemon.md, \\\"Status page\\\"): how often the broken links of the managed spaces are read, one request per space at low priority, at the end of a run when due (the first run, then at most this often). 0: never.\"},\"logLevel\":{\"enum\":[\"trace\",\"debug\",\"info\",\"warn\",\"error\",\"fatal\",\"silent\"],\"default\":\"info\"},\"statusPage\":{\"type\":\"boolean\",\"default\":true,\"description\":\"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"},\"notify\":{\"type\":\"array\",\"description\":\"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"url\"],\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Shown in logs instead of the URL.\"},\"type\":{\"enum\":[\"webhook\",\"slack\"],\"description\":\"webhook: a JSON body; slack: an incoming-webhook message.\"},\"url\":{\"type\":\"string\",\"x-secret\":\"credential\",\"pattern\":\"^https?://\",\"description\":\"The webhook URL; a secret (write it as ${VAR}).\"},\"secretEnv\":{\"type\":\"string\",\"x-secret\":\"env\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*$\",\"description\":\"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"},\"events\":{\"type\":\"array\",\"minItems\":1,\"uniqueItems\":true,\"items\":{\"enum\":[\"drift\",\"apply_failed\",\"refused\",\"awaiting_approval\",\"recovered\",\"manifests_invalid\"]},\"description\":\"Events to send (default: all).\"}}}},\"policy\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\"properties\":{\"path\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"},\"rules\":{\"type\":\"array\",\"description\":\"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"},\"approvers\":{\"type\":\"object\",\"description\":\"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"},\"approvals\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\"properties\":{\"token\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the approver token (relative to this file).\"},\"github\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"repository\"],\"description\":\"Read approvals from the pull request that made the manifests' commit.\",\"properties\":{\"repository\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\"description\":\"OWNER/NAME of the manifests' repository.\"},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"GitHub's API (default https://api.github.com).\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"},\"pollSeconds\":{\"type\":\"integer\",\"minimum\":5,\"maximum\":3600,\"default\":60,\"description\":\"While a plan waits for approval, how often its pull request's comments are read.\"}}}}}}},\"organizations\":{\"type\":\"array\",\"minItems\":1,\"description\":\"One daemon, many organizations (docs/daemon.md, \\\"Many organizations\\\"): each entry is reconciled on its own (its own run queue, rate-limit pacer and backoff), so one organization's failure, rate limit or invalid manifests never delays another's run. Without it the daemon reconciles the one organization of `manifests`. Each entry says where its API key is read from (a file or an environment variable), never the key itself.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"id\",\"manifests\"],\"properties\":{\"id\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\",\"description\":\"The organization's id, as its manifests name it in metadata.organization. Unique; also what a shard is chosen by.\"},\"manifests\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Its manifests directory (relative to this file): a repository's root or a subfolder. Every document in it must name this organization; directories of two organizations may not contain one another.\"},\"tokenFile\":{\"type\":\"string\",\"minLength\":1,\"x-secret\":false,\"description\":\"File holding this organization's API token (relative to this file).\"},\"tokenEnv\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*$\",\"x-secret\":\"env\",\"description\":\"Environment variable holding this organization's API token (its name; the token itself never appears in this file).\"},\"schedule\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Cron expression of this organization's periodic reconciles; default: the top-level schedule.\"},\"prune\":{\"$ref\":\"#/properties/prune\"},\"safety\":{\"$ref\":\"safety.schema.json\"},\"notify\":{\"$ref\":\"#/properties/notify\"}},\"description\":\"One organization: its id, its manifests directory, where its API key is read from (tokenFile or tokenEnv, exactly one), and what it does differently from the top level.\"}},\"shard\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Spread the organizations over several daemons (docs/daemon.md, \\\"Shards\\\"). Static: {index, count}: this daemon reconciles the organizations whose id hashes to shard `index` of `count` (one Deployment per shard). Dynamic: {leases: S}: S shard Leases shared by every replica (needs ha.mode kubernetes); each replica reconciles the organizations of the shards it holds. Needs organizations.\",\"properties\":{\"index\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"This daemon's shard, 0 … count − 1 (static shards).\"},\"count\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1024,\"description\":\"How many static shards there are.\"},\"leases\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":256,\"description\":\"How many shard Leases the replicas share (dynamic shards); fixed: changing it moves organizations between shards.\"}}}},\"definitions\":{\"safetySchema\":{\"$id\":\"https://docops.dev/schemas/safety.schema.json\",\"title\":\"safety\",\"description\":\"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"},\"updates\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"},\"allowPruneAll\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"},\"kinds\":{\"type\":\"object\",\"description\":\"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\"propertyNames\":{\"pattern\":\"^[A-Za-z][A-Za-z0-9]*$\"},\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\"},\"updates\":{\"$ref\":\"#/definitions/threshold\"},\"allowPruneAll\":{\"type\":\"boolean\",\"description\":\"allowPruneAll for this kind only.\"},\"allowEmpty\":{\"type\":\"boolean\",\"description\":\"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\"}}}}},\"definitions\":{\"threshold\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"fraction\":{\"type\":\"number\",\"minimum\":0,\"maximum\":1,\"description\":\"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"},\"minLive\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"The fraction applies only when at least this many live objects exist.\"},\"max\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"Absolute cap per run, whatever the live count.\"}}}}}}}", () => require_config()],
 		["{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"Base URL of the management API, ending in /v1. Default: the API settings' default.\"}", () => require_config_apiUrl()],
 		["{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"}", () => require_config_manifests()],
 		["{\"type\":\"array\",\"x-secret\":false,\"description\":\"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\"items\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"}}", () => require_config_allowEnv()],
@@ -39018,7 +39072,7 @@ var init_decode = __esmMin((() => {
 /** The daemon config's top-level fields (schemas/config.schema.json), read only when a document looks like one. */
 function daemonConfigFields() {
 	if (!configFields) {
-		const schema = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: how docops owns its objects, e.g. {Members: {mode: additive}}. mode: authoritative (default; the manifests win), additive (create and update what is written, never delete or revert what is not; no prune), observe (never write; the plan reports the drift). A document's own `mode:` can only make its objects more cautious.\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Organization\",\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"mode\": {\n            \"enum\": [\n              \"authoritative\",\n              \"additive\",\n              \"observe\"\n            ],\n            \"default\": \"authoritative\",\n            \"description\": \"authoritative, additive or observe (see kinds).\"\n          },\n          \"drift\": {\n            \"enum\": [\n              \"revert\",\n              \"report\",\n              \"propose\"\n            ],\n            \"default\": \"revert\",\n            \"description\": \"What a run does with a change made in the app (drift) to this kind's objects: revert it (default), report it (kept, shown, never reverted), or propose it as a pull request against the manifests' repository (needs proposals.github). A manifest edit is applied whatever this says.\"\n          }\n        }\n      }\n    },\n    \"proposals\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Where drift of the kinds with drift: propose is proposed: one branch and one pull request in the manifests' repository, updated in place while the drift lasts.\",\n      \"properties\": {\n        \"github\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\n            \"repository\"\n          ],\n          \"properties\": {\n            \"repository\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n              \"description\": \"OWNER/NAME of the manifests' repository.\"\n            },\n            \"apiUrl\": {\n              \"type\": \"string\",\n              \"x-secret\": \"userinfo\",\n              \"pattern\": \"^https?://\",\n              \"description\": \"GitHub's API (default https://api.github.com).\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding a GitHub token that may push branches and open pull requests in the repository (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n            },\n            \"branch\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"default\": \"docops/drift\",\n              \"description\": \"docops's branch: force-moved to each new proposal.\"\n            },\n            \"base\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"description\": \"The branch proposed onto (default: the repository's default branch).\"\n            },\n            \"path\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9._-][A-Za-z0-9._/-]*$\",\n              \"description\": \"Where the manifests directory is inside the repository (default: found from its git checkout, else the repository's root).\"\n            }\n          }\n        }\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    },\n    \"organizations\": {\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"description\": \"One daemon, many organizations (docs/daemon.md, \\\"Many organizations\\\"): each entry is reconciled on its own (its own run queue, rate-limit pacer and backoff), so one organization's failure, rate limit or invalid manifests never delays another's run. Without it the daemon reconciles the one organization of `manifests`. Each entry says where its API key is read from (a file or an environment variable), never the key itself.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"id\",\n          \"manifests\"\n        ],\n        \"properties\": {\n          \"id\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\",\n            \"description\": \"The organization's id, as its manifests name it in metadata.organization. Unique; also what a shard is chosen by.\"\n          },\n          \"manifests\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Its manifests directory (relative to this file): a repository's root or a subfolder. Every document in it must name this organization; directories of two organizations may not contain one another.\"\n          },\n          \"tokenFile\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"x-secret\": false,\n            \"description\": \"File holding this organization's API token (relative to this file).\"\n          },\n          \"tokenEnv\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"x-secret\": \"env\",\n            \"description\": \"Environment variable holding this organization's API token (its name; the token itself never appears in this file).\"\n          },\n          \"schedule\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Cron expression of this organization's periodic reconciles; default: the top-level schedule.\"\n          },\n          \"prune\": {\n            \"$ref\": \"#/properties/prune\"\n          },\n          \"safety\": {\n            \"$ref\": \"safety.schema.json\"\n          },\n          \"notify\": {\n            \"$ref\": \"#/properties/notify\"\n          }\n        },\n        \"description\": \"One organization: its id, its manifests directory, where its API key is read from (tokenFile or tokenEnv, exactly one), and what it does differently from the top level.\"\n      }\n    },\n    \"shard\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Spread the organizations over several daemons (docs/daemon.md, \\\"Shards\\\"). Static: {index, count}: this daemon reconciles the organizations whose id hashes to shard `index` of `count` (one Deployment per shard). Dynamic: {leases: S}: S shard Leases shared by every replica (needs ha.mode kubernetes); each replica reconciles the organizations of the shards it holds. Needs organizations.\",\n      \"properties\": {\n        \"index\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"This daemon's shard, 0 … count − 1 (static shards).\"\n        },\n        \"count\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 1024,\n          \"description\": \"How many static shards there are.\"\n        },\n        \"leases\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 256,\n          \"description\": \"How many shard Leases the replicas share (dynamic shards); fixed: changing it moves organizations between shards.\"\n        }\n      }\n    }\n  }\n}\n");
+		const schema = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: how docops owns its objects, e.g. {Members: {mode: additive}}. mode: authoritative (default; the manifests win), additive (create and update what is written, never delete or revert what is not; no prune), observe (never write; the plan reports the drift). A document's own `mode:` can only make its objects more cautious.\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Organization\",\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"mode\": {\n            \"enum\": [\n              \"authoritative\",\n              \"additive\",\n              \"observe\"\n            ],\n            \"default\": \"authoritative\",\n            \"description\": \"authoritative, additive or observe (see kinds).\"\n          },\n          \"drift\": {\n            \"enum\": [\n              \"revert\",\n              \"report\",\n              \"propose\"\n            ],\n            \"default\": \"revert\",\n            \"description\": \"What a run does with a change made in the app (drift) to this kind's objects: revert it (default), report it (kept, shown, never reverted), or propose it as a pull request against the manifests' repository (needs proposals.github). A manifest edit is applied whatever this says.\"\n          }\n        }\n      }\n    },\n    \"proposals\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Where drift of the kinds with drift: propose is proposed: one branch and one pull request in the manifests' repository, updated in place while the drift lasts.\",\n      \"properties\": {\n        \"github\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\n            \"repository\"\n          ],\n          \"properties\": {\n            \"repository\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n              \"description\": \"OWNER/NAME of the manifests' repository.\"\n            },\n            \"apiUrl\": {\n              \"type\": \"string\",\n              \"x-secret\": \"userinfo\",\n              \"pattern\": \"^https?://\",\n              \"description\": \"GitHub's API (default https://api.github.com).\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding a GitHub token that may push branches and open pull requests in the repository (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n            },\n            \"branch\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"default\": \"docops/drift\",\n              \"description\": \"docops's branch: force-moved to each new proposal.\"\n            },\n            \"base\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"description\": \"The branch proposed onto (default: the repository's default branch).\"\n            },\n            \"path\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9._-][A-Za-z0-9._/-]*$\",\n              \"description\": \"Where the manifests directory is inside the repository (default: found from its git checkout, else the repository's root).\"\n            }\n          }\n        }\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"healthMinutes\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 100000,\n      \"default\": 60,\n      \"description\": \"Docs health (docs/daemon.md, \\\"Status page\\\"): how often the broken links of the managed spaces are read, one request per space at low priority, at the end of a run when due (the first run, then at most this often). 0: never.\"\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    },\n    \"organizations\": {\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"description\": \"One daemon, many organizations (docs/daemon.md, \\\"Many organizations\\\"): each entry is reconciled on its own (its own run queue, rate-limit pacer and backoff), so one organization's failure, rate limit or invalid manifests never delays another's run. Without it the daemon reconciles the one organization of `manifests`. Each entry says where its API key is read from (a file or an environment variable), never the key itself.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"id\",\n          \"manifests\"\n        ],\n        \"properties\": {\n          \"id\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\",\n            \"description\": \"The organization's id, as its manifests name it in metadata.organization. Unique; also what a shard is chosen by.\"\n          },\n          \"manifests\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Its manifests directory (relative to this file): a repository's root or a subfolder. Every document in it must name this organization; directories of two organizations may not contain one another.\"\n          },\n          \"tokenFile\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"x-secret\": false,\n            \"description\": \"File holding this organization's API token (relative to this file).\"\n          },\n          \"tokenEnv\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"x-secret\": \"env\",\n            \"description\": \"Environment variable holding this organization's API token (its name; the token itself never appears in this file).\"\n          },\n          \"schedule\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Cron expression of this organization's periodic reconciles; default: the top-level schedule.\"\n          },\n          \"prune\": {\n            \"$ref\": \"#/properties/prune\"\n          },\n          \"safety\": {\n            \"$ref\": \"safety.schema.json\"\n          },\n          \"notify\": {\n            \"$ref\": \"#/properties/notify\"\n          }\n        },\n        \"description\": \"One organization: its id, its manifests directory, where its API key is read from (tokenFile or tokenEnv, exactly one), and what it does differently from the top level.\"\n      }\n    },\n    \"shard\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Spread the organizations over several daemons (docs/daemon.md, \\\"Shards\\\"). Static: {index, count}: this daemon reconciles the organizations whose id hashes to shard `index` of `count` (one Deployment per shard). Dynamic: {leases: S}: S shard Leases shared by every replica (needs ha.mode kubernetes); each replica reconciles the organizations of the shards it holds. Needs organizations.\",\n      \"properties\": {\n        \"index\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"This daemon's shard, 0 … count − 1 (static shards).\"\n        },\n        \"count\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 1024,\n          \"description\": \"How many static shards there are.\"\n        },\n        \"leases\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 256,\n          \"description\": \"How many shard Leases the replicas share (dynamic shards); fixed: changing it moves organizations between shards.\"\n        }\n      }\n    }\n  }\n}\n");
 		configFields = new Set(Object.keys(schema.properties));
 	}
 	return configFields;
@@ -48190,7 +48244,7 @@ var SCHEMAS;
 var init_schema = __esmMin((() => {
 	SCHEMAS = {
 		"collection": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Collection spec\",\n  \"description\": \"One collection of spaces, identified by title, or by a pinned id (which allows renaming).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"title\"],\n  \"properties\": {\n    \"title\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"maxLength\": 50,\n      \"description\": \"Collection title (1..50 characters).\"\n    },\n    \"id\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"pattern\": \"^[a-zA-Z0-9_-]+$\",\n      \"description\": \"Pinned collection id: found by id and renamed when its live title differs.\"\n    },\n    \"description\": { \"type\": \"string\", \"maxLength\": 100, \"description\": \"Description (≤100 characters).\" },\n    \"defaultLevel\": {\n      \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null],\n      \"description\": \"Default role of organization members on the collection; null = none.\"\n    },\n    \"parent\": {\n      \"type\": [\"string\", \"null\"],\n      \"minLength\": 1,\n      \"description\": \"Parent collection: another Collection manifest title or a collection id; null = top level.\"\n    },\n    \"access\": {\n      \"type\": \"array\",\n      \"description\": \"When written, the complete list of teams and organization members holding a role on the collection: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\n      \"items\": {\n        \"oneOf\": [\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"team\", \"role\"],\n            \"properties\": {\n              \"team\": {\n                \"type\": \"string\",\n                \"minLength\": 1,\n                \"description\": \"A Team manifest title, a live team title or a team id.\"\n              },\n              \"role\": {\n                \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\"],\n                \"description\": \"Role on the collection.\"\n              }\n            }\n          },\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"email\", \"role\"],\n            \"properties\": {\n              \"email\": {\n                \"type\": \"string\",\n                \"format\": \"email\",\n                \"maxLength\": 320,\n                \"description\": \"An organization member's e-mail address (case-insensitive).\"\n              },\n              \"role\": {\n                \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\"],\n                \"description\": \"Role on the collection.\"\n              }\n            }\n          }\n        ]\n      }\n    }\n  }\n}\n",
-		"config": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: how docops owns its objects, e.g. {Members: {mode: additive}}. mode: authoritative (default; the manifests win), additive (create and update what is written, never delete or revert what is not; no prune), observe (never write; the plan reports the drift). A document's own `mode:` can only make its objects more cautious.\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Organization\",\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"mode\": {\n            \"enum\": [\n              \"authoritative\",\n              \"additive\",\n              \"observe\"\n            ],\n            \"default\": \"authoritative\",\n            \"description\": \"authoritative, additive or observe (see kinds).\"\n          },\n          \"drift\": {\n            \"enum\": [\n              \"revert\",\n              \"report\",\n              \"propose\"\n            ],\n            \"default\": \"revert\",\n            \"description\": \"What a run does with a change made in the app (drift) to this kind's objects: revert it (default), report it (kept, shown, never reverted), or propose it as a pull request against the manifests' repository (needs proposals.github). A manifest edit is applied whatever this says.\"\n          }\n        }\n      }\n    },\n    \"proposals\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Where drift of the kinds with drift: propose is proposed: one branch and one pull request in the manifests' repository, updated in place while the drift lasts.\",\n      \"properties\": {\n        \"github\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\n            \"repository\"\n          ],\n          \"properties\": {\n            \"repository\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n              \"description\": \"OWNER/NAME of the manifests' repository.\"\n            },\n            \"apiUrl\": {\n              \"type\": \"string\",\n              \"x-secret\": \"userinfo\",\n              \"pattern\": \"^https?://\",\n              \"description\": \"GitHub's API (default https://api.github.com).\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding a GitHub token that may push branches and open pull requests in the repository (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n            },\n            \"branch\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"default\": \"docops/drift\",\n              \"description\": \"docops's branch: force-moved to each new proposal.\"\n            },\n            \"base\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"description\": \"The branch proposed onto (default: the repository's default branch).\"\n            },\n            \"path\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9._-][A-Za-z0-9._/-]*$\",\n              \"description\": \"Where the manifests directory is inside the repository (default: found from its git checkout, else the repository's root).\"\n            }\n          }\n        }\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    },\n    \"organizations\": {\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"description\": \"One daemon, many organizations (docs/daemon.md, \\\"Many organizations\\\"): each entry is reconciled on its own (its own run queue, rate-limit pacer and backoff), so one organization's failure, rate limit or invalid manifests never delays another's run. Without it the daemon reconciles the one organization of `manifests`. Each entry says where its API key is read from (a file or an environment variable), never the key itself.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"id\",\n          \"manifests\"\n        ],\n        \"properties\": {\n          \"id\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\",\n            \"description\": \"The organization's id, as its manifests name it in metadata.organization. Unique; also what a shard is chosen by.\"\n          },\n          \"manifests\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Its manifests directory (relative to this file): a repository's root or a subfolder. Every document in it must name this organization; directories of two organizations may not contain one another.\"\n          },\n          \"tokenFile\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"x-secret\": false,\n            \"description\": \"File holding this organization's API token (relative to this file).\"\n          },\n          \"tokenEnv\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"x-secret\": \"env\",\n            \"description\": \"Environment variable holding this organization's API token (its name; the token itself never appears in this file).\"\n          },\n          \"schedule\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Cron expression of this organization's periodic reconciles; default: the top-level schedule.\"\n          },\n          \"prune\": {\n            \"$ref\": \"#/properties/prune\"\n          },\n          \"safety\": {\n            \"$ref\": \"safety.schema.json\"\n          },\n          \"notify\": {\n            \"$ref\": \"#/properties/notify\"\n          }\n        },\n        \"description\": \"One organization: its id, its manifests directory, where its API key is read from (tokenFile or tokenEnv, exactly one), and what it does differently from the top level.\"\n      }\n    },\n    \"shard\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Spread the organizations over several daemons (docs/daemon.md, \\\"Shards\\\"). Static: {index, count}: this daemon reconciles the organizations whose id hashes to shard `index` of `count` (one Deployment per shard). Dynamic: {leases: S}: S shard Leases shared by every replica (needs ha.mode kubernetes); each replica reconciles the organizations of the shards it holds. Needs organizations.\",\n      \"properties\": {\n        \"index\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"This daemon's shard, 0 … count − 1 (static shards).\"\n        },\n        \"count\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 1024,\n          \"description\": \"How many static shards there are.\"\n        },\n        \"leases\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 256,\n          \"description\": \"How many shard Leases the replicas share (dynamic shards); fixed: changing it moves organizations between shards.\"\n        }\n      }\n    }\n  }\n}\n",
+		"config": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: how docops owns its objects, e.g. {Members: {mode: additive}}. mode: authoritative (default; the manifests win), additive (create and update what is written, never delete or revert what is not; no prune), observe (never write; the plan reports the drift). A document's own `mode:` can only make its objects more cautious.\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Organization\",\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"mode\": {\n            \"enum\": [\n              \"authoritative\",\n              \"additive\",\n              \"observe\"\n            ],\n            \"default\": \"authoritative\",\n            \"description\": \"authoritative, additive or observe (see kinds).\"\n          },\n          \"drift\": {\n            \"enum\": [\n              \"revert\",\n              \"report\",\n              \"propose\"\n            ],\n            \"default\": \"revert\",\n            \"description\": \"What a run does with a change made in the app (drift) to this kind's objects: revert it (default), report it (kept, shown, never reverted), or propose it as a pull request against the manifests' repository (needs proposals.github). A manifest edit is applied whatever this says.\"\n          }\n        }\n      }\n    },\n    \"proposals\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Where drift of the kinds with drift: propose is proposed: one branch and one pull request in the manifests' repository, updated in place while the drift lasts.\",\n      \"properties\": {\n        \"github\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\n            \"repository\"\n          ],\n          \"properties\": {\n            \"repository\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n              \"description\": \"OWNER/NAME of the manifests' repository.\"\n            },\n            \"apiUrl\": {\n              \"type\": \"string\",\n              \"x-secret\": \"userinfo\",\n              \"pattern\": \"^https?://\",\n              \"description\": \"GitHub's API (default https://api.github.com).\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding a GitHub token that may push branches and open pull requests in the repository (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n            },\n            \"branch\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"default\": \"docops/drift\",\n              \"description\": \"docops's branch: force-moved to each new proposal.\"\n            },\n            \"base\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"description\": \"The branch proposed onto (default: the repository's default branch).\"\n            },\n            \"path\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9._-][A-Za-z0-9._/-]*$\",\n              \"description\": \"Where the manifests directory is inside the repository (default: found from its git checkout, else the repository's root).\"\n            }\n          }\n        }\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"healthMinutes\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 100000,\n      \"default\": 60,\n      \"description\": \"Docs health (docs/daemon.md, \\\"Status page\\\"): how often the broken links of the managed spaces are read, one request per space at low priority, at the end of a run when due (the first run, then at most this often). 0: never.\"\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    },\n    \"organizations\": {\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"description\": \"One daemon, many organizations (docs/daemon.md, \\\"Many organizations\\\"): each entry is reconciled on its own (its own run queue, rate-limit pacer and backoff), so one organization's failure, rate limit or invalid manifests never delays another's run. Without it the daemon reconciles the one organization of `manifests`. Each entry says where its API key is read from (a file or an environment variable), never the key itself.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"id\",\n          \"manifests\"\n        ],\n        \"properties\": {\n          \"id\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\",\n            \"description\": \"The organization's id, as its manifests name it in metadata.organization. Unique; also what a shard is chosen by.\"\n          },\n          \"manifests\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Its manifests directory (relative to this file): a repository's root or a subfolder. Every document in it must name this organization; directories of two organizations may not contain one another.\"\n          },\n          \"tokenFile\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"x-secret\": false,\n            \"description\": \"File holding this organization's API token (relative to this file).\"\n          },\n          \"tokenEnv\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"x-secret\": \"env\",\n            \"description\": \"Environment variable holding this organization's API token (its name; the token itself never appears in this file).\"\n          },\n          \"schedule\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Cron expression of this organization's periodic reconciles; default: the top-level schedule.\"\n          },\n          \"prune\": {\n            \"$ref\": \"#/properties/prune\"\n          },\n          \"safety\": {\n            \"$ref\": \"safety.schema.json\"\n          },\n          \"notify\": {\n            \"$ref\": \"#/properties/notify\"\n          }\n        },\n        \"description\": \"One organization: its id, its manifests directory, where its API key is read from (tokenFile or tokenEnv, exactly one), and what it does differently from the top level.\"\n      }\n    },\n    \"shard\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Spread the organizations over several daemons (docs/daemon.md, \\\"Shards\\\"). Static: {index, count}: this daemon reconciles the organizations whose id hashes to shard `index` of `count` (one Deployment per shard). Dynamic: {leases: S}: S shard Leases shared by every replica (needs ha.mode kubernetes); each replica reconciles the organizations of the shards it holds. Needs organizations.\",\n      \"properties\": {\n        \"index\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"This daemon's shard, 0 … count − 1 (static shards).\"\n        },\n        \"count\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 1024,\n          \"description\": \"How many static shards there are.\"\n        },\n        \"leases\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 256,\n          \"description\": \"How many shard Leases the replicas share (dynamic shards); fixed: changing it moves organizations between shards.\"\n        }\n      }\n    }\n  }\n}\n",
 		"document": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"document.schema.json\",\n  \"title\": \"docops manifest document\",\n  \"description\": \"One document of a docops manifest file. Put `# yaml-language-server: $schema=<path to>/schemas/document.schema.json` at the top of a manifest for completion and checks in editors. docops itself validates the envelope in code and `spec` with the kind's schema; its `kind` list and per-kind rules are written by the build from the registered kinds (src/kinds/index.ts).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\n    \"apiVersion\",\n    \"kind\",\n    \"metadata\",\n    \"spec\"\n  ],\n  \"properties\": {\n    \"apiVersion\": {\n      \"const\": \"docops/v1\",\n      \"description\": \"Manifest format version; always `docops/v1`.\"\n    },\n    \"kind\": {\n      \"enum\": [\n        \"Organization\",\n        \"Members\",\n        \"Team\",\n        \"Translation\",\n        \"OpenAPISpec\",\n        \"SamlProvider\",\n        \"Collection\",\n        \"Space\",\n        \"Site\"\n      ],\n      \"description\": \"What this document describes; decides the shape of `spec`.\"\n    },\n    \"metadata\": {\n      \"type\": \"object\",\n      \"required\": [\n        \"organization\"\n      ],\n      \"properties\": {\n        \"organization\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"pattern\": \"^[a-zA-Z0-9_-]+$\",\n          \"description\": \"Id of the organization this document manages (letters, digits, _ and -). `${VAR}` is interpolated.\"\n        }\n      },\n      \"additionalProperties\": false\n    },\n    \"prune\": {\n      \"type\": \"boolean\",\n      \"description\": \"Delete live objects of this kind (in this organization) that no manifest mentions. Off by default.\"\n    },\n    \"allowEmpty\": {\n      \"type\": \"boolean\",\n      \"description\": \"Let a plan delete every entry (2 or more) of a list this document writes whole (`access`, a team's `members`, a site's `sections` …): emptied, or replaced whole. The safety gate refuses that otherwise, and --force does not lift it (docs/safety.md). Only for kinds with such lists (Team, Collection, Space, Site).\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"authoritative\",\n        \"additive\",\n        \"observe\"\n      ],\n      \"description\": \"How much docops may write of what this document describes. authoritative (default): the manifests win. additive: create and update what is written, never delete or revert what is not (no prune). observe: never write; the plan reports the drift. The config's mode for the kind applies too; the more cautious one wins.\"\n    },\n    \"spec\": {\n      \"type\": \"object\",\n      \"description\": \"The desired state; its fields depend on `kind`.\"\n    }\n  },\n  \"allOf\": [\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Organization\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./organization.schema.json\"\n          },\n          \"prune\": {\n            \"const\": false,\n            \"description\": \"docops never deletes Organization objects: prune means nothing here.\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Organization documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Members\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./members.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Members documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Team\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./team.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Translation\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./translation.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Translation documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"OpenAPISpec\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./openapispec.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"OpenAPISpec documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"SamlProvider\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./samlprovider.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"SamlProvider documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Collection\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./collection.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Space\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./space.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Site\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./site.schema.json\"\n          }\n        }\n      }\n    }\n  ]\n}\n",
 		"members": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Members spec\",\n  \"description\": \"Organization members, identified by e-mail (case-insensitive). Several Members documents may split one organization's members; every e-mail may appear once per organization.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"members\"],\n  \"properties\": {\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite listed e-mails that are not members yet (otherwise they are only a plan warning). `--invite` turns this on for every document.\"\n    },\n    \"members\": {\n      \"type\": \"array\",\n      \"description\": \"Members of the organization.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"email\", \"role\"],\n        \"properties\": {\n          \"email\": {\n            \"type\": \"string\",\n            \"format\": \"email\",\n            \"maxLength\": 320,\n            \"description\": \"The member's e-mail address (identity, case-insensitive).\"\n          },\n          \"role\": {\n            \"description\": \"Organization role; null makes the member a guest.\",\n            \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null]\n          },\n          \"sso\": {\n            \"type\": \"boolean\",\n            \"description\": \"Mark the member as an SSO member. The API can set this but not unset it: false on an SSO member is only a warning.\"\n          }\n        }\n      }\n    }\n  }\n}\n",
 		"openapispec": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"OpenAPISpec spec\",\n  \"description\": \"An OpenAPI specification of the organization, identified by its slug. A new version is published only when the source differs from the latest published one (a URL by its address, a file or text by the digest of its content).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"slug\", \"source\"],\n  \"properties\": {\n    \"slug\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"maxLength\": 100,\n      \"pattern\": \"^[a-z0-9]+(?:-[a-z0-9]+)*$\",\n      \"description\": \"The spec's slug (its identity; 1..100 lower-case letters and digits in words joined by single hyphens).\"\n    },\n    \"source\": {\n      \"description\": \"Where the spec's content comes from: exactly one of `url`, `file` or `text`.\",\n      \"oneOf\": [\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"url\"],\n          \"properties\": {\n            \"url\": {\n              \"type\": \"string\",\n              \"format\": \"uri\",\n              \"pattern\": \"^https?://\",\n              \"maxLength\": 2048,\n              \"description\": \"An http(s) URL the platform fetches the spec from (at most 2048 characters).\"\n            }\n          }\n        },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"file\"],\n          \"properties\": {\n            \"file\": {\n              \"type\": \"string\",\n              \"minLength\": 1,\n              \"description\": \"A JSON or YAML file relative to this manifest, inside the manifests directory; its text is sent as the spec's source. The plan shows its digest, never its content.\"\n            }\n          }\n        },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"text\"],\n          \"properties\": {\n            \"text\": {\n              \"type\": \"string\",\n              \"minLength\": 1,\n              \"description\": \"The spec's content written inline (what `docops undo` writes); prefer `file`.\"\n            }\n          }\n        }\n      ]\n    }\n  }\n}\n",
@@ -58717,7 +58771,7 @@ var init_config$3 = __esmMin((() => {
 */
 function configSchema() {
 	if (cached$1) return cached$1;
-	const root = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: how docops owns its objects, e.g. {Members: {mode: additive}}. mode: authoritative (default; the manifests win), additive (create and update what is written, never delete or revert what is not; no prune), observe (never write; the plan reports the drift). A document's own `mode:` can only make its objects more cautious.\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Organization\",\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"mode\": {\n            \"enum\": [\n              \"authoritative\",\n              \"additive\",\n              \"observe\"\n            ],\n            \"default\": \"authoritative\",\n            \"description\": \"authoritative, additive or observe (see kinds).\"\n          },\n          \"drift\": {\n            \"enum\": [\n              \"revert\",\n              \"report\",\n              \"propose\"\n            ],\n            \"default\": \"revert\",\n            \"description\": \"What a run does with a change made in the app (drift) to this kind's objects: revert it (default), report it (kept, shown, never reverted), or propose it as a pull request against the manifests' repository (needs proposals.github). A manifest edit is applied whatever this says.\"\n          }\n        }\n      }\n    },\n    \"proposals\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Where drift of the kinds with drift: propose is proposed: one branch and one pull request in the manifests' repository, updated in place while the drift lasts.\",\n      \"properties\": {\n        \"github\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\n            \"repository\"\n          ],\n          \"properties\": {\n            \"repository\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n              \"description\": \"OWNER/NAME of the manifests' repository.\"\n            },\n            \"apiUrl\": {\n              \"type\": \"string\",\n              \"x-secret\": \"userinfo\",\n              \"pattern\": \"^https?://\",\n              \"description\": \"GitHub's API (default https://api.github.com).\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding a GitHub token that may push branches and open pull requests in the repository (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n            },\n            \"branch\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"default\": \"docops/drift\",\n              \"description\": \"docops's branch: force-moved to each new proposal.\"\n            },\n            \"base\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"description\": \"The branch proposed onto (default: the repository's default branch).\"\n            },\n            \"path\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9._-][A-Za-z0-9._/-]*$\",\n              \"description\": \"Where the manifests directory is inside the repository (default: found from its git checkout, else the repository's root).\"\n            }\n          }\n        }\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    },\n    \"organizations\": {\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"description\": \"One daemon, many organizations (docs/daemon.md, \\\"Many organizations\\\"): each entry is reconciled on its own (its own run queue, rate-limit pacer and backoff), so one organization's failure, rate limit or invalid manifests never delays another's run. Without it the daemon reconciles the one organization of `manifests`. Each entry says where its API key is read from (a file or an environment variable), never the key itself.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"id\",\n          \"manifests\"\n        ],\n        \"properties\": {\n          \"id\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\",\n            \"description\": \"The organization's id, as its manifests name it in metadata.organization. Unique; also what a shard is chosen by.\"\n          },\n          \"manifests\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Its manifests directory (relative to this file): a repository's root or a subfolder. Every document in it must name this organization; directories of two organizations may not contain one another.\"\n          },\n          \"tokenFile\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"x-secret\": false,\n            \"description\": \"File holding this organization's API token (relative to this file).\"\n          },\n          \"tokenEnv\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"x-secret\": \"env\",\n            \"description\": \"Environment variable holding this organization's API token (its name; the token itself never appears in this file).\"\n          },\n          \"schedule\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Cron expression of this organization's periodic reconciles; default: the top-level schedule.\"\n          },\n          \"prune\": {\n            \"$ref\": \"#/properties/prune\"\n          },\n          \"safety\": {\n            \"$ref\": \"safety.schema.json\"\n          },\n          \"notify\": {\n            \"$ref\": \"#/properties/notify\"\n          }\n        },\n        \"description\": \"One organization: its id, its manifests directory, where its API key is read from (tokenFile or tokenEnv, exactly one), and what it does differently from the top level.\"\n      }\n    },\n    \"shard\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Spread the organizations over several daemons (docs/daemon.md, \\\"Shards\\\"). Static: {index, count}: this daemon reconciles the organizations whose id hashes to shard `index` of `count` (one Deployment per shard). Dynamic: {leases: S}: S shard Leases shared by every replica (needs ha.mode kubernetes); each replica reconciles the organizations of the shards it holds. Needs organizations.\",\n      \"properties\": {\n        \"index\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"This daemon's shard, 0 … count − 1 (static shards).\"\n        },\n        \"count\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 1024,\n          \"description\": \"How many static shards there are.\"\n        },\n        \"leases\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 256,\n          \"description\": \"How many shard Leases the replicas share (dynamic shards); fixed: changing it moves organizations between shards.\"\n        }\n      }\n    }\n  }\n}\n");
+	const root = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: how docops owns its objects, e.g. {Members: {mode: additive}}. mode: authoritative (default; the manifests win), additive (create and update what is written, never delete or revert what is not; no prune), observe (never write; the plan reports the drift). A document's own `mode:` can only make its objects more cautious.\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Organization\",\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"mode\": {\n            \"enum\": [\n              \"authoritative\",\n              \"additive\",\n              \"observe\"\n            ],\n            \"default\": \"authoritative\",\n            \"description\": \"authoritative, additive or observe (see kinds).\"\n          },\n          \"drift\": {\n            \"enum\": [\n              \"revert\",\n              \"report\",\n              \"propose\"\n            ],\n            \"default\": \"revert\",\n            \"description\": \"What a run does with a change made in the app (drift) to this kind's objects: revert it (default), report it (kept, shown, never reverted), or propose it as a pull request against the manifests' repository (needs proposals.github). A manifest edit is applied whatever this says.\"\n          }\n        }\n      }\n    },\n    \"proposals\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Where drift of the kinds with drift: propose is proposed: one branch and one pull request in the manifests' repository, updated in place while the drift lasts.\",\n      \"properties\": {\n        \"github\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\n            \"repository\"\n          ],\n          \"properties\": {\n            \"repository\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n              \"description\": \"OWNER/NAME of the manifests' repository.\"\n            },\n            \"apiUrl\": {\n              \"type\": \"string\",\n              \"x-secret\": \"userinfo\",\n              \"pattern\": \"^https?://\",\n              \"description\": \"GitHub's API (default https://api.github.com).\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding a GitHub token that may push branches and open pull requests in the repository (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n            },\n            \"branch\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"default\": \"docops/drift\",\n              \"description\": \"docops's branch: force-moved to each new proposal.\"\n            },\n            \"base\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"description\": \"The branch proposed onto (default: the repository's default branch).\"\n            },\n            \"path\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9._-][A-Za-z0-9._/-]*$\",\n              \"description\": \"Where the manifests directory is inside the repository (default: found from its git checkout, else the repository's root).\"\n            }\n          }\n        }\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"healthMinutes\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 100000,\n      \"default\": 60,\n      \"description\": \"Docs health (docs/daemon.md, \\\"Status page\\\"): how often the broken links of the managed spaces are read, one request per space at low priority, at the end of a run when due (the first run, then at most this often). 0: never.\"\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    },\n    \"organizations\": {\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"description\": \"One daemon, many organizations (docs/daemon.md, \\\"Many organizations\\\"): each entry is reconciled on its own (its own run queue, rate-limit pacer and backoff), so one organization's failure, rate limit or invalid manifests never delays another's run. Without it the daemon reconciles the one organization of `manifests`. Each entry says where its API key is read from (a file or an environment variable), never the key itself.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"id\",\n          \"manifests\"\n        ],\n        \"properties\": {\n          \"id\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\",\n            \"description\": \"The organization's id, as its manifests name it in metadata.organization. Unique; also what a shard is chosen by.\"\n          },\n          \"manifests\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Its manifests directory (relative to this file): a repository's root or a subfolder. Every document in it must name this organization; directories of two organizations may not contain one another.\"\n          },\n          \"tokenFile\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"x-secret\": false,\n            \"description\": \"File holding this organization's API token (relative to this file).\"\n          },\n          \"tokenEnv\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"x-secret\": \"env\",\n            \"description\": \"Environment variable holding this organization's API token (its name; the token itself never appears in this file).\"\n          },\n          \"schedule\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Cron expression of this organization's periodic reconciles; default: the top-level schedule.\"\n          },\n          \"prune\": {\n            \"$ref\": \"#/properties/prune\"\n          },\n          \"safety\": {\n            \"$ref\": \"safety.schema.json\"\n          },\n          \"notify\": {\n            \"$ref\": \"#/properties/notify\"\n          }\n        },\n        \"description\": \"One organization: its id, its manifests directory, where its API key is read from (tokenFile or tokenEnv, exactly one), and what it does differently from the top level.\"\n      }\n    },\n    \"shard\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Spread the organizations over several daemons (docs/daemon.md, \\\"Shards\\\"). Static: {index, count}: this daemon reconciles the organizations whose id hashes to shard `index` of `count` (one Deployment per shard). Dynamic: {leases: S}: S shard Leases shared by every replica (needs ha.mode kubernetes); each replica reconciles the organizations of the shards it holds. Needs organizations.\",\n      \"properties\": {\n        \"index\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"This daemon's shard, 0 … count − 1 (static shards).\"\n        },\n        \"count\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 1024,\n          \"description\": \"How many static shards there are.\"\n        },\n        \"leases\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 256,\n          \"description\": \"How many shard Leases the replicas share (dynamic shards); fixed: changing it moves organizations between shards.\"\n        }\n      }\n    }\n  }\n}\n");
 	const { $schema: _dialect, ...embedded } = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"safety.schema.json\",\n  \"title\": \"safety\",\n  \"description\": \"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"deletes\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"\n    },\n    \"updates\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"\n    },\n    \"allowPruneAll\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\n      \"propertyNames\": { \"pattern\": \"^[A-Za-z][A-Za-z0-9]*$\" },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"deletes\": { \"$ref\": \"#/definitions/threshold\" },\n          \"updates\": { \"$ref\": \"#/definitions/threshold\" },\n          \"allowPruneAll\": { \"type\": \"boolean\", \"description\": \"allowPruneAll for this kind only.\" },\n          \"allowEmpty\": {\n            \"type\": \"boolean\",\n            \"description\": \"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\"\n          }\n        }\n      }\n    }\n  },\n  \"definitions\": {\n    \"threshold\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"properties\": {\n        \"fraction\": {\n          \"type\": \"number\",\n          \"minimum\": 0,\n          \"maximum\": 1,\n          \"description\": \"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"\n        },\n        \"minLive\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"The fraction applies only when at least this many live objects exist.\"\n        },\n        \"max\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"Absolute cap per run, whatever the live count.\"\n        }\n      }\n    }\n  }\n}\n");
 	cached$1 = {
 		...root,
@@ -64300,6 +64354,7 @@ async function loadDaemonConfig(file, options) {
 		...policy.policy ? { policy: policy.policy } : {},
 		...policy.approvals ? { approvals: policy.approvals } : {},
 		informer: informerSettings(raw.informer),
+		healthEveryMs: (typeof raw.healthMinutes === "number" ? raw.healthMinutes : CONFIG_DEFAULTS.healthMinutes) * 6e4,
 		...fleet.organizations ? { organizations: fleet.organizations } : {},
 		...fleet.shard ? { shard: fleet.shard } : {}
 	};
@@ -64367,7 +64422,8 @@ var init_config$1 = __esmMin((() => {
 			pollSeconds: 30,
 			resyncMinutes: 240,
 			overlapSeconds: 60
-		}
+		},
+		healthMinutes: 60
 	};
 	isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 }));

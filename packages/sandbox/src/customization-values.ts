@@ -1,49 +1,9 @@
 /**
- * The official spec's enumerations a site's customization takes (customization.ts validates with them): languages,
- * interface locales, fonts, social platforms and code themes. Long lists of names, kept apart from the shapes.
+ * The official spec's enumerations a site's customization takes (customization.ts validates with them): interface
+ * locales, fonts, social platforms and code themes. Long lists of names, kept apart from the shapes. Its localized
+ * texts are keyed by the spec's one TranslationLanguage enum, records.ts TRANSLATION_LANGUAGES.
  */
 
-export const LANGUAGES = [
-  'en',
-  'fr',
-  'de',
-  'es',
-  'it',
-  'pt',
-  'pt-br',
-  'ru',
-  'ja',
-  'zh',
-  'zh-tw',
-  'yue',
-  'ko',
-  'ar',
-  'hi',
-  'nl',
-  'pl',
-  'tr',
-  'sv',
-  'no',
-  'da',
-  'fi',
-  'el',
-  'cs',
-  'hu',
-  'ro',
-  'th',
-  'vi',
-  'id',
-  'ms',
-  'he',
-  'uk',
-  'sk',
-  'bg',
-  'hr',
-  'lt',
-  'lv',
-  'et',
-  'sl',
-] as const;
 export const LOCALES = ['en', 'fr', 'es', 'zh', 'ja', 'de', 'nl', 'no', 'pt-br', 'ru'] as const;
 export const FONTS = [
   'ABCFavorit',

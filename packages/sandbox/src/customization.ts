@@ -8,7 +8,8 @@ import { newSiteCustomization } from '@docops/api-shared';
 import { boolean, byType, isPlainObject, nullable, object, oneOf, string, type Validator } from './validate.js';
 import { integer, keyedBy, list, tagged } from './validate-extra.js';
 import { badRequest } from './http.js';
-import { CODE_THEMES, FONTS, LANGUAGES, LOCALES, MONO_FONTS, SOCIAL } from './customization-values.js';
+import { CODE_THEMES, FONTS, LOCALES, MONO_FONTS, SOCIAL } from './customization-values.js';
+import { TRANSLATION_LANGUAGES } from './records.js';
 
 const url = string({ max: 2048, format: 'uri' });
 const color = string({ pattern: /^#(?:[0-9a-fA-F]{3}){1,2}$/ });
@@ -17,7 +18,7 @@ const themedUrl = object({ light: url, dark: url }, ['light', 'dark']);
 const codeTheme = oneOf(CODE_THEMES);
 const themedCodeTheme = object({ light: codeTheme, dark: codeTheme }, ['light', 'dark']);
 const localized = (max?: number): Validator<Record<string, string>> =>
-  keyedBy(LANGUAGES, string(max === undefined ? {} : { max }));
+  keyedBy(TRANSLATION_LANGUAGES, string(max === undefined ? {} : { max }));
 
 /** ContentRef: one object shape per `kind`. */
 const s = string();

@@ -164,6 +164,20 @@ describe('display keys', () => {
   );
 });
 
+// Each title-or-id kind: an entry pinned to an id that is gone is matched by title, with one warning saying so.
+describe('a pinned id that no longer exists', () => {
+  it.each(['Team', 'Translation', 'Collection', 'Space', 'Site'])('%s: warns and matches by title', (name) => {
+    const k = kind(name);
+    const desired = desiredOf(k, [fakeDoc(name, ORG, { title: 'Kept', id: 'x-gone' })]);
+    const live: LiveObject[] = [{ kind: name, org: ORG, key: 'Kept', id: 'x-live', fields: { title: 'Kept' } }];
+    const { warnings, steps } = k.diff(fakeDiffContext(), ORG, desired, { objects: live });
+    expect(warnings).toEqual([
+      { kind: name, org: ORG, key: 'Kept', message: 'pinned id x-gone does not exist; matched by title instead' },
+    ]);
+    expect(steps.filter((s) => s.action === 'create')).toEqual([]);
+  });
+});
+
 describe('two teams with one title against the sandbox', () => {
   it("renames one and changes the other's members in one apply, then plans no changes", async () => {
     const run = await start();

@@ -47914,6 +47914,15 @@ function matchByIdOrTitle(kind, desired, live) {
 		stalePins
 	};
 }
+/** The plan's warning for each entry whose pinned id is gone (matched by title instead: TitleMatch.stalePins). */
+function stalePinWarnings(kind, org, stalePins) {
+	return stalePins.map((e) => ({
+		kind,
+		org,
+		key: e.key,
+		message: `pinned id ${e.id} does not exist; matched by title instead`
+	}));
+}
 var init_match$1 = __esmMin((() => {
 	init_errors$1();
 	init_common();
@@ -50144,12 +50153,7 @@ function diffCollections(ctx, org, entries, state) {
 		aux: state.aux
 	});
 	const { matched, unmatched, stalePins } = matchByIdOrTitle(COLLECTION_KIND, desired, live.objects);
-	for (const e of stalePins) result.warnings.push({
-		kind: COLLECTION_KIND,
-		org,
-		key: e.key,
-		message: `pinned id ${e.id} does not exist; matched by title instead`
-	});
+	result.warnings.push(...stalePinWarnings(COLLECTION_KIND, org, stalePins));
 	const liveRefs = live.objects.map((o) => ({
 		id: o.id,
 		title: o.key
@@ -55437,12 +55441,7 @@ function diffSites(ctx, org, entries, live) {
 	};
 	const sites = live.objects.filter((o) => o.kind === SITE_KIND);
 	const { matched, unmatched, stalePins } = matchByIdOrTitle(SITE_KIND, desired, sites);
-	for (const e of stalePins) result.warnings.push({
-		kind: SITE_KIND,
-		org,
-		key: e.key,
-		message: `pinned id ${e.id} does not exist; matched by title instead`
-	});
+	result.warnings.push(...stalePinWarnings(SITE_KIND, org, stalePins));
 	const space = spaceResolver(ctx, org, aux.spaces);
 	const prune = ctx.prune(SITE_KIND, org);
 	const access = accessPlanner(ctx, org, SITE_ACCESS, {
@@ -56179,12 +56178,7 @@ function diffSpaces(ctx, org, entries, state) {
 		aux: state.aux
 	});
 	const { matched, unmatched, stalePins } = matchByIdOrTitle(SPACE_KIND$1, desired, live.objects);
-	for (const e of stalePins) result.warnings.push({
-		kind: SPACE_KIND$1,
-		org,
-		key: e.key,
-		message: `pinned id ${e.id} does not exist; matched by title instead`
-	});
+	result.warnings.push(...stalePinWarnings(SPACE_KIND$1, org, stalePins));
 	const collections = live.aux?.collections ?? [];
 	for (const entry of desired) {
 		const spec = entry.spec;
@@ -56916,12 +56910,7 @@ function diffTeams(ctx, org, entries, live) {
 	};
 	const aux = live.aux;
 	const { matched, unmatched, stalePins } = matchByIdOrTitle(TEAM_KIND, desired, live.objects);
-	for (const e of stalePins) result.warnings.push({
-		kind: TEAM_KIND,
-		org,
-		key: e.key,
-		message: `pinned id ${e.id} does not exist; matched by title instead`
-	});
+	result.warnings.push(...stalePinWarnings(TEAM_KIND, org, stalePins));
 	const scope = {
 		ctx,
 		org,
@@ -57316,12 +57305,7 @@ function diff(ctx, org, entries, live) {
 		blocked: []
 	};
 	const { matched, unmatched, stalePins } = matchByIdOrTitle(KIND, desired, live.objects);
-	for (const e of stalePins) result.warnings.push({
-		kind: KIND,
-		org,
-		key: e.key,
-		message: `pinned id ${e.id} does not exist; matched by title instead`
-	});
+	result.warnings.push(...stalePinWarnings(KIND, org, stalePins));
 	for (const entry of desired) {
 		const spec = entry.spec;
 		const current = matched.get(entry);

@@ -6,6 +6,7 @@
  */
 import { ConflictError } from '../model/errors.js';
 import type { DesiredEntry, LiveObject } from '../model/kind.js';
+import type { PlanWarning } from '../model/plan.js';
 import { identityTitle } from './common.js';
 
 export interface TitleMatch<E extends DesiredEntry, O extends LiveObject> {
@@ -90,4 +91,14 @@ export function matchByIdOrTitle<E extends DesiredEntry, O extends LiveObject>(
   }
 
   return { matched, unmatched: claimed.size === live.length ? [] : live.filter((o) => !claimed.has(o)), stalePins };
+}
+
+/** The plan's warning for each entry whose pinned id is gone (matched by title instead: TitleMatch.stalePins). */
+export function stalePinWarnings(kind: string, org: string, stalePins: readonly DesiredEntry[]): PlanWarning[] {
+  return stalePins.map((e) => ({
+    kind,
+    org,
+    key: e.key,
+    message: `pinned id ${e.id} does not exist; matched by title instead`,
+  }));
 }

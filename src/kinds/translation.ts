@@ -32,7 +32,7 @@ import {
   withDisplayKeys,
 } from './common.js';
 import { translationSchema, type TranslationManifestSpec } from './generated/translation.js';
-import { matchByIdOrTitle } from './match.js';
+import { matchByIdOrTitle, stalePinWarnings } from './match.js';
 import { recoverByKey } from './recover.js';
 import { actionOf, below, itemRead } from './informer-common.js';
 
@@ -81,14 +81,7 @@ function diff(
   const desired = withDisplayKeys(entries);
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   const { matched, unmatched, stalePins } = matchByIdOrTitle(KIND, desired, live.objects);
-  for (const e of stalePins) {
-    result.warnings.push({
-      kind: KIND,
-      org,
-      key: e.key,
-      message: `pinned id ${e.id} does not exist; matched by title instead`,
-    });
-  }
+  result.warnings.push(...stalePinWarnings(KIND, org, stalePins));
   for (const entry of desired) {
     const spec = entry.spec;
     const current = matched.get(entry);

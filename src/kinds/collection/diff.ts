@@ -18,7 +18,7 @@ import {
   unmatchedLive,
   withDisplayKeys,
 } from '../common.js';
-import { matchByIdOrTitle } from '../match.js';
+import { matchByIdOrTitle, stalePinWarnings } from '../match.js';
 import { accessPlanner } from '../access/diff.js';
 import { COLLECTION_ACCESS } from './model.js';
 import { splitAccess } from '../access/state.js';
@@ -52,13 +52,7 @@ export function diffCollections(
   const live: CollectionState = { ...state, objects: own };
   const access = accessPlanner(ctx, org, COLLECTION_ACCESS, { objects: grants, aux: state.aux });
   const { matched, unmatched, stalePins } = matchByIdOrTitle(COLLECTION_KIND, desired, live.objects);
-  for (const e of stalePins)
-    result.warnings.push({
-      kind: COLLECTION_KIND,
-      org,
-      key: e.key,
-      message: `pinned id ${e.id} does not exist; matched by title instead`,
-    });
+  result.warnings.push(...stalePinWarnings(COLLECTION_KIND, org, stalePins));
   const liveRefs = live.objects.map((o) => ({ id: o.id, title: o.key }));
   // Collections whose access list or parent names nothing, or whose parent would nest them in themselves, are
   // blocked before anything registers: they plan nothing and register no id, so whatever names them is blocked in turn.

@@ -21,7 +21,7 @@ import {
 } from '../common.js';
 import { accessPlanner } from '../access/diff.js';
 import { isAccessObject } from '../access/model.js';
-import { matchByIdOrTitle } from '../match.js';
+import { matchByIdOrTitle, stalePinWarnings } from '../match.js';
 import { recoverByKey } from '../recover.js';
 import { sectionCascades, siteCascades } from './cascades.js';
 import { diffAdaptiveSchema, diffCustomization, diffShareLinks } from './children-diff.js';
@@ -64,13 +64,7 @@ export function diffSites(
   const aux = live.aux ?? { structures: {}, spaces: [] };
   const sites = live.objects.filter((o) => o.kind === SITE_KIND);
   const { matched, unmatched, stalePins } = matchByIdOrTitle(SITE_KIND, desired, sites);
-  for (const e of stalePins)
-    result.warnings.push({
-      kind: SITE_KIND,
-      org,
-      key: e.key,
-      message: `pinned id ${e.id} does not exist; matched by title instead`,
-    });
+  result.warnings.push(...stalePinWarnings(SITE_KIND, org, stalePins));
   const space = spaceResolver(ctx, org, aux.spaces);
   const prune = ctx.prune(SITE_KIND, org);
   const access = accessPlanner(ctx, org, SITE_ACCESS, { objects: live.objects.filter(isAccessObject), aux });

@@ -24,7 +24,7 @@ import {
   withDisplayKeys,
 } from '../common.js';
 import { mergeRulesChange } from './merge-rules.js';
-import { matchByIdOrTitle } from '../match.js';
+import { matchByIdOrTitle, stalePinWarnings } from '../match.js';
 import { recoverByTitleInParent } from '../recover.js';
 import {
   SPACE_DEPTH,
@@ -52,13 +52,7 @@ export function diffSpaces(
   const live: SpaceState = { ...state, objects: own };
   const access = accessPlanner(ctx, org, SPACE_ACCESS, { objects: grants, aux: state.aux });
   const { matched, unmatched, stalePins } = matchByIdOrTitle(SPACE_KIND, desired, live.objects);
-  for (const e of stalePins)
-    result.warnings.push({
-      kind: SPACE_KIND,
-      org,
-      key: e.key,
-      message: `pinned id ${e.id} does not exist; matched by title instead`,
-    });
+  result.warnings.push(...stalePinWarnings(SPACE_KIND, org, stalePins));
   const collections = live.aux?.collections ?? [];
 
   for (const entry of desired) {

@@ -22,7 +22,7 @@ import {
   unmatchedLive,
   withDisplayKeys,
 } from '../common.js';
-import { matchByIdOrTitle } from '../match.js';
+import { matchByIdOrTitle, stalePinWarnings } from '../match.js';
 import { losingTeamNote, providersLosingTeam } from '../saml/team-ref.js';
 import { teamCascades } from './cascades.js';
 import { TEAM_DEPTH, TEAM_KIND, teamsPath, type TeamObject, type TeamSpec, type TeamState } from './model.js';
@@ -38,14 +38,7 @@ export function diffTeams(
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   const aux = live.aux;
   const { matched, unmatched, stalePins } = matchByIdOrTitle(TEAM_KIND, desired, live.objects);
-  for (const e of stalePins) {
-    result.warnings.push({
-      kind: TEAM_KIND,
-      org,
-      key: e.key,
-      message: `pinned id ${e.id} does not exist; matched by title instead`,
-    });
-  }
+  result.warnings.push(...stalePinWarnings(TEAM_KIND, org, stalePins));
 
   const scope: TeamScope = { ctx, org, aux };
 

@@ -4,10 +4,10 @@
  * that bring them back, through each kind's own `export`, plus, per object, exactly what does not come back.
  * Reading the API (which objects can be restored) and planning are in src/undo.
  */
-import { readFile } from 'node:fs/promises';
-import { UsageError } from '../model/errors.js';
 import type { KindDefinition, LiveKindState, LiveObject, UndoFate, UndoRefs } from '../model/kind.js';
-import { JOURNAL_VERSIONS, type JournalRecord } from './journal.js';
+import type { JournalRecord } from './journal.js';
+
+export { readJournal } from './journal-read.js';
 
 /** One journaled object and what undo does with it. */
 export interface UndoObject {
@@ -46,54 +46,6 @@ export interface UndoInput {
 
 export const objectId = (kind: string, org: string, idOrKey: string): string => `${kind}\u0000${org}\u0000${idOrKey}`;
 const idOf = (o: LiveObject): string => objectId(o.kind, o.org, o.id !== '' ? o.id : `key:${o.key}`);
-
-export async function readJournal(file: string): Promise<JournalRecord[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read journal ${file}: ${(err as Error).message}`);
-  }
-  const records: JournalRecord[] = [];
-  text.split('\n').forEach((line, i) => {
-    if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw new UsageError(`${file}:${i + 1}: not a JSON line; is this a docops journal?`);
-    }
-    if (!isRecord(value)) throw new UsageError(`${file}:${i + 1}: not a journal record`);
-    if (!(JOURNAL_VERSIONS as readonly unknown[]).includes(value['v'])) {
-      throw new UsageError(
-        `${file}:${i + 1}: journal format ${String(value['v'])} is not supported (expected one of ${JOURNAL_VERSIONS.join(', ')})`,
-      );
-    }
-    for (const f of ['kind', 'org', 'key', 'objectKey'] as const) {
-      if (typeof value[f] !== 'string') throw new UsageError(`${file}:${i + 1}: record has no ${f}`);
-    }
-    if (!isRecord(value['fields'])) throw new UsageError(`${file}:${i + 1}: record has no fields`);
-    if (value['state'] !== undefined && !validState(value['state']))
-      throw new UsageError(`${file}:${i + 1}: record has a malformed state`);
-    // eslint-disable-next-line no-restricted-syntax -- every field of the record was checked above
-    records.push(value as unknown as JournalRecord);
-  });
-  return records;
-}
-
-function validState(v: unknown): boolean {
-  return (
-    isRecord(v) &&
-    Object.values(v).every(
-      (s) =>
-        isRecord(s) &&
-        Array.isArray(s['objects']) &&
-        s['objects'].every(
-          (o) => isRecord(o) && typeof o['id'] === 'string' && typeof o['key'] === 'string' && isRecord(o['fields']),
-        ),
-    )
-  );
-}
 
 /** The snapshot parts a record holds: its `state`, or (format 1, or a kind without a snapshot hook) its own object. */
 function partsOf(r: JournalRecord): Record<string, LiveKindState> {

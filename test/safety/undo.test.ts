@@ -85,6 +85,25 @@ describe('readJournal', () => {
     await expect(readJournal(file)).rejects.toThrow(`${file}:1: record has a malformed state`);
     await expect(readJournal(path.join(dir, 'missing.jsonl'))).rejects.toThrow(/cannot read journal/);
   });
+
+  // Every field undo reads is checked on the line it is written on: a malformed one was read as typed and failed
+  // later (a `redacted` string made undo's notes throw a TypeError).
+  it.each([
+    ['redacted', 'fields.token', 'a malformed redacted list'],
+    ['snapshot', 'all', 'no snapshot (complete | live | plan)'],
+    ['phase', 'remove', 'no phase (create | update | delete | prune)'],
+    ['action', undefined, 'no action (create | update | delete)'],
+    ['stepId', 7, 'no stepId'],
+    ['time', null, 'no time'],
+    ['id', 42, 'a malformed id'],
+  ])('rejects a record whose %s is %j, naming the line', async (field, bad, message) => {
+    const file = path.join(dir, 'j.jsonl');
+    writeFileSync(
+      file,
+      JSON.stringify(record('Team', 'a')) + '\n' + JSON.stringify({ ...record('Team', 'b'), [field]: bad }) + '\n',
+    );
+    await expect(readJournal(file)).rejects.toThrow(`${file}:2: record has ${message}`);
+  });
 });
 
 describe('collectParts', () => {

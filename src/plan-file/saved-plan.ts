@@ -110,44 +110,74 @@ export function parseSavedPlan(text: string, file = 'plan file'): SavedPlan {
       `${file}: saved-plan format ${JSON.stringify(data['formatVersion'])} is not supported (expected ${SAVED_PLAN_VERSION}); make the plan again with this docops`,
     );
   }
-  for (const k of ['createdAt', 'manifestsChecksum', 'liveFingerprint', 'planChecksum'] as const)
-    if (typeof data[k] !== 'string') problems.push(`${k}: expected a string`);
-  for (const k of ['manifestFiles', 'liveObjects'] as const) {
+  const field = (k: string): string => {
     const v = data[k];
-    if (!isRecord(v) || Object.values(v).some((x) => typeof x !== 'string'))
-      problems.push(`${k}: expected an object of strings`);
-  }
+    if (typeof v === 'string') return v;
+    problems.push(`${k}: expected a string`);
+    return '';
+  };
+  const texts = (k: string): Record<string, string> => {
+    const v = data[k];
+    if (isStringRecord(v)) return v;
+    problems.push(`${k}: expected an object of strings`);
+    return {};
+  };
+  const head: Omit<SavedPlan, 'options' | 'cost' | 'plan'> = {
+    formatVersion: SAVED_PLAN_VERSION,
+    createdAt: field('createdAt'),
+    manifestsChecksum: field('manifestsChecksum'),
+    liveFingerprint: field('liveFingerprint'),
+    planChecksum: field('planChecksum'),
+    manifestFiles: texts('manifestFiles'),
+    liveObjects: texts('liveObjects'),
+  };
   const options = data['options'];
-  if (
-    !isRecord(options) ||
-    !Array.isArray(options['prune']) ||
-    options['prune'].some((p) => typeof p !== 'string') ||
-    typeof options['invite'] !== 'boolean'
-  ) {
-    problems.push('options: expected {prune: string[], invite: boolean}');
-  } else if (
-    options['modes'] !== undefined &&
-    (!isRecord(options['modes']) ||
-      Object.values(options['modes']).some((m) => !(OWNERSHIP_MODES as readonly unknown[]).includes(m)))
-  ) {
-    problems.push(`options.modes: expected an object of ${OWNERSHIP_MODES.join(' | ')}`);
-  }
+  if (!isOptions(options)) problems.push(optionsProblem(options));
   const cost = data['cost'];
-  if (
-    !isRecord(cost) ||
-    ['requests', 'estimatedMs', 'concurrency', 'latencyMs'].some((k) => typeof cost[k] !== 'number')
-  ) {
-    problems.push('cost: expected {requests, estimatedMs, concurrency, latencyMs}');
-  }
-  if (problems.length > 0) throw new UsageError(`${file} is not a valid docops saved plan:\n${problems.join('\n')}`);
+  if (!isCost(cost)) problems.push('cost: expected {requests, estimatedMs, concurrency, latencyMs, rateLimit?}');
+  if (problems.length > 0 || !isOptions(options) || !isCost(cost))
+    throw new UsageError(`${file} is not a valid docops saved plan:\n${problems.join('\n')}`);
   let plan: Plan;
   try {
     plan = parsePlanJson(JSON.stringify(data['plan']));
   } catch (err) {
     throw new UsageError(`${file}: ${(err as Error).message}`);
   }
-  // eslint-disable-next-line no-restricted-syntax -- every field of the head was checked above; the plan was parsed by parsePlanJson
-  return { ...(data as unknown as SavedPlan), plan };
+  return { ...head, options, cost, plan };
+}
+
+const isStringRecord = (v: unknown): v is Record<string, string> =>
+  isRecord(v) && Object.values(v).every((x) => typeof x === 'string');
+const isModes = (v: unknown): v is Record<string, OwnershipMode> =>
+  isRecord(v) && Object.values(v).every((m) => (OWNERSHIP_MODES as readonly unknown[]).includes(m));
+const hasNumbers = (v: Record<string, unknown>, keys: readonly string[]): boolean =>
+  keys.every((k) => typeof v[k] === 'number');
+
+function isOptions(v: unknown): v is SavedPlanOptions {
+  return (
+    isRecord(v) &&
+    Array.isArray(v['prune']) &&
+    v['prune'].every((p) => typeof p === 'string') &&
+    typeof v['invite'] === 'boolean' &&
+    (v['modes'] === undefined || isModes(v['modes']))
+  );
+}
+
+function optionsProblem(v: unknown): string {
+  return isRecord(v) && !(v['modes'] === undefined || isModes(v['modes'])) && isOptions({ ...v, modes: undefined })
+    ? `options.modes: expected an object of ${OWNERSHIP_MODES.join(' | ')}`
+    : 'options: expected {prune: string[], invite: boolean}';
+}
+
+function isCost(v: unknown): v is PlanCost {
+  if (!isRecord(v) || !hasNumbers(v, ['requests', 'estimatedMs', 'concurrency', 'latencyMs'])) return false;
+  const rate = v['rateLimit'];
+  return (
+    rate === undefined ||
+    (isRecord(rate) &&
+      hasNumbers(rate, ['limit', 'remaining']) &&
+      (rate['resetInMs'] === undefined || typeof rate['resetInMs'] === 'number'))
+  );
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

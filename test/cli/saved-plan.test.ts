@@ -67,6 +67,19 @@ describe('docops plan --out', () => {
 });
 
 describe('docops apply --plan', () => {
+  // Every field of the head is checked before the saved plan is used as one (the announced rate limit was not).
+  it.each([
+    ['cost', { requests: 1, estimatedMs: 1, concurrency: 8, latencyMs: 20, rateLimit: 'lots' }, 'cost: expected'],
+    ['options', { prune: [], invite: 'no' }, 'options: expected {prune: string[], invite: boolean}'],
+    ['options', { prune: [], invite: false, modes: { Team: 'mine' } }, 'options.modes: expected an object of'],
+    ['liveObjects', { 'Team org/x': 1 }, 'liveObjects: expected an object of strings'],
+    ['planChecksum', 7, 'planChecksum: expected a string'],
+  ])('refuses a saved plan whose %s is %j', async (field, bad, message) => {
+    const { file } = await savedPlan();
+    const edited = { ...(JSON.parse(await readFile(file, 'utf8')) as object), [field]: bad };
+    expect(() => parseSavedPlan(JSON.stringify(edited), file)).toThrow(message);
+  });
+
   it('applies exactly the saved steps, not a recomputed plan', async () => {
     const { cli, dir, file } = await savedPlan();
     const saved = parseSavedPlan(await readFile(file, 'utf8'));

@@ -219,6 +219,15 @@ export function parsePlanJson(text: string): Plan {
   ) {
     data = (data as Record<string, unknown>)['plan'];
   }
+  assertPlan(data);
+  return data;
+}
+
+/**
+ * Every field of a plan, checked by Shape against what renderJson writes (a saved or hand-edited plan is read
+ * back as the plan it says it is only when nothing is wrong); throws UsageError listing the problems found.
+ */
+function assertPlan(data: unknown): asserts data is Plan {
   const problems: string[] = [];
   const s = new Shape(problems);
   if (s.object(data, 'plan', [...PLAN_KEYS, 'scopes', 'policy'])) {
@@ -288,6 +297,4 @@ export function parsePlanJson(text: string): Plan {
     const more = problems.length > shown.length ? `\n… and ${problems.length - shown.length} more` : '';
     throw new UsageError(`not a valid docops plan:\n${shown.join('\n')}${more}`);
   }
-  // eslint-disable-next-line no-restricted-syntax -- every field was checked by Shape above (problems is empty here)
-  return data as unknown as Plan;
 }

@@ -4,7 +4,7 @@
  */
 import type { SourcePos } from '../model/errors.js';
 import type { DesiredEntry, DiffResult, LiveKindState, LiveObject } from '../model/kind.js';
-import type { CascadeObject, Step } from '../model/plan.js';
+import type { Step } from '../model/plan.js';
 import { pathSegment, isRef, refsIn, sealStep } from '../model/refs.js';
 import type { ManifestDocument } from '../model/document.js';
 
@@ -159,130 +159,6 @@ export function exportTitled<O extends LiveObject<{ title: string }>>(
   return [...live.objects]
     .sort((a, b) => a.key.localeCompare(b.key) || a.id.localeCompare(b.id))
     .map((o) => manifestDoc(kind, org, { title: o.fields.title, id: o.id, ...more(o) }));
-}
-
-/**
- * Keys for live objects no manifest mentions: `keyOf(o)`, made unique with the id when two of `objects` share
- * it (so step ids of prune steps stay unique).
- */
-export function uniqueKeys<T extends { id: string }>(objects: readonly T[], keyOf: (o: T) => string): (o: T) => string {
-  const keys = new Map<T, string>(objects.map((o) => [o, keyOf(o)]));
-  const count = new Map<string, number>();
-  for (const k of keys.values()) count.set(k, (count.get(k) ?? 0) + 1);
-  return (o) => {
-    const k = keys.get(o) ?? keyOf(o);
-    return (count.get(k) ?? 0) > 1 ? `${k} (${o.id})` : k;
-  };
-}
-
-/** `uniqueKeys` of live objects by their key. */
-export function uniqueLiveKey<O extends LiveObject>(objects: readonly O[]): (o: O) => string {
-  return uniqueKeys(objects, (o) => o.key);
-}
-
-/** How a kind treats the live objects no manifest matched (see `unmatchedLive`). */
-export interface UnmatchedLive<T extends { id: string }> {
-  kind: string;
-  org: string;
-  /** ctx.prune(kind, org), or the owning kind's setting for objects inside another (site children). */
-  prune: boolean;
-  objects: readonly T[];
-  /** Key of the unmanaged entry and of the delete step (unique among `objects`). */
-  key: (o: T) => string;
-  wave: (o: T) => number;
-  /** Path of the DELETE request. */
-  path: (o: T) => string;
-  before: (o: T) => Record<string, unknown>;
-  /** Shown with each delete step (a function: per object, undefined for none). */
-  note?: string | ((o: T) => string | undefined);
-  /** What deleting `o` takes with it (see Step.cascades); none when absent or empty. */
-  cascades?: (o: T) => CascadeObject[];
-  /** Steps that must succeed before `o` is deleted (e.g. moving a managed object out of it). */
-  dependsOn?: (o: T) => string[];
-}
-
-/**
- * Live objects no manifest matched: listed as unmanaged, or, when pruning, one prune-phase delete step each
- * (id `…#delete`, one DELETE request), in the order of `objects`.
- */
-export function unmatchedLive<T extends { id: string }>(result: DiffResult, u: UnmatchedLive<T>): void {
-  for (const o of u.objects) {
-    const key = u.key(o);
-    if (!u.prune) {
-      result.unmanaged.push({ kind: u.kind, org: u.org, key, id: o.id });
-      continue;
-    }
-    const note = typeof u.note === 'function' ? u.note(o) : u.note;
-    const step = makeStep({
-      id: stepId(u.kind, u.org, key, 'delete'),
-      action: 'delete',
-      phase: 'prune',
-      kind: u.kind,
-      org: u.org,
-      key,
-      wave: u.wave(o),
-      before: u.before(o),
-      after: null,
-      requests: [{ method: 'DELETE', path: u.path(o) }],
-      ...(note !== undefined ? { note } : {}),
-      ...(u.dependsOn ? { dependsOn: u.dependsOn(o) } : {}),
-    });
-    const cascades = u.cascades?.(o) ?? [];
-    if (cascades.length > 0) step.cascades = cascades;
-    result.steps.push(step);
-  }
-}
-
-/** The entry of a document of a title-identified kind: key = spec.title, id = the pinned spec.id, source = `spec`. */
-export function titledEntry<S extends { title: string; id?: string }>(
-  kind: string,
-  doc: ManifestDocument<unknown>,
-  spec: S,
-): DesiredEntry<S> {
-  const entry: DesiredEntry<S> = {
-    kind,
-    org: doc.metadata.organization,
-    key: spec.title,
-    spec,
-    source: doc.pos(['spec']),
-    doc,
-  };
-  if (spec.id !== undefined) entry.id = spec.id;
-  return entry;
-}
-
-/** Titles of the entries `withDisplayKeys` gave another key (copies → the title they are identified by). */
-const titles = new WeakMap<DesiredEntry, string>();
-
-/**
- * A title-or-id kind's entries as its diff keys them: the same entries, except that a pinned entry whose
- * title another entry of the same kind and org shares (allowed when they all pin ids) is replaced by a copy
- * keyed `${title} (${id})`, so its step ids, plan keys and registered key are unique. Entries with a unique
- * title are returned as they are, so their keys and step ids do not change.
- */
-export function withDisplayKeys<E extends DesiredEntry>(entries: readonly E[]): E[] {
-  // Only pinned entries can get another key, so count only the titles they use; with no pinned entry (the
-  // common case) there is nothing to count. Entries of one diff share kind and org, but callers may mix them.
-  const at = (e: DesiredEntry): string => `${e.kind}\u0000${e.org}\u0000${e.key}`;
-  const count = new Map<string, number>();
-  for (const e of entries) if (e.id !== undefined) count.set(at(e), 0);
-  if (count.size === 0) return [...entries];
-  for (const e of entries) {
-    const k = at(e);
-    const n = count.get(k);
-    if (n !== undefined) count.set(k, n + 1);
-  }
-  return entries.map((e) => {
-    if (e.id === undefined || (count.get(at(e)) ?? 0) < 2) return e;
-    const copy: E = { ...e, key: `${e.key} (${e.id})` };
-    titles.set(copy, identityTitle(e));
-    return copy;
-  });
-}
-
-/** The title an entry is matched by when its pinned id is gone: its key, unless `withDisplayKeys` changed it. */
-export function identityTitle(e: DesiredEntry): string {
-  return titles.get(e) ?? e.key;
 }
 
 /** Entries of one organisation. */

@@ -7,7 +7,7 @@
 import { ConflictError } from '../model/errors.js';
 import type { DesiredEntry, LiveObject } from '../model/kind.js';
 import type { PlanWarning } from '../model/plan.js';
-import { identityTitle } from './common.js';
+import type { ManifestDocument } from '../model/document.js';
 
 export interface TitleMatch<E extends DesiredEntry, O extends LiveObject> {
   /** Desired entry → the live object it manages (absent: to be created). */
@@ -101,4 +101,56 @@ export function stalePinWarnings(kind: string, org: string, stalePins: readonly 
     key: e.key,
     message: `pinned id ${e.id} does not exist; matched by title instead`,
   }));
+}
+
+/** The entry of a document of a title-identified kind: key = spec.title, id = the pinned spec.id, source = `spec`. */
+export function titledEntry<S extends { title: string; id?: string }>(
+  kind: string,
+  doc: ManifestDocument<unknown>,
+  spec: S,
+): DesiredEntry<S> {
+  const entry: DesiredEntry<S> = {
+    kind,
+    org: doc.metadata.organization,
+    key: spec.title,
+    spec,
+    source: doc.pos(['spec']),
+    doc,
+  };
+  if (spec.id !== undefined) entry.id = spec.id;
+  return entry;
+}
+
+/** Titles of the entries `withDisplayKeys` gave another key (copies → the title they are identified by). */
+const titles = new WeakMap<DesiredEntry, string>();
+
+/**
+ * A title-or-id kind's entries as its diff keys them: the same entries, except that a pinned entry whose
+ * title another entry of the same kind and org shares (allowed when they all pin ids) is replaced by a copy
+ * keyed `${title} (${id})`, so its step ids, plan keys and registered key are unique. Entries with a unique
+ * title are returned as they are, so their keys and step ids do not change.
+ */
+export function withDisplayKeys<E extends DesiredEntry>(entries: readonly E[]): E[] {
+  // Only pinned entries can get another key, so count only the titles they use; with no pinned entry (the
+  // common case) there is nothing to count. Entries of one diff share kind and org, but callers may mix them.
+  const at = (e: DesiredEntry): string => `${e.kind}\u0000${e.org}\u0000${e.key}`;
+  const count = new Map<string, number>();
+  for (const e of entries) if (e.id !== undefined) count.set(at(e), 0);
+  if (count.size === 0) return [...entries];
+  for (const e of entries) {
+    const k = at(e);
+    const n = count.get(k);
+    if (n !== undefined) count.set(k, n + 1);
+  }
+  return entries.map((e) => {
+    if (e.id === undefined || (count.get(at(e)) ?? 0) < 2) return e;
+    const copy: E = { ...e, key: `${e.key} (${e.id})` };
+    titles.set(copy, identityTitle(e));
+    return copy;
+  });
+}
+
+/** The title an entry is matched by when its pinned id is gone: its key, unless `withDisplayKeys` changed it. */
+export function identityTitle(e: DesiredEntry): string {
+  return titles.get(e) ?? e.key;
 }

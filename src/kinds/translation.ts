@@ -17,22 +17,10 @@ import type {
 } from '../model/kind.js';
 import { ref } from '../model/refs.js';
 import type { ManifestDocument } from '../model/document.js';
-import {
-  blockEntry,
-  isRecord,
-  makeStep,
-  orgPath,
-  sameValue,
-  seg,
-  stepId,
-  exportTitled,
-  titledEntry,
-  uniqueLiveKey,
-  unmatchedLive,
-  withDisplayKeys,
-} from './common.js';
+import { blockEntry, isRecord, makeStep, orgPath, sameValue, seg, stepId, exportTitled } from './common.js';
+import { titledEntry, withDisplayKeys, matchByIdOrTitle, stalePinWarnings } from './match.js';
+import { uniqueLiveKey, unmatchedLive } from './unmatched.js';
 import { translationSchema, type TranslationManifestSpec } from './generated/translation.js';
-import { matchByIdOrTitle, stalePinWarnings } from './match.js';
 import { recoverByKey } from './recover.js';
 import { actionOf, below, itemRead } from './informer-common.js';
 

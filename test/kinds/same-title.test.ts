@@ -9,7 +9,7 @@ import { applyPlan } from '../../src/engine/apply.js';
 import type { DesiredEntry, KindDefinition, LiveObject } from '../../src/model/kind.js';
 import type { Plan } from '../../src/model/plan.js';
 import { computePlan } from '../../src/engine/reconcile.js';
-import { identityTitle, withDisplayKeys } from '../../src/kinds/common.js';
+import { identityTitle, withDisplayKeys } from '../../src/kinds/match.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifests/index.js';
 import { teamMemberKey, teamMembers, teams, type RunningSandbox } from '@docops/sandbox';

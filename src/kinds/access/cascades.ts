@@ -12,8 +12,8 @@
 import type { SourcePos } from '../../model/errors.js';
 import type { DiffContext, LiveObject } from '../../model/kind.js';
 import type { CascadeObject } from '../../model/plan.js';
-import { isRecord, withDisplayKeys } from '../common.js';
-import { matchByIdOrTitle } from '../match.js';
+import { isRecord } from '../common.js';
+import { withDisplayKeys, matchByIdOrTitle } from '../match.js';
 import { COLLECTION_ACCESS } from '../collection/model.js';
 import { SITE_ACCESS } from '../site/model.js';
 import { SPACE_ACCESS } from '../space/model.js';

@@ -5,8 +5,9 @@
  * with the Team and Members kinds). A document that writes no `access:` costs no request at all.
  */
 import type { DesiredEntry, FetchContext, LiveObject } from '../../model/kind.js';
-import { isRecord, uniqueKeys, withDisplayKeys } from '../common.js';
-import { matchByIdOrTitle } from '../match.js';
+import { isRecord } from '../common.js';
+import { withDisplayKeys, matchByIdOrTitle } from '../match.js';
+import { uniqueKeys } from '../unmatched.js';
 import {
   grantKey,
   isAccessRole,

@@ -7,18 +7,9 @@
 import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
 import type { RequestSpec } from '../../model/plan.js';
 import { isRef, ref } from '../../model/refs.js';
-import {
-  blockEntry,
-  changedFields,
-  makeStep,
-  pick,
-  refSteps,
-  stepId,
-  uniqueLiveKey,
-  unmatchedLive,
-  withDisplayKeys,
-} from '../common.js';
-import { matchByIdOrTitle, stalePinWarnings } from '../match.js';
+import { blockEntry, changedFields, makeStep, pick, refSteps, stepId } from '../common.js';
+import { withDisplayKeys, matchByIdOrTitle, stalePinWarnings } from '../match.js';
+import { uniqueLiveKey, unmatchedLive } from '../unmatched.js';
 import { accessPlanner } from '../access/diff.js';
 import { COLLECTION_ACCESS } from './model.js';
 import { splitAccess } from '../access/state.js';

@@ -18,17 +18,9 @@ import type { DesiredEntry, DiffContext, DiffResult, LiveObject } from '../../mo
 import type { BlockedObject, CascadeObject } from '../../model/plan.js';
 import type { SourcePos } from '../../model/errors.js';
 import type { CollectionObject, CollectionSpec, PruneSpace } from './model.js';
-import {
-  isRecord,
-  makeStep,
-  nullableString,
-  plainSource,
-  seg,
-  stepId,
-  uniqueKeys,
-  withDisplayKeys,
-} from '../common.js';
-import { matchByIdOrTitle } from '../match.js';
+import { isRecord, makeStep, nullableString, plainSource, seg, stepId } from '../common.js';
+import { withDisplayKeys, matchByIdOrTitle } from '../match.js';
+import { uniqueKeys } from '../unmatched.js';
 import { purgeCascades, siteNamedSpaces, type SpaceUsage } from '../space/purge.js';
 
 const SPACE = 'Space';

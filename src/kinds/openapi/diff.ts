@@ -8,7 +8,8 @@
  */
 import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
 import type { CascadeObject, RecoverSpec, SettleSpec } from '../../model/plan.js';
-import { blockEntry, makeStep, stepId, unmatchedLive } from '../common.js';
+import { blockEntry, makeStep, stepId } from '../common.js';
+import { unmatchedLive } from '../unmatched.js';
 import {
   OPENAPI_DEPTH,
   OPENAPI_KIND,

@@ -10,17 +10,9 @@
 import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
 import type { RecoverSpec, Step } from '../../model/plan.js';
 import { ref } from '../../model/refs.js';
-import {
-  blockEntry,
-  identityTitle,
-  makeStep,
-  refSteps,
-  stepId,
-  uniqueLiveKey,
-  unmatchedLive,
-  withDisplayKeys,
-} from '../common.js';
-import { matchByIdOrTitle } from '../match.js';
+import { blockEntry, makeStep, refSteps, stepId } from '../common.js';
+import { identityTitle, withDisplayKeys, matchByIdOrTitle } from '../match.js';
+import { uniqueLiveKey, unmatchedLive } from '../unmatched.js';
 import {
   SAML_DEPTH,
   SAML_KIND,

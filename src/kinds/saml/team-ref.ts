@@ -11,8 +11,8 @@
 import { ConflictError } from '../../model/errors.js';
 import type { DesiredEntry, DiffContext, LiveObject } from '../../model/kind.js';
 import { isRef } from '../../model/refs.js';
-import { isRecord, withDisplayKeys } from '../common.js';
-import { matchByIdOrTitle } from '../match.js';
+import { isRecord } from '../common.js';
+import { withDisplayKeys, matchByIdOrTitle } from '../match.js';
 import { SAML_KIND, teamRef, type TeamRef } from './model.js';
 
 const TEAM = 'Team';

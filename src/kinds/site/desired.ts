@@ -8,7 +8,7 @@ import type { ManifestDocument } from '../../model/document.js';
 import { isFileContent } from '../../manifests/file-refs.js';
 import type { DocPath } from '../../manifests/paths.js';
 import { crossValidateAccess, parseAccess } from '../access/parse.js';
-import { titledEntry } from '../common.js';
+import { titledEntry } from '../match.js';
 import type { SiteManifestSpec, SiteSpace as WrittenSiteSpace } from '../generated/site.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
 import { readCustomizationFile } from './customization-file.js';

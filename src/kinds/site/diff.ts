@@ -7,21 +7,11 @@
 import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
 import type { RequestSpec } from '../../model/plan.js';
 import { ref } from '../../model/refs.js';
-import {
-  blockEntry,
-  changedFields,
-  identityTitle,
-  pick,
-  sameValue,
-  seg,
-  stepId,
-  uniqueLiveKey,
-  unmatchedLive,
-  withDisplayKeys,
-} from '../common.js';
+import { blockEntry, changedFields, pick, sameValue, seg, stepId } from '../common.js';
+import { identityTitle, withDisplayKeys, matchByIdOrTitle, stalePinWarnings } from '../match.js';
+import { uniqueLiveKey, unmatchedLive } from '../unmatched.js';
 import { accessPlanner } from '../access/diff.js';
 import { isAccessObject } from '../access/model.js';
-import { matchByIdOrTitle, stalePinWarnings } from '../match.js';
 import { recoverByKey } from '../recover.js';
 import { sectionCascades, siteCascades } from './cascades.js';
 import { diffAdaptiveSchema, diffCustomization, diffShareLinks } from './children-diff.js';

@@ -6,7 +6,8 @@
  * sits among the sections and groups is not managed: a new link goes at the end of its container.
  */
 import { ConflictError } from '../../model/errors.js';
-import { changedFields, pick, seg, unmatchedLive } from '../common.js';
+import { changedFields, pick, seg } from '../common.js';
+import { unmatchedLive } from '../unmatched.js';
 import type { GroupNav } from './groups-diff.js';
 import {
   EXTERNAL_LINK_FIELDS,

@@ -6,7 +6,8 @@
  */
 import { ref } from '../../model/refs.js';
 import type { RequestSpec } from '../../model/plan.js';
-import { changedFields, pick, seg, stepId, unmatchedLive } from '../common.js';
+import { changedFields, pick, seg, stepId } from '../common.js';
+import { unmatchedLive } from '../unmatched.js';
 import { recoverByTitle } from '../recover.js';
 import { GROUP_KIND, WAVE, groupKey, type GroupSpec, type LiveGroup } from './model.js';
 import { base, push, type SiteScope } from './scope.js';

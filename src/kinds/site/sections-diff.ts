@@ -13,7 +13,8 @@
  */
 import type { RequestSpec } from '../../model/plan.js';
 import { ref } from '../../model/refs.js';
-import { changedFields, seg, stepId, unmatchedLive } from '../common.js';
+import { changedFields, seg, stepId } from '../common.js';
+import { unmatchedLive } from '../unmatched.js';
 import {
   SECTION_KIND,
   WAVE,

@@ -20,7 +20,8 @@ import type {
 import type { ManifestDocument } from '../../model/document.js';
 import { relinkAccess } from '../access/export.js';
 import { snapshotAccess } from '../access/snapshot.js';
-import { isRecord, orgPath, titledEntry } from '../common.js';
+import { isRecord, orgPath } from '../common.js';
+import { titledEntry } from '../match.js';
 import type { SiteManifestSpec } from '../generated/site.js';
 import { parseSiteSpec } from './desired.js';
 import { fetchSites } from './fetch.js';

@@ -2,7 +2,8 @@
  * Live site spaces of a site's managed containers that no manifest entry wants: unmanaged (with a warning when
  * the manifest lists the same space in that container once more), or prune-phase deletes under prune.
  */
-import { seg, uniqueKeys, unmatchedLive } from '../common.js';
+import { seg } from '../common.js';
+import { uniqueKeys, unmatchedLive } from '../unmatched.js';
 import { SITE_SPACE_KIND, WAVE, siteSpaceKey, type LiveSiteSpace } from './model.js';
 import { base, warn, type SiteScope } from './scope.js';
 import type { Nav } from './nav.js';

@@ -11,20 +11,10 @@ import { splitAccess } from '../access/state.js';
 import { ambiguousParent, parentMoveStep, resolveCollection } from '../collection/parent-refs.js';
 import { unresolvedParentMessage } from '../collection/parents.js';
 import { SOFT_DELETE } from '../collection/prune.js';
-import {
-  blockEntry,
-  changedFields,
-  makeStep,
-  pick,
-  plainSource,
-  refSteps,
-  stepId,
-  uniqueLiveKey,
-  unmatchedLive,
-  withDisplayKeys,
-} from '../common.js';
+import { blockEntry, changedFields, makeStep, pick, plainSource, refSteps, stepId } from '../common.js';
+import { withDisplayKeys, matchByIdOrTitle, stalePinWarnings } from '../match.js';
+import { uniqueLiveKey, unmatchedLive } from '../unmatched.js';
 import { mergeRulesChange } from './merge-rules.js';
-import { matchByIdOrTitle, stalePinWarnings } from '../match.js';
 import { recoverByTitleInParent } from '../recover.js';
 import {
   SPACE_DEPTH,

@@ -13,13 +13,13 @@ import { crossValidateAccess, withAccessEntries } from '../access/parse.js';
 import { splitAccess } from '../access/state.js';
 import { COLLECTION_KIND, collectionObject, collectionsPath } from '../collection/model.js';
 import { parentNamer, type LiveCollectionRef } from '../collection/parent-refs.js';
-import { exportTitled, titledEntry, withDisplayKeys } from '../common.js';
+import { exportTitled } from '../common.js';
+import { titledEntry, withDisplayKeys, matchByIdOrTitle } from '../match.js';
 import { spaceSchema, type SpaceManifestSpec } from '../generated/space.js';
 import { memberIds } from '../access/fetch.js';
 import { membersListPath } from '../access/model.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
 import { byId, liveMergeRules, manifestMergeRules, writesMergeRules } from '../merge-rules.js';
-import { matchByIdOrTitle } from '../match.js';
 import { diffSpaces } from './diff.js';
 import {
   SPACE_DEPTH,

@@ -12,8 +12,7 @@
 import type { SourcePos } from '../../model/errors.js';
 import type { DiffContext, FetchContext, LiveObject } from '../../model/kind.js';
 import type { CascadeObject } from '../../model/plan.js';
-import { withDisplayKeys } from '../common.js';
-import { matchByIdOrTitle } from '../match.js';
+import { withDisplayKeys, matchByIdOrTitle } from '../match.js';
 import { siteSpecOf, spaceRefs } from '../site/desired.js';
 import { childObjects, readStructure, siteObject } from '../site/structure.js';
 import {

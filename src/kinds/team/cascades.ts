@@ -16,8 +16,8 @@
  */
 import type { DesiredEntry, DiffContext, FetchContext, LiveObject } from '../../model/kind.js';
 import type { CascadeObject } from '../../model/plan.js';
-import { isRecord, seg, withDisplayKeys } from '../common.js';
-import { matchByIdOrTitle } from '../match.js';
+import { isRecord, seg } from '../common.js';
+import { withDisplayKeys, matchByIdOrTitle } from '../match.js';
 import { samlPath } from '../saml/model.js';
 import { providersNaming, type NamingProvider } from '../saml/team-ref.js';
 

@@ -12,17 +12,9 @@ import type { SourcePos } from '../../model/errors.js';
 import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
 import { ref } from '../../model/refs.js';
 import { accessNote, knownGrants, teamsNamedByAccess } from '../access/cascades.js';
-import {
-  blockEntry,
-  identityTitle,
-  plainSource,
-  seg,
-  stepId,
-  uniqueLiveKey,
-  unmatchedLive,
-  withDisplayKeys,
-} from '../common.js';
-import { matchByIdOrTitle, stalePinWarnings } from '../match.js';
+import { blockEntry, plainSource, seg, stepId } from '../common.js';
+import { identityTitle, withDisplayKeys, matchByIdOrTitle, stalePinWarnings } from '../match.js';
+import { uniqueLiveKey, unmatchedLive } from '../unmatched.js';
 import { losingTeamNote, providersLosingTeam } from '../saml/team-ref.js';
 import { teamCascades } from './cascades.js';
 import { TEAM_DEPTH, TEAM_KIND, teamsPath, type TeamObject, type TeamSpec, type TeamState } from './model.js';

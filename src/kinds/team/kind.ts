@@ -11,9 +11,9 @@ import type {
   Report,
 } from '../../model/kind.js';
 import type { ManifestDocument } from '../../model/document.js';
-import { exportTitled, isRecord, seg, titledEntry } from '../common.js';
+import { exportTitled, isRecord, seg } from '../common.js';
+import { titledEntry, matchByIdOrTitle } from '../match.js';
 import { teamSchema, type TeamManifestSpec } from '../generated/team.js';
-import { matchByIdOrTitle } from '../match.js';
 import { memberObject, membersPath } from '../members/model.js';
 import { teamWithoutDeletes } from './additive.js';
 import { TEAM_MEMBER_KIND, membershipKey, readPrunedTeams } from './cascades.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BenchConfig } from '../../tools/bench/config.js';
+import { TINY_BENCH } from './tiny-config.js';
 import { lowerBoundRequests } from '../../tools/bench/bounds.js';
 import { planNeeds } from '../../tools/bench/needs.js';
 import { generateOrg } from '../../tools/bench/org-model.js';
@@ -7,38 +8,8 @@ import { rateLimitRows, runRateLimitBench } from '../../tools/bench/rate-limit-b
 import { startInProcess } from '../../tools/bench/sandbox-env.js';
 import { KINDS } from '../../src/kinds/index.js';
 
-const tiny: BenchConfig = {
-  sizes: {
-    members: 40,
-    teams: 5,
-    teamMemberships: 30,
-    translations: 2,
-    spaces: 8,
-    sites: 2,
-    sectionsPerSite: 2,
-    spacesPerSection: 2,
-    sectionsPerGroup: 1,
-  },
-  cpuSizes: {
-    members: 50,
-    teams: 4,
-    teamMemberships: 24,
-    translations: 1,
-    spaces: 6,
-    sites: 1,
-    sectionsPerSite: 2,
-    spacesPerSection: 2,
-    sectionsPerGroup: 1,
-  },
-  changes: { roleChanges: 6, teamsChanged: 2, changesPerTeam: 3, newTeams: 2 },
-  latencyMs: 1,
-  concurrency: 4,
-  planRuns: 1,
-  cpuRuns: 1,
-  startupPairs: 1,
-  startupCpuRuns: 1,
-  coldPlans: [],
-};
+// Its cold plans are not what this row measures.
+const tiny: BenchConfig = { ...TINY_BENCH, coldPlans: [] };
 
 describe('rate-limit bench row on a tiny organization', () => {
   it('plans a no-op under the sandbox rate limit, counts requests and 429s from the sandbox, and renders its row', async () => {

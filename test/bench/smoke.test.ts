@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BenchConfig } from '../../tools/bench/config.js';
+import { TINY_BENCH } from './tiny-config.js';
 import { measureCpu, medianRun } from '../../tools/bench/cpu.js';
 import { measureRead } from '../../tools/bench/read-bench.js';
 import { runBench } from '../../tools/bench/harness.js';
@@ -8,38 +9,7 @@ import { splitMembers } from '../../tools/bench/documents.js';
 import { startInProcess } from '../../tools/bench/sandbox-env.js';
 import { KINDS } from '../../src/kinds/index.js';
 
-const tiny: BenchConfig = {
-  sizes: {
-    members: 40,
-    teams: 5,
-    teamMemberships: 30,
-    translations: 2,
-    spaces: 8,
-    sites: 2,
-    sectionsPerSite: 2,
-    spacesPerSection: 2,
-    sectionsPerGroup: 1,
-  },
-  cpuSizes: {
-    members: 50,
-    teams: 4,
-    teamMemberships: 24,
-    translations: 1,
-    spaces: 6,
-    sites: 1,
-    sectionsPerSite: 2,
-    spacesPerSection: 2,
-    sectionsPerGroup: 1,
-  },
-  changes: { roleChanges: 6, teamsChanged: 2, changesPerTeam: 3, newTeams: 2 },
-  latencyMs: 1,
-  concurrency: 4,
-  planRuns: 1,
-  cpuRuns: 1,
-  startupPairs: 1,
-  startupCpuRuns: 1,
-  coldPlans: [{ members: 40, runs: 1 }],
-};
+const tiny: BenchConfig = TINY_BENCH;
 
 describe('bench harness on a tiny organization', () => {
   it('plans a no-op at the lower bound of requests, applies every change and converges', async () => {

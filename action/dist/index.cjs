@@ -47734,105 +47734,6 @@ function exportTitled(kind, org, live, more) {
 		...more(o)
 	}));
 }
-/**
-* Keys for live objects no manifest mentions: `keyOf(o)`, made unique with the id when two of `objects` share
-* it (so step ids of prune steps stay unique).
-*/
-function uniqueKeys(objects, keyOf) {
-	const keys = new Map(objects.map((o) => [o, keyOf(o)]));
-	const count = /* @__PURE__ */ new Map();
-	for (const k of keys.values()) count.set(k, (count.get(k) ?? 0) + 1);
-	return (o) => {
-		const k = keys.get(o) ?? keyOf(o);
-		return (count.get(k) ?? 0) > 1 ? `${k} (${o.id})` : k;
-	};
-}
-/** `uniqueKeys` of live objects by their key. */
-function uniqueLiveKey(objects) {
-	return uniqueKeys(objects, (o) => o.key);
-}
-/**
-* Live objects no manifest matched: listed as unmanaged, or, when pruning, one prune-phase delete step each
-* (id `…#delete`, one DELETE request), in the order of `objects`.
-*/
-function unmatchedLive(result, u) {
-	for (const o of u.objects) {
-		const key = u.key(o);
-		if (!u.prune) {
-			result.unmanaged.push({
-				kind: u.kind,
-				org: u.org,
-				key,
-				id: o.id
-			});
-			continue;
-		}
-		const note = typeof u.note === "function" ? u.note(o) : u.note;
-		const step = makeStep({
-			id: stepId(u.kind, u.org, key, "delete"),
-			action: "delete",
-			phase: "prune",
-			kind: u.kind,
-			org: u.org,
-			key,
-			wave: u.wave(o),
-			before: u.before(o),
-			after: null,
-			requests: [{
-				method: "DELETE",
-				path: u.path(o)
-			}],
-			...note !== void 0 ? { note } : {},
-			...u.dependsOn ? { dependsOn: u.dependsOn(o) } : {}
-		});
-		const cascades = u.cascades?.(o) ?? [];
-		if (cascades.length > 0) step.cascades = cascades;
-		result.steps.push(step);
-	}
-}
-/** The entry of a document of a title-identified kind: key = spec.title, id = the pinned spec.id, source = `spec`. */
-function titledEntry(kind, doc, spec) {
-	const entry = {
-		kind,
-		org: doc.metadata.organization,
-		key: spec.title,
-		spec,
-		source: doc.pos(["spec"]),
-		doc
-	};
-	if (spec.id !== void 0) entry.id = spec.id;
-	return entry;
-}
-/**
-* A title-or-id kind's entries as its diff keys them: the same entries, except that a pinned entry whose
-* title another entry of the same kind and org shares (allowed when they all pin ids) is replaced by a copy
-* keyed `${title} (${id})`, so its step ids, plan keys and registered key are unique. Entries with a unique
-* title are returned as they are, so their keys and step ids do not change.
-*/
-function withDisplayKeys(entries) {
-	const at = (e) => `${e.kind}\u0000${e.org}\u0000${e.key}`;
-	const count = /* @__PURE__ */ new Map();
-	for (const e of entries) if (e.id !== void 0) count.set(at(e), 0);
-	if (count.size === 0) return [...entries];
-	for (const e of entries) {
-		const k = at(e);
-		const n = count.get(k);
-		if (n !== void 0) count.set(k, n + 1);
-	}
-	return entries.map((e) => {
-		if (e.id === void 0 || (count.get(at(e)) ?? 0) < 2) return e;
-		const copy = {
-			...e,
-			key: `${e.key} (${e.id})`
-		};
-		titles.set(copy, identityTitle(e));
-		return copy;
-	});
-}
-/** The title an entry is matched by when its pinned id is gone: its key, unless `withDisplayKeys` changed it. */
-function identityTitle(e) {
-	return titles.get(e) ?? e.key;
-}
 /** A string, else null (live fields the API may leave unset). */
 function stringOrNull(v) {
 	return typeof v === "string" ? v : null;
@@ -47841,12 +47742,11 @@ function stringOrNull(v) {
 function nullableString(v) {
 	return v === null ? null : typeof v === "string" ? v : void 0;
 }
-var API_VERSION, refSteps, titles;
+var API_VERSION, refSteps;
 var init_common = __esmMin((() => {
 	init_refs();
 	API_VERSION = "docops/v1";
 	refSteps = (idOrRef) => isRef(idOrRef) ? refsIn(idOrRef).map((r) => r.stepId) : [];
-	titles = /* @__PURE__ */ new WeakMap();
 }));
 // src/kinds/match.ts
 /**
@@ -47923,8 +47823,112 @@ function stalePinWarnings(kind, org, stalePins) {
 		message: `pinned id ${e.id} does not exist; matched by title instead`
 	}));
 }
+/** The entry of a document of a title-identified kind: key = spec.title, id = the pinned spec.id, source = `spec`. */
+function titledEntry(kind, doc, spec) {
+	const entry = {
+		kind,
+		org: doc.metadata.organization,
+		key: spec.title,
+		spec,
+		source: doc.pos(["spec"]),
+		doc
+	};
+	if (spec.id !== void 0) entry.id = spec.id;
+	return entry;
+}
+/**
+* A title-or-id kind's entries as its diff keys them: the same entries, except that a pinned entry whose
+* title another entry of the same kind and org shares (allowed when they all pin ids) is replaced by a copy
+* keyed `${title} (${id})`, so its step ids, plan keys and registered key are unique. Entries with a unique
+* title are returned as they are, so their keys and step ids do not change.
+*/
+function withDisplayKeys(entries) {
+	const at = (e) => `${e.kind}\u0000${e.org}\u0000${e.key}`;
+	const count = /* @__PURE__ */ new Map();
+	for (const e of entries) if (e.id !== void 0) count.set(at(e), 0);
+	if (count.size === 0) return [...entries];
+	for (const e of entries) {
+		const k = at(e);
+		const n = count.get(k);
+		if (n !== void 0) count.set(k, n + 1);
+	}
+	return entries.map((e) => {
+		if (e.id === void 0 || (count.get(at(e)) ?? 0) < 2) return e;
+		const copy = {
+			...e,
+			key: `${e.key} (${e.id})`
+		};
+		titles.set(copy, identityTitle(e));
+		return copy;
+	});
+}
+/** The title an entry is matched by when its pinned id is gone: its key, unless `withDisplayKeys` changed it. */
+function identityTitle(e) {
+	return titles.get(e) ?? e.key;
+}
+var titles;
 var init_match$1 = __esmMin((() => {
 	init_errors$1();
+	titles = /* @__PURE__ */ new WeakMap();
+}));
+// src/kinds/unmatched.ts
+/**
+* Keys for live objects no manifest mentions: `keyOf(o)`, made unique with the id when two of `objects` share
+* it (so step ids of prune steps stay unique).
+*/
+function uniqueKeys(objects, keyOf) {
+	const keys = new Map(objects.map((o) => [o, keyOf(o)]));
+	const count = /* @__PURE__ */ new Map();
+	for (const k of keys.values()) count.set(k, (count.get(k) ?? 0) + 1);
+	return (o) => {
+		const k = keys.get(o) ?? keyOf(o);
+		return (count.get(k) ?? 0) > 1 ? `${k} (${o.id})` : k;
+	};
+}
+/** `uniqueKeys` of live objects by their key. */
+function uniqueLiveKey(objects) {
+	return uniqueKeys(objects, (o) => o.key);
+}
+/**
+* Live objects no manifest matched: listed as unmanaged, or, when pruning, one prune-phase delete step each
+* (id `…#delete`, one DELETE request), in the order of `objects`.
+*/
+function unmatchedLive(result, u) {
+	for (const o of u.objects) {
+		const key = u.key(o);
+		if (!u.prune) {
+			result.unmanaged.push({
+				kind: u.kind,
+				org: u.org,
+				key,
+				id: o.id
+			});
+			continue;
+		}
+		const note = typeof u.note === "function" ? u.note(o) : u.note;
+		const step = makeStep({
+			id: stepId(u.kind, u.org, key, "delete"),
+			action: "delete",
+			phase: "prune",
+			kind: u.kind,
+			org: u.org,
+			key,
+			wave: u.wave(o),
+			before: u.before(o),
+			after: null,
+			requests: [{
+				method: "DELETE",
+				path: u.path(o)
+			}],
+			...note !== void 0 ? { note } : {},
+			...u.dependsOn ? { dependsOn: u.dependsOn(o) } : {}
+		});
+		const cascades = u.cascades?.(o) ?? [];
+		if (cascades.length > 0) step.cascades = cascades;
+		result.steps.push(step);
+	}
+}
+var init_unmatched = __esmMin((() => {
 	init_common();
 }));
 // src/kinds/access/model.ts
@@ -48069,6 +48073,7 @@ var roleOf$1;
 var init_fetch$1 = __esmMin((() => {
 	init_common();
 	init_match$1();
+	init_unmatched();
 	init_model$8();
 	roleOf$1 = (v) => isAccessRole(v) ? v : null;
 }));
@@ -49054,7 +49059,7 @@ var siteSpaces, parsed;
 var init_desired = __esmMin((() => {
 	init_file_refs();
 	init_parse();
-	init_common();
+	init_match$1();
 	init_manifest_refs();
 	init_customization_file();
 	init_live_desired();
@@ -49371,7 +49376,6 @@ function describedSections(ctx, org, usage) {
 }
 var PURGE_NOTE, SECTION_PURGE_NOTE;
 var init_purge = __esmMin((() => {
-	init_common();
 	init_match$1();
 	init_desired();
 	init_structure();
@@ -50129,6 +50133,7 @@ var SPACE, SOFT_DELETE, where$2;
 var init_prune = __esmMin((() => {
 	init_common();
 	init_match$1();
+	init_unmatched();
 	init_purge();
 	SPACE = "Space";
 	SOFT_DELETE = "soft delete: restorable for 7 days";
@@ -50334,6 +50339,7 @@ var init_diff$5 = __esmMin((() => {
 	init_refs();
 	init_common();
 	init_match$1();
+	init_unmatched();
 	init_diff$6();
 	init_model$7();
 	init_state();
@@ -50630,9 +50636,9 @@ var init_kind$6 = __esmMin((() => {
 	init_parse();
 	init_state();
 	init_common();
+	init_match$1();
 	init_collection();
 	init_manifest_refs();
-	init_match$1();
 	init_model$6();
 	init_purge();
 	init_diff$5();
@@ -51258,6 +51264,7 @@ var init_kind$5 = __esmMin((() => {
 	init_refs();
 	init_cascades$3();
 	init_common();
+	init_unmatched();
 	init_members();
 	init_cascades$2();
 	init_export$4();
@@ -51631,6 +51638,7 @@ function versionCascades(org, o, versions) {
 var apiSource, masked, MAX_NOTE_ERROR, clip, settleOf;
 var init_diff$4 = __esmMin((() => {
 	init_common();
+	init_unmatched();
 	init_model$1();
 	apiSource = (s) => s.type === "url" ? { url: s.url } : { text: s.text };
 	masked = (s) => s.type === "url" ? {} : { masked: { source: `{text: ${shortDigest(s.sha256)}${s.file !== void 0 ? ` of ${s.file}` : ""}}` } };
@@ -52450,6 +52458,7 @@ var init_diff$3 = __esmMin((() => {
 	init_refs();
 	init_common();
 	init_match$1();
+	init_unmatched();
 	init_model$4();
 	init_team_ref();
 }));
@@ -53553,6 +53562,7 @@ var GROUP_FIELDS;
 var init_groups_diff = __esmMin((() => {
 	init_refs();
 	init_common();
+	init_unmatched();
 	init_recover$1();
 	init_model$5();
 	init_scope$1();
@@ -54560,6 +54570,7 @@ function warnDuplicates(scope, unwanted, kept, pathOf) {
 }
 var init_space_prune = __esmMin((() => {
 	init_common();
+	init_unmatched();
 	init_model$5();
 	init_scope$1();
 }));
@@ -54973,6 +54984,7 @@ var SECTION_FIELDS;
 var init_sections_diff = __esmMin((() => {
 	init_refs();
 	init_common();
+	init_unmatched();
 	init_model$5();
 	init_paths();
 	init_root_spaces();
@@ -55368,6 +55380,7 @@ function prune(scope, unlisted) {
 var init_external_links_diff = __esmMin((() => {
 	init_errors$1();
 	init_common();
+	init_unmatched();
 	init_live_model();
 	init_model$5();
 	init_scope$1();
@@ -55584,9 +55597,10 @@ function updateSite(scope, have) {
 var init_diff$2 = __esmMin((() => {
 	init_refs();
 	init_common();
+	init_match$1();
+	init_unmatched();
 	init_diff$6();
 	init_model$8();
-	init_match$1();
 	init_recover$1();
 	init_cascades$1();
 	init_children_diff();
@@ -56029,6 +56043,7 @@ var init_snapshot$2 = __esmMin((() => {
 	init_export$5();
 	init_snapshot$7();
 	init_common();
+	init_match$1();
 	init_desired();
 	init_fetch();
 	init_live_model();
@@ -56357,8 +56372,9 @@ var init_diff$1 = __esmMin((() => {
 	init_parents();
 	init_prune();
 	init_common();
-	init_merge_rules();
 	init_match$1();
+	init_unmatched();
+	init_merge_rules();
 	init_recover$1();
 	init_model$6();
 	init_purge();
@@ -56638,11 +56654,11 @@ var init_kind$1 = __esmMin((() => {
 	init_model$7();
 	init_parent_refs();
 	init_common();
+	init_match$1();
 	init_space();
 	init_model$8();
 	init_manifest_refs();
 	init_merge_rules$1();
-	init_match$1();
 	init_diff$1();
 	init_model$6();
 	init_purge();
@@ -57000,6 +57016,7 @@ var init_diff = __esmMin((() => {
 	init_cascades$3();
 	init_common();
 	init_match$1();
+	init_unmatched();
 	init_team_ref();
 	init_cascades$2();
 	init_model$2();
@@ -57242,8 +57259,8 @@ function exportDocs$1(org, live) {
 var teamKind;
 var init_kind = __esmMin((() => {
 	init_common();
-	init_team();
 	init_match$1();
+	init_team();
 	init_model$3();
 	init_additive();
 	init_cascades$2();
@@ -57401,8 +57418,9 @@ var KIND, DEPTH, translationsPath, sorted, translationUndo, translationKind;
 var init_translation = __esmMin((() => {
 	init_refs();
 	init_common();
-	init_translation$1();
 	init_match$1();
+	init_unmatched();
+	init_translation$1();
 	init_recover$1();
 	init_informer_common();
 	KIND = "Translation";
@@ -58304,6 +58322,14 @@ function parsePlanJson(text) {
 		throw new UsageError(`plan is not valid JSON: ${err.message}`, { cause: err });
 	}
 	if (data && typeof data === "object" && typeof data["planChecksum"] === "string" && "plan" in data) data = data["plan"];
+	assertPlan(data);
+	return data;
+}
+/**
+* Every field of a plan, checked by Shape against what renderJson writes (a saved or hand-edited plan is read
+* back as the plan it says it is only when nothing is wrong); throws UsageError listing the problems found.
+*/
+function assertPlan(data) {
 	const problems = [];
 	const s = new Shape(problems);
 	if (s.object(data, "plan", [
@@ -58374,7 +58400,6 @@ function parsePlanJson(text) {
 		const more = problems.length > shown.length ? `\n… and ${problems.length - shown.length} more` : "";
 		throw new UsageError(`not a valid docops plan:\n${shown.join("\n")}${more}`);
 	}
-	return data;
 }
 var Shape;
 var init_json_parse = __esmMin((() => {
@@ -58460,27 +58485,32 @@ function parseSavedPlan(text, file = "plan file") {
 	if (!isRecord(data)) throw new UsageError(`${file} is not a docops saved plan (expected a JSON object)`);
 	for (const k of Object.keys(data)) if (!HEAD_KEYS.includes(k)) problems.push(`${k}: unknown field`);
 	if (data["formatVersion"] !== 1) throw new UsageError(`${file}: saved-plan format ${JSON.stringify(data["formatVersion"])} is not supported (expected 1); make the plan again with this docops`);
-	for (const k of [
-		"createdAt",
-		"manifestsChecksum",
-		"liveFingerprint",
-		"planChecksum"
-	]) if (typeof data[k] !== "string") problems.push(`${k}: expected a string`);
-	for (const k of ["manifestFiles", "liveObjects"]) {
+	const field = (k) => {
 		const v = data[k];
-		if (!isRecord(v) || Object.values(v).some((x) => typeof x !== "string")) problems.push(`${k}: expected an object of strings`);
-	}
+		if (typeof v === "string") return v;
+		problems.push(`${k}: expected a string`);
+		return "";
+	};
+	const texts = (k) => {
+		const v = data[k];
+		if (isStringRecord(v)) return v;
+		problems.push(`${k}: expected an object of strings`);
+		return {};
+	};
+	const head = {
+		formatVersion: 1,
+		createdAt: field("createdAt"),
+		manifestsChecksum: field("manifestsChecksum"),
+		liveFingerprint: field("liveFingerprint"),
+		planChecksum: field("planChecksum"),
+		manifestFiles: texts("manifestFiles"),
+		liveObjects: texts("liveObjects")
+	};
 	const options = data["options"];
-	if (!isRecord(options) || !Array.isArray(options["prune"]) || options["prune"].some((p) => typeof p !== "string") || typeof options["invite"] !== "boolean") problems.push("options: expected {prune: string[], invite: boolean}");
-	else if (options["modes"] !== void 0 && (!isRecord(options["modes"]) || Object.values(options["modes"]).some((m) => !OWNERSHIP_MODES.includes(m)))) problems.push(`options.modes: expected an object of ${OWNERSHIP_MODES.join(" | ")}`);
+	if (!isOptions(options)) problems.push(optionsProblem(options));
 	const cost = data["cost"];
-	if (!isRecord(cost) || [
-		"requests",
-		"estimatedMs",
-		"concurrency",
-		"latencyMs"
-	].some((k) => typeof cost[k] !== "number")) problems.push("cost: expected {requests, estimatedMs, concurrency, latencyMs}");
-	if (problems.length > 0) throw new UsageError(`${file} is not a valid docops saved plan:\n${problems.join("\n")}`);
+	if (!isCost(cost)) problems.push("cost: expected {requests, estimatedMs, concurrency, latencyMs, rateLimit?}");
+	if (problems.length > 0 || !isOptions(options) || !isCost(cost)) throw new UsageError(`${file} is not a valid docops saved plan:\n${problems.join("\n")}`);
 	let plan;
 	try {
 		plan = parsePlanJson(JSON.stringify(data["plan"]));
@@ -58488,14 +58518,35 @@ function parseSavedPlan(text, file = "plan file") {
 		throw new UsageError(`${file}: ${err.message}`);
 	}
 	return {
-		...data,
+		...head,
+		options,
+		cost,
 		plan
 	};
+}
+function isOptions(v) {
+	return isRecord(v) && Array.isArray(v["prune"]) && v["prune"].every((p) => typeof p === "string") && typeof v["invite"] === "boolean" && (v["modes"] === void 0 || isModes(v["modes"]));
+}
+function optionsProblem(v) {
+	return isRecord(v) && !(v["modes"] === void 0 || isModes(v["modes"])) && isOptions({
+		...v,
+		modes: void 0
+	}) ? `options.modes: expected an object of ${OWNERSHIP_MODES.join(" | ")}` : "options: expected {prune: string[], invite: boolean}";
+}
+function isCost(v) {
+	if (!isRecord(v) || !hasNumbers(v, [
+		"requests",
+		"estimatedMs",
+		"concurrency",
+		"latencyMs"
+	])) return false;
+	const rate = v["rateLimit"];
+	return rate === void 0 || isRecord(rate) && hasNumbers(rate, ["limit", "remaining"]) && (rate["resetInMs"] === void 0 || typeof rate["resetInMs"] === "number");
 }
 function isRecord(v) {
 	return typeof v === "object" && v !== null && !Array.isArray(v);
 }
-var HEAD_KEYS;
+var HEAD_KEYS, isStringRecord, isModes, hasNumbers;
 var init_saved_plan = __esmMin((() => {
 	init_errors$1();
 	init_json();
@@ -58514,6 +58565,9 @@ var init_saved_plan = __esmMin((() => {
 		"cost",
 		"plan"
 	];
+	isStringRecord = (v) => isRecord(v) && Object.values(v).every((x) => typeof x === "string");
+	isModes = (v) => isRecord(v) && Object.values(v).every((m) => OWNERSHIP_MODES.includes(m));
+	hasNumbers = (v, keys) => keys.every((k) => typeof v[k] === "number");
 }));
 // src/plan-file/verify.ts
 /** Offline checks: the plan file itself, then the manifests. */
@@ -67775,15 +67829,19 @@ var init_journal = __esmMin((() => {
 	isDeleteStep = (step) => step.phase === "delete" || step.phase === "prune";
 	redacted = (dropped) => dropped.length > 0 ? { redacted: dropped } : {};
 }));
-// src/safety/undo.ts
+// src/safety/journal-read.ts
 /**
-* Undo, the offline part: journal records → the snapshot parts of every deleted object, merged per (kind, org),
-* and (given each object's fate: restored through the API, recreated, or live again) the manifest documents
-* that bring them back, through each kind's own `export`, plus, per object, exactly what does not come back.
-* Reading the API (which objects can be restored) and planning are in src/undo.
+* `docops undo` reads the delete journal back (journal.ts writes it): one JSON line per record, each checked field
+* by field and built as a JournalRecord from what was checked — a journal is a file a person may have edited or
+* cut, and a malformed line is a UsageError naming its line, never a TypeError later in undo.
 */
-var init_undo$1 = __esmMin((() => {
+var init_journal_read = __esmMin((() => {
+	init_plan$1();
 	init_journal();
+}));
+// src/safety/undo.ts
+var init_undo$1 = __esmMin((() => {
+	init_journal_read();
 }));
 // src/safety/whoami.ts
 async function fetchWhoami(client) {

@@ -22,6 +22,13 @@ describe('parseFaults', () => {
       maxFaults: 4,
     });
     expect(parseFaults('5xxAfter=0.05,reset=0.025')).toEqual({ serverErrorAfter: 0.05, reset: 0.025 });
+    expect(parseFaults('stale=2s,auditDelay=1500ms:500ms,evolve=0.2,race=0.1')).toEqual({
+      staleMs: 2000,
+      auditDelay: { delayMs: 1500, jitterMs: 500 },
+      evolve: 0.2,
+      race: 0.1,
+    });
+    expect(parseFaults('auditDelay=3s')).toEqual({ auditDelay: { delayMs: 3000, jitterMs: 0 } });
     expect(parseFaults('')).toEqual({});
     expect(parseFaults(' latency=5 , seed=1 ')).toEqual({ latencyMs: 5, seed: 1 });
   });
@@ -36,6 +43,11 @@ describe('parseFaults', () => {
     ['429', /is not key=value/],
     ['429=0.6,5xx=0.6', /add up to 1.2, more than 1/],
     ['5xxAfter=0.6,resetAfter=0.6', /add up to 1.2, more than 1/],
+    ['stale=soon', /stale must be a duration/],
+    ['auditDelay=1s:2s', /jitter may not exceed its delay/],
+    ['auditDelay=x:1s', /auditDelay must be a duration/],
+    ['evolve=1.5', /evolve must be a probability/],
+    ['race=-1', /race must be a probability/],
   ])('rejects %s', (spec, message) => {
     expect(() => parseFaults(spec)).toThrow(message);
   });

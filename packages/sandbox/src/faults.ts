@@ -14,6 +14,18 @@
  *   rateLimit=600/min     a token bucket per bearer token (rate-limit.ts): X-RateLimit-* headers on every answer,
  *                         429 with Retry-After when empty; not a random fault (draws nothing, never counts in max)
  *
+ * The world's habits (not failures: they draw from streams of their own, never count in max, and leave the
+ * outcomes above unchanged for a seed):
+ *
+ *   stale=2s              list answers show each object as it was this long ago (a create appears late, a delete
+ *                         disappears late, an update shows the old values late); a GET of one object is current
+ *   auditDelay=2s:1s      an audit event becomes visible this long (± the jitter, so out of order across changes)
+ *                         after its change, carrying the time of the change
+ *   evolve=0.2            with this probability per object, answers carry fields docops does not know and, where
+ *                         the spec has an enum, a value outside it (what a newer API sends)
+ *   race=0.1              with this probability, between docops's read of an object and its write of it, another
+ *                         actor changes the same object (a different field, or an item of the same list)
+ *
  * Every request draws exactly three numbers, in arrival order, so the same seed and the same request
  * sequence give the same outcomes whatever the outcomes are. The outcomes are laid out on [0, 1) in the order
  * 429, 5xx, reset, resetAfter, 5xxAfter (the last one added last, so older specs keep their outcomes per seed).
@@ -34,6 +46,14 @@ export interface FaultSpec {
   seed?: number;
   maxFaults?: number;
   rateLimit?: RateLimitSpec;
+  /** List answers lag this far behind (ms). */
+  staleMs?: number;
+  /** Audit events become visible this long after their change, ± jitterMs. */
+  auditDelay?: { delayMs: number; jitterMs: number };
+  /** Probability per object of fields and enum values from a newer API. */
+  evolve?: number;
+  /** Probability per read-then-write of another actor's change in between. */
+  race?: number;
 }
 
 export type FaultOutcome =
@@ -61,6 +81,10 @@ const KEYS = [
   'seed',
   'max',
   'rateLimit',
+  'stale',
+  'auditDelay',
+  'evolve',
+  'race',
 ];
 
 export function parseFaults(spec: string): FaultSpec {
@@ -135,6 +159,22 @@ export function parseFaults(spec: string): FaultSpec {
           fail((err as Error).message);
         }
         break;
+      case 'stale':
+        out.staleMs = duration(value);
+        break;
+      case 'auditDelay': {
+        const [d, j] = value.split(':');
+        out.auditDelay = { delayMs: duration(d ?? ''), jitterMs: j === undefined ? 0 : duration(j) };
+        if (out.auditDelay.jitterMs > out.auditDelay.delayMs)
+          fail(`auditDelay's jitter may not exceed its delay (an event is never visible before its change)`);
+        break;
+      }
+      case 'evolve':
+        out.evolve = prob();
+        break;
+      case 'race':
+        out.race = prob();
+        break;
       default:
         fail(`unknown key "${key}" (known: ${KEYS.join(', ')})`);
     }
@@ -159,6 +199,28 @@ export function mulberry32(seed: number): () => number {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/**
+ * A PRNG stream of its own for one of the world's habits (stale, auditDelay, evolve, race), seeded by the spec's
+ * seed and the habit's name: drawing from it never shifts the per-request outcomes above.
+ */
+export function habitStream(spec: FaultSpec, habit: string): () => number {
+  return mulberry32(((spec.seed ?? 1) ^ fnv1a(habit)) >>> 0);
+}
+
+/** A number in [0, 1) fixed by the seed, the habit and a key (an object's table and id): the same every time asked. */
+export function habitChance(spec: FaultSpec, habit: string, key: string): number {
+  return mulberry32(((spec.seed ?? 1) ^ fnv1a(`${habit}\u0000${key}`)) >>> 0)();
+}
+
+function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (const ch of text) {
+    h ^= ch.codePointAt(0) ?? 0;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
 }
 
 const SERVER_ERRORS = [502, 503, 504] as const;

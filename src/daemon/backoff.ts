@@ -7,6 +7,8 @@
 export interface Clock {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
+  /** The time (ms since the epoch) for what the daemon schedules by the clock (docs health); default Date.now. */
+  now?(): number;
 }
 
 export const systemClock: Clock = {

@@ -119,6 +119,7 @@ export class Daemon extends EventEmitter {
       approvals: () => this.approvals,
       driftKeeper: () => this.driftKeeper,
       record: (r) => this.record(r),
+      ...(deps.clock?.now ? { now: () => deps.clock!.now!() } : {}),
     });
   }
 

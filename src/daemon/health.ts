@@ -24,22 +24,30 @@ export interface SpaceHealth {
   inChangeRequests: number;
 }
 
-/** When the next run reads docs health: the first run, then once `everyMs` have passed; never with 0. */
+/** A failed read is tried again this soon (or at the interval, when shorter), not a whole interval later. */
+export const HEALTH_RETRY_MS = 5 * 60 * 1000;
+
+/**
+ * When the next run reads docs health: the first run, then once `everyMs` have passed; never with 0. Only a read
+ * that happened moves the clock: a run that did not read (a scoped run, which sees only part of the spaces) leaves
+ * it due, and a read that failed is tried again after HEALTH_RETRY_MS.
+ */
 export class HealthSchedule {
-  private last: number | undefined;
+  private next: number | undefined;
 
   constructor(
     private readonly everyMs: number,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Whether a run ending now reads it; true marks it read (a read that then fails waits for the next turn). */
-  take(): boolean {
-    if (this.everyMs <= 0) return false;
-    const now = this.now();
-    if (this.last !== undefined && now - this.last < this.everyMs) return false;
-    this.last = now;
-    return true;
+  /** Whether a run ending now should read it (asks only: `done` says it was read). */
+  due(): boolean {
+    return this.everyMs > 0 && (this.next === undefined || this.now() >= this.next);
+  }
+
+  /** A read ended: read (the next after the interval) or failed (tried again sooner). */
+  done(read: boolean): void {
+    this.next = this.now() + (read ? this.everyMs : Math.min(this.everyMs, HEALTH_RETRY_MS));
   }
 }
 
@@ -48,23 +56,24 @@ export async function readHealth(
   desired: DesiredState,
   live: LiveState,
   log: Logger,
-): Promise<SpaceHealth[] | undefined> {
+): Promise<{ health: SpaceHealth[] | undefined; read: boolean }> {
   const spaces = managedSpaces(desired, live);
-  if (spaces.length === 0) return undefined;
+  if (spaces.length === 0) return { health: undefined, read: true };
   try {
     const found = await readBrokenLinks(client.background?.() ?? client, spaces);
-    return found.map((s) => ({
+    const health = found.map((s) => ({
       org: s.org,
       id: s.id,
       space: s.title,
       broken: s.broken,
       inChangeRequests: s.inChangeRequests,
     }));
+    return { health, read: true };
   } catch (err) {
     log.warn(
       { error: err instanceof Error ? err.message : String(err) },
       'cannot read the broken links of the managed spaces',
     );
-    return undefined;
+    return { health: undefined, read: false };
   }
 }

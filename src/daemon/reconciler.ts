@@ -56,6 +56,8 @@ export interface ReconcilerParts {
   driftKeeper(): DriftKeeper | undefined;
   /** A finished run's record (not a standby's, which never started). */
   record(record: RunRecord): void;
+  /** The time, for docs health's interval (default Date.now). */
+  now?: () => number;
 }
 
 export class Reconciler {
@@ -78,7 +80,7 @@ export class Reconciler {
   private readonly health: HealthSchedule;
 
   constructor(private readonly p: ReconcilerParts) {
-    this.health = new HealthSchedule(p.config.healthEveryMs ?? CONFIG_DEFAULTS.healthMinutes * 60_000);
+    this.health = new HealthSchedule(p.config.healthEveryMs ?? CONFIG_DEFAULTS.healthMinutes * 60_000, p.now);
   }
 
   /** Whether a run is going now. */

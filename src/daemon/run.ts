@@ -12,6 +12,7 @@ import type { Plan, Step } from '../model/plan.js';
 import type { PlanOptions } from '../engine/reconcile.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import { reconcileOnce } from '../engine/run.js';
+import { managedScopes } from '../engine/scope.js';
 import type { Logger } from '../log.js';
 import type { Env } from '../manifests/interpolate.js';
 import type { LoadOptions } from '../manifests/load.js';
@@ -148,8 +149,9 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     type: 'full',
     why: 'scoped reconciles are off',
   };
-  // A run only the informer's poll started plans the organizations it found changed (and any manifest change).
-  const pending = ctx.liveSource?.takePending();
+  // A run only the informer's poll started plans the organizations it found changed (and any manifest change);
+  // what a poll found waits for a run the poll started (another run may not plan it).
+  const pending = reasons.includes('poll') ? ctx.liveSource?.takePending() : undefined;
   const decision =
     pending && reasons.every((r) => r === 'poll') ? pollDecision(ctx.scoping, loaded.desired, pending) : decided;
   scopeFields =
@@ -159,6 +161,9 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
   log.info(scopeFields, decision.type === 'full' ? 'full reconcile' : 'scoped reconcile');
   const planOptions =
     decision.type === 'scoped' ? { ...ctx.planOptions, scope: new Set(decision.scopes) } : ctx.planOptions;
+  // A run that plans every managed scope may speak for the whole organization (close a drift proposal, read docs
+  // health); a scoped run speaks only for its scopes.
+  const whole = decision.type === 'full' || [...managedScopes(loaded.desired)].every((k) => planOptions.scope?.has(k));
   // A scoped plan says nothing about the kinds it did not diff: their drift gauges keep their values.
   const driftKinds =
     decision.type === 'scoped'
@@ -211,6 +216,7 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
               live,
               options: planOptions,
               writes: ctx.mode === 'apply',
+              whole,
               log,
             })
           : annotated;
@@ -236,13 +242,14 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     });
     plan = outcome.plan;
     // No step at all: no drift lasts, so a proposal still open is for drift that is gone.
-    if (!settled)
+    if (!settled && whole)
       await ctx.drift?.quiet({
         plan: outcome.plan,
         desired: loaded.desired,
         live: outcome.live,
         options: planOptions,
         writes: ctx.mode === 'apply',
+        whole,
         log,
       });
     if (applyStarted !== undefined && outcome.report) timings.applyMs = since(applyStarted);
@@ -251,7 +258,11 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     if (ctx.liveSource && outcome.report)
       await ctx.liveSource.wrote(outcome.plan, outcome.report, loaded.desired, ctx.planOptions);
     setDrift(outcome.plan);
-    if (ctx.health?.take()) health = await readHealth(ctx.client, loaded.desired, outcome.live, log);
+    if (whole && ctx.health?.due()) {
+      const read = await readHealth(ctx.client, loaded.desired, outcome.live, log);
+      ctx.health.done(read.read);
+      health = read.health;
+    }
     if (health) ctx.metrics.setBrokenLinks(health, decision.type === 'scoped');
     return finish(outcomeFields(outcome, { mode: ctx.mode, signal: ctx.signal, documents, timings, api }, log));
   } catch (err) {

@@ -17,6 +17,11 @@ export class FakeScheduler implements Scheduler {
 
 export class FakeClock implements Clock {
   timers: { fn: () => void; ms: number; cleared: boolean }[] = [];
+  /** What `now()` answers when a test sets it (the real time until then). */
+  nowMs: number | undefined;
+  now(): number {
+    return this.nowMs ?? Date.now();
+  }
   setTimeout(fn: () => void, ms: number): unknown {
     const t = { fn, ms, cleared: false };
     this.timers.push(t);

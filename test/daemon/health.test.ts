@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadDaemonConfig } from '../../src/daemon/config.js';
-import { HealthSchedule } from '../../src/daemon/health.js';
+import { HEALTH_RETRY_MS, HealthSchedule } from '../../src/daemon/health.js';
 import {
   changeRequestHost,
   changeRequests,
@@ -129,14 +129,21 @@ describe('docs health', () => {
   it('is read on its own clock: the first run, then once the interval has passed; never with 0', async () => {
     let now = 1_000_000;
     const hourly = new HealthSchedule(60 * 60_000, () => now);
-    expect(hourly.take()).toBe(true);
+    expect(hourly.due()).toBe(true);
+    expect(hourly.due()).toBe(true); // asking moves nothing: only a read does
+    hourly.done(true);
     now += 59 * 60_000;
-    expect(hourly.take()).toBe(false);
+    expect(hourly.due()).toBe(false);
     now += 60_000;
-    expect(hourly.take()).toBe(true);
-    expect(hourly.take()).toBe(false);
+    expect(hourly.due()).toBe(true);
+    // A read that failed is tried again after HEALTH_RETRY_MS, not a whole interval later.
+    hourly.done(false);
+    now += HEALTH_RETRY_MS - 1;
+    expect(hourly.due()).toBe(false);
+    now += 1;
+    expect(hourly.due()).toBe(true);
     const never = new HealthSchedule(0, () => now);
-    expect(never.take()).toBe(false);
+    expect(never.due()).toBe(false);
     // docops.yaml's healthMinutes (default 60).
     const dir = mkdtempSync(join(tmpdir(), 'docops-health-'));
     try {
@@ -166,5 +173,27 @@ describe('docs health', () => {
     running.push(d);
     expect(JSON.parse((await d.get('/api/status')).text).health).toEqual([]);
     expect(d.sandbox.stats().requests.filter((r) => r.path.endsWith('/links'))).toEqual([]);
+  });
+
+  it('a scoped run does not take the read: it sees only part of the spaces, so the next whole run reads them', async () => {
+    const translation = (title: string): string =>
+      `apiVersion: docops/v1\nkind: Translation\nmetadata:\n  organization: org-demo\nspec:\n  title: ${title}\n  id: tr-fr\n`;
+    const d = await startTestDaemon({
+      files: { 'api.yaml': space('API Reference'), 'fr.yaml': translation('French docs') },
+      config: { schedule: '* * * * *' },
+    });
+    running.push(d);
+    const links = (): number => d.sandbox.stats().requests.filter((r) => r.path.endsWith('/links')).length;
+    expect(links()).toBe(1);
+    d.clock.nowMs = Date.now() + 61 * 60_000; // docs health is due again
+    d.sandbox.resetStats();
+    let next = d.nextRun();
+    d.write('fr.yaml', translation('French documentation'));
+    expect(await next).toMatchObject({ result: 'success', scope: 'scoped' });
+    expect(links()).toBe(0);
+    next = d.nextRun();
+    d.scheduler.tick();
+    expect(await next).toMatchObject({ result: 'success', scope: 'full' });
+    expect(links()).toBe(1);
   });
 });

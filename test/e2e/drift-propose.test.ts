@@ -224,3 +224,29 @@ describe('drift: report', () => {
     expect([role(w, 'u-bob'), role(w, 'u-dan')]).toEqual(['admin', 'read']);
   });
 });
+
+describe('drift: propose, and a run that plans only part of the organization', () => {
+  it('a scoped run (a translation edited) leaves the open proposal as it is: it did not look at that drift', async () => {
+    const w = await world();
+    const translation = (title: string): string =>
+      `apiVersion: docops/v1\nkind: Translation\nmetadata:\n  organization: org-demo\nspec:\n  title: ${title}\n  id: tr-fr\n`;
+    const scoped = w.d.nextRun((r) => r.reasons.includes('watch'));
+    w.d.write('translation.yaml', translation('French docs'));
+    await scoped;
+    await w.app('PATCH', '/orgs/org-demo/members/u-bob', { role: 'admin' });
+    await w.tick();
+    expect(w.repo.pulls.map((p) => p.state)).toEqual(['open']);
+    const proposed = w.repo.files('docops/drift').get('members.yaml');
+
+    const next = w.d.nextRun((r) => r.reasons.includes('watch'));
+    w.d.write('translation.yaml', translation('French documentation'));
+    expect(await next).toMatchObject({
+      result: 'success',
+      scope: 'scoped',
+      scopes: { reconciled: ['Translation/org-demo'] },
+    });
+    expect(w.repo.pulls.map((p) => p.state)).toEqual(['open']);
+    expect(w.repo.files('docops/drift').get('members.yaml')).toBe(proposed);
+    expect(role(w, 'u-bob')).toBe('admin');
+  });
+});

@@ -73,6 +73,11 @@ export interface SettleInput {
   options: PlanOptions;
   /** false in plan mode: nothing is written, so propose only reports. */
   writes: boolean;
+  /**
+   * The plan covers every managed scope. A scoped run sees only part of the drift: it keeps what it finds, and
+   * leaves the proposal (made from all of it) as it is.
+   */
+  whole: boolean;
   log: Logger;
 }
 
@@ -92,9 +97,8 @@ export class DriftKeeper {
     const found = driftToHold(plan, this.setup.policies, input.desired.documents ?? []);
     const held = new Map<string, KeptPolicy>(found.report.map((s) => [s.id, 'report']));
     const target = this.setup.target;
-    if (found.propose.length > 0 && (!target || !input.writes))
-      for (const s of found.propose) held.set(s.id, 'propose');
-    else if (target) {
+    if (!target || !input.writes || !input.whole) for (const s of found.propose) held.set(s.id, 'propose');
+    else {
       const revert = await this.propose(input, found.propose);
       for (const s of found.propose) if (!revert) held.set(s.id, 'propose');
     }
@@ -233,7 +237,7 @@ export class DriftKeeper {
 
   /** A run whose plan held no step: any open proposal is for drift that is gone. */
   async quiet(input: Omit<SettleInput, 'plan'> & { plan: Plan }): Promise<void> {
-    if (!this.setup.target || !input.writes) return;
+    if (!this.setup.target || !input.writes || !input.whole) return;
     await this.propose(input, []);
   }
 }

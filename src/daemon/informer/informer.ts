@@ -160,7 +160,7 @@ export class Informer {
     await Promise.all(
       [...this.orgs.values()].map(async (st) => {
         if (!st.cache || !st.cursor) return;
-        if (st.resync?.cache) busy.add(st.org);
+        if (st.resync?.cache || st.unplanned) busy.add(st.org);
         const from = st.cursor;
         const polled = await poll(this.deps.client, st.org, from, this.feed);
         st.peeked = { from, result: polled };
@@ -197,6 +197,12 @@ export class Informer {
     return out;
   }
 
+  /**
+   * One organization's live state for a run. A run whose plan does not cover every managed scope of the
+   * organization (a scoped run) may take events, or read the organization whole, for objects it does not plan:
+   * what it took is left pending (`unplanned`), and the next poll starts a run that plans the organization.
+   * Only a run that covers it settles it.
+   */
   private async readOrg(
     org: string,
     scopes: Set<string>,
@@ -205,6 +211,22 @@ export class Informer {
     request: { scope?: ScopeSet; full?: boolean },
   ): Promise<{ live: LiveState; read: OrgRead }> {
     const st = this.state(org);
+    const covers = request.scope === undefined || [...scopes].every((k) => request.scope!.has(k));
+    const result = await this.readOrgFor(st, scopes, desired, options, request);
+    const took = result.read.read === 'full' || (result.read.events ?? 0) > 0;
+    if (covers) st.unplanned = false;
+    else if (took) st.unplanned = true;
+    return result;
+  }
+
+  private async readOrgFor(
+    st: OrgState,
+    scopes: Set<string>,
+    desired: DesiredState,
+    options: PlanOptions,
+    request: { scope?: ScopeSet; full?: boolean },
+  ): Promise<{ live: LiveState; read: OrgRead }> {
+    const org = st.org;
     this.adopt(st);
     if (request.full) return this.reads.fullRead(st, scopes, desired, options, 'demand');
     if (!st.cache) {

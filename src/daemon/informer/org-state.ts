@@ -74,6 +74,11 @@ export interface OrgState {
   prune?: (kind: string, org: string) => boolean;
   liveFor?: string;
   dirty: boolean;
+  /**
+   * A run that did not plan the whole organization took events (or a full read) for it: the state they brought
+   * is still to be planned, so the next poll starts a run for it whatever the log says.
+   */
+  unplanned?: boolean;
   events: number;
   own: OwnEvents;
   /** A poll between runs (Informer.peek) and the cursor it polled from, kept for the run it starts. */

@@ -37,17 +37,34 @@ export interface AuditFaults {
 
 export class AuditLog {
   private readonly events: AuditRecord[] = [];
+  /** When each event becomes visible (ms), under `auditDelay`; absent: at once. */
+  private readonly visibleAt = new WeakMap<AuditRecord, number>();
+  private delayOf: (() => number) | undefined;
   faults: AuditFaults = {};
   constructor(private max = AUDIT_LOG_MAX) {}
 
   add(e: AuditRecord): void {
     this.events.push(e);
+    if (this.delayOf) this.visibleAt.set(e, Date.parse(e.occurredAt) + this.delayOf());
     if (this.events.length > this.max) this.events.splice(0, this.events.length - this.max);
   }
 
-  /** Events of one organization, newest first. */
+  /**
+   * The `auditDelay` habit (faults.ts): from now on each event becomes visible this long after its change (each
+   * drawn in turn, so out of order across changes); it still carries the time of the change. Undefined: at once.
+   */
+  delay(delayOf: (() => number) | undefined): void {
+    this.delayOf = delayOf;
+  }
+
+  /** Events of one organization, newest first (all of them, visible or not). */
   of(orgId: string): AuditRecord[] {
     return this.events.filter((e) => e.orgId === orgId).reverse();
+  }
+
+  /** The events of one organization a reader sees at `now` (ms), newest first by the time of their change. */
+  visible(orgId: string, now: number): AuditRecord[] {
+    return this.of(orgId).filter((e) => (this.visibleAt.get(e) ?? 0) <= now);
   }
 
   /** Keep only the newest `n` events (what a retention that expired the rest would leave). */

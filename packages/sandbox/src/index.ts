@@ -5,7 +5,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AuditLog, watchStore } from './audit-log.js';
-import { FaultInjector, parseFaults, toFaultSpec, type FaultSpec } from './faults.js';
+import { FaultInjector, habitStream, parseFaults, toFaultSpec, type FaultSpec } from './faults.js';
+import { StoreHistory } from './stale.js';
 import { formatRateLimit, parseRateLimit, RateLimiter, type RateLimitSpec } from './rate-limit.js';
 import { buildApiRouter } from './routes/index.js';
 import { BENCH_SIZES, generateOrg, scaledSizes } from './generated-org.js';
@@ -131,6 +132,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const initial = withRateLimit(toFaultSpec(opts.faults), opts.rateLimit);
   let injector = makeInjector(initial);
   let limiter = makeLimiter(initial, clock);
+  const history = new StoreHistory(store, clock);
+  const habits = (spec: FaultSpec | undefined): void => {
+    history.lag(spec?.staleMs);
+    audit.delay(spec?.auditDelay ? auditDelays(spec) : undefined);
+  };
+  habits(initial);
   let origin = '';
   const setFaults = (spec: unknown): void => {
     if (spec !== undefined && typeof spec !== 'string' && !isPlainObject(spec))
@@ -139,6 +146,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     const nextLimiter = makeLimiter(parsed, clock);
     injector = makeInjector(parsed);
     limiter = nextLimiter;
+    habits(parsed);
   };
 
   const server = createServer(
@@ -156,6 +164,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       faults: () => injector,
       rateLimiter: () => limiter,
       setFaults,
+      history,
     }),
   );
   await new Promise<void>((resolve, reject) => {
@@ -220,4 +229,11 @@ function checkedRateLimit(raw: unknown): RateLimitSpec {
 
 function makeLimiter(spec: FaultSpec | undefined, clock: () => number): RateLimiter | undefined {
   return spec?.rateLimit === undefined ? undefined : new RateLimiter(spec.rateLimit, clock);
+}
+
+/** Per event, in the order events are recorded: how long after its change it becomes visible (`auditDelay`). */
+function auditDelays(spec: FaultSpec): () => number {
+  const { delayMs, jitterMs } = spec.auditDelay!;
+  const random = habitStream(spec, 'auditDelay');
+  return () => Math.max(0, Math.round(delayMs + jitterMs * (2 * random() - 1)));
 }

@@ -5,6 +5,7 @@ import type { RateLimiter } from './rate-limit.js';
 import type { Router } from './router.js';
 import type { StatsRecorder } from './stats.js';
 import type { SandboxStore } from './store.js';
+import type { StoreHistory } from './stale.js';
 
 export interface PipelineDeps {
   store: SandboxStore;
@@ -24,6 +25,8 @@ export interface PipelineDeps {
   /** The rate limit of the current fault spec (undefined: none). */
   rateLimiter: () => RateLimiter | undefined;
   setFaults: (spec: unknown) => void;
+  /** The store's recent changes, for lists that answer late (`stale`); absent: lists are current. */
+  history?: StoreHistory;
   /** Called after PUT /_sandbox/state replaced the store (re-adds the read-only user when there is a read token). */
   afterStateLoad?: () => void;
 }

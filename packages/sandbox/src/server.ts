@@ -21,6 +21,7 @@ import { isPlainObject } from './validate.js';
 import { handleIntrospection } from './introspection.js';
 import { READ_TOKEN_USER_ID } from './seed.js';
 import { eventsFor, recordingChanges } from './audit-log.js';
+import { isPage } from './stale.js';
 
 /** Who a request authenticates as. */
 interface Caller {
@@ -194,7 +195,9 @@ async function processApiRequest(
       ...(deps.audit ? { audit: deps.audit } : {}),
     };
     // Every row the write changes becomes an event (audit-log.ts); a refused write changed nothing.
-    const { result: reply, changes } = await recordingChanges(async () => route.handler(ctx, body));
+    const { result: handled, changes } = await recordingChanges(async () => route.handler(ctx, body));
+    const reply =
+      method === 'GET' ? await lateList(handled, deps, () => route.handler(lagged(ctx, deps), body)) : handled;
     if (deps.audit && WRITE_METHODS.has(method) && reply.status < 300) {
       for (const event of eventsFor(deps.store, changes, caller.userId, deps.now())) deps.audit.add(event);
     }
@@ -206,3 +209,20 @@ async function processApiRequest(
     return { status: 500, body: errorBody(500, `sandbox internal error: ${(err as Error).message}`) };
   }
 }
+
+/** Under `stale` (stale.ts): a list's answer as the store was then; a GET of one object stays current. */
+async function lateList(reply: Reply, deps: PipelineDeps, late: () => Reply | Promise<Reply>): Promise<Reply> {
+  if (deps.history?.lagMs === undefined || reply.status !== 200 || !isPage(reply.body)) return reply;
+  try {
+    return await late();
+  } catch (err) {
+    // The object the list is under did not exist then: nothing below it was listed yet.
+    if (err instanceof HttpError && err.status === 404) return { status: 200, body: { count: 0, items: [] } };
+    throw err;
+  }
+}
+
+const lagged = (ctx: RequestContext, deps: PipelineDeps): RequestContext => ({
+  ...ctx,
+  store: deps.history!.view(deps.store),
+});

@@ -72,7 +72,7 @@ export const auditEventRoutes: RouteTable = {
       const action = queryString(ctx.query, 'action');
       const actor = queryString(ctx.query, 'actor');
       const target = queryString(ctx.query, 'target');
-      const events = (ctx.audit?.of(org.id) ?? []).filter((e) => {
+      const events = (ctx.audit?.visible(org.id, ctx.now().getTime()) ?? []).filter((e) => {
         const at = Date.parse(e.occurredAt);
         return (
           (from === undefined || at >= from) &&

@@ -3,8 +3,11 @@
  * or why they cannot be trusted to be all of them. The daemon's informer (src/daemon/informer) re-reads only what
  * the events name, so a poll must never miss one silently:
  *
- * - **late events**: each poll reads from `overlapMs` before the newest event it saw, and skips the ids it saw,
- *   so an event recorded a little after its `occurredAt` is still found;
+ * - **late events**: each poll reads from a window before the newest event it saw, and skips the ids it saw, so an
+ *   event that becomes visible after newer ones (an audit pipeline that lags, out of order) is still found. The
+ *   window is `overlapMs`, or twice the most an event was seen late (an event found older than the newest one the
+ *   poll before had seen was that late at least), up to `maxOverlapMs`: a log that lags more than it once did is
+ *   followed further back from then on;
  * - **expired**: the newest event of the last poll (the anchor) must be read again; when it is gone, the log no
  *   longer keeps what came after the cursor → a gap. A cursor taken on an empty log has no anchor: it starts
  *   at the server's time (the answer's `Date` header), and the events after it are all new (a log drops its
@@ -27,8 +30,10 @@ export interface FeedCursor {
   at?: number;
   /** That event's id: it must be found again by the next poll. */
   anchor?: string;
-  /** Ids of the events seen from `at - overlapMs` on (never handed out twice). */
-  seen: string[];
+  /** The events seen from `at - window` on, with their times (never handed out twice). */
+  seen: { id: string; at: number }[];
+  /** The most an event was seen late (ms): it widens the window (see the file comment). */
+  lateMs?: number;
 }
 
 export interface FeedEvent extends AuditEvent {
@@ -45,7 +50,15 @@ export type PollResult =
 
 export interface FeedOptions {
   overlapMs: number;
+  /** The widest the window grows for events seen late (default: overlapMs, no growth). */
+  maxOverlapMs?: number;
   maxPages: number;
+}
+
+/** How far behind the newest event seen a poll reads again. */
+export function windowOf(cursor: FeedCursor, options: FeedOptions): number {
+  const cap = Math.max(options.overlapMs, options.maxOverlapMs ?? options.overlapMs);
+  return Math.min(cap, Math.max(options.overlapMs, 2 * (cursor.lateMs ?? 0)));
 }
 
 interface Page {
@@ -81,7 +94,7 @@ export async function poll(
   cursor: FeedCursor,
   options: FeedOptions,
 ): Promise<PollResult> {
-  const from = cursor.at === undefined ? undefined : new Date(cursor.at - options.overlapMs).toISOString();
+  const from = cursor.at === undefined ? undefined : new Date(cursor.at - windowOf(cursor, options)).toISOString();
   const items: FeedEvent[] = [];
   let requests = 0;
   let page: string | undefined;
@@ -109,22 +122,31 @@ export async function poll(
       ? items.some((e) => e.id === cursor.anchor)
       : cursor.at !== undefined || items.length === 0;
   if (!anchored) return { type: 'gap', reason: 'expired', requests };
-  const seen = new Set(cursor.seen);
+  const seen = new Set(cursor.seen.map((e) => e.id));
   const fresh = items.filter((e) => !seen.has(e.id)).reverse();
-  return { type: 'events', events: fresh, cursor: advance(cursor, items, options), requests };
+  // An event older than the newest the last poll had seen became visible after it: it was at least that late.
+  let lateMs = cursor.lateMs ?? 0;
+  if (cursor.at !== undefined) for (const e of fresh) lateMs = Math.max(lateMs, cursor.at - time(e));
+  const next = advance({ ...cursor, ...(lateMs > 0 ? { lateMs } : {}) }, items, options);
+  return { type: 'events', events: fresh, cursor: next, requests };
 }
 
 /**
- * The cursor after reading `items` (newest first). Every id seen before that is still inside the overlap was read
- * again (the poll started `overlapMs` before the old cursor), so the ids of `items` are all that must be kept.
+ * The cursor after reading `items` (newest first): the events seen, this poll's and the earlier ones', that a
+ * later poll's window may still reach.
  */
 function advance(cursor: FeedCursor, items: readonly FeedEvent[], options: FeedOptions): FeedCursor {
   const newest = items[0];
   const at = newest ? Math.max(time(newest), cursor.at ?? Number.NEGATIVE_INFINITY) : cursor.at;
-  if (at === undefined) return { seen: [] };
+  const late = cursor.lateMs !== undefined ? { lateMs: cursor.lateMs } : {};
+  if (at === undefined) return { seen: [], ...late };
   const anchor = newest?.id ?? cursor.anchor;
-  const seen = items.filter((e) => time(e) >= at - options.overlapMs).map((e) => e.id);
-  return { at, ...(anchor !== undefined ? { anchor } : {}), seen };
+  // Kept for the widest window a poll may come to read (it grows with events seen late): none is handed out twice.
+  const window = Math.max(options.overlapMs, options.maxOverlapMs ?? options.overlapMs);
+  const byId = new Map(cursor.seen.map((e) => [e.id, e.at]));
+  for (const e of items) byId.set(e.id, time(e));
+  const seen = [...byId].filter(([, t]) => t >= at - window).map(([id, t]) => ({ id, at: t }));
+  return { at, ...(anchor !== undefined ? { anchor } : {}), seen, ...late };
 }
 
 const time = (e: FeedEvent): number => Date.parse(e.occurredAt);

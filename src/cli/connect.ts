@@ -10,6 +10,8 @@ import type { ApiClient } from '../model/api-client.js';
 import { UsageError } from '../model/errors.js';
 import type { CommandContext } from './command.js';
 import { resolveApiSettings } from '../api/settings.js';
+import { DEFAULT_LIST_LAG_MS } from '../api/expectations.js';
+import { configFromFlag } from './config-file.js';
 
 /** Fail fast, before any manifest is read, when there is no way to authenticate. */
 export function requireCredentials(ctx: CommandContext): void {
@@ -87,5 +89,16 @@ export async function connect(ctx: CommandContext): Promise<ApiClient> {
   });
   ctx.onCleanup(() => client.close());
   logger.debug({ baseUrl: client.baseUrl, concurrency: global.concurrency }, 'API client ready');
-  return client;
+  return remembering(ctx, client);
+}
+
+/**
+ * The client with docops's own writes remembered while lists may not show them (docs/reliability.md, "Lists that
+ * answer late"): within the command (a create looked up after its answer was lost waits for a list newer than it).
+ * Nothing is kept between commands: a plan made moments after an apply reads what the lists show then.
+ */
+async function remembering(ctx: CommandContext, client: ApiClient): Promise<ApiClient> {
+  const config = await configFromFlag(ctx);
+  const { expectingClient } = await import('../api/expectations-file.js');
+  return (await expectingClient(client, config?.listLagMs ?? DEFAULT_LIST_LAG_MS)).client;
 }

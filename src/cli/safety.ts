@@ -25,7 +25,9 @@ import type { ApplyEvent } from '../engine/apply.js';
 import { CONFIG_FLAG, configFromFlag } from './config-file.js';
 import type { LoadedPolicy } from '../policy/evaluate.js';
 
-export const DEFAULT_JOURNAL_DIR = '.docops/journal';
+import { DEFAULT_JOURNAL_DIR } from '../safety/journal-dir.js';
+
+export { DEFAULT_JOURNAL_DIR };
 
 export const SAFETY_FLAGS = {
   force: {

@@ -13,6 +13,8 @@ import { validateWithSchema } from '../manifests/schema.js';
 import { notifyTargets } from './notify/config.js';
 import type { NotifyTarget } from './notify/types.js';
 import { registerSecret } from '../secrets.js';
+import { DEFAULT_JOURNAL_DIR } from '../safety/journal-dir.js';
+import { DEFAULT_LIST_LAG_MS } from '../api/expectations.js';
 import { configSchema } from './config-schema.js';
 import { proposalsConfig, type ProposalsConfig } from './config-ownership.js';
 import type { ApprovalsConfig, ConfigDoc, ConfigPolicy } from '../policy/config.js';
@@ -75,6 +77,8 @@ export interface DaemonConfig {
    * most this often, in ms; 0: never. Absent: CONFIG_DEFAULTS.healthMinutes.
    */
   healthEveryMs?: number;
+  /** How far behind a write the API's lists may answer (ms; src/api/expectations.ts). Absent: CONFIG_DEFAULTS.listLagSeconds. */
+  listLagMs?: number;
   /** Several organizations, each reconciled on its own (src/daemon/fleet); absent: the one of `manifestsDir`. */
   organizations?: OrgConfig[];
   /** With organizations: the share of them this daemon reconciles (static) or the shard Leases it competes for (dynamic). */
@@ -88,6 +92,8 @@ export interface InformerSettings {
   /** 0: no background resync. */
   resyncMs: number;
   overlapMs: number;
+  /** The widest the overlap grows for events seen late (src/audit/feed.ts). */
+  maxOverlapMs?: number;
 }
 
 /** One kind's entry under `kinds:`: its ownership mode and what a run does with its drift (src/daemon/drift). */
@@ -98,7 +104,7 @@ export interface KindConfig {
 
 export type { HaConfig } from './config-ha.js';
 
-export const DEFAULT_JOURNAL_DIR = '.docops/journal';
+export { DEFAULT_JOURNAL_DIR };
 
 export const CONFIG_DEFAULTS = {
   concurrency: 8,
@@ -110,9 +116,10 @@ export const CONFIG_DEFAULTS = {
   logLevel: 'info',
   // client-go's leader-election defaults.
   ha: HA_DEFAULTS,
-  informer: { enabled: true, pollSeconds: 30, resyncMinutes: 240, overlapSeconds: 60 },
+  informer: { enabled: true, pollSeconds: 30, resyncMinutes: 240, overlapSeconds: 60, maxOverlapSeconds: 3600 },
   // One list request per managed space: read hourly, not by every run (a save, an informer's revert).
   healthMinutes: 60,
+  listLagSeconds: DEFAULT_LIST_LAG_MS / 1000,
 } as const;
 
 type RawConfig = Record<string, unknown>;
@@ -255,6 +262,7 @@ export async function loadDaemonConfig(
     ...(policy.approvals ? { approvals: policy.approvals } : {}),
     informer: informerSettings(raw.informer),
     healthEveryMs: (typeof raw.healthMinutes === 'number' ? raw.healthMinutes : CONFIG_DEFAULTS.healthMinutes) * 60_000,
+    listLagMs: (typeof raw.listLagSeconds === 'number' ? raw.listLagSeconds : CONFIG_DEFAULTS.listLagSeconds) * 1000,
     ...(fleet.organizations ? { organizations: fleet.organizations } : {}),
     ...(fleet.shard ? { shard: fleet.shard } : {}),
   };
@@ -263,13 +271,14 @@ export async function loadDaemonConfig(
 function informerSettings(raw: unknown): InformerSettings {
   const d = CONFIG_DEFAULTS.informer;
   const r = isObject(raw) ? raw : {};
-  const num = (k: 'pollSeconds' | 'resyncMinutes' | 'overlapSeconds'): number =>
+  const num = (k: 'pollSeconds' | 'resyncMinutes' | 'overlapSeconds' | 'maxOverlapSeconds'): number =>
     typeof r[k] === 'number' ? r[k] : d[k];
   return {
     enabled: r.enabled !== false,
     pollMs: num('pollSeconds') * 1000,
     resyncMs: num('resyncMinutes') * 60_000,
     overlapMs: num('overlapSeconds') * 1000,
+    maxOverlapMs: Math.max(num('overlapSeconds'), num('maxOverlapSeconds')) * 1000,
   };
 }
 

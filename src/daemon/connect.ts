@@ -6,6 +6,8 @@
  */
 import { createClient as createApiClient, type ResponseInfo } from '../api/client.js';
 import { resolveApiSettings } from '../api/settings.js';
+import { DEFAULT_LIST_LAG_MS } from '../api/expectations.js';
+import { expectingClient } from '../api/expectations-file.js';
 import type { ApiClient } from '../model/api-client.js';
 import { UsageError } from '../model/errors.js';
 import type { Logger } from '../log.js';
@@ -21,6 +23,8 @@ export interface Connection {
   /** Values to keep out of logs (the token). */
   secrets: string[];
   sandbox?: RunningSandbox;
+  /** Keep what docops wrote that the lists may not show yet in the journal directory (src/api/expectations-file.ts). */
+  remember?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -69,19 +73,27 @@ export async function connectApi(
       'no API token: set tokenFile in the config or DOCOPS_TOKEN, or pass --sandbox to try docops against a local sandbox',
     );
   }
-  const client = await (factories.createClient ?? defaultFactory)({
+  const raw = await (factories.createClient ?? defaultFactory)({
     baseUrl: settings.baseUrl,
     token,
     concurrency: config.concurrency,
     onResponse,
     logger: logger.child({ component: 'api' }),
   });
+  // docops's own writes are remembered while lists may not show them; kept beside the journal (not for the
+  // in-process sandbox, which starts afresh).
+  const kept = await expectingClient(
+    raw,
+    config.listLagMs ?? DEFAULT_LIST_LAG_MS,
+    config.sandbox ? undefined : config.journalDir,
+  );
   return {
-    client,
+    client: kept.client,
     secrets: [token],
     ...(sandbox ? { sandbox } : {}),
+    remember: () => kept.save(),
     async close() {
-      await client.close();
+      await kept.client.close();
       await sandbox?.close();
     },
   };

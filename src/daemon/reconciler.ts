@@ -190,6 +190,14 @@ export class Reconciler {
       ++this.runId,
       reasons,
     );
+    // What this run wrote that lists may not show yet is kept for the next process (a restart, a takeover).
+    if (record.applied !== undefined && record.applied > 0)
+      await this.p
+        .connection()
+        ?.remember?.()
+        .catch((err: unknown) =>
+          this.p.logger.warn({ err }, 'cannot keep what the run wrote (lists that answer late)'),
+        );
     this.p.record(record);
     return record;
   }

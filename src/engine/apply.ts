@@ -177,6 +177,7 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
         const answer = await send(client, step, req, path, body, emit, {
           gate: gateClosed,
           signal: options.writeGate?.signal,
+          ...(options.sleep ? { sleep: options.sleep } : {}),
         });
         const refused = refusal(req, answer);
         if (refused !== undefined) throw new Error(refused);
@@ -236,6 +237,7 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
       const answer = await send(client, first.step, req, first.path, body, emit, {
         gate: gateClosed,
         signal: options.writeGate?.signal,
+        ...(options.sleep ? { sleep: options.sleep } : {}),
       });
       const outcomes = batchOutcomes(
         req.batch,

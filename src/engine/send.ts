@@ -6,6 +6,7 @@
 import type { ApiClient } from '../model/api-client.js';
 import { ApiError } from '../model/errors.js';
 import { recoverSpecs, type RequestSpec, type Step } from '../model/plan.js';
+import { setTimeout as delay } from 'node:timers/promises';
 import { findCreated, withElements } from './recover.js';
 
 /** A create is looked up and sent again at most this many times after ambiguous failures. */
@@ -39,7 +40,12 @@ export async function send(
   path: string,
   body: unknown,
   emit: (e: RecoveredEvent) => void,
-  write: { gate: () => string | undefined; signal: AbortSignal | undefined },
+  write: {
+    gate: () => string | undefined;
+    signal: AbortSignal | undefined;
+    /** Waits while a list may not show the create yet (default: a timer). */
+    sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  },
 ): Promise<unknown> {
   const specs = recoverSpecs(req);
   const creates = specs.length > 0 || (req.capture !== undefined && Object.keys(req.capture).length > 0);
@@ -54,6 +60,7 @@ export async function send(
     try {
       const res = await client.request(req.method, path, {
         ...(payload === undefined ? {} : { body: payload }),
+        ...(req.joins ? { joins: req.joins } : {}),
         ...idempotent,
         ...(signal ? { signal } : {}),
       });
@@ -67,7 +74,7 @@ export async function send(
       const what = `${req.method} ${path}`;
       let found: Awaited<ReturnType<typeof findCreated>>;
       try {
-        found = await findCreated(client, specs, path, payload);
+        found = await lookUp(client, specs, path, payload, write);
       } catch (lookupErr) {
         const why = lookupErr instanceof Error ? lookupErr.message : String(lookupErr);
         throw new Error(
@@ -104,3 +111,34 @@ export async function send(
     }
   }
 }
+
+/** How long after the first, at most, each look again waits while a list may still be behind. */
+const LOOK_AGAIN_MS = [250, 500, 1000, 2000, 4000] as const;
+
+/**
+ * Find what a create that may have happened made. A list may show a change a while after it was made (lagging
+ * lists, src/api/expectations.ts): "not listed" is an answer only once the list is newer than the create, so
+ * while the client says lists may lag, the list is read again (0.25, 0.5, 1, 2, 4, 4 … s apart) until the object
+ * shows or that lag has passed since the create failed.
+ */
+async function lookUp(
+  client: ApiClient,
+  specs: ReturnType<typeof recoverSpecs>,
+  path: string,
+  payload: unknown,
+  write: { signal: AbortSignal | undefined; sleep?: (ms: number, signal?: AbortSignal) => Promise<void> },
+): Promise<Awaited<ReturnType<typeof findCreated>>> {
+  const lag = client.listLag?.() ?? 0;
+  const wait = write.sleep ?? ((ms: number, signal?: AbortSignal) => delay(ms, undefined, signal ? { signal } : {}));
+  let found = await findCreated(client, specs, path, payload);
+  for (let waited = 0, i = 0; waited < lag && notAllThere(found); i++) {
+    const ms = Math.min(LOOK_AGAIN_MS[Math.min(i, LOOK_AGAIN_MS.length - 1)]!, lag - waited);
+    await wait(ms, write.signal);
+    waited += ms;
+    found = await findCreated(client, specs, path, payload);
+  }
+  return found;
+}
+
+const notAllThere = (found: Awaited<ReturnType<typeof findCreated>>): boolean =>
+  found.kind === 'absent' || (found.kind === 'batch' && found.missing.some((m) => m.elements.length > 0));

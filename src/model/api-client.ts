@@ -21,6 +21,8 @@ export interface RequestOptions {
    * what sending it once leaves (a POST that moves something), so it is retried like a PUT. Default: by method.
    */
   idempotent?: boolean;
+  /** The ids an answer names are objects of a list from now on (RequestSpec.joins; src/api/expectations.ts). */
+  joins?: { list: string; ids: string };
 }
 
 export interface ApiResponse<T = unknown> {
@@ -45,6 +47,11 @@ export interface ApiClient {
    * them (src/api/priority-gate.ts, pacer.ts).
    */
   background?(): ApiClient;
+  /**
+   * How long after a write a list may still not show it (ms; src/api/expectations.ts): apply waits that long before
+   * it takes "not listed" to mean a create did not happen. Absent: lists are current.
+   */
+  listLag?(): number;
   /** The rate limit the API announced on its latest answer, if any (the plan's cost estimate paces to it). */
   rateLimit?(): { limit: number; remaining: number; resetInMs?: number } | undefined;
   close(): Promise<void>;

@@ -43,6 +43,12 @@ export interface RequestSpec {
   idempotent?: true;
   /** A read-modify-write of an object the API only replaces whole (see MergeSpec); `body` is then the patch. */
   merge?: MergeSpec;
+  /**
+   * A create that answers with the ids of what it made, not the objects (invites: `users`): they are objects of
+   * `list` from now on, and the ids are at the JSON pointer `ids` of the answer. Lists that answer late show them
+   * (src/api/expectations.ts), each read once by id.
+   */
+  joins?: JoinSpec;
   /** After the request succeeded: what the server must show before the step goes on (see SettleSpec). */
   settle?: SettleSpec;
   /**
@@ -143,6 +149,13 @@ export interface RecoverSpec {
    * empty is left out of the body, and the request is done when every element of every array is found.
    */
   each?: string;
+}
+
+export interface JoinSpec {
+  /** The list the new objects are in (below the API base, no refs). */
+  list: string;
+  /** JSON pointer into the answer: an array of their ids. */
+  ids: string;
 }
 
 /** A request's RecoverSpecs (none, one or several) as a list. */

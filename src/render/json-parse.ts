@@ -17,6 +17,7 @@ import {
   REFUSED_KEYS,
   BATCH_KEYS,
   MERGE_KEYS,
+  JOIN_KEYS,
   SETTLE_KEYS,
   SETTLE_UNTIL_KEYS,
   SETTLE_FAIL_KEYS,
@@ -90,6 +91,11 @@ function checkRequest(s: Shape, r: unknown, at: string): void {
       if (list !== undefined && s.array(list, `${at}.merge.${k}`))
         list.forEach((x, i) => s.string(x, `${at}.merge.${k}[${i}]`));
     }
+  }
+  if (r.joins !== undefined && s.object(r.joins, `${at}.joins`, JOIN_KEYS)) {
+    for (const k of JOIN_KEYS) s.string(r.joins[k], `${at}.joins.${k}`);
+    if (typeof r.joins.list === 'string' && !r.joins.list.startsWith('/'))
+      s.fail(`${at}.joins.list`, 'expected a string starting with /');
   }
   if (r.refusedWhen !== undefined && s.array(r.refusedWhen, `${at}.refusedWhen`)) {
     r.refusedWhen.forEach((x, i) => {

@@ -77,3 +77,61 @@ describe('audit feed', () => {
     expect(await poll(s.client, 'org-demo', { seen: [] }, OPTIONS)).toMatchObject({ type: 'gap', reason: 'expired' });
   });
 });
+
+describe('audit feed: events that arrive late (the sandbox auditDelay habit)', () => {
+  /**
+   * Each change becomes visible `lag` ms late, and meanwhile another change `ahead` ms newer is seen: a poll finds
+   * the late one only when its window reaches `ahead` back. Each found one widens the window for the next.
+   */
+  async function lateChanges(options: { overlapMs: number; maxOverlapMs: number; maxPages: number }) {
+    let now = Date.parse('2026-06-01T12:00:00.000Z');
+    const { sb, call } = await sandbox({ actorTokens: [CAROL], now: () => new Date(now) });
+    const client = createClient({ baseUrl: sb.url, token: sb.token, retry: { maxRetries: 0 } });
+    const role = (user: string, r: string) =>
+      call('PATCH', `/orgs/org-demo/members/${user}`, { role: r }, { token: CAROL.token });
+    await call('PATCH', '/orgs/org-demo/members/u-ivan', { role: 'comment' });
+    const start = await latestCursor(client, 'org-demo', options);
+    if (start.type !== 'cursor') throw new Error('the demo organization has audit events');
+    let cursor = start.cursor;
+    const found: string[] = [];
+    const follow = async (): Promise<void> => {
+      const r = await poll(client, 'org-demo', cursor, options);
+      if (r.type !== 'events') throw new Error(r.type);
+      cursor = r.cursor;
+      found.push(...r.events.map((e) => e.target.id));
+    };
+    const roles = ['read', 'comment', 'review', 'edit'];
+    for (const [i, [user, ahead]] of (
+      [
+        ['u-dan', 8_000],
+        ['u-frank', 14_000],
+        ['u-heidi', 25_000],
+        ['u-judy', 45_000],
+      ] as const
+    ).entries()) {
+      sb.setFaults(`auditDelay=${ahead + 5_000}ms`);
+      await role(user, 'admin');
+      sb.setFaults(undefined);
+      now += ahead;
+      await role('u-grace', roles[i]!);
+      now += 1_000;
+      await follow(); // grace's change: the newest seen is now `ahead` newer than the late one
+      now += 5_000;
+      await follow();
+    }
+    await follow();
+    return { found, lateMs: cursor.lateMs };
+  }
+
+  it('an event seen late widens the window, so one later again is still found, and none is handed out twice', async () => {
+    const { found, lateMs } = await lateChanges({ overlapMs: 10_000, maxOverlapMs: 120_000, maxPages: 3 });
+    expect(found).toEqual(['u-grace', 'u-dan', 'u-grace', 'u-frank', 'u-grace', 'u-heidi', 'u-grace', 'u-judy']);
+    expect(lateMs).toBe(45_000);
+  });
+
+  it('without room to grow, an event later than the window is missed (what the window is for)', async () => {
+    const { found } = await lateChanges({ overlapMs: 10_000, maxOverlapMs: 10_000, maxPages: 3 });
+    expect(found).toContain('u-dan');
+    expect(found).not.toContain('u-heidi');
+  });
+});

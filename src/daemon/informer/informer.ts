@@ -31,8 +31,9 @@ import { pathTarget } from '../../audit/targets.js';
 export { FULL_REASONS, type FullReason, type OrgRead, type OrgStatus } from './org-state.js';
 
 export interface InformerConfig {
-  /** Events read again behind the cursor (late events). */
+  /** Events read again behind the cursor (late events); up to maxOverlapMs once events were seen later than that. */
   overlapMs: number;
+  maxOverlapMs?: number;
   /** Pages of events one poll may read before it calls a full read cheaper. */
   maxPages: number;
   /** A background full read this often (0: never). */
@@ -67,7 +68,11 @@ export class Informer {
   constructor(private readonly deps: InformerDeps) {
     this.changes = new ChangeMap(deps.kinds);
     this.now = deps.now ?? Date.now;
-    this.feed = { overlapMs: deps.config.overlapMs, maxPages: deps.config.maxPages };
+    this.feed = {
+      overlapMs: deps.config.overlapMs,
+      ...(deps.config.maxOverlapMs !== undefined ? { maxOverlapMs: deps.config.maxOverlapMs } : {}),
+      maxPages: deps.config.maxPages,
+    };
     this.reads = new OrgReader({ ...deps, now: this.now, feed: this.feed, resyncMs: deps.config.resyncMs });
   }
 
@@ -111,6 +116,7 @@ export class Informer {
    */
   async wrote(plan: Plan, report: ApplyReport, desired: DesiredState, options: PlanOptions): Promise<void> {
     const touched = new Set<OrgState>();
+    const lagMs = this.deps.client.listLag?.() ?? 0;
     for (const w of ownWrites(plan, report)) {
       const st = this.orgs.get(w.org);
       if (!st?.cache) continue;
@@ -131,6 +137,10 @@ export class Informer {
         continue;
       }
       this.mark(st, stales);
+      // A whole list (an item is read alone, by GET, which is current) is read again until the lag has passed.
+      if (lagMs > 0)
+        for (const s of stales)
+          if (!('get' in s) && !('list' in s && s.item)) st.lagging.push({ stale: s, until: this.now() + lagMs });
       if (w.applied && target.id !== undefined) st.own.add(target.type, target.id, target.part, this.now());
       touched.add(st);
     }
@@ -280,9 +290,20 @@ export class Informer {
     st.cursor = polled.cursor;
     st.events += polled.events.length - skipped;
     this.mark(st, stales);
+    this.rereadLagging(st);
     const live = await this.reads.fetchOver(st, scopes, desired, options);
     this.reads.maybeResync(st, scopes, desired, options);
     return { live, read: { org, read: 'informer', events: polled.events.length - skipped, skipped } };
+  }
+
+  /** The lists docops wrote to within the lag: read again now (kept for the next run while still within it). */
+  private rereadLagging(st: OrgState): void {
+    const now = this.now();
+    this.mark(
+      st,
+      st.lagging.map((l) => l.stale),
+    );
+    st.lagging = st.lagging.filter((l) => now < l.until);
   }
 
   private mark(st: OrgState, stales: readonly StaleRead[]): void {

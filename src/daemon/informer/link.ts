@@ -60,7 +60,12 @@ export function createInformerLink(
     kinds: deps.kinds,
     client: deps.client,
     ...(deps.client.background ? { background: deps.client.background() } : {}),
-    config: { overlapMs: settings.overlapMs, maxPages: 10, resyncMs: settings.resyncMs },
+    config: {
+      overlapMs: settings.overlapMs,
+      ...(settings.maxOverlapMs !== undefined ? { maxOverlapMs: settings.maxOverlapMs } : {}),
+      maxPages: 10,
+      resyncMs: settings.resyncMs,
+    },
     selfId: deps.selfId,
     logger: log,
     onRead: (r) => {

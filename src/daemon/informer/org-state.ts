@@ -79,6 +79,11 @@ export interface OrgState {
    * is still to be planned, so the next poll starts a run for it whatever the log says.
    */
   unplanned?: boolean;
+  /**
+   * Lists docops wrote to, read again by every run until the API's list lag has passed since the write (a list
+   * read right after it may not show it yet: src/api/expectations.ts).
+   */
+  lagging: { stale: StaleRead; until: number }[];
   events: number;
   own: OwnEvents;
   /** A poll between runs (Informer.peek) and the cursor it polled from, kept for the run it starts. */
@@ -86,7 +91,7 @@ export interface OrgState {
 }
 
 export function newOrgState(org: string): OrgState {
-  return { org, dirty: true, events: 0, own: new OwnEvents() };
+  return { org, dirty: true, lagging: [], events: 0, own: new OwnEvents() };
 }
 
 export function orgStatus(st: OrgState, resyncMs: number): OrgStatus {
@@ -113,6 +118,7 @@ export function forgetReads(st: OrgState, why: FullReason): void {
   delete st.cursor;
   delete st.live;
   delete st.resync;
+  st.lagging = [];
   st.why = why;
   st.dirty = true;
 }

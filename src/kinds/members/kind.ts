@@ -225,6 +225,7 @@ function inviteStep(org: string, sso: boolean, entries: DesiredEntry<MemberSpec>
         method: 'POST',
         path: `${orgPath(org)}/invites`,
         body: { emails, sso },
+        joins: { list: membersPath(org), ids: '/users' },
         recover: {
           path: membersPath(org),
           each: '/emails',

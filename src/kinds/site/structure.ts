@@ -110,6 +110,16 @@ function shareLink(x: unknown): LiveShareLink | undefined {
 
 const defined = <T>(x: T | undefined): x is T => x !== undefined;
 
+/**
+ * A site space belongs to a listed section or to the site's root. One whose section is not listed went with it: a
+ * list may show a change a while after it is made (docs/reliability.md, "Lists that answer late"), and the
+ * site-spaces list can still show what a section's delete took (else the next plan would delete it again).
+ */
+function consistentSiteSpaces(sections: readonly unknown[], listed: LiveSiteSpace[]): LiveSiteSpace[] {
+  const sectionIds = new Set(sections.filter(isRecord).map((x) => x['id']));
+  return listed.filter((x) => x.section === null || sectionIds.has(x.section));
+}
+
 /** The parts of one site's structure asked for (memoised lists: asking twice costs one read). */
 export async function readStructure(
   ctx: FetchContext,
@@ -136,7 +146,7 @@ export async function readStructure(
   const out: SiteStructure = {
     sections: sections.map(section).filter(defined),
     groups: groups.map(group).filter(defined),
-    siteSpaces: siteSpaces.map(siteSpace).filter(defined),
+    siteSpaces: consistentSiteSpaces(sections, siteSpaces.map(siteSpace).filter(defined)),
   };
   if (links) out.shareLinks = links.map(shareLink).filter(defined);
   if (schema) out.adaptiveSchema = isRecord(schema) ? schema['jsonSchema'] : undefined;

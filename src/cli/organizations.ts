@@ -7,6 +7,7 @@
 import { UsageError, ValidationError } from '../model/errors.js';
 import type { DaemonConfig, OrgConfig } from '../daemon/config.js';
 import type { ManifestDocument } from '../model/document.js';
+import { tokenFromEnv } from '../daemon/token-env.js';
 import { escapeMarkdown } from '../render/markdown.js';
 import type { CommandContext } from './command.js';
 import { reportError } from './report-error.js';
@@ -43,9 +44,7 @@ export async function configOrganizations(
  */
 export function orgContext(ctx: CommandContext, config: DaemonConfig, org: OrgConfig): CommandContext {
   const env = withoutTokens(ctx.io.env, config.organizations ?? []);
-  const token = org.tokenEnv !== undefined ? ctx.io.env[org.tokenEnv] : undefined;
-  if (org.tokenEnv !== undefined && (token === undefined || token === ''))
-    throw new UsageError(`organizations: ${org.id}: the variable ${org.tokenEnv} (its tokenEnv) is not set`);
+  const token = tokenFromEnv(ctx.io.env, org);
   const prune = Object.entries(org.prune ?? config.prune)
     .filter(([, on]) => on)
     .map(([k]) => k);

@@ -13,6 +13,7 @@ import { registerSecret } from '../../secrets.js';
 import type { DaemonConfig } from '../config.js';
 import type { LoadManifests } from '../run.js';
 import type { OrgConfig } from '../config-fleet.js';
+import { tokenFromEnv } from '../token-env.js';
 
 export function orgDaemonConfig(base: DaemonConfig, org: OrgConfig): DaemonConfig {
   const { organizations: _orgs, shard: _shard, ha: _ha, tokenFile: _token, schedule, notify, safety, ...rest } = base;
@@ -39,11 +40,8 @@ export function orgDaemonConfig(base: DaemonConfig, org: OrgConfig): DaemonConfi
 export function orgEnv(env: Env, org: OrgConfig, all: readonly OrgConfig[] = [org]): Env {
   const names = new Set(['DOCOPS_TOKEN', ...all.flatMap((o) => (o.tokenEnv !== undefined ? [o.tokenEnv] : []))]);
   const rest = Object.fromEntries(Object.entries(env).filter(([k]) => !names.has(k)));
-  const token = org.tokenEnv !== undefined ? env[org.tokenEnv] : undefined;
-  if (org.tokenEnv !== undefined && (token === undefined || token.trim() === '')) {
-    throw new UsageError(`organizations: ${org.id}: the variable ${org.tokenEnv} (its tokenEnv) is not set`);
-  }
-  return token !== undefined ? { ...rest, DOCOPS_TOKEN: token.trim() } : rest;
+  const token = tokenFromEnv(env, org);
+  return token !== undefined ? { ...rest, DOCOPS_TOKEN: token } : rest;
 }
 
 /** The organization's token, registered as a secret at once (no message may show it). */

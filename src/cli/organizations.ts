@@ -7,7 +7,7 @@
 import { UsageError, ValidationError } from '../model/errors.js';
 import type { DaemonConfig, OrgConfig } from '../daemon/config.js';
 import type { ManifestDocument } from '../model/document.js';
-import { tokenFromEnv } from '../daemon/token-env.js';
+import { orgToken } from '../daemon/config-tokens.js';
 import { escapeMarkdown } from '../render/markdown.js';
 import type { CommandContext } from './command.js';
 import { reportError } from './report-error.js';
@@ -44,18 +44,19 @@ export async function configOrganizations(
  */
 export function orgContext(ctx: CommandContext, config: DaemonConfig, org: OrgConfig): CommandContext {
   const env = withoutTokens(ctx.io.env, config.organizations ?? []);
-  const token = tokenFromEnv(ctx.io.env, org);
+  // Read here (its file or its variable), so a problem names the field's place in the config.
+  const token = orgToken(ctx.io.env, org, Math.max(0, (config.organizations ?? []).indexOf(org)));
   const prune = Object.entries(org.prune ?? config.prune)
     .filter(([, on]) => on)
     .map(([k]) => k);
   const apiUrl = ctx.global.apiUrl ?? config.apiUrl;
   return {
     ...ctx,
-    io: { ...ctx.io, env: token !== undefined ? { ...env, DOCOPS_TOKEN: token } : env },
+    io: { ...ctx.io, env: { ...env, DOCOPS_TOKEN: token } },
     global: {
       ...ctx.global,
       prune: [...new Set([...ctx.global.prune, ...prune])],
-      ...(org.tokenFile !== undefined ? { tokenFile: org.tokenFile } : { tokenFile: undefined }),
+      tokenFile: undefined,
       ...(apiUrl !== undefined ? { apiUrl } : {}),
     },
     values: { ...ctx.values, manifests: org.manifestsDir, config: undefined },

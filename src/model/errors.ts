@@ -41,6 +41,15 @@ export class ValidationError extends DocopsError {
 export class UsageError extends DocopsError {}
 
 /**
+ * A problem with one value of a config file: a ValidationError at the value's place when the caller knows it (every
+ * config problem names its file:line:column), else a UsageError whose message names the value (an environment
+ * variable, a setting built in code).
+ */
+export function configProblem(at: SourcePos | undefined, message: string): DocopsError {
+  return at ? new ValidationError([{ ...at, message }]) : new UsageError(message);
+}
+
+/**
  * What a failed request may have done on the server, over all its attempts (the API client sets it; see
  * src/api/retry.ts attemptEffect): `none` — provably nothing (never connected, or refused with a 4xx such as
  * 429); `maybe` — it may have been processed and the server is done with it (a 5xx answer, a connection that

@@ -232,7 +232,9 @@ describe('daemon config: secrets of fields that fail validation are never shown'
     ]) {
       const unset = await docops(`${argv[0]}: tokenEnv naming an unset variable`, argv);
       expect(unset.code, unset.stderr).toBe(1);
-      expect(unset.stderr).toMatch(/org-a: the variable its tokenEnv names is not set/);
+      expect(unset.stderr).toMatch(
+        /organizations\[0\]\.tokenEnv: the variable it names is not set \(organization org-a\)/,
+      );
       expect(unset.leaks()).toEqual([]);
     }
   });

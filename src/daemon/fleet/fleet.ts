@@ -20,7 +20,8 @@ import { startDaemonServer, type DaemonServer } from '../server.js';
 import type { OrgConfig } from '../config-fleet.js';
 import { fleetHandlers } from './http.js';
 import type { FleetOrg, FleetView } from './types.js';
-import { orgDaemonConfig, orgEnv, orgLoader, orgToken } from './org-daemon.js';
+import { orgDaemonConfig, orgEnv, orgLoader } from './org-daemon.js';
+import { orgToken } from '../config-tokens.js';
 import { shardOf } from './shard-of.js';
 import type { FleetLeases } from './leases.js';
 
@@ -70,17 +71,17 @@ export class Fleet extends EventEmitter implements FleetView {
     const env = this.deps.env ?? process.env;
     const share = this.share();
     // Every token is read (and registered as a secret) first: no organization's manifests may carry another's.
-    const tokens = share.map(({ org }) => orgToken(env, org));
+    const tokens = share.map(({ org, index }) => orgToken(env, org, index));
     const dynamic = c.shard?.mode === 'dynamic' ? c.shard.leases : undefined;
     const leases: FleetLeases | undefined = (this.leases = await this.createLeases(dynamic));
-    for (const { org, index } of share) {
+    for (const [i, { org, index }] of share.entries()) {
       const shard = dynamic !== undefined ? shardOf(org.id, dynamic) : undefined;
       const leadership: Leadership | undefined = leases?.of(shard);
       const log = this.logger.child({ org: org.id });
       const daemon = new Daemon(orgDaemonConfig(c, org), {
         ...this.deps,
         ...this.deps.orgDeps?.(org),
-        env: orgEnv(env, org, c.organizations!),
+        env: orgEnv(env, org, tokens[i]!, c.organizations!),
         logger: log,
         loadManifests: orgLoader(
           org,

@@ -11,7 +11,6 @@ import { UsageError } from '../model/errors.js';
 import type { Logger } from '../log.js';
 import type { Env } from '../manifests/interpolate.js';
 import { registerSecret } from '../secrets.js';
-import { readTokenFile } from './config-tokens.js';
 import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import type { DaemonConfig } from './config.js';
 
@@ -57,8 +56,6 @@ export async function connectApi(
     settings = { baseUrl: sandbox.url, token: sandbox.token };
     logger.info({ url: sandbox.url }, 'started in-process sandbox (demo seed)');
   } else {
-    // Read first here, so a file that cannot be read is a problem at the field's place (config-tokens.ts).
-    if (config.tokenFile !== undefined) readTokenFile(config.tokenFile, 'tokenFile', config.at?.tokenFile);
     settings = await (factories.resolveSettings ?? defaultSettings)({
       ...(config.apiUrl !== undefined ? { apiUrl: config.apiUrl } : {}),
       ...(config.tokenFile !== undefined ? { tokenFile: config.tokenFile } : {}),

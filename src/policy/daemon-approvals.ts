@@ -5,7 +5,7 @@
  * only a plan with that checksum. Loaded only when the config has a policy.
  */
 import { readFile } from 'node:fs/promises';
-import { configProblem, type SourcePos } from '../model/errors.js';
+import { allProblems, configProblem, rejections, type SourcePos } from '../model/errors.js';
 import type { Plan } from '../model/plan.js';
 import type { LiveState } from '../model/state.js';
 import type { Logger } from '../log.js';
@@ -71,39 +71,28 @@ export class DaemonApprovals {
   static async start(setup: ApprovalsSetup, deps: ApprovalsDeps): Promise<DaemonApprovals> {
     const a = setup.approvals ?? {};
     const field = 'policy.approvals';
-    const found = await secret('approver token', [
-      { from: 'DOCOPS_APPROVER_TOKEN', value: deps.env.DOCOPS_APPROVER_TOKEN },
-      { from: `${field}.token`, value: a.token, at: a.at?.token },
-      { from: `${field}.tokenFile`, file: a.tokenFile, at: a.at?.tokenFile },
+    // Both tokens read side by side: every problem at once, each at its field's place.
+    const [approver, gh] = await Promise.allSettled([
+      secret('approver token', [
+        { from: 'DOCOPS_APPROVER_TOKEN', value: deps.env.DOCOPS_APPROVER_TOKEN },
+        { from: `${field}.token`, value: a.token, at: a.at?.token },
+        { from: `${field}.tokenFile`, file: a.tokenFile, at: a.at?.tokenFile },
+      ]),
+      a.github ? githubToken(a, deps.env, setup.policy) : undefined,
     ]);
-    // Every problem names its place: the field (or variable) the token came from.
+    const found = approver.status === 'fulfilled' ? approver.value : undefined;
+    const problems = rejections([approver, gh]);
+    // Whoever may start a run must not thereby approve one; named at the field (or variable) the token came from.
     if (found !== undefined && found.value === setup.reconcileSecret)
-      throw configProblem(
-        found.at,
-        `${found.from}: the approver token must not be the reconcile secret (whoever may start a run must not thereby approve one)`,
+      problems.push(
+        configProblem(
+          found.at,
+          `${found.from}: the approver token must not be the reconcile secret (whoever may start a run must not thereby approve one)`,
+        ),
       );
-    let github: GitHubSource | undefined;
-    if (a.github) {
-      const team = setup.policy.approvers?.githubTeam;
-      if (!team) throw configProblem(a.at?.github, NO_APPROVERS);
-      const ghToken = await secret(
-        'GitHub token',
-        [
-          { from: 'DOCOPS_GITHUB_TOKEN', value: deps.env.DOCOPS_GITHUB_TOKEN },
-          { from: `${field}.github.tokenFile`, file: a.github.tokenFile, at: a.at?.githubTokenFile },
-        ],
-        1,
-      );
-      if (ghToken === undefined)
-        throw configProblem(a.at?.github, `${field}.github: no GitHub token (tokenFile, or DOCOPS_GITHUB_TOKEN)`);
-      github = {
-        apiUrl: a.github.apiUrl,
-        repository: a.github.repository,
-        team,
-        token: ghToken.value,
-        pollMs: a.github.pollMs,
-      };
-    }
+    const problem = allProblems(problems);
+    if (problem) throw problem;
+    const github = gh.status === 'fulfilled' ? gh.value : undefined;
     deps.logger.info(
       { rules: setup.policy.rules.length, approveEndpoint: found !== undefined, githubTeam: github?.team ?? null },
       'policy loaded',
@@ -219,6 +208,31 @@ export class DaemonApprovals {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
   }
+}
+
+/** Pull-request approvals: the approvers' team and the GitHub token. */
+async function githubToken(a: ApprovalsConfig, env: Env, policy: LoadedPolicy): Promise<GitHubSource | undefined> {
+  if (!a.github) return undefined;
+  const field = 'policy.approvals.github';
+  const team = policy.approvers?.githubTeam;
+  if (!team) throw configProblem(a.at?.github, NO_APPROVERS);
+  const token = await secret(
+    'GitHub token',
+    [
+      { from: 'DOCOPS_GITHUB_TOKEN', value: env.DOCOPS_GITHUB_TOKEN },
+      { from: `${field}.tokenFile`, file: a.github.tokenFile, at: a.at?.githubTokenFile },
+    ],
+    1,
+  );
+  if (token === undefined)
+    throw configProblem(a.at?.github, `${field}: no GitHub token (tokenFile, or DOCOPS_GITHUB_TOKEN)`);
+  return {
+    apiUrl: a.github.apiUrl,
+    repository: a.github.repository,
+    team,
+    token: token.value,
+    pollMs: a.github.pollMs,
+  };
 }
 
 /** Where a secret may come from, first found first: an environment variable, a value in the config, a file it names. */

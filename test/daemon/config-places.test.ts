@@ -255,6 +255,43 @@ describe('every problem of the daemon config names its file:line:column', () => 
     expect(line).toContain(`docops.yaml:${at}: `);
   });
 
+  it('the problems found when the daemon starts come at once, each at its place', async () => {
+    const file = write([
+      ...BASE,
+      'tokenFile: ./missing-token',
+      'kinds: { Team: { drift: propose } }',
+      'proposals:',
+      '  github: { repository: acme/docs }',
+      'policy:',
+      '  approvers: { githubTeam: acme/security }',
+      RULES,
+      '  approvals:',
+      '    tokenFile: ./missing-approver',
+      '    github: { repository: acme/docs }',
+    ]);
+    const run = await runCliCollecting(['daemon', '-c', file], { DOCOPS_TOKEN: 'tok-0123456789abcdef' }, []);
+    expect(run.code).toBe(1);
+    const places = run.stderr
+      .split('\n')
+      .flatMap((l) => /docops\.yaml:(\d+:\d+): ([\w.]+):/.exec(l)?.slice(1, 3).join(' ') ?? []);
+    expect(places.sort()).toEqual([
+      '11:16 policy.approvals.tokenFile',
+      '12:5 policy.approvals.github',
+      '3:12 tokenFile',
+      '6:3 proposals.github',
+    ]);
+    const orgs = write([
+      'listen: 127.0.0.1:0',
+      'organizations:',
+      '  - { id: org-a, manifests: ./a, tokenFile: ./missing }',
+      '  - { id: org-b, manifests: ./m, tokenEnv: UNSET_TOKEN }',
+    ]);
+    const fleet = await runCliCollecting(['daemon', '-c', orgs], {}, []);
+    expect(fleet.code).toBe(1);
+    expect(fleet.stderr).toMatch(/docops\.yaml:3:\d+: organizations\[0\]\.tokenFile: cannot read/);
+    expect(fleet.stderr).toMatch(/docops\.yaml:4:\d+: organizations\[1\]\.tokenEnv: the variable it names is not set/);
+  });
+
   it('a problem of the environment names its variable', async () => {
     const file = write([...BASE, `reconcileSecret: ${SAME}`, 'policy:', RULES]);
     const same = await runCliCollecting(

@@ -196,7 +196,8 @@ export async function loadDaemonConfig(
       message: 'manifests: required (the manifests directory; or set DOCOPS_MANIFESTS)',
     });
   }
-  const secret = issues.length === 0 && doc ? await readSecret(raw, dirname(configFile), fromEnv, doc, issues) : undefined;
+  const secret =
+    issues.length === 0 && doc ? await readSecret(raw, dirname(configFile), fromEnv, doc, issues) : undefined;
   const cliProblems =
     options.overrides?.listen !== undefined && !parseListen(options.overrides.listen)
       ? [`--listen ${options.overrides.listen}: must be HOST:PORT`]

@@ -7,7 +7,6 @@
 import { UsageError, ValidationError } from '../model/errors.js';
 import type { DaemonConfig, OrgConfig } from '../daemon/config.js';
 import type { ManifestDocument } from '../model/document.js';
-import { orgToken } from '../daemon/config-tokens.js';
 import { escapeMarkdown } from '../render/markdown.js';
 import type { CommandContext } from './command.js';
 import { reportError } from './report-error.js';
@@ -42,9 +41,11 @@ export async function configOrganizations(
  * The command's context for one organization: its manifests, its token, its prune (besides --prune). No
  * organization's token variable is left in its environment: a manifest cannot read another's token.
  */
-export function orgContext(ctx: CommandContext, config: DaemonConfig, org: OrgConfig): CommandContext {
+export async function orgContext(ctx: CommandContext, config: DaemonConfig, org: OrgConfig): Promise<CommandContext> {
   const env = withoutTokens(ctx.io.env, config.organizations ?? []);
-  // Read here (its file or its variable), so a problem names the field's place in the config.
+  // Read here (its file or its variable), so a problem names the field's place in the config; loaded only with
+  // --config, like the config's loader.
+  const { orgToken } = await import('../daemon/config-tokens.js');
   const token = orgToken(ctx.io.env, org, Math.max(0, (config.organizations ?? []).indexOf(org)));
   const prune = Object.entries(org.prune ?? config.prune)
     .filter(([, on]) => on)
@@ -109,7 +110,7 @@ export async function eachOrganization(
     let captured = '';
     let code: number;
     try {
-      const orgCtx = orgContext(ctx, config, org);
+      const orgCtx = await orgContext(ctx, config, org);
       code = await one(
         format === 'json'
           ? { ...orgCtx, io: { ...orgCtx.io, stdout: { write: (chunk: string) => (captured += chunk) } } }

@@ -237,12 +237,24 @@ export function urlUserinfo(url: string): string | undefined {
   return scheme !== undefined && at > scheme.length ? url.slice(scheme.length, at) : undefined;
 }
 
-/** A URL as a message may show it: its `user:password@` (urlUserinfo) replaced by REDACTED. */
+/**
+ * A URL as a message may show it: its `user:password@` (urlUserinfo) replaced by REDACTED. Only for a value that
+ * starts with `scheme://` (see shownUrl for one that may not).
+ */
 export function withoutUserinfo(url: string): string {
   const info = urlUserinfo(url);
   if (info === undefined) return url;
   const scheme = SCHEME.exec(url)![0];
   return `${scheme}${REDACTED}${url.slice(scheme.length + info.length)}`;
+}
+
+/**
+ * A value meant to be a URL with credentials, as a message may show it: without its `user:password@` when it
+ * starts with `scheme://`, else undefined: not shown at all (`user:pw@host`, `https:/user:pw@host` or a token
+ * written where the URL belongs hold a secret where no URL syntax says which part it is).
+ */
+export function shownUrl(url: string): string | undefined {
+  return SCHEME.test(url) ? withoutUserinfo(url) : undefined;
 }
 
 export interface WritableText {

@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../model/errors.js';
-import { registerSecret, withoutUserinfo } from '../secrets.js';
+import { registerSecret, shownUrl } from '../secrets.js';
 
 export const DEFAULT_API_URL = 'https://api.gitbook.com/v1';
 
@@ -54,7 +54,8 @@ function resolveBaseUrl({ apiUrl, env }: ApiSettingsInput): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`API URL is not a valid URL: ${withoutUserinfo(raw)}`);
+    // Shown without its credentials, or not at all when no scheme says where they are (secrets.ts, shownUrl).
+    throw new UsageError(`API URL is not a valid URL: ${shownUrl(raw) ?? '(not shown: it may hold credentials)'}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(`API URL must use http or https: ${url.origin}`);
@@ -85,10 +86,6 @@ function resolveToken({ tokenFile, env }: ApiSettingsInput): string | undefined 
   return nonEmpty(env.DOCOPS_TOKEN?.trim());
 }
 
-/**
- * `https://user:pass@host` → `https://[redacted]@host`: an unparseable URL is echoed without anything that could
- * be credentials (everything up to its last `@`; a password may hold `/`, `:` or spaces).
- */
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }

@@ -6,7 +6,8 @@
  * run on the main branch wrote with `--broken-links-out FILE`), or any at all without a baseline. Without these
  * flags, plan reads no links.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { writeNamedFile } from '../write-inside.js';
 import { DocopsError, UsageError } from '../model/errors.js';
 import {
   baselineOf,
@@ -108,7 +109,7 @@ export async function brokenLinksCheck(ctx: CommandContext, run: PlannedRun, for
   const fresh = new Map(newBrokenLinks(found, known).map((x) => [x.space.id, x.links]));
   const text = report(found, fresh, format === 'markdown', fail);
   (format === 'json' ? ctx.io.stderr : ctx.io.stdout).write(`\n${text}`);
-  if (typeof out === 'string') await writeFile(out, JSON.stringify(baselineOf(found), null, 2) + '\n', 'utf8');
+  if (typeof out === 'string') await writeNamedFile(out, JSON.stringify(baselineOf(found), null, 2) + '\n');
   if (fail && fresh.size > 0) {
     const n = [...fresh.values()].reduce((a, l) => a + l.length, 0);
     const where = [...fresh.keys()].map((id) => found.find((s) => s.id === id)!).map((s) => `${s.org}/${s.title}`);

@@ -41,22 +41,23 @@ export async function configOrganizations(
  * The command's context for one organization: its manifests, its token, its prune (besides --prune). No
  * organization's token variable is left in its environment: a manifest cannot read another's token.
  */
-export function orgContext(ctx: CommandContext, config: DaemonConfig, org: OrgConfig): CommandContext {
+export async function orgContext(ctx: CommandContext, config: DaemonConfig, org: OrgConfig): Promise<CommandContext> {
   const env = withoutTokens(ctx.io.env, config.organizations ?? []);
-  const token = org.tokenEnv !== undefined ? ctx.io.env[org.tokenEnv] : undefined;
-  if (org.tokenEnv !== undefined && (token === undefined || token === ''))
-    throw new UsageError(`organizations: ${org.id}: the variable ${org.tokenEnv} (its tokenEnv) is not set`);
+  // Read here (its file or its variable), so a problem names the field's place in the config; loaded only with
+  // --config, like the config's loader.
+  const { orgToken } = await import('../daemon/config-tokens.js');
+  const token = orgToken(ctx.io.env, org, Math.max(0, (config.organizations ?? []).indexOf(org)));
   const prune = Object.entries(org.prune ?? config.prune)
     .filter(([, on]) => on)
     .map(([k]) => k);
   const apiUrl = ctx.global.apiUrl ?? config.apiUrl;
   return {
     ...ctx,
-    io: { ...ctx.io, env: token !== undefined ? { ...env, DOCOPS_TOKEN: token } : env },
+    io: { ...ctx.io, env: { ...env, DOCOPS_TOKEN: token } },
     global: {
       ...ctx.global,
       prune: [...new Set([...ctx.global.prune, ...prune])],
-      ...(org.tokenFile !== undefined ? { tokenFile: org.tokenFile } : { tokenFile: undefined }),
+      tokenFile: undefined,
       ...(apiUrl !== undefined ? { apiUrl } : {}),
     },
     values: { ...ctx.values, manifests: org.manifestsDir, config: undefined },
@@ -109,7 +110,7 @@ export async function eachOrganization(
     let captured = '';
     let code: number;
     try {
-      const orgCtx = orgContext(ctx, config, org);
+      const orgCtx = await orgContext(ctx, config, org);
       code = await one(
         format === 'json'
           ? { ...orgCtx, io: { ...orgCtx.io, stdout: { write: (chunk: string) => (captured += chunk) } } }

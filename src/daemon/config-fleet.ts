@@ -5,7 +5,7 @@
  * one another, cron expressions, shard bounds) and turns the entries into configs of their own.
  */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import type { ValidationIssue } from '../model/errors.js';
+import type { SourcePos, ValidationIssue } from '../model/errors.js';
 import type { Env } from '../manifests/interpolate.js';
 import { notifyTargets } from './notify/config.js';
 import type { NotifyTarget } from './notify/types.js';
@@ -23,20 +23,22 @@ export interface OrgConfig {
   prune?: Record<string, boolean>;
   safety?: Record<string, unknown>;
   notify?: NotifyTarget[];
+  /** Where its token's field is written, for the problems found when its token is read (config-tokens.ts). */
+  at?: { tokenFile?: SourcePos; tokenEnv?: SourcePos };
 }
 
 /** Static: this daemon is shard `index` of `count`. Dynamic: `leases` shard Leases shared by every replica. */
 export type ShardConfig = { mode: 'static'; index: number; count: number } | { mode: 'dynamic'; leases: number };
 
-type At = (path: string[]) => { file: string; line: number; column: number };
+type At = (path: string[]) => SourcePos;
 type Raw = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Raw => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export interface FleetConfigInput {
   raw: Raw;
-  /** Whether the schema found `organizations`/`shard` well-formed (their values are read only then). */
-  schemaOk: boolean;
+  /** Whether the schema refused the value at (or below) a JSON pointer: such a part is not read further. */
+  refused(pointer: string): boolean;
   base: string;
   env: Env;
   at: At;
@@ -51,7 +53,7 @@ export function fleetConfig(input: FleetConfigInput): {
 } {
   const { raw, at, atKey } = input;
   const issues: ValidationIssue[] = [];
-  const list = Array.isArray(raw.organizations) ? raw.organizations.filter(isObject) : undefined;
+  const list = Array.isArray(raw.organizations) ? (raw.organizations as unknown[]) : undefined;
   if (raw.shard !== undefined && list === undefined)
     issues.push({
       ...atKey(['shard']),
@@ -68,7 +70,9 @@ export function fleetConfig(input: FleetConfigInput): {
   }
   const organizations: OrgConfig[] = [];
   const seen = new Map<string, number>();
+  // By their index in the file (an entry that is not a mapping, refused by the schema, keeps the others' places).
   list.forEach((o, i) => {
+    if (!isObject(o)) return;
     const where = (...path: string[]): ReturnType<At> => at(['organizations', String(i), ...path]);
     const id = String(o.id ?? '');
     if (seen.has(id))
@@ -89,7 +93,8 @@ export function fleetConfig(input: FleetConfigInput): {
       if (problem) issues.push({ ...where('schedule'), message: `organizations[${i}].schedule: ${problem}` });
     }
     let notify: NotifyTarget[] | undefined;
-    if (input.schemaOk && o.notify !== undefined) {
+    // Checked unless the schema refused them: another organization's problem (or another field's) hides nothing.
+    if (o.notify !== undefined && !input.refused(`/organizations/${i}/notify`)) {
       const found = notifyTargets(o.notify, input.env, (path) => where(...path));
       notify = found.targets;
       issues.push(...found.issues.map((x) => ({ ...x, message: `organizations[${i}].${x.message}` })));
@@ -103,6 +108,14 @@ export function fleetConfig(input: FleetConfigInput): {
       ...(isObject(o.prune) ? { prune: o.prune as Record<string, boolean> } : {}),
       ...(isObject(o.safety) ? { safety: o.safety } : {}),
       ...(notify ? { notify } : {}),
+      ...(o.tokenFile !== undefined || o.tokenEnv !== undefined
+        ? {
+            at: {
+              ...(o.tokenFile !== undefined ? { tokenFile: where('tokenFile') } : {}),
+              ...(o.tokenEnv !== undefined ? { tokenEnv: where('tokenEnv') } : {}),
+            },
+          }
+        : {}),
     });
   });
   // A directory inside another's would be read by both: each organization reads only its own.

@@ -4,8 +4,7 @@
  */
 import type { Env } from '../manifests/interpolate.js';
 import { validateWithSchema } from '../manifests/schema.js';
-import { isHidden, secretMarkAt } from '../manifests/secret-fields.js';
-import { withoutUserinfo } from '../secrets.js';
+import { quotable, secretMarkAt } from '../manifests/secret-fields.js';
 import { cronProblem, parseListen } from './config-checks.js';
 import { configSchema } from './config-schema.js';
 
@@ -47,8 +46,8 @@ export function envOverrides(env: Env): { values: Record<string, unknown>; probl
     const fieldSchema = schema.properties[field]!;
     // Validating registers a secret value first; the schema's mark also says how the variable may be shown.
     const found = validateWithSchema(value, fieldSchema, () => where, field, undefined, { env });
-    const mark = secretMarkAt(fieldSchema, value, []);
-    const shown = isHidden(mark) ? '' : `=${mark === 'userinfo' ? withoutUserinfo(text) : text}`;
+    const shownAs = quotable(secretMarkAt(fieldSchema, value, []), text);
+    const shown = shownAs ? `=${String(shownAs.value)}` : '';
     for (const issue of found) problems.push(`${name}${shown}: ${issue.message}`);
     if (field === 'schedule') {
       const problem = cronProblem(text);

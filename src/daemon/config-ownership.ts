@@ -3,18 +3,24 @@
  * `proposals`, where drift under `propose` becomes a pull request. Read and checked here; config.ts calls these.
  */
 import { resolve } from 'node:path';
-import type { ValidationIssue } from '../model/errors.js';
+import type { SourcePos, ValidationIssue } from '../model/errors.js';
 
 /** Where drift under `drift: propose` is proposed (`proposals.github`, paths resolved; the token is read at start). */
 export interface ProposalsConfig {
   github: { repository: string; apiUrl: string; tokenFile?: string; branch: string; base?: string; path?: string };
+  /** Where `github` and its tokenFile are written, for the problems found when the daemon reads the token. */
+  at?: { github: SourcePos; tokenFile?: SourcePos };
 }
 
 type RawConfig = Record<string, unknown>;
 type At = (path: string[]) => { file: string; line: number; column: number };
 const isObject = (v: unknown): v is RawConfig => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-export function proposalsConfig(raw: unknown, base: string): { proposals?: ProposalsConfig } {
+export function proposalsConfig(
+  raw: unknown,
+  base: string,
+  doc?: { pos: (path: string[]) => SourcePos; keyPos: (path: string[]) => SourcePos },
+): { proposals?: ProposalsConfig } {
   const gh = isObject(raw) && isObject(raw.github) ? raw.github : undefined;
   if (!gh || typeof gh.repository !== 'string') return {};
   const str = (k: string): string | undefined => (typeof gh[k] === 'string' ? (gh[k] as string) : undefined);
@@ -29,6 +35,14 @@ export function proposalsConfig(raw: unknown, base: string): { proposals?: Propo
         ...(str('base') !== undefined ? { base: str('base')! } : {}),
         ...(str('path') !== undefined ? { path: str('path')! } : {}),
       },
+      ...(doc
+        ? {
+            at: {
+              github: doc.keyPos(['proposals', 'github']),
+              ...(tokenFile !== undefined ? { tokenFile: doc.pos(['proposals', 'github', 'tokenFile']) } : {}),
+            },
+          }
+        : {}),
     },
   };
 }

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { UsageError, ValidationError, formatIssue } from '../model/errors.js';
+import { UsageError, ValidationError, formatIssue, type SourcePos, type ValidationIssue } from '../model/errors.js';
 import type { DriftPolicy, OwnershipMode } from '../model/plan.js';
 import { everyVariable, type Env } from '../manifests/interpolate.js';
 import { parseYamlFile } from '../manifests/parse.js';
@@ -40,6 +40,8 @@ export interface DaemonConfig {
   apiUrl?: string;
   /** Absolute path of the token file; without it the token comes from DOCOPS_TOKEN. */
   tokenFile?: string;
+  /** Where fields checked only when the daemon starts are written (every config problem names its place). */
+  at?: { tokenFile?: SourcePos };
   concurrency: number;
   schedule?: string;
   mode: DaemonMode;
@@ -159,14 +161,16 @@ export async function loadDaemonConfig(
     if (isObject(doc.value)) {
       raw = doc.value;
       issues.push(...semanticIssues(raw, doc.pos, doc.keyPos));
-      if (schemaIssues.length === 0) {
+      // Each part is checked further unless the schema refused that part: a problem elsewhere hides nothing.
+      const refused = (pointer: string): boolean => schemaIssues.some((i) => isUnder(i.path, pointer));
+      if (!refused('/notify')) {
         const found = notifyTargets(raw.notify, options.env, doc.pos);
         notify = found.targets;
         issues.push(...found.issues);
       }
       fleet = fleetConfig({
         raw,
-        schemaOk: !schemaIssues.some((i) => /^\/(organizations|shard)/.test(i.path ?? '')),
+        refused,
         base: dirname(configFile),
         env: options.env,
         at: doc.pos,
@@ -174,17 +178,17 @@ export async function loadDaemonConfig(
         cronProblem,
       });
       issues.push(...fleet.issues);
-      // Checked with the rest of the config (every problem at once), unless the schema found its shape wrong already.
-      if (!schemaIssues.some((i) => i.path?.startsWith('/policy'))) {
-        policy = await configPolicy(raw.policy, {
-          file,
-          text: text.toString('utf8'),
-          pos: doc.pos,
-          keyPos: doc.keyPos,
-          base: dirname(configFile),
-        });
-        issues.push(...policy.issues);
-      }
+      // Checked with the rest of the config (every problem at once), without the parts whose shape the schema refused.
+      const checked = policyParts(raw.policy, refused);
+      policy = await configPolicy(checked, {
+        file,
+        text: text.toString('utf8'),
+        pos: doc.pos,
+        keyPos: doc.keyPos,
+        base: dirname(configFile),
+        partial: checked !== raw.policy,
+      });
+      issues.push(...policy.issues);
     }
   }
   const { values: fromEnv, problems } = envOverrides(options.env);
@@ -199,6 +203,8 @@ export async function loadDaemonConfig(
       message: 'manifests: required (the manifests directory; or set DOCOPS_MANIFESTS)',
     });
   }
+  const secret =
+    issues.length === 0 && doc ? await readSecret(raw, dirname(configFile), fromEnv, doc, issues) : undefined;
   const cliProblems =
     options.overrides?.listen !== undefined && !parseListen(options.overrides.listen)
       ? [`--listen ${options.overrides.listen}: must be HOST:PORT`]
@@ -214,7 +220,6 @@ export async function loadDaemonConfig(
   const base = dirname(configFile);
   const cwd = options.cwd ?? process.cwd();
   const merged: RawConfig = { ...raw, ...fromEnv };
-  const secret = await readSecret(raw, base, fromEnv.reconcileSecret as string | undefined);
   const overrides = options.overrides ?? {};
   const str = (k: string): string | undefined => (typeof merged[k] === 'string' ? (merged[k] as string) : undefined);
   const apiUrl = overrides.apiUrl ?? str('apiUrl');
@@ -235,12 +240,13 @@ export async function loadDaemonConfig(
     ...(allowEnv !== undefined ? { allowEnv } : {}),
     ...(apiUrl !== undefined ? { apiUrl } : {}),
     ...(tokenFile !== undefined ? { tokenFile: resolve(base, tokenFile) } : {}),
+    ...(raw.tokenFile !== undefined && doc ? { at: { tokenFile: doc.pos(['tokenFile']) } } : {}),
     concurrency: (merged.concurrency as number | undefined) ?? CONFIG_DEFAULTS.concurrency,
     ...(schedule !== undefined ? { schedule } : {}),
     mode: (merged.mode as DaemonMode | undefined) ?? CONFIG_DEFAULTS.mode,
     prune: (raw.prune as Record<string, boolean> | undefined) ?? {},
     kinds: (raw.kinds as Record<string, KindConfig> | undefined) ?? {},
-    ...proposalsConfig(raw.proposals, dirname(configFile)),
+    ...proposalsConfig(raw.proposals, dirname(configFile), doc),
     invite: raw.invite === true,
     listen: parseListen(overrides.listen ?? str('listen') ?? CONFIG_DEFAULTS.listen)!,
     ...(secret !== undefined ? { reconcileSecret: secret } : {}),
@@ -290,21 +296,40 @@ async function configPolicy(raw: unknown, doc: ConfigDoc): Promise<ConfigPolicy>
 
 const isObject = (v: unknown): v is RawConfig => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-async function readSecret(raw: RawConfig, base: string, fromEnv: string | undefined): Promise<string | undefined> {
-  if (fromEnv !== undefined) return fromEnv;
+/** The reconcile secret (registered at once); a file that cannot be read or holds a short one is an issue at its field. */
+async function readSecret(
+  raw: RawConfig,
+  base: string,
+  fromEnv: Record<string, unknown>,
+  doc: { pos: (path: string[]) => SourcePos },
+  issues: ValidationIssue[],
+): Promise<string | undefined> {
+  if (typeof fromEnv.reconcileSecret === 'string') return fromEnv.reconcileSecret;
   if (typeof raw.reconcileSecret === 'string') return raw.reconcileSecret;
   if (typeof raw.reconcileSecretFile !== 'string') return undefined;
   const path = resolve(base, raw.reconcileSecretFile);
+  const at = doc.pos(['reconcileSecretFile']);
   let secret: string;
   try {
     secret = (await readFile(path, 'utf8')).trim();
   } catch (err) {
-    throw new UsageError(
-      `cannot read reconcileSecretFile ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-    );
+    const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    issues.push({ ...at, message: `reconcileSecretFile: cannot read ${path}: ${why}` });
+    return undefined;
   }
   registerSecret(secret);
   if (secret.length < 16)
-    throw new UsageError(`reconcileSecretFile ${path}: the secret must be at least 16 characters`);
+    issues.push({ ...at, message: 'reconcileSecretFile: the secret must be at least 16 characters' });
   return secret;
+}
+
+/** A JSON pointer at or below another. */
+function isUnder(path: string | undefined, pointer: string): boolean {
+  return path !== undefined && (path === pointer || path.startsWith(`${pointer}/`));
+}
+
+/** `policy:` without the fields the schema refused (their problems are reported already); itself when none was. */
+function policyParts(raw: unknown, refused: (pointer: string) => boolean): unknown {
+  if (!isObject(raw) || !Object.keys(raw).some((k) => refused(`/policy/${k}`))) return raw;
+  return Object.fromEntries(Object.entries(raw).filter(([k]) => !refused(`/policy/${k}`)));
 }

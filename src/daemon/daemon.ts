@@ -10,6 +10,8 @@ import { createLogger, type Logger } from '../log.js';
 import type { Env } from '../manifests/interpolate.js';
 import type { RunningSandbox } from '@docops/sandbox';
 import { resolveSafetyConfig } from '../safety/index.js';
+import { allProblems, rejections } from '../model/errors.js';
+import { readTokenFile } from './config-tokens.js';
 import { registerSecret } from '../secrets.js';
 import type { Notifier } from './notify/index.js';
 import { planConfigOf, ScopeTracker } from './changes.js';
@@ -127,16 +129,26 @@ export class Daemon extends EventEmitter {
   async start(): Promise<void> {
     const c = this.config;
     resolveSafetyConfig(c.safety ?? {}); // a bad safety section fails the start, not the first apply
-    if (c.policy)
-      this.approvals = await startApprovals(c, c.policy, {
-        env: this.env,
-        logger: this.logger,
-        kinds: this.kinds,
-        fire: () => this.fire('approval'),
-      });
-    if (Object.values(c.kinds ?? {}).some((k) => k.drift !== undefined && k.drift !== 'revert')) {
-      this.driftKeeper = await (await import('./drift/start.js')).startDriftKeeper(c, this.kinds, this.env);
-    }
+    // What the config names and only the start reads (tokens, their files), side by side: every problem at once.
+    const drift = Object.values(c.kinds ?? {}).some((k) => k.drift !== undefined && k.drift !== 'revert');
+    const [approvals, keeper, token] = await Promise.allSettled([
+      c.policy
+        ? startApprovals(c, c.policy, {
+            env: this.env,
+            logger: this.logger,
+            kinds: this.kinds,
+            fire: () => this.fire('approval'),
+          })
+        : undefined,
+      drift ? import('./drift/start.js').then((m) => m.startDriftKeeper(c, this.kinds, this.env)) : undefined,
+      (async () => {
+        if (c.tokenFile !== undefined && !c.sandbox) readTokenFile(c.tokenFile, 'tokenFile', c.at?.tokenFile);
+      })(),
+    ]);
+    const problem = allProblems(rejections([approvals, keeper, token]));
+    if (problem) throw problem;
+    if (approvals.status === 'fulfilled') this.approvals = approvals.value;
+    if (keeper.status === 'fulfilled') this.driftKeeper = keeper.value;
     this.connection = await connectApi(
       c,
       this.env,

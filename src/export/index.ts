@@ -52,7 +52,12 @@ export async function exportOrganization(
   kinds: readonly KindDefinition[],
   org: string,
   outDir: string,
-  options: ReadOptions & { overwrite?: boolean; layout?: LayoutOptions } = {},
+  options: ReadOptions & {
+    overwrite?: boolean;
+    layout?: LayoutOptions;
+    /** The directory the command was given, when outDir is below it (init's): no link out of it is followed. */
+    within?: string;
+  } = {},
 ): Promise<ExportResult> {
   const exported = await readForExport(client, kinds, org, options);
   // Files the documents name (a SAML certificate) are written beside the manifests, verbatim.
@@ -80,6 +85,7 @@ export async function exportOrganization(
     overwrite: options.overwrite === true,
     note: `Exported from organization ${org} by docops export.`,
     stale,
+    ...(options.within !== undefined ? { within: options.within } : {}),
   });
   return {
     files: written,

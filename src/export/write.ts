@@ -1,7 +1,8 @@
 /** Writing exported manifest files below the export directory (their text: text.ts). */
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../model/errors.js';
+import { refuseLinks, writeInside } from '../write-inside.js';
 import type { PlannedFile } from './layout.js';
 import { renderManifestFile } from './text.js';
 
@@ -41,17 +42,21 @@ export async function staleExportFiles(
 export async function writeManifestFiles(
   dir: string,
   files: readonly PlannedFile[],
-  options: { overwrite: boolean; note: string; schema?: string; stale?: readonly string[] },
+  options: { overwrite: boolean; note: string; schema?: string; stale?: readonly string[]; within?: string },
 ): Promise<{ written: string[]; removed: string[] }> {
   const stale = options.stale ?? [];
+  const root = options.within ?? dir;
+  const targets = files.map((f) => path.join(dir, ...f.path.split('/')));
+  // Before the first write: no file, and no directory on the way (nor one stale files are removed from), may be a
+  // link out of the directory (a members.yaml linking elsewhere would replace that file).
+  await refuseLinks(root, [...targets, ...stale]);
   if (stale.length > 0 && !options.overwrite) throw alreadyExists(stale[0]!);
   const written: string[] = [];
-  for (const f of files) {
-    const target = path.join(dir, ...f.path.split('/'));
-    await mkdir(path.dirname(target), { recursive: true });
+  for (const [i, f] of files.entries()) {
+    const target = targets[i]!;
     try {
       const content = f.text ?? renderManifestFile(target, f.documents, options.note, options.schema);
-      await writeFile(target, content, { flag: options.overwrite ? 'w' : 'wx' });
+      await writeInside(root, target, content, { flag: options.overwrite ? 'w' : 'wx' });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw alreadyExists(target);
       throw err;

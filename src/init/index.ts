@@ -1,13 +1,15 @@
 /**
  * `docops init`: a directory a new user commits — the organization's manifests (export), the daemon's
- * docops.yaml, the GitHub workflow and a .gitignore. Nothing is replaced without `overwrite`, and that is
- * checked before anything is written: a refused init leaves the directory as it was.
+ * docops.yaml, the GitHub workflow and a .gitignore. Nothing is replaced without `overwrite`, nothing is written
+ * through a symbolic link out of the directory (src/write-inside.ts), and both are checked before anything is
+ * written: a refused init leaves the directory as it was.
  */
-import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { access, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { ApiClient } from '../model/api-client.js';
 import type { KindDefinition } from '../model/kind.js';
 import { UsageError } from '../model/errors.js';
+import { refuseLinks, writeInside } from '../write-inside.js';
 import { exportOrganization, type ExportResult } from '../export/index.js';
 import { INIT_LAYOUT, daemonConfigText, mergeGitignore, workflowText } from './files.js';
 
@@ -67,20 +69,23 @@ export async function initRepository(
         `${present.join(' and ')} already exist${present.length === 1 ? 's' : ''}; pass --overwrite to replace ${present.length === 1 ? 'it' : 'them'} (and the manifests), or init another directory`,
       );
   }
+  const gitignore = join(dir, INIT_LAYOUT.gitignore);
+  // Nothing is written through a link out of the directory (a .gitignore linking elsewhere would get our lines):
+  // init's files are checked here, the manifests by the export, both before anything is written.
+  await refuseLinks(dir, [config, workflow, gitignore]);
   const workflowSource = await workflowText(); // before writing anything: a package without it fails here
   const exported = await exportOrganization(client, kinds, org, join(dir, INIT_LAYOUT.manifests), {
     overwrite: options.overwrite === true,
+    within: dir,
     ...(options.onPass ? { onPass: options.onPass } : {}),
   });
-  await writeFile(config, daemonConfigText(org), 'utf8');
-  await mkdir(dirname(workflow), { recursive: true });
-  await writeFile(workflow, workflowSource, 'utf8');
-  const gitignore = join(dir, INIT_LAYOUT.gitignore);
+  await writeInside(dir, config, daemonConfigText(org));
+  await writeInside(dir, workflow, workflowSource);
   const before = await readIfAny(gitignore);
   const after = mergeGitignore(before);
   const files = [config, workflow];
   if (after !== before) {
-    await writeFile(gitignore, after, 'utf8');
+    await writeInside(dir, gitignore, after);
     files.push(gitignore);
   }
   return { export: exported, files };

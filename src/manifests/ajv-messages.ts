@@ -4,8 +4,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import { describeValue, formatPath, jsonType, pointerToPath, valueAt, type DocPath } from './paths.js';
-import { NOT_SHOWN, isHidden, type SecretMark } from './secret-fields.js';
-import { withoutUserinfo } from '../secrets.js';
+import { NOT_SHOWN, quotable, type SecretMark } from './secret-fields.js';
 
 export interface SchemaProblem {
   /** Path of the node the message is about, relative to the validated value. */
@@ -46,8 +45,8 @@ export function selectErrors(errors: readonly ErrorObject[]): ErrorObject[] {
 
 /**
  * One problem per selected ajv error; `value` is the validated value (for "(got …)" and array indices).
- * `markAt` tells the secret-bearing places (secret-fields.ts): their values are never quoted (a URL's
- * credentials are cut out).
+ * `markAt` tells the secret-bearing places (secret-fields.ts): their values are never quoted (a URL that reads as
+ * one is shown without its credentials).
  */
 export function describeError(
   e: ErrorObject,
@@ -56,12 +55,9 @@ export function describeError(
 ): SchemaProblem {
   const path = pointerToPath(e.instancePath, value);
   const got = valueAt(value, path);
-  const mark = markAt(path);
-  const hidden = isHidden(mark);
-  const quoted = (v: unknown): string =>
-    hidden
-      ? `a value ${NOT_SHOWN}`
-      : describeValue(mark === 'userinfo' && typeof v === 'string' ? withoutUserinfo(v) : v);
+  // A marked value is quoted only as quotable() allows, whatever it looks like (secret-fields.ts).
+  const shown = quotable(markAt(path), got);
+  const quoted = (): string => (shown ? describeValue(shown.value) : `a value ${NOT_SHOWN}`);
   const p = e.params as Record<string, unknown>;
   const problem = (message: string, at: DocPath = path, atKey = false): SchemaProblem => ({ path, at, atKey, message });
   if (e.propertyName !== undefined) {
@@ -83,15 +79,15 @@ export function describeError(
       const types = Array.isArray(p.type) ? (p.type as string[]).join(' or ') : String(p.type);
       const scalar = got !== null && typeof got !== 'object';
       return problem(
-        `must be ${types} (got ${jsonType(got)}${scalar ? (hidden ? `, ${NOT_SHOWN}` : ` ${quoted(got)}`) : ''})`,
+        `must be ${types} (got ${jsonType(got)}${scalar ? (shown ? ` ${quoted()}` : `, ${NOT_SHOWN}`) : ''})`,
       );
     }
     case 'enum':
       return problem(
-        `must be one of ${(p.allowedValues as unknown[]).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')} (got ${quoted(got)})`,
+        `must be one of ${(p.allowedValues as unknown[]).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')} (got ${quoted()})`,
       );
     case 'const':
-      return problem(`must be ${JSON.stringify(p.allowedValue)} (got ${quoted(got)})`);
+      return problem(`must be ${JSON.stringify(p.allowedValue)} (got ${quoted()})`);
     case 'maxLength':
       return problem(
         `must be at most ${plural(Number(p.limit), 'character')} (got ${typeof got === 'string' ? [...got].length : '?'})`,
@@ -101,9 +97,9 @@ export function describeError(
         `must be at least ${plural(Number(p.limit), 'character')} (got ${typeof got === 'string' ? [...got].length : '?'})`,
       );
     case 'pattern':
-      return problem(`must match the pattern ${String(p.pattern)} (got ${quoted(got)})`);
+      return problem(`must match the pattern ${String(p.pattern)} (got ${quoted()})`);
     case 'format':
-      return problem(`must be a valid ${String(p.format)} (got ${quoted(got)})`);
+      return problem(`must be a valid ${String(p.format)} (got ${quoted()})`);
     case 'maxItems':
       return problem(
         `must have at most ${plural(Number(p.limit), 'item')} (got ${Array.isArray(got) ? got.length : '?'})`,
@@ -124,9 +120,9 @@ export function describeError(
     case 'maximum':
     case 'exclusiveMinimum':
     case 'exclusiveMaximum':
-      return problem(`must be ${String(p.comparison)} ${String(p.limit)} (got ${quoted(got)})`);
+      return problem(`must be ${String(p.comparison)} ${String(p.limit)} (got ${quoted()})`);
     case 'multipleOf':
-      return problem(`must be a multiple of ${String(p.multipleOf)} (got ${quoted(got)})`);
+      return problem(`must be a multiple of ${String(p.multipleOf)} (got ${quoted()})`);
     case 'dependentRequired':
     case 'dependencies':
       return problem(`missing field "${String(p.missingProperty)}" (required when "${String(p.property)}" is set)`);

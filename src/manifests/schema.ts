@@ -16,9 +16,9 @@ import type * as Ajv2020Module from 'ajv/dist/2020.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { SourcePos, ValidationIssue } from '../model/errors.js';
 import { describeError, selectErrors, withPath } from './ajv-messages.js';
-import type { DocPath } from './paths.js';
+import { valueAt, type DocPath } from './paths.js';
 import { schemaText } from './schema-text.js';
-import { markAt, markedValues, registerMarkedValues, type RegisterOptions } from './secret-fields.js';
+import { markAt, markedValues, registerMarkedValues, registerRefused, type RegisterOptions } from './secret-fields.js';
 
 // ajv and ajv-formats are CommonJS: loaded synchronously, on first run-time compile.
 const load = createRequire(import.meta.url);
@@ -123,7 +123,8 @@ export type Locate = (path: DocPath) => SourcePos;
  *
  * First, every value the schema marks `x-secret` is registered as a secret (secret-fields.ts): it is a secret
  * before it is known to be valid, so no message — these, a later check's, an API's echo — shows it; and these
- * messages never quote one.
+ * messages never quote one, whatever it looks like. A marked value refused for its shape is registered whole too
+ * (a token written where a variable's name belongs: secret-fields.ts, registerRefused).
  */
 export function validateWithSchema(
   value: unknown,
@@ -139,6 +140,7 @@ export function validateWithSchema(
   if (validate(value)) return [];
   return selectErrors(validate.errors ?? []).map((e) => {
     const problem = describeError(e, value, (path) => markAt(marked, path));
+    registerRefused(marked, problem.path, valueAt(value, problem.path));
     const pos = problem.atKey ? locateKey(problem.at) : locate(problem.at);
     const pointer = toPointer(prefix === '' ? problem.path : [prefix, ...problem.path]);
     return { ...pos, message: withPath(prefix, problem.path, problem.message), path: pointer };

@@ -18,7 +18,7 @@
 import type { Env } from './interpolate.js';
 import type { DocPath } from './paths.js';
 import { schemaText } from './schema-text.js';
-import { MIN_SECRET, registerSecret, urlUserinfo } from '../secrets.js';
+import { MIN_SECRET, registerSecret, shownUrl, urlUserinfo } from '../secrets.js';
 
 export const SECRET_KEYWORD = 'x-secret';
 export const SECRET_MARKS = ['credential', 'payload', 'env', 'userinfo', false] as const;
@@ -238,8 +238,25 @@ export function secretMarkAt(schema: object, value: unknown, path: DocPath): Sec
 /** What a message says instead of a value it may not show ("(got a value not shown: …)"). */
 export const NOT_SHOWN = 'not shown: the field holds a secret';
 
-/** Whether a message may not quote a value with this mark at all (a userinfo URL is shown without it). */
+/** Whether the value itself is the secret (a credential or a payload): it decides a tie in markAt. */
 export const isHidden = (mark: SecretMark | undefined): boolean => mark === 'credential' || mark === 'payload';
+
+/**
+ * How a message may quote a value with this mark: `{ value }` to quote, or undefined: not at all, whatever the value
+ * looks like. Only unmarked values (and what a false mark unmarks) are quoted as they are. A credential or a
+ * payload is the secret. An `env` value names a variable, but one refused for its shape is usually the token
+ * written where the name belongs, and a token of letters, digits and `_` even reads as a name: none is quoted
+ * (a message says which field, at its file:line:column). A `userinfo` value is quoted as a URL without its
+ * `user:password@` when it starts with `scheme://`, never otherwise (secrets.ts, shownUrl).
+ */
+export function quotable(mark: SecretMark | undefined, value: unknown): { value: unknown } | undefined {
+  if (mark === undefined || mark === false) return { value };
+  if (mark === 'userinfo' && typeof value === 'string') {
+    const url = shownUrl(value);
+    return url === undefined ? undefined : { value: url };
+  }
+  return undefined;
+}
 
 export interface RegisterOptions {
   /** Where `env` marks are looked up. */
@@ -271,6 +288,20 @@ export function registerMarkedValues(marked: readonly MarkedValue[], options: Re
         if (v.trim().length >= MIN_SECRET && text.includes(v.trim())) registerSecret(v, m.mark);
     }
   }
+}
+
+/**
+ * A marked value the schema refused, registered whole: credentials and payloads are already, but an `env` value
+ * refused for its shape is a token rather than a name (the variable's value is what registerMarkedValues
+ * registers), and a `userinfo` value without `scheme://` has no credentials part to register; from now on no
+ * message of the process shows either. A URL that reads as one keeps its shown form (its credentials are
+ * registered already).
+ */
+export function registerRefused(marked: readonly MarkedValue[], path: DocPath, value: unknown): void {
+  const mark = markAt(marked, path);
+  if (mark === undefined || mark === false) return;
+  if (mark === 'userinfo' && typeof value === 'string' && shownUrl(value) !== undefined) return;
+  for (const text of scalars(value, path, marked)) registerSecret(text, mark === 'payload' ? 'payload' : 'credential');
 }
 
 function decodeOrSelf(text: string): string {

@@ -41,6 +41,35 @@ export class ValidationError extends DocopsError {
 export class UsageError extends DocopsError {}
 
 /**
+ * A problem with one value of a config file: a ValidationError at the value's place when the caller knows it (every
+ * config problem names its file:line:column), else a UsageError whose message names the value (an environment
+ * variable, a setting built in code).
+ */
+export function configProblem(at: SourcePos | undefined, message: string): DocopsError {
+  return at ? new ValidationError([{ ...at, message }]) : new UsageError(message);
+}
+
+/**
+ * The problems of several checks run side by side, as one error (every problem at once): a ValidationError when
+ * each is one, else a UsageError listing them all; undefined when none failed. Anything that is not a
+ * DocopsError (a bug) is thrown as it is.
+ */
+export function allProblems(errors: readonly unknown[]): DocopsError | undefined {
+  const bug = errors.find((e) => !(e instanceof DocopsError));
+  if (bug !== undefined) throw bug;
+  const found = errors as readonly DocopsError[];
+  if (found.length <= 1) return found[0];
+  if (found.every((e) => e instanceof ValidationError)) return new ValidationError(found.flatMap((e) => e.issues));
+  const lines = found.flatMap((e) => (e instanceof ValidationError ? e.issues.map(formatIssue) : [e.message]));
+  return new UsageError(['invalid configuration:', ...lines].join('\n'));
+}
+
+/** The reasons of the promises that failed (for allProblems). */
+export function rejections(settled: readonly PromiseSettledResult<unknown>[]): unknown[] {
+  return settled.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+}
+
+/**
  * What a failed request may have done on the server, over all its attempts (the API client sets it; see
  * src/api/retry.ts attemptEffect): `none` — provably nothing (never connected, or refused with a 4xx such as
  * 429); `maybe` — it may have been processed and the server is done with it (a 5xx answer, a connection that

@@ -14,6 +14,11 @@ export interface ApprovalsConfig {
   token?: string;
   tokenFile?: string;
   github?: { repository: string; apiUrl: string; tokenFile?: string; pollMs: number };
+  /**
+   * Where the fields are written, for the problems found when the daemon starts and reads the tokens (every
+   * config problem names its place); absent for settings built in code.
+   */
+  at?: { token?: SourcePos; tokenFile?: SourcePos; github?: SourcePos; githubTokenFile?: SourcePos };
 }
 
 export interface ConfigPolicy {
@@ -29,6 +34,8 @@ export interface ConfigDoc {
   keyPos: Locate;
   /** The config file's directory. */
   base: string;
+  /** Some fields were left out (the schema refused them): a policy without rules is then not said to load none. */
+  partial?: boolean;
 }
 
 const DEFAULT_POLL_MS = 60_000;
@@ -58,22 +65,41 @@ export async function policyFromConfig(raw: Record<string, unknown>, doc: Config
       }),
     );
   }
-  const approvals = approvalsConfig(raw.approvals, doc.base);
-  if (issues.length > 0) return { issues };
-  const nothing: SourcePos = doc.keyPos(['policy']);
+  const approvals = approvalsConfig(raw.approvals, doc);
+  // Every problem at once: a path that cannot be read does not hide the inline rules' problems (nor is "no rule"
+  // said of a policy whose rules could not be read).
+  const nothing: SourcePos | undefined = issues.length > 0 || doc.partial ? undefined : doc.keyPos(['policy']);
+  let policy: LoadedPolicy | undefined;
   try {
-    return { policy: combinePolicy(parts, doc.file, nothing), ...(approvals ? { approvals } : {}), issues: [] };
+    policy = combinePolicy(parts, doc.file, nothing);
   } catch (err) {
-    if (err instanceof ValidationError) return { issues: err.issues };
-    throw err;
+    if (!(err instanceof ValidationError)) throw err;
+    issues.push(...err.issues);
   }
+  if (policy && approvals?.github && !policy.approvers)
+    issues.push({ ...doc.keyPos(['policy', 'approvals', 'github']), message: NO_APPROVERS });
+  if (issues.length > 0 || !policy) return { issues };
+  return { policy, ...(approvals ? { approvals } : {}), issues: [] };
 }
 
-function approvalsConfig(raw: unknown, base: string): ApprovalsConfig | undefined {
+/** Pull-request approvals need a team whose members' comments approve. */
+export const NO_APPROVERS =
+  'policy.approvals.github: the policy names no approvers (approvers: {githubTeam: ORG/TEAM-SLUG}), so no comment could approve';
+
+function approvalsConfig(raw: unknown, doc: ConfigDoc): ApprovalsConfig | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
+  const base = doc.base;
   const a = raw as Record<string, unknown>;
   const gh = typeof a.github === 'object' && a.github !== null ? (a.github as Record<string, unknown>) : undefined;
+  const here = ['policy', 'approvals'];
+  const at: NonNullable<ApprovalsConfig['at']> = {
+    ...(a.token !== undefined ? { token: doc.pos([...here, 'token']) } : {}),
+    ...(a.tokenFile !== undefined ? { tokenFile: doc.pos([...here, 'tokenFile']) } : {}),
+    ...(gh ? { github: doc.keyPos([...here, 'github']) } : {}),
+    ...(gh?.tokenFile !== undefined ? { githubTokenFile: doc.pos([...here, 'github', 'tokenFile']) } : {}),
+  };
   return {
+    at,
     ...(typeof a.token === 'string' ? { token: a.token } : {}),
     ...(typeof a.tokenFile === 'string' ? { tokenFile: resolve(base, a.tokenFile) } : {}),
     ...(gh && typeof gh.repository === 'string'

@@ -5,7 +5,7 @@
  * only a plan with that checksum. Loaded only when the config has a policy.
  */
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../model/errors.js';
+import { allProblems, configProblem, rejections, type SourcePos } from '../model/errors.js';
 import type { Plan } from '../model/plan.js';
 import type { LiveState } from '../model/state.js';
 import type { Logger } from '../log.js';
@@ -13,7 +13,7 @@ import type { Env } from '../manifests/interpolate.js';
 import { registerSecret } from '../secrets.js';
 import { CHECKSUM_PATTERN } from './approval.js';
 import { ApprovalBook, type Approval, type WaitingPlan } from './approvals.js';
-import type { ApprovalsConfig } from './config.js';
+import { NO_APPROVERS, type ApprovalsConfig } from './config.js';
 import { judgePlan } from './daemon-gate.js';
 import type { LoadedPolicy } from './evaluate.js';
 
@@ -70,34 +70,34 @@ export class DaemonApprovals {
 
   static async start(setup: ApprovalsSetup, deps: ApprovalsDeps): Promise<DaemonApprovals> {
     const a = setup.approvals ?? {};
-    const token = await secret('approver token', a.token, a.tokenFile, deps.env.DOCOPS_APPROVER_TOKEN);
-    if (token !== undefined && token === setup.reconcileSecret)
-      throw new UsageError(
-        'policy.approvals: the approver token must not be the reconcile secret (whoever may start a run must not thereby approve one)',
+    const field = 'policy.approvals';
+    // Both tokens read side by side: every problem at once, each at its field's place.
+    const [approver, gh] = await Promise.allSettled([
+      secret('approver token', [
+        { from: 'DOCOPS_APPROVER_TOKEN', value: deps.env.DOCOPS_APPROVER_TOKEN },
+        { from: `${field}.token`, value: a.token, at: a.at?.token },
+        { from: `${field}.tokenFile`, file: a.tokenFile, at: a.at?.tokenFile },
+      ]),
+      a.github ? githubToken(a, deps.env, setup.policy) : undefined,
+    ]);
+    const found = approver.status === 'fulfilled' ? approver.value : undefined;
+    const problems = rejections([approver, gh]);
+    // Whoever may start a run must not thereby approve one; named at the field (or variable) the token came from.
+    if (found !== undefined && found.value === setup.reconcileSecret)
+      problems.push(
+        configProblem(
+          found.at,
+          `${found.from}: the approver token must not be the reconcile secret (whoever may start a run must not thereby approve one)`,
+        ),
       );
-    let github: GitHubSource | undefined;
-    if (a.github) {
-      const team = setup.policy.approvers?.githubTeam;
-      if (!team)
-        throw new UsageError(
-          'policy.approvals.github: the policy names no approvers (approvers: {githubTeam: ORG/TEAM-SLUG}), so no comment could approve',
-        );
-      const ghToken = await secret('GitHub token', undefined, a.github.tokenFile, deps.env.DOCOPS_GITHUB_TOKEN, 1);
-      if (ghToken === undefined)
-        throw new UsageError('policy.approvals.github: no GitHub token (tokenFile, or DOCOPS_GITHUB_TOKEN)');
-      github = {
-        apiUrl: a.github.apiUrl,
-        repository: a.github.repository,
-        team,
-        token: ghToken,
-        pollMs: a.github.pollMs,
-      };
-    }
+    const problem = allProblems(problems);
+    if (problem) throw problem;
+    const github = gh.status === 'fulfilled' ? gh.value : undefined;
     deps.logger.info(
-      { rules: setup.policy.rules.length, approveEndpoint: token !== undefined, githubTeam: github?.team ?? null },
+      { rules: setup.policy.rules.length, approveEndpoint: found !== undefined, githubTeam: github?.team ?? null },
       'policy loaded',
     );
-    return new DaemonApprovals(setup, deps, token, github);
+    return new DaemonApprovals(setup, deps, found?.value, github);
   }
 
   /** The run's policy gate (RunContext.policy). */
@@ -210,26 +210,63 @@ export class DaemonApprovals {
   }
 }
 
-/** A secret from the config, a file, or the environment; registered before anything can show it. */
+/** Pull-request approvals: the approvers' team and the GitHub token. */
+async function githubToken(a: ApprovalsConfig, env: Env, policy: LoadedPolicy): Promise<GitHubSource | undefined> {
+  if (!a.github) return undefined;
+  const field = 'policy.approvals.github';
+  const team = policy.approvers?.githubTeam;
+  if (!team) throw configProblem(a.at?.github, NO_APPROVERS);
+  const token = await secret(
+    'GitHub token',
+    [
+      { from: 'DOCOPS_GITHUB_TOKEN', value: env.DOCOPS_GITHUB_TOKEN },
+      { from: `${field}.tokenFile`, file: a.github.tokenFile, at: a.at?.githubTokenFile },
+    ],
+    1,
+  );
+  if (token === undefined)
+    throw configProblem(a.at?.github, `${field}: no GitHub token (tokenFile, or DOCOPS_GITHUB_TOKEN)`);
+  return {
+    apiUrl: a.github.apiUrl,
+    repository: a.github.repository,
+    team,
+    token: token.value,
+    pollMs: a.github.pollMs,
+  };
+}
+
+/** Where a secret may come from, first found first: an environment variable, a value in the config, a file it names. */
+interface SecretSource {
+  /** The variable or the config field, as messages name it. */
+  from: string;
+  value?: string | undefined;
+  file?: string | undefined;
+  /** The field's place in the config (none for a variable). */
+  at?: SourcePos | undefined;
+}
+
+/** A secret from the environment, the config or a file; registered before anything can show it. */
 async function secret(
   what: string,
-  inline: string | undefined,
-  file: string | undefined,
-  env: string | undefined,
+  sources: readonly SecretSource[],
   min = MIN_TOKEN,
-): Promise<string | undefined> {
-  let value = env !== undefined && env !== '' ? env : inline;
-  if (value === undefined && file !== undefined) {
-    try {
-      value = (await readFile(file, 'utf8')).trim();
-    } catch (err) {
-      throw new UsageError(
-        `cannot read the ${what} file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-      );
+): Promise<{ value: string; from: string; at?: SourcePos } | undefined> {
+  for (const s of sources) {
+    let value = s.value !== '' ? s.value : undefined;
+    if (value === undefined && s.file !== undefined) {
+      try {
+        value = (await readFile(s.file, 'utf8')).trim();
+      } catch (err) {
+        throw configProblem(
+          s.at,
+          `${s.from}: cannot read the ${what} file ${s.file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+        );
+      }
     }
+    if (value === undefined) continue;
+    registerSecret(value);
+    if (value.length < min) throw configProblem(s.at, `${s.from}: the ${what} must be at least ${min} characters`);
+    return { value, from: s.from, ...(s.at ? { at: s.at } : {}) };
   }
-  if (value === undefined) return undefined;
-  registerSecret(value);
-  if (value.length < min) throw new UsageError(`the ${what} must be at least ${min} characters`);
-  return value;
+  return undefined;
 }

@@ -33,18 +33,24 @@ export interface RuleSource {
 
 interface Part {
   rules: LoadedRule[];
+  /**
+   * Every rule's name where it is written, the rules with other problems included: a name is unique whatever else
+   * is wrong with either rule (every problem in one run).
+   */
+  names: { name: string; source: SourcePos }[];
   approvers: { value: Approvers; pos: SourcePos }[];
   issues: ValidationIssue[];
 }
 
 /** Rules of one document → compiled rules and issues (shape problems are left to the schema the caller checked). */
 function compileRules(src: RuleSource, cel: Cel): Part {
-  const part: Part = { rules: [], approvers: [], issues: [] };
+  const part: Part = { rules: [], names: [], approvers: [], issues: [] };
   if (!Array.isArray(src.rules)) return part;
   src.rules.forEach((raw: unknown, i) => {
     if (typeof raw !== 'object' || raw === null) return;
     const r = raw as Record<string, unknown>;
     const at = [...src.at, i];
+    if (typeof r.name === 'string') part.names.push({ name: r.name, source: src.pos([...at, 'name']) });
     if (
       typeof r.when !== 'string' ||
       typeof r.name !== 'string' ||
@@ -126,7 +132,7 @@ export async function policyPathPart(target: string): Promise<Part> {
       `policy ${target}: the folder holds no policy file (*.yaml, *.yml); a configured policy that loads no rule is an error, never a pass`,
     );
   const cel = await loadCel();
-  const all: Part = { rules: [], approvers: [], issues: [] };
+  const all: Part = { rules: [], names: [], approvers: [], issues: [] };
   for (const { full, shown } of files) {
     const bytes = await readFile(full).catch((err: NodeJS.ErrnoException) => {
       throw new UsageError(`cannot read policy file ${shown}: ${err.code ?? err.message}`);
@@ -150,6 +156,7 @@ export async function policyPathPart(target: string): Promise<Part> {
         cel,
       );
       all.rules.push(...part.rules);
+      all.names.push(...part.names);
       all.approvers.push(...part.approvers);
       all.issues.push(...part.issues);
     }
@@ -159,13 +166,14 @@ export async function policyPathPart(target: string): Promise<Part> {
 
 /**
  * The parts → one policy: unique rule names, one set of approvers, at least one rule. Throws ValidationError
- * with every issue (sorted) when anything is wrong. `nothing` says where to point when no rule was found.
+ * with every issue (sorted) when anything is wrong. `nothing` says where to point when no rule was found (undefined:
+ * say nothing of it, when some rules could not be read at all).
  */
-export function combinePolicy(parts: readonly Part[], origin: string, nothing: SourcePos): LoadedPolicy {
+export function combinePolicy(parts: readonly Part[], origin: string, nothing: SourcePos | undefined): LoadedPolicy {
   const issues = parts.flatMap((p) => p.issues);
   const rules = parts.flatMap((p) => p.rules);
   const seen = new Map<string, SourcePos>();
-  for (const r of rules) {
+  for (const r of parts.flatMap((p) => p.names)) {
     const first = seen.get(r.name);
     if (first)
       issues.push({
@@ -182,7 +190,7 @@ export function combinePolicy(parts: readonly Part[], origin: string, nothing: S
         message: `approvers: names githubTeam ${a.value.githubTeam}, but ${approvers[0]!.pos.file}:${approvers[0]!.pos.line} names ${approvers[0]!.value.githubTeam}; every policy file must name the same approvers`,
       });
   }
-  if (issues.length === 0 && rules.length === 0)
+  if (nothing && issues.length === 0 && rules.length === 0)
     issues.push({
       ...nothing,
       message: 'the policy loads no rule: a configured policy that loads no rule is an error, never a pass',

@@ -14,6 +14,7 @@ import { pathSegments, type Action, type Phase, type Step } from '../model/plan.
 import type { LiveState } from '../model/state.js';
 import { redactCredentials } from '../secrets.js';
 import { redactSecretsReporting } from './redact.js';
+import { openInside } from '../write-inside.js';
 
 /** Format 2 adds `state` and `redacted`; undo still reads format 1. */
 export const JOURNAL_VERSION = 2;
@@ -79,7 +80,8 @@ export function createJournal(dir: string, live: LiveState, opts: JournalOptions
 
   const append = async (line: string): Promise<void> => {
     if (!created) await mkdir(dir, { recursive: true, mode: 0o700 });
-    const handle = await open(file, 'a', 0o600);
+    // Never through a link: a journal file planted as one would send the snapshot elsewhere (src/write-inside.ts).
+    const handle = await openInside(dir, file, 'a', 0o600);
     try {
       await handle.appendFile(line, 'utf8');
       await handle.sync();

@@ -4,7 +4,7 @@
  * taken for a variable). Undo plans from the same text it writes with `-o`, so positions in its plan point
  * into those files.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { UsageError, ValidationError } from '../model/errors.js';
@@ -13,6 +13,7 @@ import type { DesiredState } from '../model/state.js';
 import { escapeInterpolation } from '../manifests/interpolate.js';
 import { parseYamlFile } from '../manifests/parse.js';
 import { sortIssues, validateParsedFiles } from '../manifests/load.js';
+import { refuseLinks, writeInside } from '../write-inside.js';
 
 export interface UndoFile {
   /** `undo-<Kind>-<org>.yaml` */
@@ -60,11 +61,13 @@ export function desiredFromFiles(
 /** Write the files into `dir` (created if missing), never over an existing file. Returns the paths written. */
 export async function writeUndoFiles(dir: string, files: readonly UndoFile[], header: string): Promise<string[]> {
   await mkdir(dir, { recursive: true });
+  const targets = files.map((f) => path.join(dir, f.name));
+  await refuseLinks(dir, targets); // never through a link out of -o (src/write-inside.ts)
   const written: string[] = [];
-  for (const f of files) {
-    const file = path.join(dir, f.name);
+  for (const [i, f] of files.entries()) {
+    const file = targets[i]!;
     try {
-      await writeFile(file, filesYaml(header, f.documents), { flag: 'wx' });
+      await writeInside(dir, file, filesYaml(header, f.documents), { flag: 'wx' });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST')
         throw new UsageError(`${file} already exists; choose another -o directory`);

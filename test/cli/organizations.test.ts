@@ -62,7 +62,7 @@ describe('plan and apply with organizations', () => {
       ['org-south', 0],
     ]);
     expect(doc.organizations[1]!.output?.steps).toHaveLength(1);
-    expect(r.stderr).toMatch(/org-north: the variable TOKEN_ORG_NORTH \(its tokenEnv\) is not set/);
+    expect(r.stderr).toMatch(/tokenEnv: the variable it names is not set \(organization org-north\)/);
   }, 60_000);
 
   it('apply: each organization written with its own token, journals apart', async () => {

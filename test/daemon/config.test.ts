@@ -65,6 +65,57 @@ describe('loadDaemonConfig', () => {
     expect(issues.find((i) => i.line === 4)?.message).toMatch(/bogus/);
   });
 
+  it('every problem at once: a part the schema refuses hides no problem of another part', async () => {
+    const { file } = configFile(
+      [
+        'manifests: ./m',
+        'mode: dry',
+        'notify:',
+        '  - { type: webhook, url: "https://hooks.example/x", secretEnv: UNSET_KEY }',
+        'policy:',
+        '  approvals: { token: short }',
+        '  rules:',
+        '    - name: a',
+        '      when: chnge.kind == "Team"',
+        '      outcome: warn',
+        '      message: m',
+        '',
+      ].join('\n'),
+    );
+    const error = (await loadDaemonConfig(file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.issues.map((i) => `${i.line}: ${i.message.replace(/ \(.*$/, '')}`)).toEqual([
+      '2: mode: must be one of apply, plan',
+      '4: notify[0].secretEnv: the variable it names must hold the signing secret',
+      '6: policy.approvals.token: must be at least 16 characters',
+      '9: rule a: when: Unknown variable: chnge',
+    ]);
+  });
+
+  it('every problem at once: a policy path that cannot be read hides no problem of the inline rules', async () => {
+    const { file } = configFile(
+      [
+        'manifests: ./m',
+        'policy:',
+        '  path: ./nowhere',
+        '  rules:',
+        '    - { name: a, when: \'chnge.kind == "Team"\', outcome: warn, message: m }',
+        '    - { name: a, when: \'change.kind == "Team"\', outcome: warn, message: m }',
+        '',
+      ].join('\n'),
+    );
+    const error = (await loadDaemonConfig(file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    const lines = error.issues.map(
+      (i) => `${i.line}: ${i.message.replace(/ \(.*$/, '').replace(/\S*nowhere/, 'NOWHERE')}`,
+    );
+    expect(lines).toEqual([
+      '3: policy.path: cannot read policy NOWHERE: ENOENT',
+      '5: rule a: when: Unknown variable: chnge',
+      '6: rule a: another rule has this name',
+    ]);
+  });
+
   it('checks the cron expression, the port and the retry bounds', async () => {
     const { file } = configFile(
       [
@@ -252,6 +303,8 @@ describe('kinds: drift per kind, and where proposals go', () => {
         tokenFile: join(dirname(file), 'gh-token'),
         branch: 'docops/drift',
       },
+      // Where the token's fields are written, for the problems found when the daemon reads the token.
+      at: { github: { file, line: 6, column: 3 }, tokenFile: { file, line: 6, column: 51 } },
     });
   });
 
@@ -298,8 +351,14 @@ describe('organizations: and shard:', () => {
         tokenFile: join(dir, 'a.token'),
         schedule: '*/5 * * * *',
         prune: { Team: true },
+        at: { tokenFile: { file, line: 2, column: 45 } },
       },
-      { id: 'org-b', manifestsDir: join(dir, 'b'), tokenEnv: 'ORG_B_TOKEN' },
+      {
+        id: 'org-b',
+        manifestsDir: join(dir, 'b'),
+        tokenEnv: 'ORG_B_TOKEN',
+        at: { tokenEnv: { file, line: 3, column: 44 } },
+      },
     ]);
     expect(config.shard).toEqual({ mode: 'static', index: 1, count: 2 });
     expect(config.schedule).toBe('0 * * * *');
@@ -327,6 +386,26 @@ describe('organizations: and shard:', () => {
     expect(said).toMatch(/^5: organizations\[2\]: give tokenFile or tokenEnv/m); // a file or a variable, never the token
     expect(said).not.toContain('abc');
     expect(said).toMatch(/^6: shard\.index: must be below shard\.count/m);
+  });
+
+  it("one organization's problem the schema finds hides no problem of another's", async () => {
+    const { file } = configFile(
+      [
+        'organizations:',
+        '  - { id: org-a, manifests: ./a, tokenEnv: A, bogus: 1 }',
+        '  - id: org-b',
+        '    manifests: ./b',
+        '    tokenEnv: B',
+        '    notify: [{ type: slack, url: "https://hooks.example/x", secretEnv: KEY }]',
+        '',
+      ].join('\n'),
+    );
+    const error = (await loadDaemonConfig(file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.issues.map((i) => `${i.line}: ${i.message.replace(/ \(.*$/, '')}`)).toEqual([
+      '2: organizations[0]: unknown field "bogus"',
+      '6: organizations[1].notify[0].secretEnv: only a webhook target signs its body',
+    ]);
   });
 
   it('a shard needs organizations; dynamic shards need ha on Kubernetes Leases', async () => {

@@ -78,8 +78,12 @@ describe('deploy/kubernetes-ha', () => {
       renewDeadlineMs: 10_000,
       retryPeriodMs: 2_000,
     });
-    const { ha: _ha, configFile: _a, reconcileSecret: _s, ...rest } = ha;
-    const { configFile: _b, reconcileSecret: _t, ...base } = single;
+    // Besides ha, they differ only in where they are: the file, and the places of its fields in it.
+    const { ha: _ha, configFile: _a, reconcileSecret: _s, at: atHa, ...rest } = ha;
+    const { configFile: _b, reconcileSecret: _t, at: atBase, ...base } = single;
     expect(rest).toEqual(base);
+    expect(atHa?.tokenFile && { line: atHa.tokenFile.line, column: atHa.tokenFile.column }).toEqual(
+      atBase?.tokenFile && { line: atBase.tokenFile.line, column: atBase.tokenFile.column },
+    );
   });
 });

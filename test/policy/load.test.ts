@@ -93,6 +93,80 @@ describe('policy files', () => {
     ]);
   });
 
+  it('every problem at once: a duplicate name is reported whatever else is wrong with either rule', async () => {
+    const second = (when: string, extra = '    message: m\n'): string =>
+      `  - name: r1\n    when: ${when}\n    outcome: warn\n${extra}`;
+    const dup = 'policy.yaml:6:11: rule r1: another rule has this name (policy.yaml:2:11); names must be unique';
+    const clean = (lines: string[]): string[] => lines.map((l) => l.replace(/\(\S*policy\.yaml/, '(policy.yaml'));
+    // The earlier rule's expression is wrong, then the later one's.
+    expect(clean(await problems(rule('chnge.kind == "Site"') + second('change.kind == "Team"')))).toEqual([
+      'policy.yaml:3:11: rule r1: when: Unknown variable: chnge',
+      dup,
+    ]);
+    expect(clean(await problems(rule('change.kind == "Site"') + second('change.kidn == "Team"')))).toEqual([
+      'policy.yaml:6:11: rule r1: another rule has this name (policy.yaml:2:11); names must be unique',
+      'policy.yaml:7:18: rule r1: when: No such key: kidn',
+    ]);
+    // A shape problem of either rule (a missing message, a when that is not text).
+    expect(clean(await problems(rule('change.kind == "Site"') + second('change.kind == "Team"', '')))).toEqual([
+      'policy.yaml:6:5: rules[1]: missing required field "message"',
+      dup,
+    ]);
+    expect(clean(await problems(rule('[1, 2]') + second('change.kind == "Team"')))).toEqual([
+      'policy.yaml:3:11: rules[0].when: must be string (got array)',
+      dup,
+    ]);
+  });
+
+  it('the example of the docs: every problem of two files in one run', async () => {
+    const dir = tmp.dir + '/docs-example/policies';
+    tmp.write(
+      'docs-example/policies/sites.yaml',
+      [
+        'rules:',
+        '  - name: public-sites',
+        '    description: A site made public by mistake shows internal docs to everyone.',
+        '    outcome: deny',
+        '    message: Sites stay private',
+        '    # the expression ends too early',
+        '    when: change.after.visibility == "public" &&',
+        '',
+        '  # named twice: here and in people.yaml',
+        '  - name: admins',
+        '    outcome: require-approval',
+        '    when: chnge.after.role == "admin"',
+        '    message: New admins need an approval',
+        '',
+        '  - name: owners',
+        '    outcome: require-approval',
+        '    message: Owners need an approval',
+        '    when: change.kidn == "Team"',
+        '',
+        '  - name: roles',
+        '    outcome: warn',
+        '    message: A role changes',
+        '    # a value, not a condition',
+        '    when: change.kind',
+        '',
+      ].join('\n'),
+    );
+    tmp.write(
+      'docs-example/policies/teams.yaml',
+      '# Who may change teams\nrules:\n  - name: admins\n    when: change.kind == "Team"\n    outcome: warn\n    message: m\n',
+    );
+    const got = await loadPolicyPath(dir).catch((e: unknown) => e);
+    expect(got).toBeInstanceOf(ValidationError);
+    const lines = (got as ValidationError).issues.map((i) => formatIssue(i).replaceAll(tmp.dir + '/docs-example/', ''));
+    // As docs/policy.md, "Validation", shows it.
+    expect(lines).toEqual([
+      'policies/sites.yaml:7:49: rule public-sites: when: Unexpected token: EOF',
+      'policies/sites.yaml:12:11: rule admins: when: Unknown variable: chnge',
+      'policies/sites.yaml:18:18: rule owners: when: No such key: kidn',
+      'policies/sites.yaml:24:11: rule roles: when: the expression must be true or false, but it is a string',
+      'policies/teams.yaml:3:11: rule admins: another rule has this name (policies/sites.yaml:10:11); names must be unique',
+    ]);
+  });
+
   it('a YAML error is at its place', async () => {
     expect(await problems('rules:\n  - name: r1\n    when: [unclosed\n')).toEqual([
       expect.stringMatching(/^policy\.yaml:\d+:\d+: /),

@@ -32,6 +32,10 @@ const RECONCILE = 'reconcile-SECRET-0a9b8c7d6e';
 const SHORT_RECONCILE = 'rec-SHORT-42ab';
 const API_PASSWORD = 'api-PASSWORD-71c3e9f2';
 const HOOK_PATH = 'T0DOCOPS-hook-SECRET-55e1a9c3';
+/** An organization's token written where its variable's name belongs: it fails the name's pattern … */
+const FLEET_TOKEN = 'gb_api_F1eet/9d+T41c8a7e3b6==77a1';
+/** … and one that even reads as a name, naming a variable that is not set. */
+const NAMELIKE_TOKEN = 'gb_api_F1eetNameLike7e3b605e1Zq';
 /** A certificate no other test uses: 18 lines of base64 of a deterministic byte sequence (a DER SEQUENCE). */
 const CERT = pem(Buffer.from(Array.from({ length: 900 }, (_, i) => (i === 0 ? 0x30 : (i * 7919 + 104729) % 251))));
 /** What the daemon and the CLI runs must never show anywhere. */
@@ -45,6 +49,8 @@ const CREDENTIALS = [
   SHORT_RECONCILE,
   API_PASSWORD,
   HOOK_PATH,
+  FLEET_TOKEN,
+  NAMELIKE_TOKEN,
 ];
 const SECRETS = [...CREDENTIALS, CERT];
 const DEBUG = ['--log-level', 'debug', '--log-format', 'json'];
@@ -161,7 +167,7 @@ describe('daemon config: secrets of fields that fail validation are never shown'
         '  - { type: webhook, url: "https://${SLACK_URL}", secretEnv: SHORT_KEY }',
       ],
       env: { SLACK_URL: SLACK, HOOK_KEY: HMAC, SHORT_KEY: SHORT_HMAC },
-      says: /notify\[0\]\.secretEnv: only a webhook target signs[\s\S]*notify\[1\]\.secretEnv: the variable SHORT_KEY must hold the signing secret/,
+      says: /notify\[0\]\.secretEnv: only a webhook target signs[\s\S]*notify\[1\]\.secretEnv: the variable it names must hold the signing secret/,
     },
     {
       name: 'a reconcile secret too short',
@@ -200,6 +206,38 @@ describe('daemon config: secrets of fields that fail validation are never shown'
       expect(run.leaks()).toEqual([]);
     },
   );
+
+  it('organizations: a token written as tokenEnv is never shown, whatever it looks like', async () => {
+    await mkdir(join(work, 'org-a'), { recursive: true });
+    const config = join(work, 'config-fleet.yaml');
+    const fleet = (tokenEnv: string): string =>
+      [
+        'listen: 127.0.0.1:0',
+        'organizations:',
+        `  - { id: org-a, manifests: ./org-a, tokenEnv: "${tokenEnv}" }`,
+        '',
+      ].join('\n');
+    await writeFile(config, fleet(FLEET_TOKEN));
+    const refused = await docops('daemon: tokenEnv holding the token', ['daemon', '-c', config]);
+    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.stderr).toMatch(
+      /config-fleet\.yaml:3:\d+: organizations\[0\]\.tokenEnv: must match the pattern .* \(got a value not shown: the field holds a secret\)/,
+    );
+    expect(refused.leaks()).toEqual([]);
+    // A token of letters, digits and _ passes the pattern: the variable it "names" is not set.
+    await writeFile(config, fleet(NAMELIKE_TOKEN));
+    for (const argv of [
+      ['daemon', '-c', config],
+      ['plan', '--config', config, '--api-url', sandbox.url],
+    ]) {
+      const unset = await docops(`${argv[0]}: tokenEnv naming an unset variable`, argv);
+      expect(unset.code, unset.stderr).toBe(1);
+      expect(unset.stderr).toMatch(
+        /organizations\[0\]\.tokenEnv: the variable it names is not set \(organization org-a\)/,
+      );
+      expect(unset.leaks()).toEqual([]);
+    }
+  });
 
   it('apply --config reads the same file with the same care', async () => {
     const config = join(work, 'config-apply.yaml');

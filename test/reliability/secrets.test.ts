@@ -255,7 +255,13 @@ describe('the token never reaches any output, whatever path it came from', () =>
   });
 
   it('an API URL with credentials, parseable or not, is never echoed with them', async () => {
-    for (const url of [`http://docops:${URL_PASSWORD}@127.0.0.1:9/v1`, `http://docops:${URL_PASSWORD}@not a host/v1`]) {
+    for (const url of [
+      `http://docops:${URL_PASSWORD}@127.0.0.1:9/v1`,
+      `http://docops:${URL_PASSWORD}@not a host/v1`,
+      // Without a scheme that reads as one: nothing says which part is the password.
+      `//docops:${URL_PASSWORD}@127.0.0.1:9/v1`,
+      `http//docops:${URL_PASSWORD}@127.0.0.1:9/v1`,
+    ]) {
       const run = await cli(`url ${url}`, ['plan', '-m', valid, '--api-url', url], { DOCOPS_TOKEN: TOKEN });
       expect(run.code).toBe(1);
       expect(run.stderr).toMatch(/API URL/);

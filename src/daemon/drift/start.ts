@@ -6,7 +6,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { UsageError } from '../../model/errors.js';
+import { configProblem, type SourcePos } from '../../model/errors.js';
 import type { DriftPolicy } from '../../model/plan.js';
 import type { KindDefinition } from '../../model/kind.js';
 import type { Env } from '../../manifests/interpolate.js';
@@ -32,14 +32,15 @@ export async function startDriftKeeper(
   const gh = config.proposals?.github;
   let target: ProposalTarget | undefined;
   if (gh && Object.values(policies).includes('propose')) {
+    const at = config.proposals?.at;
     const token =
       env.DOCOPS_GITHUB_TOKEN !== undefined && env.DOCOPS_GITHUB_TOKEN !== ''
         ? env.DOCOPS_GITHUB_TOKEN
         : gh.tokenFile !== undefined
-          ? await readToken(gh.tokenFile)
+          ? await readToken(gh.tokenFile, at?.tokenFile)
           : undefined;
     if (token === undefined)
-      throw new UsageError('proposals.github: no GitHub token (tokenFile, or DOCOPS_GITHUB_TOKEN)');
+      throw configProblem(at?.github, 'proposals.github: no GitHub token (tokenFile, or DOCOPS_GITHUB_TOKEN)');
     registerSecret(token);
     target = {
       repository: gh.repository,
@@ -53,12 +54,13 @@ export async function startDriftKeeper(
   return new DriftKeeper({ policies, ...(target ? { target } : {}), kinds, manifestsDir: config.manifestsDir });
 }
 
-async function readToken(file: string): Promise<string> {
+async function readToken(file: string, at: SourcePos | undefined): Promise<string> {
   try {
     return (await readFile(file, 'utf8')).trim();
   } catch (err) {
-    throw new UsageError(
-      `cannot read the GitHub token file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    throw configProblem(
+      at,
+      `proposals.github.tokenFile: cannot read the GitHub token file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
     );
   }
 }

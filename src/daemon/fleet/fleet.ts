@@ -20,7 +20,9 @@ import { startDaemonServer, type DaemonServer } from '../server.js';
 import type { OrgConfig } from '../config-fleet.js';
 import { fleetHandlers } from './http.js';
 import type { FleetOrg, FleetView } from './types.js';
-import { orgDaemonConfig, orgEnv, orgLoader, orgToken } from './org-daemon.js';
+import { orgDaemonConfig, orgEnv, orgLoader } from './org-daemon.js';
+import { orgToken } from '../config-tokens.js';
+import { allProblems, rejections } from '../../model/errors.js';
 import { shardOf } from './shard-of.js';
 import type { FleetLeases } from './leases.js';
 
@@ -70,17 +72,21 @@ export class Fleet extends EventEmitter implements FleetView {
     const env = this.deps.env ?? process.env;
     const share = this.share();
     // Every token is read (and registered as a secret) first: no organization's manifests may carry another's.
-    const tokens = share.map(({ org }) => orgToken(env, org));
+    // Every organization's problem at once, each at its place in the config.
+    const read = await Promise.allSettled(share.map(async ({ org, index }) => orgToken(env, org, index)));
+    const problem = allProblems(rejections(read));
+    if (problem) throw problem;
+    const tokens = read.map((r) => (r.status === 'fulfilled' ? r.value : ''));
     const dynamic = c.shard?.mode === 'dynamic' ? c.shard.leases : undefined;
     const leases: FleetLeases | undefined = (this.leases = await this.createLeases(dynamic));
-    for (const { org, index } of share) {
+    for (const [i, { org, index }] of share.entries()) {
       const shard = dynamic !== undefined ? shardOf(org.id, dynamic) : undefined;
       const leadership: Leadership | undefined = leases?.of(shard);
       const log = this.logger.child({ org: org.id });
       const daemon = new Daemon(orgDaemonConfig(c, org), {
         ...this.deps,
         ...this.deps.orgDeps?.(org),
-        env: orgEnv(env, org, c.organizations!),
+        env: orgEnv(env, org, tokens[i]!, c.organizations!),
         logger: log,
         loadManifests: orgLoader(
           org,

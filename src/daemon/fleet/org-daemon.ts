@@ -4,25 +4,24 @@
  * manifest loader, which refuses a document that names another organization (each directory is one
  * organization's, so a document elsewhere is a mistake, never a write with this organization's token).
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError, ValidationError } from '../../model/errors.js';
+import { ValidationError } from '../../model/errors.js';
 import type { Env } from '../../manifests/interpolate.js';
 import type { ManifestDocument } from '../../model/document.js';
-import { registerSecret } from '../../secrets.js';
 import type { DaemonConfig } from '../config.js';
 import type { LoadManifests } from '../run.js';
 import type { OrgConfig } from '../config-fleet.js';
 
 export function orgDaemonConfig(base: DaemonConfig, org: OrgConfig): DaemonConfig {
-  const { organizations: _orgs, shard: _shard, ha: _ha, tokenFile: _token, schedule, notify, safety, ...rest } = base;
-  void [_orgs, _shard, _ha, _token];
+  const { organizations: _o, shard: _s, ha: _h, tokenFile: _t, at: _a, schedule, notify, safety, ...rest } = base;
+  void [_o, _s, _h, _t, _a];
   const chosenSchedule = org.schedule ?? schedule;
   const chosenSafety = org.safety ?? safety;
   return {
     ...rest,
     manifestsDir: org.manifestsDir,
     ...(org.tokenFile !== undefined ? { tokenFile: org.tokenFile } : {}),
+    ...(org.at?.tokenFile !== undefined ? { at: { tokenFile: org.at.tokenFile } } : {}),
     ...(chosenSchedule !== undefined ? { schedule: chosenSchedule } : {}),
     ...(chosenSafety !== undefined ? { safety: chosenSafety } : {}),
     prune: org.prune ?? base.prune,
@@ -33,34 +32,14 @@ export function orgDaemonConfig(base: DaemonConfig, org: OrgConfig): DaemonConfi
 }
 
 /**
- * The organization's token as DOCOPS_TOKEN (from its variable), and never the process's own DOCOPS_TOKEN nor any
- * organization's token variable: no manifest can read another organization's token as `${VAR}`.
+ * The organization's environment: its token (read by config-tokens.ts, orgToken) as DOCOPS_TOKEN when it comes from
+ * its variable, and never the process's own DOCOPS_TOKEN nor any organization's token variable: no manifest can
+ * read another organization's token as `${VAR}`.
  */
-export function orgEnv(env: Env, org: OrgConfig, all: readonly OrgConfig[] = [org]): Env {
+export function orgEnv(env: Env, org: OrgConfig, token: string, all: readonly OrgConfig[]): Env {
   const names = new Set(['DOCOPS_TOKEN', ...all.flatMap((o) => (o.tokenEnv !== undefined ? [o.tokenEnv] : []))]);
   const rest = Object.fromEntries(Object.entries(env).filter(([k]) => !names.has(k)));
-  const token = org.tokenEnv !== undefined ? env[org.tokenEnv] : undefined;
-  if (org.tokenEnv !== undefined && (token === undefined || token.trim() === '')) {
-    throw new UsageError(`organizations: ${org.id}: the variable ${org.tokenEnv} (its tokenEnv) is not set`);
-  }
-  return token !== undefined ? { ...rest, DOCOPS_TOKEN: token.trim() } : rest;
-}
-
-/** The organization's token, registered as a secret at once (no message may show it). */
-export function orgToken(env: Env, org: OrgConfig): string {
-  let token: string | undefined;
-  if (org.tokenFile !== undefined) {
-    try {
-      token = readFileSync(org.tokenFile, 'utf8').trim();
-    } catch (err) {
-      throw new UsageError(
-        `organizations: ${org.id}: cannot read its tokenFile ${org.tokenFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-      );
-    }
-  } else token = orgEnv(env, org).DOCOPS_TOKEN;
-  registerSecret(token);
-  if (token === undefined || token === '') throw new UsageError(`organizations: ${org.id}: its token is empty`);
-  return token;
+  return org.tokenEnv !== undefined ? { ...rest, DOCOPS_TOKEN: token } : rest;
 }
 
 /** The load, refusing documents that name another organization than this directory's. */

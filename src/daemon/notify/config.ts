@@ -44,7 +44,8 @@ export function notifyTargets(raw: unknown, env: Env, at: At): { targets: Notify
         if (secret === undefined || secret.trim().length < MIN_SIGNING_SECRET) {
           issues.push({
             ...where('secretEnv'),
-            message: `notify[${i}].secretEnv: the variable ${item.secretEnv} must hold the signing secret (${MIN_SIGNING_SECRET}+ characters)`,
+            // Its name is not quoted: a field marked secret never is (the key itself may be written there).
+            message: `notify[${i}].secretEnv: the variable it names must hold the signing secret (${MIN_SIGNING_SECRET}+ characters)`,
           });
           ok = false;
         }

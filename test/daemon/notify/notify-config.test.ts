@@ -67,7 +67,7 @@ describe('notify config', () => {
     expect(lines).toEqual([
       expect.stringMatching(/docops\.yaml:3:\d+: notify\[0\]\.secretEnv: only a webhook target signs its body/),
       expect.stringMatching(
-        /docops\.yaml:4:\d+: notify\[1\]\.secretEnv: the variable UNSET_KEY must hold the signing secret/,
+        /docops\.yaml:4:\d+: notify\[1\]\.secretEnv: the variable it names must hold the signing secret/,
       ),
       expect.stringMatching(/docops\.yaml:5:\d+: notify\[2\]\.url: not an http\(s\) URL/),
     ]);

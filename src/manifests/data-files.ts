@@ -189,7 +189,8 @@ async function readText(real: string, field: FileField, fail: (message: string) 
   }
 }
 
-function resolveSpec(
+/** `spec` with the content of each `{file}` at its field's path (keys: the path joined by NUL). */
+export function resolveSpec(
   byPath: ReadonlyMap<string, FileContent> | undefined,
   spec: Record<string, unknown>,
 ): Record<string, unknown> {

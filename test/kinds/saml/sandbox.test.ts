@@ -125,6 +125,7 @@ describe('SamlProvider against the sandbox', () => {
         plan,
         live,
         manifests: { checksum: 'c', files: {} },
+        inputs: { dataFiles: {}, variables: {} },
         cost: { requests: 1, estimatedMs: 1, concurrency: 1, latencyMs: 1 },
         options: { prune: [], invite: false },
       }),

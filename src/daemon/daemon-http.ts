@@ -17,7 +17,7 @@ export interface ServedDaemon {
   readonly approvals: DaemonApprovals | undefined;
   readiness(): Readiness;
   requestReconcile(wait: boolean, full: boolean): Promise<ReconcileAnswer>;
-  requestApproval(body: unknown): ReconcileAnswer;
+  requestApproval(body: unknown): Promise<ReconcileAnswer>;
 }
 
 export function daemonEndpoints(d: ServedDaemon): EndpointHandlers {

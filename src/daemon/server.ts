@@ -48,7 +48,7 @@ export interface EndpointHandlers {
   /** A fleet's organizations, each with its own status page (undefined: no such organization here). */
   orgs?: (id: string) => StatusHandlers | undefined;
   /** POST /approve (src/policy/daemon-approvals.ts): disabled (404) without it. */
-  approve?: { token: string; handle(body: unknown): ReconcileAnswer };
+  approve?: { token: string; handle(body: unknown): Promise<ReconcileAnswer> };
   logger: Logger;
 }
 
@@ -159,7 +159,7 @@ async function route(req: IncomingMessage, res: ServerResponse, h: EndpointHandl
         json(res, 400, { error: `expected a JSON body of at most ${MAX_BODY} bytes` });
         return;
       }
-      const answer = h.approve.handle(body);
+      const answer = await h.approve.handle(body);
       json(res, answer.status, answer.body);
       return;
     }

@@ -101,7 +101,7 @@ async function reconcile(fleet: Fleet, wait: boolean, full: boolean, id: string 
 }
 
 /** The organization whose plan waits for this checksum approves it; none: the first one's 409 says so. */
-function approve(fleet: Fleet, body: unknown): ReconcileAnswer {
+function approve(fleet: Fleet, body: unknown): Promise<ReconcileAnswer> {
   const checksum = (body as { checksum?: unknown } | null)?.checksum;
   const daemons = [...fleet.orgs.values()].map((o) => o.daemon).filter((d) => d.approvals);
   const waiting = daemons.find((d) => d.approvals!.view().waiting?.checksum === checksum);

@@ -15,7 +15,7 @@ import type { Logger } from '../log.js';
 import type { Env } from '../manifests/interpolate.js';
 import { registerSecret } from '../secrets.js';
 import { CHECKSUM_PATTERN } from './approval.js';
-import { ApprovalStore } from './approval-store.js';
+import { ApprovalStore, type ApprovalState } from './approval-store.js';
 import { ApprovalBook, type Approval, type WaitingPlan } from './approvals.js';
 import type { ApprovalsConfig } from './config.js';
 import { judgePlan } from './daemon-gate.js';
@@ -163,6 +163,7 @@ export class DaemonApprovals {
     if (used) {
       this.pending = undefined;
       const wrote = report !== undefined && report.applied.length + report.failed.length > 0;
+      if (wrote) this.book.use(used.checksum); // at once in what the status page shows; kept on disk below
       void this.serial(() => this.settle(used.checksum, wrote)).catch((err: unknown) =>
         this.deps.logger.error({ err }, 'the approvals could not be kept in the journal directory'),
       );
@@ -260,23 +261,29 @@ export class DaemonApprovals {
 
   /** A run that was to apply `checksum` ended: used up if it wrote, else kept for the next run. */
   private async settle(checksum: string, wrote: boolean): Promise<void> {
-    await this.refresh();
     if (!wrote) {
       this.deps.logger.info({ checksum }, 'the approved plan was not applied (nothing written): the approval stays');
       return;
     }
+    const kept = await this.kept();
+    if (kept) this.book.restore(kept); // and used up at once: the book never shows the approval given again
     this.book.use(checksum);
     await this.save();
   }
 
-  /** The book as kept on disk (a file that cannot be trusted is logged and approves nothing). */
+  /** The book as kept on disk. */
   private async refresh(): Promise<void> {
-    if (!this.store) return;
+    const kept = await this.kept();
+    if (kept) this.book.restore(kept);
+  }
+
+  /** What the file holds (undefined without a store); a file that cannot be trusted is logged and approves nothing. */
+  private async kept(): Promise<ApprovalState | undefined> {
+    if (!this.store) return undefined;
     const read = await this.store.read();
-    if ('refused' in read) {
-      this.problem(`the approvals file ${this.store.file} is refused: ${read.refused}; nothing in it approves a plan`);
-      this.book.restore({ given: [] });
-    } else this.book.restore(read.state);
+    if (!('refused' in read)) return read.state;
+    this.problem(`the approvals file ${this.store.file} is refused: ${read.refused}; nothing in it approves a plan`);
+    return { given: [] };
   }
 
   private async save(): Promise<void> {

@@ -60,11 +60,13 @@ export function manifestDir(ctx: CommandContext): string {
 export async function loadDesired(ctx: CommandContext) {
   const dir = manifestDir(ctx);
   const kinds = KINDS;
-  const { documents, desired, warnings } = await loadManifests(dir, kinds, {
+  const { documents, desired, warnings, inputs } = await loadManifests(dir, kinds, {
     env: ctx.io.env,
     allowEnv: allowedEnv(ctx),
     secrets: tokenValues(ctx),
   });
   ctx.logger.debug({ dir, documents: documents.length }, 'manifests loaded');
-  return { kinds, documents, desired, warnings };
+  // What the manifests read besides their files (data files, variables): what a saved plan pins (digested only
+  // when asked: validate never hashes a spec).
+  return { kinds, documents, desired, warnings, inputs };
 }

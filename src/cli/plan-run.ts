@@ -5,6 +5,7 @@ import type { KindDefinition } from '../model/kind.js';
 import type { Plan, OwnershipMode } from '../model/plan.js';
 import { computePlan } from '../engine/reconcile.js';
 import type { DesiredState, LiveState } from '../model/state.js';
+import type { LoadInputs } from '../manifests/index.js';
 import { recordingClient, type ApiCall } from '../scopes/needs.js';
 import type { CommandContext } from './command.js';
 import { configuredModes } from './config-file.js';
@@ -46,6 +47,8 @@ export interface PlannedRun {
   reads: ApiCall[];
   /** The config's ownership mode per kind the plan was made with (--config). */
   modes: Record<string, OwnershipMode>;
+  /** What the manifests read besides their files: the data files and variables a saved plan pins. */
+  inputs: LoadInputs;
 }
 
 /** `check` judges the loaded manifests before anything is read (an organization's: src/cli/organizations.ts). */
@@ -55,7 +58,7 @@ export async function planFromManifests(
 ): Promise<PlannedRun> {
   requireCredentials(ctx);
   // Manifests first: invalid manifests never reach the API, not even a read (test/reliability/bad-input.test.ts).
-  const { kinds, desired } = await loadDesired(ctx);
+  const { kinds, desired, inputs } = await loadDesired(ctx);
   check?.(desired);
   const modes = await configuredModes(ctx);
   const prune = pruneOptions(kinds, ctx.global.prune, modes);
@@ -80,5 +83,5 @@ export async function planFromManifests(
     { steps: plan.steps.length, unmanaged: plan.unmanaged.length, warnings: plan.warnings.length },
     'plan computed',
   );
-  return { plan, live, desired, client, kinds, reads, modes };
+  return { plan, live, desired, client, kinds, reads, modes, inputs };
 }

@@ -1,12 +1,21 @@
 /**
  * `apply --plan FILE`: read a saved plan, refuse it when it no longer fits (StalePlanError, exit 1, saying what
- * changed), else hand back exactly its steps with freshly read live state for the safety gate and the journal.
+ * changed: the plan file, a manifest, a data file or a variable the manifests read, a live object), else hand back exactly its steps with freshly read live state for the safety gate and the journal.
  */
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../model/errors.js';
 import { fetchLive } from '../engine/reconcile.js';
 import type { OwnershipMode } from '../model/plan.js';
-import { manifestsDigest, parseSavedPlan, verifyLive, verifyOffline, type SavedPlan } from '../plan-file/index.js';
+import {
+  inputsDigest,
+  manifestsDigest,
+  parseSavedPlan,
+  verifyDataFilesOnDisk,
+  verifyInputs,
+  verifyLive,
+  verifyOffline,
+  type SavedPlan,
+} from '../plan-file/index.js';
 import { recordingClient, type ApiCall } from '../scopes/needs.js';
 import type { CommandContext } from './command.js';
 import { configuredModes } from './config-file.js';
@@ -33,7 +42,10 @@ export async function plannedFromSavedPlan(
   requireCredentials(ctx);
   const dir = manifestDir(ctx);
   verifyOffline(saved, await manifestsDigest(dir));
-  const { kinds, desired } = await loadDesired(ctx);
+  // The data files and variables the manifests read: those of the plan, unchanged (before any request).
+  await verifyDataFilesOnDisk(saved, dir);
+  const { kinds, desired, inputs } = await loadDesired(ctx);
+  verifyInputs(saved, inputsDigest(inputs));
   const client = await connect(ctx);
   const prune = Object.fromEntries(saved.options.prune.map((k) => [k, true]));
   const reads: ApiCall[] = [];
@@ -47,7 +59,7 @@ export async function plannedFromSavedPlan(
     { file, steps: saved.plan.steps.length, createdAt: saved.createdAt },
     'saved plan still matches manifests and live state',
   );
-  return { plan: saved.plan, live, desired, client, kinds, reads, modes, saved };
+  return { plan: saved.plan, live, desired, client, kinds, reads, modes, inputs, saved };
 }
 
 /** The kinds' ownership modes are fixed when the plan is made too: a --config that says otherwise needs a new plan. */

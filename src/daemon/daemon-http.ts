@@ -17,13 +17,14 @@ export interface ServedDaemon {
   readonly approvals: DaemonApprovals | undefined;
   readiness(): Readiness;
   requestReconcile(wait: boolean, full: boolean): Promise<ReconcileAnswer>;
-  requestApproval(body: unknown): ReconcileAnswer;
+  requestApproval(body: unknown): Promise<ReconcileAnswer>;
 }
 
 export function daemonEndpoints(d: ServedDaemon): EndpointHandlers {
   const c = d.config;
   return {
-    readiness: () => d.readiness(),
+    // One organization's daemon: `?org=` is a fleet's (src/daemon/fleet/http.ts).
+    readiness: (org) => (org === undefined ? d.readiness() : undefined),
     metrics: async () => ({ contentType: d.metrics.registry.contentType, body: await d.metrics.registry.metrics() }),
     reconcile: (wait, full) => d.requestReconcile(wait, full === true),
     ...(c.statusPage !== false

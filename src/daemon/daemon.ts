@@ -322,9 +322,13 @@ export class Daemon extends EventEmitter {
     );
   }
 
-  /** POST /approve: only the leader holds the waiting plan (approvals are kept in memory). */
-  requestApproval(body: unknown): ReconcileAnswer {
-    if (this.leadership && !this.leadership.leading) return { status: 503, body: { error: STANDBY, standby: true } };
+  /**
+   * POST /approve: taken by the leader, which holds the waiting plan and starts the run (what it takes is kept in
+   * the journal directory, where the next leader finds it).
+   */
+  requestApproval(body: unknown): Promise<ReconcileAnswer> {
+    if (this.leadership && !this.leadership.leading)
+      return Promise.resolve({ status: 503, body: { error: STANDBY, standby: true } });
     return this.approvals!.approve(body);
   }
 

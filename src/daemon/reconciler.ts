@@ -173,7 +173,7 @@ export class Reconciler {
         annotate: (plan) => attributeDrift(client, plan, this.p.kinds),
         ...(approvals ? { policy: (p, l, id, log) => approvals.gate(p, l, id, log) } : {}),
         observe: (record, plan, report) => {
-          approvals?.observe(record.approval !== undefined);
+          approvals?.observe(record, report);
           this.p.status.observe(record, plan, report);
           this.p.notifier?.onRun(record, plan, report);
         },

@@ -1,7 +1,8 @@
 /**
  * The daemon's HTTP endpoints (node:http):
  *   GET  /healthz    200 while the process runs
- *   GET  /readyz     200 when the last manifest load and the last API contact succeeded, else 503 + reason
+ *   GET  /readyz     200 when the last manifest load and the last API contact succeeded, else 503 + reason;
+ *                    with organizations: 200 while every one is ready, `?org=ID` for one (404: not here)
  *   GET  /metrics    Prometheus text
  *   POST /reconcile  Bearer <reconcileSecret>; 202 accepted, or with ?wait=1 the run's outcome; ?full=1 reads
  *                    the whole organization (the informer's full read on demand).
@@ -31,8 +32,12 @@ export interface Readiness {
 
 export type ReconcileAnswer = { status: number; body: Record<string, unknown> };
 
+const NO_SUCH_ORG =
+  'no such organization in this daemon (?org= names one of the organizations: of its config, and only of its share)';
+
 export interface EndpointHandlers {
-  readiness(): Readiness;
+  /** The whole daemon's readiness, or one organization's (`?org=ID`; undefined: no such organization here). */
+  readiness(org?: string): Readiness | undefined;
   metrics(): Promise<{ contentType: string; body: string }>;
   /** Start (or join) a reconcile; with `wait` resolve with the outcome, else as soon as it is accepted. `full`: read everything. */
   reconcile(wait: boolean, full?: boolean, org?: string): Promise<ReconcileAnswer>;
@@ -43,7 +48,7 @@ export interface EndpointHandlers {
   /** A fleet's organizations, each with its own status page (undefined: no such organization here). */
   orgs?: (id: string) => StatusHandlers | undefined;
   /** POST /approve (src/policy/daemon-approvals.ts): disabled (404) without it. */
-  approve?: { token: string; handle(body: unknown): ReconcileAnswer };
+  approve?: { token: string; handle(body: unknown): Promise<ReconcileAnswer> };
   logger: Logger;
 }
 
@@ -107,8 +112,9 @@ async function route(req: IncomingMessage, res: ServerResponse, h: EndpointHandl
       return;
     case '/readyz': {
       if (!only('GET')) return;
-      const r = h.readiness();
-      json(res, r.ready ? 200 : 503, r.body);
+      const r = h.readiness(url.searchParams.get('org') ?? undefined);
+      if (r === undefined) json(res, 404, { error: NO_SUCH_ORG });
+      else json(res, r.ready ? 200 : 503, r.body);
       return;
     }
     case '/metrics': {
@@ -153,7 +159,7 @@ async function route(req: IncomingMessage, res: ServerResponse, h: EndpointHandl
         json(res, 400, { error: `expected a JSON body of at most ${MAX_BODY} bytes` });
         return;
       }
-      const answer = h.approve.handle(body);
+      const answer = await h.approve.handle(body);
       json(res, answer.status, answer.body);
       return;
     }

@@ -19,6 +19,7 @@ export async function startApprovals(
     {
       policy,
       manifestsDir: c.manifestsDir,
+      journalDir: c.journalDir,
       ...(c.approvals ? { approvals: c.approvals } : {}),
       ...(c.reconcileSecret !== undefined ? { reconcileSecret: c.reconcileSecret } : {}),
     },

@@ -1,5 +1,5 @@
 /**
- * Directories of exported files (src/export/attachments.ts) that a kind owns: every file directly in one is an
+ * Directories of exported files (src/manifests/attachments.ts) that a kind owns: every file directly in one is an
  * earlier export's, so a file this export does not write again is stale. It matters most for a `.yaml` file (an
  * OpenAPI spec exported as YAML): no manifest names it any more, so the loader would read it as a manifest.
  */

@@ -5,7 +5,7 @@
  */
 import type { ApiClient } from '../model/api-client.js';
 import type { KindDefinition } from '../model/kind.js';
-import { extractAttachments } from './attachments.js';
+import { extractAttachments } from '../manifests/attachments.js';
 import {
   kindFileName,
   kindPartPattern,
@@ -18,7 +18,7 @@ import { readForExport, type ReadOptions } from './read-live.js';
 import { staleAttachments } from './attachment-dirs.js';
 import { staleExportFiles, writeManifestFiles } from './write.js';
 
-export { extractAttachments, type Attachment } from './attachments.js';
+export { extractAttachments, type Attachment } from '../manifests/attachments.js';
 export {
   EXPORT_FILE_BUDGET,
   kindFileName,

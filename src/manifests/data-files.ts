@@ -38,6 +38,8 @@ export interface FileClaims {
 export interface FileRefs {
   /** Real paths of the files read as data (not manifests, even when they are YAML). */
   referenced: ReadonlySet<string>;
+  /** Each file read as data, by its real path relative to the manifests directory's (with `/`): what a plan read. */
+  read: ReadonlyMap<string, FileContent>;
   /** Spec of `doc` with every readable reference replaced by its content. */
   resolve(doc: ParsedYamlDoc, spec: Record<string, unknown>): Record<string, unknown>;
   issues: ValidationIssue[];
@@ -65,8 +67,9 @@ export async function readFileRefs(
       message: `${r.field.path.join('.')}.file "${r.written}": ${message}`,
     });
   };
-  const byReal = await locate(refs, root, fail);
+  const { byReal, realRoot } = await locate(refs, root, fail);
   const referenced = new Set<string>();
+  const read = new Map<string, FileContent>();
   const contents = new Map<ParsedYamlDoc, Map<string, FileContent>>();
   const holdsSecret = heldSecrets(claims.secrets);
   for (const [real, group] of byReal) {
@@ -98,6 +101,11 @@ export async function readFileRefs(
     }
     // A secret field's content (a certificate) is a secret from the moment it is read: no message may quote it.
     for (const r of group) if (r.mark === 'credential' || r.mark === 'payload') registerSecret(text, r.mark);
+    const rel = path.relative(realRoot!, real).split(path.sep).join('/');
+    read.set(
+      rel,
+      lazySha256({ file: rel, text }, () => text),
+    );
     for (const r of group) {
       const byPath = contents.get(r.doc) ?? new Map<string, FileContent>();
       // One text for every reference; each digest from it, when first read.
@@ -108,7 +116,7 @@ export async function readFileRefs(
       contents.set(r.doc, byPath);
     }
   }
-  return { referenced, issues, resolve: (doc, spec) => resolveSpec(contents.get(doc), spec) };
+  return { referenced, read, issues, resolve: (doc, spec) => resolveSpec(contents.get(doc), spec) };
 }
 
 const manifestMessage = (manifest: string, field: FileField): string =>
@@ -119,7 +127,7 @@ async function locate(
   refs: readonly FileRef[],
   root: string | undefined,
   fail: (r: FileRef, message: string) => void,
-): Promise<Map<string, FileRef[]>> {
+): Promise<{ byReal: Map<string, FileRef[]>; realRoot: string | undefined }> {
   const byReal = new Map<string, FileRef[]>();
   const realRoot = root === undefined ? undefined : await realpath(root);
   for (const r of refs) {
@@ -154,7 +162,7 @@ async function locate(
     }
     byReal.set(real, [...(byReal.get(real) ?? []), r]);
   }
-  return byReal;
+  return { byReal, realRoot };
 }
 
 /** Whether the references name one file as two kinds of data (each one then fails, naming another). */
@@ -189,7 +197,8 @@ async function readText(real: string, field: FileField, fail: (message: string) 
   }
 }
 
-function resolveSpec(
+/** `spec` with the content of each `{file}` at its field's path (keys: the path joined by NUL). */
+export function resolveSpec(
   byPath: ReadonlyMap<string, FileContent> | undefined,
   spec: Record<string, unknown>,
 ): Record<string, unknown> {

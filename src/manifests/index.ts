@@ -1,5 +1,12 @@
 /** Manifest loading and validation: the public surface used by the CLI, the daemon and its config loader. */
-export { loadManifests, readManifestFile, sortIssues, type LoadOptions, type LoadResult } from './load.js';
+export {
+  loadManifests,
+  readManifestFile,
+  sortIssues,
+  type LoadInputs,
+  type LoadOptions,
+  type LoadResult,
+} from './load.js';
 export { parseYamlFile, type ParsedYamlDoc, type ParseOptions, type ParseResult } from './parse.js';
 export { validateWithSchema, compileSchema, type Locate } from './schema.js';
 export {

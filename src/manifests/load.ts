@@ -15,7 +15,8 @@ import type { ManifestDocument } from '../model/document.js';
 import { findDuplicates } from './duplicates.js';
 import { readManifestSet, type ParseManifest } from './manifest-set.js';
 import { checkEnvelope } from './envelope.js';
-import { allowedVariables, type Env } from './interpolate.js';
+import { allowedVariables, type Env, type VarSource } from './interpolate.js';
+import type { FileContent } from './file-refs.js';
 import { parseYamlFile, type ParseOptions, type ParsedYamlDoc } from './parse.js';
 import { validateWithSchema } from './schema.js';
 
@@ -38,6 +39,19 @@ export interface LoadResult {
   desired: Map<string, DesiredEntry[]> & { readonly documents: readonly ManifestDocument[] };
   /** What holds only if the live state agrees (e.g. a reference naming no manifest), sorted; never fails a load. */
   warnings: ValidationIssue[];
+  /** What the manifests read besides their own files: what a saved plan pins. */
+  inputs: LoadInputs;
+}
+
+/** What a load read besides the manifest files. */
+export interface LoadInputs {
+  /** The data files (`{file}`), by their real path relative to the manifests directory's (with `/`). */
+  dataFiles: ReadonlyMap<string, FileContent>;
+  /**
+   * The variables read as `${NAME}`, with the value read (undefined: unset). Only those of the files this load
+   * parsed: a parse a cache hands back (the daemon's) reads none.
+   */
+  variables: ReadonlyMap<string, string | undefined>;
 }
 
 export async function loadManifests(
@@ -48,7 +62,8 @@ export async function loadManifests(
   const kindsByName = indexKinds(kinds);
   const found = await manifestFiles(dir);
   const { env = process.env, allowEnv = [], secrets = [], parseManifest = parseYamlFile, reserved, ...rest } = opts;
-  const parseOpts: ParseOptions = { ...rest, vars: allowedVariables(env, allowEnv, secrets) };
+  const variables = new Map<string, string | undefined>();
+  const parseOpts: ParseOptions = { ...rest, vars: recording(allowedVariables(env, allowEnv, secrets), variables) };
   // Files a manifest names (`{file: …}`) are data, not manifests: never parsed as such (manifest-set.ts).
   const set = await readManifestSet(found.files, found.root, kindsByName, parseManifest, {
     ...parseOpts,
@@ -64,7 +79,18 @@ export async function loadManifests(
   if (issues.length > 0) throw new ValidationError(sortIssues(issues));
   // Never "nothing is wanted": an empty manifest set would plan to change nothing (or, pruning, to delete).
   if (documents.length === 0) throw new UsageError(noManifestsMessage(dir));
-  return { documents, desired, warnings: sortIssues(warnings) };
+  return { documents, desired, warnings: sortIssues(warnings), inputs: { dataFiles: set.refs.read, variables } };
+}
+
+/** `vars`, noting each variable it lets a manifest read (and the value read) in `read`. */
+function recording(vars: VarSource, read: Map<string, string | undefined>): VarSource {
+  return {
+    read(name) {
+      const r = vars.read(name);
+      if ('value' in r) read.set(name, r.value);
+      return r;
+    },
+  };
 }
 
 function noManifestsMessage(dir: string): string {
@@ -87,7 +113,7 @@ export function validateParsedFiles(
   kindsByName: ReadonlyMap<string, KindDefinition> = indexKinds(kinds),
   /** Replaces the `{file}` references of a document's spec by their content (src/manifests/file-refs.ts). */
   resolveFiles?: (doc: ParsedYamlDoc, spec: Record<string, unknown>) => Record<string, unknown>,
-): LoadResult & { issues: ValidationIssue[] } {
+): Omit<LoadResult, 'inputs'> & { issues: ValidationIssue[] } {
   const issues: ValidationIssue[] = [];
   const report: Report = (pos: SourcePos, message: string) =>
     issues.push({ file: pos.file, line: pos.line, column: pos.column, message });

@@ -21,3 +21,4 @@ export {
   type SavedPlanOptions,
 } from './saved-plan.js';
 export { verifyLive, verifyOffline } from './verify.js';
+export { inputsDigest, verifyDataFilesOnDisk, verifyInputs, type InputsDigest } from './inputs.js';

@@ -2,8 +2,10 @@
  * The saved-plan file (`docops plan --out FILE`): the plan plus what it was computed from, so `docops apply
  * --plan FILE` can refuse a plan that no longer fits and otherwise apply exactly these steps.
  *
- *   { formatVersion, createdAt, options, manifestsChecksum, manifestFiles, liveFingerprint, liveObjects,
- *     planChecksum, cost, plan }
+ *   { formatVersion, createdAt, options, manifestsChecksum, manifestFiles, dataFiles, variables, liveFingerprint,
+ *     liveObjects, planChecksum, cost, plan }
+ *
+ * Format 2 adds `dataFiles` and `variables` (inputs.ts): a format-1 plan pins neither, so it is refused.
  */
 import { UsageError } from '../model/errors.js';
 import type { Plan } from '../model/plan.js';
@@ -13,8 +15,9 @@ import { parsePlanJson } from '../render/json-parse.js';
 import { OWNERSHIP_MODES, type OwnershipMode } from '../model/plan.js';
 import type { PlanCost } from './cost.js';
 import { liveDigest, planChecksum, type ManifestsDigest } from './digests.js';
+import type { InputsDigest } from './inputs.js';
 
-export const SAVED_PLAN_VERSION = 1;
+export const SAVED_PLAN_VERSION = 2;
 
 /** The options the plan was computed with; apply re-reads live state with the same ones. */
 export interface SavedPlanOptions {
@@ -31,6 +34,10 @@ export interface SavedPlan {
   manifestsChecksum: string;
   /** Per-file digests, to name the files that changed. */
   manifestFiles: Record<string, string>;
+  /** The data files the manifests named (`{file}`) → digest of the text read. */
+  dataFiles: Record<string, string>;
+  /** The variables the manifests read (`${VAR}`) → digest of the value, or `unset`. */
+  variables: Record<string, string>;
   liveFingerprint: string;
   /** Per-object digests (`Kind org/key` → digest or `absent`), to name the objects that changed. */
   liveObjects: Record<string, string>;
@@ -43,6 +50,7 @@ export function createSavedPlan(input: {
   plan: Plan;
   live: LiveState;
   manifests: ManifestsDigest;
+  inputs: InputsDigest;
   cost: PlanCost;
   options: SavedPlanOptions;
   now?: Date;
@@ -58,6 +66,8 @@ export function createSavedPlan(input: {
     },
     manifestsChecksum: input.manifests.checksum,
     manifestFiles: input.manifests.files,
+    dataFiles: input.inputs.dataFiles,
+    variables: input.inputs.variables,
     liveFingerprint: live.fingerprint,
     liveObjects: live.objects,
     planChecksum: planChecksum(input.plan),
@@ -86,6 +96,8 @@ const HEAD_KEYS = [
   'options',
   'manifestsChecksum',
   'manifestFiles',
+  'dataFiles',
+  'variables',
   'liveFingerprint',
   'liveObjects',
   'planChecksum',
@@ -129,6 +141,8 @@ export function parseSavedPlan(text: string, file = 'plan file'): SavedPlan {
     liveFingerprint: field('liveFingerprint'),
     planChecksum: field('planChecksum'),
     manifestFiles: texts('manifestFiles'),
+    dataFiles: texts('dataFiles'),
+    variables: texts('variables'),
     liveObjects: texts('liveObjects'),
   };
   const options = data['options'];

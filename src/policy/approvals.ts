@@ -2,9 +2,11 @@
  * The daemon's approvals: which plan waits (its approval checksum, since when, the rules that ask for it) and the
  * approvals given, each bound to one checksum. An approval is taken only for the plan that waits now; the run it
  * starts plans again, and applies only when the plan it computes has that very checksum (daemon-gate.ts), so a
- * change in the manifests or in the live objects between approval and apply voids it. Kept in memory: a restart
- * forgets them (the plan waits again). Used approvals are forgotten: one approval, one apply.
+ * change in the manifests or in the live objects between approval and apply voids it. The daemon keeps the book on
+ * disk (approval-store.ts: `snapshot` written after each change, `restore`d from the file before each use), so a
+ * restart or a new leader finds it. Used approvals are forgotten: one approval, one apply.
  */
+import type { ApprovalState } from './approval-store.js';
 import type { Approvers, FiredRule } from './model.js';
 
 export interface WaitingPlan {
@@ -90,7 +92,24 @@ export class ApprovalBook {
     return this.given.get(checksum);
   }
 
-  /** The plan of `checksum` is being applied: its approval is used up. */
+  /** What the book holds, as the store keeps it. */
+  snapshot(): ApprovalState {
+    return {
+      ...(this.waitingPlan ? { waiting: this.waitingPlan } : {}),
+      given: [...this.given.values()],
+      ...(this.lastApplied ? { applied: this.lastApplied } : {}),
+    };
+  }
+
+  /** Hold exactly `state` (what the store read). */
+  restore(state: ApprovalState): void {
+    this.waitingPlan = state.waiting;
+    this.given.clear();
+    for (const a of state.given.slice(-KEEP)) this.given.set(a.checksum, a);
+    this.lastApplied = state.applied;
+  }
+
+  /** The plan of `checksum` was applied (its run wrote): its approval is used up. */
   use(checksum: string): void {
     const a = this.given.get(checksum);
     if (!a) return;

@@ -1,8 +1,10 @@
 /**
  * The policy gate of a daemon run: evaluate the policy on the plan about to be applied; `deny` refuses it
  * (PolicyError); `require-approval` refuses it too (PolicyError with the approval checksum: the plan waits) unless
- * an approval of exactly this checksum was given, which is then used up. It runs after the safety gate, right
- * before apply (apply mode only: a daemon in plan mode writes nothing to approve).
+ * an approval of exactly this checksum was given; the report then carries the checksum, and the approval is used
+ * up once the run has written (DaemonApprovals.observe: a run that wrote nothing, e.g. cut off by the loss of the
+ * lease, leaves it for the next). It runs after the safety gate, right before apply (apply mode only: a daemon in
+ * plan mode writes nothing to approve).
  */
 import { PolicyError } from '../model/errors.js';
 import type { Plan } from '../model/plan.js';
@@ -22,7 +24,10 @@ export interface DaemonPolicy {
   manifestsDir: string;
 }
 
-/** Judges the plan; returns the report (warn and approved plans pass), throws PolicyError to refuse or wait. */
+/**
+ * Judges the plan; returns the report (warn and approved plans pass; an approved one with `approval`), throws
+ * PolicyError to refuse or to wait.
+ */
 export async function judgePlan(
   p: DaemonPolicy,
   plan: Plan,
@@ -55,7 +60,6 @@ export async function judgePlan(
       { checksum, by: approval.by, ...(approval.url ? { url: approval.url } : {}) },
       'policy: the plan was approved; applying exactly it',
     );
-    p.book.use(checksum);
     return withApproval;
   }
   p.book.wait(checksum, run, report.fired, p.policy.approvers);

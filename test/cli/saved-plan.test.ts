@@ -42,13 +42,19 @@ describe('docops plan --out', () => {
       'options',
       'manifestsChecksum',
       'manifestFiles',
+      'dataFiles',
+      'variables',
       'liveFingerprint',
       'liveObjects',
       'planChecksum',
       'cost',
       'plan',
     ]);
-    expect(saved.formatVersion).toBe(1);
+    expect(saved.formatVersion).toBe(2);
+    // The one data file config.example's manifests name (an OpenAPI spec), by the digest of its text; no variable.
+    const spec = await readFile(path.join(dir, 'petstore.openapi.yaml'), 'utf8');
+    expect(saved.dataFiles).toEqual({ 'petstore.openapi.yaml': `sha256:${sha256(spec)}` });
+    expect(saved.variables).toEqual({});
     expect(Number.isNaN(Date.parse(saved.createdAt))).toBe(false);
     expect(saved.plan.steps.length).toBeGreaterThan(0);
     expect(saved.planChecksum).toBe(planChecksum(saved.plan));
@@ -78,6 +84,16 @@ describe('docops apply --plan', () => {
     const { file } = await savedPlan();
     const edited = { ...(JSON.parse(await readFile(file, 'utf8')) as object), [field]: bad };
     expect(() => parseSavedPlan(JSON.stringify(edited), file)).toThrow(message);
+  });
+
+  it('refuses a plan of format 1, which pins no data file nor variable', async () => {
+    const { file } = await savedPlan();
+    const old = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    delete old['dataFiles'];
+    delete old['variables'];
+    expect(() => parseSavedPlan(JSON.stringify({ ...old, formatVersion: 1 }), file)).toThrow(
+      'saved-plan format 1 is not supported (expected 2); make the plan again with this docops',
+    );
   });
 
   it('applies exactly the saved steps, not a recomputed plan', async () => {

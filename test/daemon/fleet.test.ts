@@ -128,6 +128,54 @@ describe('one daemon, many organizations', () => {
     expect(ready).toMatchObject({ ready: true, organizations: { 'org-a': { ready: true }, 'org-b': { ready: true } } });
   }, 60_000);
 
+  it('/readyz is 200 only while every organization is ready, says per organization what is and why, and answers for one with ?org=', async () => {
+    const orgs = await startOrgs(['org-ok', 'org-bad']);
+    const bad = 'apiVersion: docops/v1\nkind: Team\nmetadata: { organization: org-bad }\nspec: { titel: x }\n';
+    const { runs, root, fleet } = await startFleet(orgs, [], (o) =>
+      o.id === 'org-bad' ? bad : fleetTeamYaml(o.id, `Fleet ${o.id}`),
+    );
+    await until(() => runs.length >= 2, 'both first runs');
+    const readyz = async (query = '') => {
+      const res = await fetch(`${fleet.url}/readyz${query}`);
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+
+    // One organization's broken manifests: this replica does not do all its work, so it is not ready.
+    const whole = await readyz();
+    expect(whole.status).toBe(503);
+    expect(whole.body).toMatchObject({
+      ready: false,
+      reason: expect.stringContaining('org-bad'),
+      notReady: ['org-bad'],
+      organizations: {
+        'org-ok': { ready: true },
+        'org-bad': {
+          ready: false,
+          reason: expect.stringContaining('the last manifest load failed'),
+          manifests: { ok: false, positions: ['team.yaml:4:7', 'team.yaml:4:9'] },
+        },
+      },
+    });
+    expect(whole.body.reason).not.toContain('org-ok');
+    // One organization's own answer.
+    expect(await readyz('?org=org-ok')).toMatchObject({ status: 200, body: { org: 'org-ok', ready: true } });
+    expect(await readyz('?org=org-bad')).toMatchObject({ status: 503, body: { org: 'org-bad', ready: false } });
+    expect((await readyz('?org=org-nope')).status).toBe(404);
+
+    // Fixed: every organization is ready again.
+    const fixed = new Promise<void>((resolve) =>
+      fleet.on('run', (e: { org: string; record: RunRecord }) => {
+        if (e.org === 'org-bad' && e.record.result === 'success') resolve();
+      }),
+    );
+    writeFileSync(`${root}/orgs/org-bad/team.yaml`, fleetTeamYaml('org-bad', 'Fleet org-bad'));
+    await fixed;
+    expect(await readyz()).toMatchObject({
+      status: 200,
+      body: { ready: true, notReady: [], organizations: { 'org-ok': { ready: true }, 'org-bad': { ready: true } } },
+    });
+  }, 60_000);
+
   it("a document naming another organization fails that organization's load only, and is never sent with its token", async () => {
     const orgs = await startOrgs(['org-x', 'org-y']);
     const { runs } = await startFleet(orgs, [], (o) =>

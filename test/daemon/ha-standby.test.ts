@@ -10,34 +10,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadPolicyPath } from '../../src/policy/load.js';
 import { CONFIG_DEFAULTS, type DaemonConfig } from '../../src/daemon/config.js';
 import { Daemon } from '../../src/daemon/daemon.js';
-import { LeaseConflictError, microTime, type LeaseLock, type LeaseRecord } from '../../src/daemon/ha/election.js';
+import { microTime } from '../../src/daemon/ha/election.js';
+import { memoryLease } from './memory-lease.js';
 import type { RunRecord } from '../../src/daemon/run.js';
 import { createLogger } from '../../src/log.js';
 import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { FakeScheduler, SUPPORT, teamYaml, testClientFactory } from './helpers.js';
 import { parsePrometheus } from './prometheus.js';
 import { waitFor } from './wait.js';
-
-/** A lease in memory with the API server's compare-and-swap. */
-function memoryLease(record: LeaseRecord): LeaseLock & { record: LeaseRecord; version: number } {
-  const lease = {
-    description: 'test/docops',
-    record,
-    version: 1,
-    async get() {
-      return { record: { ...lease.record }, version: String(lease.version) };
-    },
-    async create(): Promise<string> {
-      throw new LeaseConflictError('exists');
-    },
-    async update(next: LeaseRecord, version: string) {
-      if (version !== String(lease.version)) throw new LeaseConflictError('moved on');
-      lease.record = { ...next };
-      return String(++lease.version);
-    },
-  };
-  return lease;
-}
 
 /** A policy file beside (not inside) the manifests directory. */
 function writePolicy(dir: string): string {

@@ -54,14 +54,20 @@ export async function startTestDaemon(options: {
   deps?: DaemonDeps;
   faults?: string;
   sandbox?: SandboxOptions;
+  /** A sandbox to use (and leave running at stop) instead of a new one: a daemon restarted against the same API. */
+  running?: RunningSandbox;
+  /** The manifests directory to use instead of a new one (a restarted daemon's). */
+  dir?: string;
 }): Promise<TestDaemon> {
-  const dir = mkdtempSync(join(tmpdir(), 'docops-daemon-'));
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'docops-daemon-'));
   for (const [name, text] of Object.entries(options.files)) writeFileSync(join(dir, name), text);
-  const sandbox = await startSandbox({
-    seed: 'demo',
-    ...(options.faults ? { faults: options.faults } : {}),
-    ...options.sandbox,
-  });
+  const sandbox =
+    options.running ??
+    (await startSandbox({
+      seed: 'demo',
+      ...(options.faults ? { faults: options.faults } : {}),
+      ...options.sandbox,
+    }));
   const logs: Record<string, unknown>[] = [];
   const logger = createLogger({
     level: 'debug',
@@ -124,7 +130,7 @@ export async function startTestDaemon(options: {
     },
     async stop() {
       await daemon.stop();
-      await sandbox.close();
+      if (!options.running) await sandbox.close();
     },
   };
 }

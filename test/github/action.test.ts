@@ -215,7 +215,7 @@ describe('the bundled action, as a workflow runs it', () => {
     expect(github.comments[0]!.body).toMatch(/^<!-- docops-plan -->\n### docops plan/);
     expect(github.comments[0]!.body).toContain('Commit feedbee');
     expect(github.comments[0]!.body).toContain('Token scopes');
-    expect(JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8'))).toMatchObject({ formatVersion: 1 });
+    expect(JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8'))).toMatchObject({ formatVersion: 2 });
 
     const apply = await runStep({ command: 'apply', token: WRITE_TOKEN }, 'push');
     expect(apply.code, apply.stderr).toBe(0);

@@ -93,13 +93,19 @@ describe('policy in docops.yaml', () => {
     const secret = 'same-secret-0123456789';
     await expect(
       DaemonApprovals.start(
-        { policy: config.policy!, approvals: { token: secret }, manifestsDir: '.', reconcileSecret: secret },
+        {
+          policy: config.policy!,
+          approvals: { token: secret },
+          manifestsDir: '.',
+          journalDir: '.',
+          reconcileSecret: secret,
+        },
         deps,
       ),
     ).rejects.toThrow(/must not be the reconcile secret/);
     await expect(
       DaemonApprovals.start(
-        { policy: config.policy!, manifestsDir: '.' },
+        { policy: config.policy!, manifestsDir: '.', journalDir: '.' },
         { ...deps, env: { DOCOPS_APPROVER_TOKEN: 'short' } },
       ),
     ).rejects.toThrow(/at least 16 characters/);
@@ -109,11 +115,12 @@ describe('policy in docops.yaml', () => {
           policy: config.policy!,
           approvals: { github: { repository: 'a/b', apiUrl: 'http://127.0.0.1:1', pollMs: 60_000 } },
           manifestsDir: '.',
+          journalDir: '.',
         },
         deps,
       ),
     ).rejects.toThrow(/names no approvers/);
-    const ok = await DaemonApprovals.start({ policy: config.policy!, manifestsDir: '.' }, deps);
+    const ok = await DaemonApprovals.start({ policy: config.policy!, manifestsDir: '.', journalDir: '.' }, deps);
     expect(ok.token).toBeUndefined(); // POST /approve is off without a token
   });
 });

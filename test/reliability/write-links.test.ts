@@ -123,7 +123,7 @@ describe('the other writers', () => {
   it('undo -o: a file undo writes that is a link', async () => {
     const w = await world();
     const planted = link(w.victim, path.join(w.target, 'undo-Team-o1.yaml'));
-    const files = [{ name: 'undo-Team-o1.yaml', documents: [{ kind: 'Team' }] }];
+    const files = [{ name: 'undo-Team-o1.yaml', documents: [{ kind: 'Team' }], data: [] }];
     await expect(writeUndoFiles(w.target, files, '')).rejects.toThrow(`${planted} is a symbolic link`);
     untouched(w);
   });

@@ -60,6 +60,7 @@ describe('masked request body fields', () => {
       plan: plan(),
       live: new Map(),
       manifests: { checksum: 'c', files: {} },
+      inputs: { dataFiles: {}, variables: {} },
       cost: { requests: 1, estimatedMs: 1, concurrency: 1, latencyMs: 1 },
       options: { prune: [], invite: false },
     });

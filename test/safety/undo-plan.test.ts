@@ -73,7 +73,7 @@ async function undo(w: World, journal: string): Promise<{ result: UndoResult; pl
   const input = collectParts(await readJournal(journal), KINDS);
   const checks = await checkRestores(w.client, input, w.clock.now);
   const result = undoRecords(input, checks.fates, checks.losses);
-  return { result, planned: await planUndo(w.client, KINDS, undoFiles(result.documents), checks.restores) };
+  return { result, planned: await planUndo(w.client, KINDS, undoFiles(result.documents, KINDS), checks.restores) };
 }
 
 describe("undo's plan", () => {

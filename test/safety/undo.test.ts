@@ -368,7 +368,7 @@ describe('undo documents of a real prune', () => {
 
   it('turns a journal into documents that the normal plan path recreates, as files the loader reads back', async () => {
     const result = undoRecords(collectParts(await journalOfPrune(), KINDS));
-    const files = undoFiles(result.documents);
+    const files = undoFiles(result.documents, KINDS);
     expect(files.map((f) => f.name)).toEqual(['undo-Members-o1.yaml', 'undo-Team-o1.yaml', 'undo-Translation-o1.yaml']);
     // A plan-time snapshot of a kind that now snapshots completely says what it lacks.
     expect(result.objects.find((o) => o.kind === 'Team')!.losses[0]).toMatch(/^journaled without a complete snapshot/);
@@ -388,7 +388,7 @@ describe('undo documents of a real prune', () => {
     const result = undoRecords(
       collectParts([record('Team', 'Costs ${HOME} $${x}', { fields: { title: 'Costs ${HOME} $${x}' } })], KINDS),
     );
-    const desired = desiredFromFiles(undoFiles(result.documents), KINDS);
+    const desired = desiredFromFiles(undoFiles(result.documents, KINDS), KINDS);
     expect(desired.get('Team')!.map((e) => e.key)).toEqual(['Costs ${HOME} $${x}']);
   });
 });

@@ -1,6 +1,6 @@
 /** `docops plan`: compute what apply would change and print it; never writes to the API. */
 import { BlockedError, EXIT } from '../../model/errors.js';
-import { createSavedPlan, manifestsDigest, renderSavedPlan } from '../../plan-file/index.js';
+import { createSavedPlan, inputsDigest, manifestsDigest, renderSavedPlan } from '../../plan-file/index.js';
 import { shouldColor } from '../../render/ansi.js';
 import { planScopes } from '../../scopes/needs.js';
 import { redactCredentials } from '../../secrets.js';
@@ -108,6 +108,7 @@ async function planOne(ctx: CommandContext, check?: (desired: DesiredState) => v
       plan,
       live,
       manifests,
+      inputs: inputsDigest(planned.inputs),
       cost,
       options: { prune: ctx.global.prune, invite: ctx.global.invite, modes },
     });

@@ -151,7 +151,7 @@ async function undo(ctx: CommandContext, journal: string, kinds: readonly KindDe
       );
     }
     const result = undoRecords(input, assumeRestores(input));
-    for (const file of await writeUndoFiles(out, undoFiles(result.documents), header))
+    for (const file of await writeUndoFiles(out, undoFiles(result.documents, kinds), header))
       ctx.io.stdout.write(`wrote ${file}\n`);
     writeReport(ctx, format, name, result, { offline: true });
     return EXIT.ok;
@@ -161,7 +161,7 @@ async function undo(ctx: CommandContext, journal: string, kinds: readonly KindDe
   const client = await connect(ctx);
   const checks = await checkRestores(client, input, new Date());
   const result = undoRecords(input, checks.fates, checks.losses);
-  const files = undoFiles(result.documents);
+  const files = undoFiles(result.documents, kinds);
   const planned = await planUndo(client, kinds, files, checks.restores);
   const { plan } = planned;
   const color = shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env);

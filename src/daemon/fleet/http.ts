@@ -24,7 +24,7 @@ export function fleetHandlers(fleet: Fleet, c: DaemonConfig): EndpointHandlers {
     .map((o) => o.daemon)
     .find((d) => d.approvals?.token !== undefined)?.approvals;
   return {
-    readiness: () => fleetReadiness(fleet),
+    readiness: (id) => fleetReadiness(fleet, id),
     metrics: async () => ({ contentType: fleet.registry.contentType, body: await fleet.registry.metrics() }),
     reconcile: (wait, full, id) => reconcile(fleet, wait, full === true, id),
     ...(c.statusPage !== false
@@ -46,27 +46,34 @@ export function fleetHandlers(fleet: Fleet, c: DaemonConfig): EndpointHandlers {
 }
 
 /**
- * Ready while any organization is (a standby counts, as with a single organization): one organization's bad token
- * or broken manifests must not take the others off the Service. Each organization's own state is in the body
- * and in `docops_ready{org}`.
+ * Ready while every organization of this daemon is ready (docs/daemon.md, "Many organizations"): each answers as a
+ * single daemon would — one it writes once its manifests loaded and the API answered, one whose lease another
+ * replica holds while it can read that lease — so a replica is in its Service only while it does all the work it
+ * owns. The body says per organization what is ready and why not; `org` answers for one (undefined: none here).
  */
-export function fleetReadiness(fleet: Fleet): Readiness {
+export function fleetReadiness(fleet: Fleet, org?: string): Readiness | undefined {
+  if (org !== undefined) {
+    const o = fleet.orgs.get(org);
+    if (!o) return undefined;
+    const r = o.daemon.readiness();
+    return { ready: r.ready, body: { org, ...r.body, ...(o.shard !== undefined ? { shard: o.shard } : {}) } };
+  }
   const orgs: Record<string, unknown> = {};
-  let any = false;
+  const notReady: string[] = [];
   for (const [id, o] of fleet.orgs) {
     const r = o.daemon.readiness();
-    any ||= r.ready;
+    if (!r.ready) notReady.push(id);
     orgs[id] = { ...r.body, ...(o.shard !== undefined ? { shard: o.shard } : {}) };
   }
-  const ready = !fleet.isStopping && (any || fleet.orgs.size === 0);
+  const ready = !fleet.isStopping && notReady.length === 0;
+  const reason = fleet.isStopping
+    ? 'stopping'
+    : notReady.length > 0
+      ? `not ready: ${notReady.join(', ')} (each organization's reason is under organizations)`
+      : undefined;
   return {
     ready,
-    body: {
-      ready,
-      ...(fleet.isStopping ? { reason: 'stopping' } : !ready ? { reason: 'no organization is ready' } : {}),
-      organizations: orgs,
-      ...leasesBody(fleet),
-    },
+    body: { ready, ...(reason ? { reason } : {}), notReady, organizations: orgs, ...leasesBody(fleet) },
   };
 }
 
@@ -94,7 +101,7 @@ async function reconcile(fleet: Fleet, wait: boolean, full: boolean, id: string 
 }
 
 /** The organization whose plan waits for this checksum approves it; none: the first one's 409 says so. */
-function approve(fleet: Fleet, body: unknown): ReconcileAnswer {
+function approve(fleet: Fleet, body: unknown): Promise<ReconcileAnswer> {
   const checksum = (body as { checksum?: unknown } | null)?.checksum;
   const daemons = [...fleet.orgs.values()].map((o) => o.daemon).filter((d) => d.approvals);
   const waiting = daemons.find((d) => d.approvals!.view().waiting?.checksum === checksum);

@@ -1,11 +1,13 @@
 /**
  * OpenAPISpec in the delete journal and in undo. The API deletes a spec with all its versions and keeps nothing,
  * so the snapshot reads, right before the delete, the spec, its version list and its latest version's raw text
- * (not a secret; up to the 25 MiB docops reads from a spec file): undo recreates the spec from that text
- * (`source: {text}`) or from its URL. What cannot come back is said per spec (UndoLoss).
+ * (not a secret; up to the 25 MiB docops reads from a spec file): undo recreates the spec from that text, which it
+ * writes to a file beside its manifest as export does (`source: {file: openapi/<slug>.<json|yaml>}`: a spec may be
+ * far larger than a manifest may be), or from its URL. What cannot come back is said per spec (UndoLoss).
  */
 import type { FetchContext, KindUndo, Snapshot, UndoLoss } from '../../model/kind.js';
 import { manifestDoc } from '../common.js';
+import { textSource } from './export.js';
 import {
   digestOf,
   OPENAPI_KIND,
@@ -31,11 +33,9 @@ export async function snapshotSpec(ctx: FetchContext, object: OpenApiObject): Pr
   return { [OPENAPI_KIND]: part };
 }
 
-/** The source undo recreates a spec from: its URL, or its latest raw text inline; none when it had neither. */
+/** The source undo recreates a spec from: its URL, or its latest raw text as a file; none when it had neither. */
 function undoSource(o: OpenApiObject, state: OpenApiState): object | undefined {
-  if (typeof o.fields.sourceURL === 'string') return { url: o.fields.sourceURL };
-  const raw = state.aux?.texts?.[o.id];
-  return raw ? { text: raw.text } : undefined;
+  return typeof o.fields.sourceURL === 'string' ? { url: o.fields.sourceURL } : textSource(o, state);
 }
 
 function documents(org: string, state: OpenApiState): object[] {

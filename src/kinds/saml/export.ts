@@ -2,8 +2,8 @@
  * SamlProvider export: one document per provider, sorted by label then id, its id pinned, values the API leaves
  * unset omitted, `defaultTeam` by its title when no other team has it (else by id). The certificate goes to a file
  * next to the manifest, `saml/<label slug>.pem` (`-2`, `-3` … when slugs collide): the document holds
- * `{file, text}` and the export writer writes `text` to that file and keeps `{file}` (src/export/attachments.ts).
- * Undo's documents write the certificate inline instead (they are planned from text, without a directory).
+ * `{file, text}` and the writer (export's, undo's) writes `text` to that file and keeps `{file}`
+ * (src/manifests/attachments.ts).
  */
 import { manifestDoc } from '../common.js';
 import { SAML_KIND, type SamlAux, type SamlObject, type SamlState } from './model.js';
@@ -30,12 +30,7 @@ function teamName(o: SamlObject, aux: SamlAux | undefined): string | undefined {
   return unique ? team.title : team.id;
 }
 
-export interface SamlExportOptions {
-  /** Write the certificate text into the document (undo) instead of `{file, text}` for a file (export). */
-  inline?: boolean;
-}
-
-export function exportSaml(org: string, live: SamlState, options: SamlExportOptions = {}): object[] {
+export function exportSaml(org: string, live: SamlState): object[] {
   const used = new Set<string>();
   return [...live.objects]
     .sort((a, b) => a.key.localeCompare(b.key) || a.id.localeCompare(b.id))
@@ -46,13 +41,10 @@ export function exportSaml(org: string, live: SamlState, options: SamlExportOpti
       if (f.ssoURL !== '') spec['ssoURL'] = f.ssoURL;
       const text = live.aux?.certificates?.[o.id] ?? '';
       if (text.trim() !== '') {
-        if (options.inline) spec['certificate'] = text;
-        else {
-          let name = slug(f.label);
-          for (let n = 2; used.has(name); n++) name = `${slug(f.label)}-${n}`;
-          used.add(name);
-          spec['certificate'] = { file: `saml/${name}.pem`, text: text.endsWith('\n') ? text : `${text}\n` };
-        }
+        let name = slug(f.label);
+        for (let n = 2; used.has(name); n++) name = `${slug(f.label)}-${n}`;
+        used.add(name);
+        spec['certificate'] = { file: `saml/${name}.pem`, text: text.endsWith('\n') ? text : `${text}\n` };
       }
       const team = teamName(o, live.aux);
       if (team !== undefined) spec['defaultTeam'] = team;

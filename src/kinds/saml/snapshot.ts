@@ -4,8 +4,8 @@
  * undo needs to bring it back — the certificate text (public: the IdP publishes it in its metadata; the journal is
  * a 0600 file, never printed) and the service-provider side, which a recreated provider does not keep.
  *
- * Undo recreates the provider from a document with the certificate inline and the default team by the title of
- * a team undo recreates, else by id.
+ * Undo recreates the provider from a document like export's — the certificate in a file beside it — with the
+ * default team by the title of a team undo recreates, else by id.
  */
 import type { FetchContext, KindUndo, Snapshot, UndoLoss, UndoRefs } from '../../model/kind.js';
 import { exportSaml } from './export.js';
@@ -43,7 +43,7 @@ function relink(org: string, state: SamlState, refs: UndoRefs): SamlState {
 }
 
 function documents(org: string, state: SamlState): object[] {
-  return exportSaml(org, state, { inline: true });
+  return exportSaml(org, state);
 }
 
 function losses(org: string, state: SamlState, refs: UndoRefs): UndoLoss[] {

@@ -2,10 +2,11 @@
  * OpenAPISpec prune through the journal and undo, against the sandbox: the safety gate counts the spec deletes
  * and the versions they take; the journal keeps each spec's latest raw text (or URL) read right before its delete;
  * undo recreates both specs from that, saying per spec what does not come back (older versions and their ids,
- * the public visibility, a URL's content of then).
+ * the public visibility, a URL's content of then); its `-o` writes a spec's text to a file beside its manifest, as
+ * export does, so a spec larger than a manifest may be comes back through manifests that load.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../../../src/engine/apply.js';
 import { computePlan } from '../../../src/engine/reconcile.js';
@@ -14,7 +15,7 @@ import { planChanges } from '../../../src/safety/counts.js';
 import { createJournal } from '../../../src/safety/journal.js';
 import { collectParts, readJournal, undoRecords } from '../../../src/safety/undo.js';
 import { openApiSpecs, openApiVersions } from '../../../packages/sandbox/src/openapi-records.js';
-import { desiredFromFiles, undoFiles } from '../../../src/undo/documents.js';
+import { undoFiles, writeUndoFiles } from '../../../src/undo/documents.js';
 import { planUndo } from '../../../src/undo/plan.js';
 import { checkRestores } from '../../../src/undo/restore.js';
 import { loadDesired, planOnce } from '../../helpers/pipeline.js';
@@ -93,7 +94,11 @@ describe('OpenAPISpec prune, journal and undo', () => {
       metadata: { organization: ORG },
       spec: { slug, source },
     });
-    expect(result.documents).toEqual([spec('pets', { text: PETS_V2 }), spec('public-api', { url: URL })]);
+    // The text goes to a file beside undo's manifest, as export writes it: the document names it.
+    expect(result.documents).toEqual([
+      spec('pets', { file: 'openapi/pets.yaml', text: PETS_V2, sha256: expect.any(String) }),
+      spec('public-api', { url: URL }),
+    ]);
     expect(result.objects.map((o) => [o.key, o.outcome, o.losses])).toEqual([
       [
         'pets',
@@ -113,7 +118,7 @@ describe('OpenAPISpec prune, journal and undo', () => {
       ],
     ]);
 
-    const undo = await planUndo(client, KINDS, undoFiles(result.documents), checks.restores);
+    const undo = await planUndo(client, KINDS, undoFiles(result.documents, KINDS), checks.restores);
     expect(undo.plan.steps.map((s) => s.id)).toEqual([
       `OpenAPISpec/${ORG}/pets#create`,
       `OpenAPISpec/${ORG}/public-api#create`,
@@ -128,20 +133,58 @@ describe('OpenAPISpec prune, journal and undo', () => {
     expect(openApiSpecs(sb.store).where((s) => s.slug === 'public-api')[0]!.sourceURL).toBe(URL);
   });
 
-  it('plans the recreation of a spec larger than a manifest file may be (undo writes its text inline)', () => {
+  it('undo -o writes a spec larger than a manifest may be to a file beside its manifest, which loads and plans as written', async () => {
+    const { sb, client, dir } = await start();
     const line = '    Lorem ipsum ${HOME} dolor sit amet, consectetur adipiscing elit.\n';
-    const text = `openapi: 3.1.0\ninfo:\n  title: Big\n  version: "1"\n  description: |\n${line.repeat(Math.ceil((3 * 1024 * 1024) / line.length))}paths: {}\n`;
-    const documents = [
-      {
-        apiVersion: 'docops/v1',
-        kind: 'OpenAPISpec',
-        metadata: { organization: ORG },
-        spec: { slug: 'big', source: { text } },
-      },
-    ];
-    const desired = desiredFromFiles(undoFiles(documents), KINDS);
-    expect(desired.get('OpenAPISpec')!.map((e) => (e.spec as { source: { text: string } }).source.text)).toEqual([
-      text,
-    ]);
-  });
+    const big = `openapi: 3.1.0\ninfo:\n  title: Big\n  version: "1"\n  description: |\n${line.repeat(Math.ceil((3 * 1024 * 1024) / line.length))}paths: {}\n`;
+    mkdirSync(join(dir, 'specs'), { recursive: true });
+    writeFileSync(join(dir, 'specs', 'big.yaml'), big);
+    writeFileSync(join(dir, 'openapi.yaml'), doc('big', '{ file: specs/big.yaml }'));
+    expect((await applyPlan(client, await planOnce(client, await loadDesired(dir)))).failed).toEqual([]);
+    // Pruned (a document that keeps only another spec), through the journal.
+    rmSync(join(dir, 'specs', 'big.yaml'));
+    writeFileSync(join(dir, 'openapi.yaml'), doc('other', `{ url: "${URL}" }`, true));
+    const { plan, live } = await computePlan(client, KINDS, await loadDesired(dir));
+    const journal = createJournal(`${dir}-journal`, live, { client, kinds: KINDS });
+    const deletes = { ...plan, steps: plan.steps.filter((s) => s.phase === 'prune') };
+    expect(deletes.steps.map((s) => s.id)).toEqual([`OpenAPISpec/${ORG}/big#delete`]);
+    expect((await applyPlan(client, deletes, { beforeStep: journal.beforeStep })).failed).toEqual([]);
+    const input = collectParts(await readJournal(journal.file), KINDS);
+    rmSync(`${dir}-journal`, { recursive: true, force: true });
+    const checks = await checkRestores(client, input, new Date());
+    const files = undoFiles(undoRecords(input, checks.fates, checks.losses).documents, KINDS);
+
+    const out = `${dir}-undo`;
+    const written = await writeUndoFiles(out, files, '# undo\n');
+    try {
+      expect(written.map((f) => relative(out, f)).sort()).toEqual([
+        join('openapi', 'big.yaml'),
+        `undo-OpenAPISpec-${ORG}.yaml`,
+      ]);
+      const manifest = readFileSync(join(out, `undo-OpenAPISpec-${ORG}.yaml`), 'utf8');
+      expect(manifest).toContain('file: openapi/big.yaml');
+      expect(manifest.length).toBeLessThan(1024); // the spec is not in it
+      expect(readFileSync(join(out, 'openapi', 'big.yaml'), 'utf8')).toBe(big); // as journaled, `${HOME}` as text
+      // The written directory loads like any manifests (each within its limit), and plans the recreation.
+      const desired = await loadDesired(out);
+      expect(desired.get('OpenAPISpec')!.map((e) => (e.spec as { source: { text: string } }).source.text)).toEqual([
+        big,
+      ]);
+      const again = await planOnce(client, desired);
+      expect(again.steps.map((s) => s.id)).toEqual([`OpenAPISpec/${ORG}/big#create`]);
+      // Undo's own plan is made from the same text and data: the same steps.
+      expect((await planUndo(client, KINDS, files, checks.restores)).plan.steps.map((s) => s.id)).toEqual([
+        `OpenAPISpec/${ORG}/big#create`,
+      ]);
+      expect((await applyPlan(client, again)).failed).toEqual([]);
+      const spec = openApiSpecs(sb.store).where((s) => s.slug === 'big')[0]!;
+      expect(
+        openApiVersions(sb.store)
+          .where((v) => v.specId === spec.id)
+          .map((v) => v.text),
+      ).toEqual([big]);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -1,11 +1,11 @@
 /**
  * SamlProvider export offline: what a document holds (id pinned, unset values left out, defaultTeam by a unique
  * title else id, the certificate for a file named by the label) and how export turns `{file, text}` into a file
- * beside the manifest (src/export/attachments.ts).
+ * beside the manifest (src/manifests/attachments.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { DocopsError } from '../../../src/model/errors.js';
-import { extractAttachments } from '../../../src/export/attachments.js';
+import { extractAttachments } from '../../../src/manifests/attachments.js';
 import { samlKind } from '../../../src/kinds/index.js';
 import { desiredOf, fakeDoc, plan } from '../helpers.js';
 import { ORG, seedRoutes } from '../seed.js';

@@ -18,7 +18,7 @@ import { createJournal } from '../../../src/safety/journal.js';
 import { collectParts, readJournal, undoRecords } from '../../../src/safety/undo.js';
 import { samlProviders } from '../../../packages/sandbox/src/sso-records.js';
 import { teams } from '@docops/sandbox';
-import { undoFiles } from '../../../src/undo/documents.js';
+import { undoFiles, writeUndoFiles } from '../../../src/undo/documents.js';
 import { planUndo } from '../../../src/undo/plan.js';
 import { checkRestores } from '../../../src/undo/restore.js';
 import { loadDesired, planOnce, tempDir } from '../../helpers/pipeline.js';
@@ -125,6 +125,7 @@ describe('SamlProvider against the sandbox', () => {
         plan,
         live,
         manifests: { checksum: 'c', files: {} },
+        inputs: { dataFiles: {}, variables: {} },
         cost: { requests: 1, estimatedMs: 1, concurrency: 1, latencyMs: 1 },
         options: { prune: [], invite: false },
       }),
@@ -177,7 +178,8 @@ describe('SamlProvider against the sandbox', () => {
         apiVersion: 'docops/v1',
         kind: 'SamlProvider',
         metadata: { organization: ORG },
-        spec: { label: 'Azure', certificate: PEM_B.trim(), defaultTeam: 'team-platform' },
+        // The certificate goes to a file beside undo's manifest, as export writes it.
+        spec: { label: 'Azure', certificate: { file: 'saml/azure.pem', text: PEM_B }, defaultTeam: 'team-platform' },
       },
     ]);
     expect(result.objects.map((o) => [o.key, o.outcome, o.losses])).toEqual([
@@ -191,8 +193,20 @@ describe('SamlProvider against the sandbox', () => {
         ],
       ],
     ]);
-    const undo = await planUndo(r.client, KINDS, undoFiles(result.documents), checks.restores);
+    const files = undoFiles(result.documents, KINDS);
+    const undo = await planUndo(r.client, KINDS, files, checks.restores);
     expect(undo.plan.steps.map((s) => s.id)).toEqual(['SamlProvider/org-demo/Azure#create']);
+    // `-o`: the manifest names the certificate's file, which holds it; the directory loads and plans the same.
+    const out = tempDir('saml-undo');
+    rmSync(out, { recursive: true });
+    await writeUndoFiles(out, files, '');
+    expect(readFileSync(join(out, 'undo-SamlProvider-org-demo.yaml'), 'utf8')).toContain('file: saml/azure.pem');
+    expect(readFileSync(join(out, 'undo-SamlProvider-org-demo.yaml'), 'utf8')).not.toContain(shows(PEM_B));
+    expect(readFileSync(join(out, 'saml', 'azure.pem'), 'utf8')).toBe(PEM_B);
+    expect((await planOnce(r.client, await loadDesired(out))).steps.map((s) => s.id)).toEqual([
+      'SamlProvider/org-demo/Azure#create',
+    ]);
+    rmSync(out, { recursive: true });
     expect(renderText(undo.plan, { color: false })).not.toContain(shows(PEM_B));
     await applyAll(r, undo.plan);
     expect(stored(r)).toContainEqual({
@@ -229,7 +243,7 @@ describe('SamlProvider against the sandbox', () => {
       expect(result.documents.map((d) => (d as { spec: Record<string, unknown> }).spec['defaultTeam'])).toContain(
         'Security',
       );
-      const undo = await planUndo(r.client, KINDS, undoFiles(result.documents), checks.restores);
+      const undo = await planUndo(r.client, KINDS, undoFiles(result.documents, KINDS), checks.restores);
       expect(undo.plan.steps.find((s) => s.id === 'SamlProvider/org-demo/Okta#create')!.dependsOn).toEqual([
         'Team/org-demo/Security#create',
       ]);

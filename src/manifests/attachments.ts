@@ -1,8 +1,9 @@
 /**
- * Files exported documents name instead of inlining a value (a SAML provider's certificate). Where a kind lists a
- * `fileFields` path, its `export` may put `{file, text}`: export writes `text` to `file`, relative to the manifest
- * file the document goes into (the way the loader reads it back), and the document keeps only `{file}`. The only
- * per-kind knowledge is the kind's own `fileFields`.
+ * Files manifests name instead of inlining a value (an OpenAPI spec's text, a SAML provider's certificate), as
+ * export and undo write them. Where a kind lists a `fileFields` path, its `export` (and its undo's documents) may put
+ * `{file, text}`: the writer writes `text` to `file`, relative to the manifest file the document goes into (the way
+ * the loader reads it back), and the document keeps only `{file}`. The only per-kind knowledge is the kind's own
+ * `fileFields`.
  */
 import path from 'node:path';
 import { DocopsError } from '../model/errors.js';
@@ -49,9 +50,7 @@ export function extractAttachments(
       const file = value['file'];
       const target = path.posix.normalize(path.posix.join(dir, file));
       if (path.posix.isAbsolute(file) || target.startsWith('..') || target === '.') {
-        throw new DocopsError(
-          `export: kind ${kind.kind} names the file "${file}", which is not inside the export directory`,
-        );
+        throw new DocopsError(`kind ${kind.kind} names the file "${file}", which is not inside the output directory`);
       }
       attachments.push({ path: target, text: redactValue(value['text'], 'credentials') });
       parent[leaf] = { file };
@@ -60,7 +59,7 @@ export function extractAttachments(
   });
   const seen = new Set<string>();
   for (const a of attachments) {
-    if (seen.has(a.path)) throw new DocopsError(`export: kind ${kind.kind} writes the file "${a.path}" twice`);
+    if (seen.has(a.path)) throw new DocopsError(`kind ${kind.kind} writes the file "${a.path}" twice`);
     seen.add(a.path);
   }
   return { documents: out, attachments };

@@ -6,22 +6,19 @@
  * directory (approval-store.ts), read before and written after every change, so a restart or the replica that takes
  * the lease over finds it; each change is one at a time. Loaded only when the config has a policy.
  */
-import { readFile } from 'node:fs/promises';
-import { allProblems, configProblem, rejections, type SourcePos } from '../model/errors.js';
+import { allProblems, configProblem, rejections } from '../model/errors.js';
 import type { ApplyReport } from '../model/apply-report.js';
 import type { Plan } from '../model/plan.js';
 import type { LiveState } from '../model/state.js';
 import type { Logger } from '../log.js';
 import type { Env } from '../manifests/interpolate.js';
-import { registerSecret } from '../secrets.js';
 import { CHECKSUM_PATTERN } from './approval.js';
 import { ApprovalStore, type ApprovalState } from './approval-store.js';
 import { ApprovalBook, type Approval, type WaitingPlan } from './approvals.js';
-import { NO_APPROVERS, type ApprovalsConfig } from './config.js';
+import type { ApprovalsConfig } from './config.js';
+import { githubToken, secret, type GitHubSource } from './approval-tokens.js';
 import { judgePlan } from './daemon-gate.js';
 import type { LoadedPolicy } from './evaluate.js';
-
-export const MIN_TOKEN = 16;
 
 export interface ApprovalsSetup {
   policy: LoadedPolicy;
@@ -51,14 +48,6 @@ export interface ApprovalView {
 }
 
 export type Answer = { status: number; body: Record<string, unknown> };
-
-interface GitHubSource {
-  apiUrl: string;
-  repository: string;
-  team: string;
-  token: string;
-  pollMs: number;
-}
 
 export class DaemonApprovals {
   readonly book = new ApprovalBook();
@@ -305,65 +294,4 @@ export class DaemonApprovals {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
   }
-}
-
-/** Pull-request approvals: the approvers' team and the GitHub token. */
-async function githubToken(a: ApprovalsConfig, env: Env, policy: LoadedPolicy): Promise<GitHubSource | undefined> {
-  if (!a.github) return undefined;
-  const field = 'policy.approvals.github';
-  const team = policy.approvers?.githubTeam;
-  if (!team) throw configProblem(a.at?.github, NO_APPROVERS);
-  const token = await secret(
-    'GitHub token',
-    [
-      { from: 'DOCOPS_GITHUB_TOKEN', value: env.DOCOPS_GITHUB_TOKEN },
-      { from: `${field}.tokenFile`, file: a.github.tokenFile, at: a.at?.githubTokenFile },
-    ],
-    1,
-  );
-  if (token === undefined)
-    throw configProblem(a.at?.github, `${field}: no GitHub token (tokenFile, or DOCOPS_GITHUB_TOKEN)`);
-  return {
-    apiUrl: a.github.apiUrl,
-    repository: a.github.repository,
-    team,
-    token: token.value,
-    pollMs: a.github.pollMs,
-  };
-}
-
-/** Where a secret may come from, first found first: an environment variable, a value in the config, a file it names. */
-interface SecretSource {
-  /** The variable or the config field, as messages name it. */
-  from: string;
-  value?: string | undefined;
-  file?: string | undefined;
-  /** The field's place in the config (none for a variable). */
-  at?: SourcePos | undefined;
-}
-
-/** A secret from the environment, the config or a file; registered before anything can show it. */
-async function secret(
-  what: string,
-  sources: readonly SecretSource[],
-  min = MIN_TOKEN,
-): Promise<{ value: string; from: string; at?: SourcePos } | undefined> {
-  for (const s of sources) {
-    let value = s.value !== '' ? s.value : undefined;
-    if (value === undefined && s.file !== undefined) {
-      try {
-        value = (await readFile(s.file, 'utf8')).trim();
-      } catch (err) {
-        throw configProblem(
-          s.at,
-          `${s.from}: cannot read the ${what} file ${s.file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-        );
-      }
-    }
-    if (value === undefined) continue;
-    registerSecret(value);
-    if (value.length < min) throw configProblem(s.at, `${s.from}: the ${what} must be at least ${min} characters`);
-    return { value, from: s.from, ...(s.at ? { at: s.at } : {}) };
-  }
-  return undefined;
 }

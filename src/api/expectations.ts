@@ -128,6 +128,14 @@ export class Expectations {
     }
   }
 
+  /** Someone else wrote the object `id` since: its lists are taken as they answer. */
+  forget(id: string): void {
+    for (const [list, m] of this.byList) {
+      m.delete(id);
+      if (m.size === 0) this.byList.delete(list);
+    }
+  }
+
   /** An object of `list` made by a write that answered with its id only (read by id since). */
   joined(list: string, id: string, item: unknown, sentAt: number): void {
     if (isRecord(item)) this.expect({ list, id, present: true, item, sentAt });
@@ -262,6 +270,7 @@ export function expecting(client: ApiClient, expectations: Expectations, now: ()
           })()
         : client.paginate<T>(path, query),
     listLag: () => expectations.lagMs(),
+    superseded: (id) => expectations.forget(id),
     close: () => client.close(),
   };
   if (client.background) {

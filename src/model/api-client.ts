@@ -52,6 +52,11 @@ export interface ApiClient {
    * it takes "not listed" to mean a create did not happen. Absent: lists are current.
    */
   listLag?(): number;
+  /**
+   * Someone else changed the object with this id (an audit event): what docops wrote of it no longer stands in for
+   * what the lists show (src/api/expectations.ts).
+   */
+  superseded?(id: string): void;
   /** The rate limit the API announced on its latest answer, if any (the plan's cost estimate paces to it). */
   rateLimit?(): { limit: number; remaining: number; resetInMs?: number } | undefined;
   close(): Promise<void>;

@@ -124,4 +124,11 @@ describe('expectations: what a list shows of docops’s own writes', () => {
     other.load({ version: 1, lagMs: 'x', expectations: [{ list: 1 }, { list: '/l', id: 'a', present: true }] });
     expect(other.size).toBe(0);
   });
+
+  it('someone else’s change of an object (its audit event) ends what docops expected of it at once', () => {
+    const { e, at } = world();
+    e.wrote('PATCH', '/orgs/o/teams/t2', { title: 'Mine' }, { id: 't2', title: 'Mine' }, at());
+    e.forget('t2');
+    expect(titles(e.overlay('/orgs/o/teams', [{ id: 't2', title: 'Theirs' }], at()))).toEqual(['Theirs']);
+  });
 });

@@ -283,6 +283,7 @@ export class Informer {
         skipped++;
         continue;
       }
+      this.deps.client.superseded?.(e.target.id); // someone else's change: what docops wrote no longer stands in
       const s = this.changes.stale({ type: e.target.type, id: e.target.id, action: e.action }, org, this.view(st));
       if (!s) return this.reads.fullRead(st, scopes, desired, options, 'unknown-action');
       stales.push(...s);

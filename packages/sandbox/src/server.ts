@@ -75,6 +75,9 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
     const decision = deps.faults()?.decide(); // drawn synchronously: arrival order
     const limit = deps.rateLimiter()?.take(bucketKey(req.headers.authorization, deps)); // a token at arrival
     const limitHeaders = limit?.headers ?? {};
+    // docops's request: the other actor's changes due before it land first, in arrival order (race.ts).
+    const docops = req.headers.authorization === `Bearer ${deps.token}`;
+    const landing = docops ? deps.race?.arrive(method, url.pathname) : undefined;
     const record = (status: number, fault?: string, rateLimited?: true): void =>
       deps.stats.record({
         method,
@@ -87,6 +90,7 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
       });
 
     void (async () => {
+      await landing;
       if (decision && decision.delayMs > 0) await sleep(decision.delayMs);
       if (limit && !limit.allowed) {
         // Refused before anything else (the fault drawn for it is not applied): nothing happens.
@@ -134,6 +138,7 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
         return;
       }
       record(reply.status);
+      if (docops) deps.race?.answered(method, url.pathname, reply);
       send(res, { ...reply, headers: { ...limitHeaders, ...reply.headers } });
     })().catch((err: unknown) => {
       // Only reachable on a bug in the pipeline itself; answer rather than hang the client.
@@ -171,38 +176,68 @@ async function processApiRequest(
         `forbidden: the token is read-only; its user "${caller.userId}" may not ${method} ${url.pathname}`,
       );
     }
-    const { route, params } = resolution;
-    const raw = await readJsonBody(req, route.maxBodyBytes);
-    let body: unknown;
-    if (route.body) {
-      if (raw === undefined && !route.bodyOptional) throw badRequest('body: is required (a JSON object)');
-      body = route.body(raw === undefined ? {} : raw, 'body');
-    } else if (raw !== undefined && !(isPlainObject(raw) && Object.keys(raw).length === 0)) {
-      throw badRequest('body: this operation takes no request body');
-    }
-    const origin = deps.origin();
-    const ctx: RequestContext = {
-      method,
-      path: url.pathname,
-      params,
-      query: url.searchParams,
-      store: deps.store,
-      now: deps.now,
-      userId: caller.userId,
-      apiUrl: (p) => `${origin}/v1${p}`,
-      appUrl: (p) => `https://app.sandbox.test${p}`,
-      ...(deps.audit ? { audit: deps.audit } : {}),
-    };
-    // Every row the write changes becomes an event (audit-log.ts); a refused write changed nothing.
-    const { result: reply, changes } = await recordingChanges(async () => route.handler(ctx, body));
-    if (deps.audit && WRITE_METHODS.has(method) && reply.status < 300) {
-      for (const event of eventsFor(deps.store, changes, caller.userId, deps.now())) deps.audit.add(event);
-    }
-    if (deps.stateFile && WRITE_METHODS.has(method) && reply.status < 300) saveStateFile(deps.store, deps.stateFile);
-    return reply;
+    const raw = await readJsonBody(req, resolution.route.maxBodyBytes);
+    return (await performRequest(deps, caller.userId, method, url, resolution, raw)).reply;
   } catch (err) {
     if (err instanceof HttpError)
       return { status: err.status, body: errorBody(err.status, err.message), headers: err.headers };
     return { status: 500, body: errorBody(500, `sandbox internal error: ${(err as Error).message}`) };
   }
+}
+
+/** A request as a handler sees it, made by `userId`. */
+export function requestContext(
+  deps: PipelineDeps,
+  userId: string,
+  method: string,
+  url: URL,
+  params: Record<string, string>,
+): RequestContext {
+  const origin = deps.origin();
+  return {
+    method,
+    path: url.pathname,
+    params,
+    query: url.searchParams,
+    store: deps.store,
+    now: deps.now,
+    userId,
+    apiUrl: (p) => `${origin}/v1${p}`,
+    appUrl: (p) => `https://app.sandbox.test${p}`,
+    ...(deps.audit ? { audit: deps.audit } : {}),
+  };
+}
+
+/**
+ * What a request of an authenticated caller goes through once its raw body is read: validation → handler → audit →
+ * state save. The race habit's other actor (race.ts) writes through it too. Throws HttpError as handlers do.
+ */
+export async function performRequest(
+  deps: PipelineDeps,
+  userId: string,
+  method: string,
+  url: URL,
+  resolution: Extract<Resolution, { kind: 'found' }>,
+  raw: unknown,
+): Promise<{ reply: Reply }> {
+  const { route, params } = resolution;
+  let body: unknown;
+  if (route.body) {
+    if (raw === undefined && !route.bodyOptional) throw badRequest('body: is required (a JSON object)');
+    body = route.body(raw === undefined ? {} : raw, 'body');
+  } else if (raw !== undefined && !(isPlainObject(raw) && Object.keys(raw).length === 0)) {
+    throw badRequest('body: this operation takes no request body');
+  }
+  const ctx = requestContext(deps, userId, method, url, params);
+  const write = WRITE_METHODS.has(method);
+  // The race habit compares what docops's write does to the other actor's changes (race.ts).
+  const watched = write ? deps.race?.beforeWrite(userId) : undefined;
+  // Every row the write changes becomes an event (audit-log.ts); a refused write changed nothing.
+  const { result: reply, changes } = await recordingChanges(async () => route.handler(ctx, body));
+  watched?.after(method, url.pathname, reply.status);
+  if (deps.audit && write && reply.status < 300) {
+    for (const event of eventsFor(deps.store, changes, userId, deps.now())) deps.audit.add(event);
+  }
+  if (deps.stateFile && write && reply.status < 300) saveStateFile(deps.store, deps.stateFile);
+  return { reply };
 }

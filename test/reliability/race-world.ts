@@ -7,8 +7,8 @@
  * - `raceOnce(seed, faults)`: the change world (change-world.ts; here with redirects, visitor sign-in, e-mail domains,
  *   the adaptive schema and the customization changed too) planned and applied once with the sandbox's `race=P`
  *   habit, and every race the sandbox logged judged against the plan: a **clobber** is a write of docops that
- *   changed a raced field or item away from the actor's value although no request of the plan asked for that field
- *   (a body naming it) or that item (its path, or a body naming it), and no planned DELETE took it.
+ *   changed a raced field or item away from the actor's value although the step that sent it does not change that
+ *   field (its `after`) or name that item (a request's path or body), and no planned DELETE took it.
  */
 import { appendFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -132,7 +132,7 @@ export function raceAfter(before: string): string {
     dir,
     'site.yaml',
     '      staff: { type: boolean, description: Visitor is an Acme employee }\n',
-    '      staff: { type: boolean, description: Visitor works at Acme }\n      region: { type: string, description: Where the visitor is }\n',
+    '      staff: { type: boolean, description: Visitor works at Acme }\n      partner: { type: boolean, description: Visitor is a partner }\n',
   );
   appendFileSync(join(dir, 'translations.yaml'), doc('Translation', '  title: Portuguese docs\n'));
   return dir;
@@ -167,17 +167,26 @@ function has(body: unknown, dotted: string): boolean {
   return true;
 }
 
-/** The races docops's writes changed back although no request of the plan asked for it. */
+/** `dotted` (a.b.c) is a path somewhere in `value`: at its root or below any of its members. */
+function mentions(value: unknown, dotted: string): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  return has(value, dotted) || Object.values(value).some((v) => mentions(v, dotted));
+}
+
+/**
+ * The races docops's writes changed back although the plan did not ask for it: a field the step of the write does
+ * not change (its `after`), an item the step's requests do not name (by path or in a body), and no planned DELETE.
+ */
 export function clobbersOf(plan: Plan, races: RaceReport): string[] {
-  const requests: RequestSpec[] = plan.steps.flatMap((s) => s.requests);
   const deletes = plannedDeletePaths([plan]);
   return races.undone
     .filter((u) => {
       if (u.method === 'DELETE' && deletes.has(u.path)) return false;
-      const asked = requests.filter((r) => r.method === u.method && samePath(r.path, u.path));
-      if (u.field !== undefined) return !asked.some((r) => has(r.body, u.field!));
+      const steps = plan.steps.filter((s) => s.requests.some((r) => r.method === u.method && samePath(r.path, u.path)));
+      if (u.field !== undefined) return !steps.some((s) => mentions(s.after, u.field!));
       const key = races.races.find((r) => r.n === u.race)?.key ?? '';
-      return !asked.some((r) => r.path.endsWith(`/${key}`) || JSON.stringify(r.body ?? null).includes(`"${key}"`));
+      const requests: RequestSpec[] = steps.flatMap((s) => s.requests);
+      return !requests.some((r) => r.path.endsWith(`/${key}`) || JSON.stringify(r.body ?? null).includes(`"${key}"`));
     })
     .map(
       (u) =>

@@ -7,7 +7,11 @@
  * - **Scheduled by a read.** docops's first read of an object (a GET of it, a GET of a list whose page holds it,
  *   or a GET of a part of it: a target's team grants) since docops last wrote it (or since the start) schedules a
  *   race with probability P, drawn from a number fixed by the seed, the object's path and how many times docops
- *   wrote it (so concurrency does not change which objects race). Objects: race-targets.ts.
+ *   wrote it (so concurrency does not change which objects race). Objects: race-targets.ts. A write is the
+ *   object's when its path is the object's or below it and no other object read lies between (a grant's PATCH
+ *   writes the target's grants, not the space). After docops wrote an object, a GET of that one object is the read
+ *   of a read-modify-write, right before its write: that window no client can close, so such a read schedules
+ *   nothing; a list read does (a new plan's).
  * - **Lands just before docops's next request touching the object**: a request on its path or below it, or a GET
  *   of a list that held it. A re-read right before writing sees the change; a write built from the earlier read
  *   does not. It lands whatever that request's own fate (a 429, a reset).
@@ -131,9 +135,11 @@ export class RaceWorld {
   answered(method: string, path: string, reply: Reply): void {
     if (!this.spec || method !== 'GET' || reply.status !== 200) return;
     const readBy = `${method} ${path}`;
+    // A single object (not a list page) read after docops wrote it is a read-modify-write's own read: not drawn.
+    const page = Array.isArray((reply.body as { items?: unknown } | undefined)?.items);
     for (const target of RACE_TARGETS) {
       const own = matchPattern(target.object, path);
-      if (own) this.read(path, target, own, readBy);
+      if (own && (page || !this.epochs.has(path))) this.read(path, target, own, readBy);
       for (const suffix of target.readBy ?? []) {
         if (!path.endsWith(suffix)) continue;
         const object = path.slice(0, -suffix.length);
@@ -196,10 +202,12 @@ export class RaceWorld {
       this.pending.set(object, { target, params, readBy, epoch, parts: new Set(part === undefined ? [] : [part]) });
   }
 
-  /** docops wrote `path`: every object on it or above it may race again after its next read. */
+  /** docops wrote `path`: the object it wrote (the known one nearest above it, or it) may race again on its next read. */
   private rearm(path: string): void {
-    for (const object of new Set([...this.drawn.keys(), ...this.epochs.keys()]))
-      if (below(path, object)) this.epochs.set(object, (this.epochs.get(object) ?? 0) + 1);
+    let owner: string | undefined;
+    for (const object of this.drawn.keys())
+      if (below(path, object) && (owner === undefined || object.length > owner.length)) owner = object;
+    if (owner !== undefined) this.epochs.set(owner, (this.epochs.get(owner) ?? 0) + 1);
   }
 
   private async land(object: string, p: Pending, landedBefore: string): Promise<void> {

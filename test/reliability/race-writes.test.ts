@@ -100,6 +100,42 @@ describe('a write of docops leaves alone what another actor changed after the pl
     }
   });
 
+  it('merge rules (organization and space): a changed set of rules keeps a rule another actor added', async () => {
+    const one = 'mergeRules: { type: rules, rules: [{ rule: require_at_least_one_review }] }';
+    const two =
+      'mergeRules: { type: rules, rules: [{ rule: require_at_least_one_review }, { rule: require_specific_reviewers, users: [grace@acme.test] }] }';
+    const [before, after] = worlds(
+      [
+        ['organization.yaml', '  ai: true\n', `  ai: true\n  ${one}\n`],
+        ['spaces.yaml', '  emoji: 🚀\n', `  emoji: 🚀\n  ${one}\n`],
+      ],
+      [
+        ['organization.yaml', one, two],
+        ['spaces.yaml', one, two],
+      ],
+    );
+    const added = { rule: 'custom', expression: 'changeRequest.subject != ""', message: 'Write a subject' };
+    const r = await raceBetween(before, after, async (api) => {
+      for (const path of ['/orgs/org-demo', '/spaces/sp-getting-started']) {
+        const { mergeRules } = (await api.call('GET', path)) as { mergeRules: { rules: Json[] } };
+        await api.call('PATCH', path, { mergeRules: { type: 'rules', rules: [...mergeRules.rules, added] } });
+      }
+    });
+    try {
+      expect(r.report.failed).toEqual([]);
+      for (const path of ['/orgs/org-demo', '/spaces/sp-getting-started']) {
+        const { mergeRules } = (await r.api.call('GET', path)) as { mergeRules: { rules: Json[] } };
+        expect(mergeRules.rules, path).toEqual([
+          { rule: 'require_at_least_one_review' },
+          added,
+          { rule: 'require_specific_reviewers', users: ['u-grace'] },
+        ]);
+      }
+    } finally {
+      await r.close();
+    }
+  });
+
   it('adaptive schema: a change of one claim keeps a claim another actor added', async () => {
     const [before, after] = worlds(
       [],

@@ -7,17 +7,75 @@ import type { MergeSpec } from '../model/plan.js';
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const escapePointer = (k: string): string => k.replace(/~/g, '~0').replace(/\//g, '~1');
+const keysOf = (pointer: string): string[] =>
+  pointer
+    .split('/')
+    .slice(1)
+    .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+
+function valueAt(root: unknown, keys: readonly string[]): unknown {
+  let v = root;
+  for (const k of keys) v = isPlainObject(v) ? v[k] : undefined;
+  return v;
+}
+
+/** The parent object of `keys`' last member (made along the way when `make`), and that member's name. */
+function parentOf(
+  root: Record<string, unknown>,
+  keys: readonly string[],
+  make: boolean,
+): Record<string, unknown> | undefined {
+  let node = root;
+  for (const k of keys.slice(0, -1)) {
+    const next = node[k];
+    if (isPlainObject(next)) node = next;
+    else if (make) node = node[k] = {};
+    else return undefined;
+  }
+  return node;
+}
+
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** A `sets` delta `{add, remove}` applied to the list read: the removed items out, the added ones it lacks in. */
+function applySet(read: unknown, delta: unknown): unknown[] {
+  const list = Array.isArray(read) ? read : [];
+  const add = isPlainObject(delta) && Array.isArray(delta['add']) ? delta['add'] : [];
+  const remove = isPlainObject(delta) && Array.isArray(delta['remove']) ? delta['remove'] : [];
+  const kept = list.filter((x) => !remove.some((r) => sameJson(r, x)));
+  return [...kept, ...add.filter((a) => !kept.some((x) => sameJson(a, x)))];
+}
 
 /**
  * `read` with `patch` laid over it: plain objects merge member by member (recursively), except at the `whole`
- * pointers; every other patch value (list, scalar, null, whole object) replaces the value read. Top-level `omit`
- * members are dropped. Neither input is changed.
+ * pointers; every other patch value (list, scalar, null, whole object) replaces the value read; a `sets` list is
+ * the list read with the patch's delta applied. Then the `remove` members are deleted, the top-level `omit` members
+ * dropped, and with `pick` only the patch's own top-level members and the picked ones kept. Neither input is changed.
  */
 export function mergePatch(read: unknown, patch: unknown, spec: MergeSpec = {}): unknown {
   const whole = new Set(spec.whole ?? []);
-  const merged = mergeAt(read, patch, '', whole);
+  let laid = patch;
+  if (isPlainObject(patch) && (spec.sets ?? []).length > 0) {
+    const copy = structuredClone(patch);
+    for (const pointer of spec.sets ?? []) {
+      const keys = keysOf(pointer);
+      const parent = parentOf(copy, keys, true)!;
+      parent[keys[keys.length - 1]!] = applySet(valueAt(read, keys), valueAt(patch, keys));
+    }
+    laid = copy;
+  }
+  const merged = mergeAt(read, laid, '', whole);
   if (!isPlainObject(merged)) return merged;
+  for (const pointer of spec.remove ?? []) {
+    const keys = keysOf(pointer);
+    const parent = parentOf(merged, keys, false);
+    if (parent) delete parent[keys[keys.length - 1]!];
+  }
   for (const k of spec.omit ?? []) delete merged[k];
+  if (spec.pick && isPlainObject(patch)) {
+    const keep = new Set([...Object.keys(patch), ...spec.pick]);
+    for (const k of Object.keys(merged)) if (!keep.has(k)) delete merged[k];
+  }
   return merged;
 }
 

@@ -101,21 +101,44 @@ export function resolveMergeRules(
   return { type: 'rules', rules };
 }
 
+/** One rule in a canonical form: members sorted, its users sorted. */
+const canonicalRule = (r: Record<string, unknown>): string =>
+  JSON.stringify(
+    Object.fromEntries(
+      Object.entries(r)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, x]) => [k, k === 'users' && Array.isArray(x) ? [...x].map(String).sort() : x]),
+    ),
+  );
+
 /** A canonical form: rules sorted, each rule's users sorted (order means nothing to the API). */
 export function canonicalMergeRules(v: unknown): unknown {
   const rules = liveMergeRules(v);
   if (!rules || rules.type !== 'rules') return rules;
-  const each = rules.rules.map((r) =>
-    JSON.stringify(
-      Object.fromEntries(
-        Object.entries(r)
-          .sort(([a], [b]) => (a < b ? -1 : 1))
-          .map(([k, x]) => [k, k === 'users' && Array.isArray(x) ? [...x].map(String).sort() : x]),
-      ),
-    ),
-  );
-  return { type: 'rules', rules: each.sort() };
+  return { type: 'rules', rules: rules.rules.map(canonicalRule).sort() };
 }
+
+/**
+ * A change between two sets of rules as a delta (`{type: rules, rules: {add, remove}}`, MergeSpec `sets` at
+ * MERGE_RULES_SET): apply lays it over the rules it reads right before the PATCH, so a rule another actor added
+ * after the plan stays. Undefined when either side is not a set of rules (a change of type is sent as written).
+ */
+export function mergeRulesDelta(live: unknown, want: ApiMergeRules): Record<string, unknown> | undefined {
+  const have = liveMergeRules(live);
+  if (have?.type !== 'rules' || want.type !== 'rules') return undefined;
+  const had = new Set(have.rules.map(canonicalRule));
+  const wanted = new Set(want.rules.map(canonicalRule));
+  return {
+    type: 'rules',
+    rules: {
+      add: want.rules.filter((r) => !had.has(canonicalRule(r))),
+      remove: have.rules.filter((r) => !wanted.has(canonicalRule(r))),
+    },
+  };
+}
+
+/** Where a merge-rules delta sits in a PATCH body. */
+export const MERGE_RULES_SET = '/mergeRules/rules';
 
 /**
  * The manifest form of an API value: user ids as e-mails (`emailOf`); undefined when a user has no known e-mail

@@ -20,6 +20,7 @@ import type {
   Report,
 } from '../model/kind.js';
 import { isRef } from '../model/refs.js';
+import type { RequestSpec } from '../model/plan.js';
 import type { ManifestDocument } from '../model/document.js';
 import { blockEntry, changedFields, isRecord, makeStep, manifestDoc, orgPath, refSteps, stepId } from './common.js';
 import { memberIds } from './access/fetch.js';
@@ -31,6 +32,8 @@ import {
   canonicalMergeRules,
   liveMergeRules,
   manifestMergeRules,
+  MERGE_RULES_SET,
+  mergeRulesDelta,
   readMergeRules,
   resolveMergeRules,
   shownMergeRules,
@@ -101,6 +104,31 @@ export function orgFields(o: Record<string, unknown>): OrgFields {
 }
 
 /** E-mail domains are a set: order and case do not matter. */
+/**
+ * The PATCH of the changed fields. E-mail domains and merge rules are sets the API takes only whole: sent as a delta
+ * over what apply reads right before the PATCH (MergeSpec `sets`), so an item someone added since the plan stays,
+ * and the PATCH still carries the changed fields only (`pick: []`).
+ */
+function orgPatch(org: string, before: Record<string, unknown>, after: Record<string, unknown>): RequestSpec {
+  const body: Record<string, unknown> = { ...after };
+  const sets: string[] = [];
+  if ('emailDomains' in after) {
+    const lower = (v: unknown): string[] => (Array.isArray(v) ? v.map((d) => String(d).toLowerCase()) : []);
+    const was = lower(before['emailDomains']);
+    const want = lower(after['emailDomains']);
+    body['emailDomains'] = { add: want.filter((d) => !was.includes(d)), remove: was.filter((d) => !want.includes(d)) };
+    sets.push('/emailDomains');
+  }
+  const rules = 'mergeRules' in after ? liveMergeRules(after['mergeRules']) : null;
+  const delta = rules ? mergeRulesDelta(before['mergeRules'], rules) : undefined;
+  if (delta) {
+    body['mergeRules'] = delta;
+    sets.push(MERGE_RULES_SET);
+  }
+  if (sets.length === 0) return { method: 'PATCH', path: orgPath(org), body: after };
+  return { method: 'PATCH', path: orgPath(org), body, merge: { pick: [], sets } };
+}
+
 function normalise(field: string, value: unknown): unknown {
   if (field === 'emailDomains' && Array.isArray(value)) return value.map((d) => String(d).toLowerCase()).sort();
   if (field === 'mergeRules') return canonicalMergeRules(value);
@@ -253,7 +281,7 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry<OrgSpec>[], l
         wave: DEPTH,
         before,
         after,
-        requests: [{ method: 'PATCH', path: orgPath(org), body: c.after }],
+        requests: [orgPatch(org, c.before, c.after)],
         dependsOn: refSteps(siteId),
         entry,
         ...(note !== undefined ? { note } : {}),

@@ -98,6 +98,19 @@ export interface MergeSpec {
   omit?: string[];
   /** JSON pointers (into the patch) of objects that replace the value read whole instead of merging into it. */
   whole?: string[];
+  /**
+   * A PATCH that must name members it does not change (visitor sign-in's `backend`): only the patch's own top-level
+   * members and these, as read, are sent; nothing else of the read. Absent: the whole merged object is sent.
+   */
+  pick?: string[];
+  /**
+   * JSON pointers (into the patch) of lists written as a delta: the patch holds `{add: [...], remove: [...]}` there,
+   * and the list sent is the list read without the removed items, then with each added item it lacks (an item
+   * someone else added since the plan stays). E-mail domains, which the API takes only whole.
+   */
+  sets?: string[];
+  /** JSON pointers of members deleted from the merged object (an adaptive-schema claim the manifest no longer has). */
+  remove?: string[];
 }
 
 /**

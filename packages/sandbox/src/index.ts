@@ -13,6 +13,8 @@ import { BENCH_SIZES, generateOrg, scaledSizes } from './generated-org.js';
 import { addReadOnlyUser, applySeed, type SeedName } from './seed.js';
 import { seedStore } from './seed-generated.js';
 import { createRequestListener } from './server.js';
+import { RaceWorld, type RaceReport } from './race.js';
+import type { PipelineDeps } from './pipeline.js';
 import { loadStateFile, saveStateFile } from './state.js';
 import { StatsRecorder, type SandboxStats } from './stats.js';
 import { SandboxStore } from './store.js';
@@ -20,6 +22,7 @@ import { isPlainObject } from './validate.js';
 
 export { formatRateLimit, parseFaults, parseRateLimit };
 export type { FaultSpec, RateLimitSpec, SandboxStats, SeedName };
+export type { RaceEntry, RaceReport, RaceUndo } from './race.js';
 export { SandboxStore } from './store.js';
 export { AuditLog, type AuditFaults, type AuditRecord } from './audit-log.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paginate.js';
@@ -101,6 +104,8 @@ export interface RunningSandbox {
   stats(): SandboxStats;
   resetStats(): void;
   setFaults(spec: string | FaultSpec | undefined): void;
+  /** The race habit's log (race.ts): every other actor's change, and every write of docops that changed one back. */
+  races(): RaceReport;
   close(): Promise<void>;
 }
 
@@ -147,26 +152,29 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     injector = makeInjector(parsed);
     limiter = nextLimiter;
     habits(parsed);
+    deps.race?.configure(parsed);
   };
 
-  const server = createServer(
-    createRequestListener({
-      store,
-      router: buildApiRouter(),
-      stats,
-      token,
-      actorTokens,
-      audit,
-      ...(readToken !== undefined ? { readToken, afterStateLoad: () => void addReadOnlyUser(store) } : {}),
-      now,
-      ...(opts.stateFile ? { stateFile: opts.stateFile } : {}),
-      origin: () => origin,
-      faults: () => injector,
-      rateLimiter: () => limiter,
-      setFaults,
-      history,
-    }),
-  );
+  const deps: PipelineDeps = {
+    store,
+    router: buildApiRouter(),
+    stats,
+    token,
+    actorTokens,
+    audit,
+    ...(readToken !== undefined ? { readToken, afterStateLoad: () => void addReadOnlyUser(store) } : {}),
+    now,
+    ...(opts.stateFile ? { stateFile: opts.stateFile } : {}),
+    origin: () => origin,
+    faults: () => injector,
+    rateLimiter: () => limiter,
+    setFaults,
+    history,
+  };
+  const race = new RaceWorld(deps);
+  race.configure(initial);
+  deps.race = race;
+  const server = createServer(createRequestListener(deps));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, host, () => {
@@ -194,6 +202,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     stats: () => stats.snapshot(),
     resetStats: () => stats.reset(),
     setFaults,
+    races: () => race.report(),
     close: () => (closing ??= closeServer()),
   };
 }

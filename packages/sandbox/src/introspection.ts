@@ -6,6 +6,7 @@
  *   PUT  /_sandbox/state         replace the state with a snapshot
  *   GET  /_sandbox/faults        the current fault spec
  *   PUT  /_sandbox/faults        set faults: {"spec": "429=0.1,seed=3"} or {"spec": null} to clear
+ *   GET  /_sandbox/races         the race habit's log: the other actor's changes, and docops's writes that undid one
  *   PUT  /_sandbox/sites/{siteId}/git-sync   a site's Git Sync state (the spec's GitSyncState), or null to disconnect
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -51,6 +52,8 @@ async function route(req: IncomingMessage, path: string, deps: PipelineDeps): Pr
       if (deps.stateFile) saveStateFile(deps.store, deps.stateFile);
       return { status: 204 };
     }
+    case 'GET /_sandbox/races':
+      return { status: 200, body: deps.race?.report() ?? { races: [], undone: [] } };
     case 'GET /_sandbox/faults':
       return { status: 200, body: { spec: deps.faults()?.spec ?? null } };
     case 'PUT /_sandbox/faults': {

@@ -1,6 +1,7 @@
 /** What the sandbox's request pipeline (server.ts) and its introspection endpoints (introspection.ts) are given. */
 import type { AuditLog } from './audit-log.js';
 import type { FaultInjector } from './faults.js';
+import type { RaceWorld } from './race.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { Router } from './router.js';
 import type { StatsRecorder } from './stats.js';
@@ -27,6 +28,8 @@ export interface PipelineDeps {
   setFaults: (spec: unknown) => void;
   /** The store's recent changes, for lists that answer late (`stale`); absent: lists are current. */
   history?: StoreHistory;
+  /** The race habit (race.ts): the other actor's changes, and what docops's writes do to them. */
+  race?: RaceWorld;
   /** Called after PUT /_sandbox/state replaced the store (re-adds the read-only user when there is a read token). */
   afterStateLoad?: () => void;
 }

@@ -76,6 +76,9 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
     const decision = deps.faults()?.decide(); // drawn synchronously: arrival order
     const limit = deps.rateLimiter()?.take(bucketKey(req.headers.authorization, deps)); // a token at arrival
     const limitHeaders = limit?.headers ?? {};
+    // docops's request: the other actor's changes due before it land first, in arrival order (race.ts).
+    const docops = req.headers.authorization === `Bearer ${deps.token}`;
+    const landing = docops ? deps.race?.arrive(method, url.pathname) : undefined;
     const record = (status: number, fault?: string, rateLimited?: true): void =>
       deps.stats.record({
         method,
@@ -88,6 +91,7 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
       });
 
     void (async () => {
+      await landing;
       if (decision && decision.delayMs > 0) await sleep(decision.delayMs);
       if (limit && !limit.allowed) {
         // Refused before anything else (the fault drawn for it is not applied): nothing happens.
@@ -135,6 +139,7 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
         return;
       }
       record(reply.status);
+      if (docops) deps.race?.answered(method, url.pathname, reply);
       send(res, { ...reply, headers: { ...limitHeaders, ...reply.headers } });
     })().catch((err: unknown) => {
       // Only reachable on a bug in the pipeline itself; answer rather than hang the client.
@@ -172,37 +177,8 @@ async function processApiRequest(
         `forbidden: the token is read-only; its user "${caller.userId}" may not ${method} ${url.pathname}`,
       );
     }
-    const { route, params } = resolution;
-    const raw = await readJsonBody(req, route.maxBodyBytes);
-    let body: unknown;
-    if (route.body) {
-      if (raw === undefined && !route.bodyOptional) throw badRequest('body: is required (a JSON object)');
-      body = route.body(raw === undefined ? {} : raw, 'body');
-    } else if (raw !== undefined && !(isPlainObject(raw) && Object.keys(raw).length === 0)) {
-      throw badRequest('body: this operation takes no request body');
-    }
-    const origin = deps.origin();
-    const ctx: RequestContext = {
-      method,
-      path: url.pathname,
-      params,
-      query: url.searchParams,
-      store: deps.store,
-      now: deps.now,
-      userId: caller.userId,
-      apiUrl: (p) => `${origin}/v1${p}`,
-      appUrl: (p) => `https://app.sandbox.test${p}`,
-      ...(deps.audit ? { audit: deps.audit } : {}),
-    };
-    // Every row the write changes becomes an event (audit-log.ts); a refused write changed nothing.
-    const { result: handled, changes } = await recordingChanges(async () => route.handler(ctx, body));
-    const reply =
-      method === 'GET' ? await lateList(handled, deps, () => route.handler(lagged(ctx, deps), body)) : handled;
-    if (deps.audit && WRITE_METHODS.has(method) && reply.status < 300) {
-      for (const event of eventsFor(deps.store, changes, caller.userId, deps.now())) deps.audit.add(event);
-    }
-    if (deps.stateFile && WRITE_METHODS.has(method) && reply.status < 300) saveStateFile(deps.store, deps.stateFile);
-    return reply;
+    const raw = await readJsonBody(req, resolution.route.maxBodyBytes);
+    return (await performRequest(deps, caller.userId, method, url, resolution, raw)).reply;
   } catch (err) {
     if (err instanceof HttpError)
       return { status: err.status, body: errorBody(err.status, err.message), headers: err.headers };
@@ -226,3 +202,63 @@ const lagged = (ctx: RequestContext, deps: PipelineDeps): RequestContext => ({
   ...ctx,
   store: deps.history!.view(deps.store),
 });
+
+/** A request as a handler sees it, made by `userId`. */
+export function requestContext(
+  deps: PipelineDeps,
+  userId: string,
+  method: string,
+  url: URL,
+  params: Record<string, string>,
+): RequestContext {
+  const origin = deps.origin();
+  return {
+    method,
+    path: url.pathname,
+    params,
+    query: url.searchParams,
+    store: deps.store,
+    now: deps.now,
+    userId,
+    apiUrl: (p) => `${origin}/v1${p}`,
+    appUrl: (p) => `https://app.sandbox.test${p}`,
+    ...(deps.audit ? { audit: deps.audit } : {}),
+  };
+}
+
+/**
+ * What a request of an authenticated caller goes through once its raw body is read: validation → handler → audit →
+ * state save. The race habit's other actor (race.ts) writes through it too. Throws HttpError as handlers do.
+ */
+export async function performRequest(
+  deps: PipelineDeps,
+  userId: string,
+  method: string,
+  url: URL,
+  resolution: Extract<Resolution, { kind: 'found' }>,
+  raw: unknown,
+): Promise<{ reply: Reply }> {
+  const { route, params } = resolution;
+  let body: unknown;
+  if (route.body) {
+    if (raw === undefined && !route.bodyOptional) throw badRequest('body: is required (a JSON object)');
+    body = route.body(raw === undefined ? {} : raw, 'body');
+  } else if (raw !== undefined && !(isPlainObject(raw) && Object.keys(raw).length === 0)) {
+    throw badRequest('body: this operation takes no request body');
+  }
+  const ctx = requestContext(deps, userId, method, url, params);
+  const write = WRITE_METHODS.has(method);
+  // The race habit compares what docops's write does to the other actor's changes (race.ts).
+  const watched = write ? deps.race?.beforeWrite(userId) : undefined;
+  // Every row the write changes becomes an event (audit-log.ts); a refused write changed nothing.
+  const { result: handled, changes } = await recordingChanges(async () => route.handler(ctx, body));
+  // Under `stale`, a list answers as the store was then (stale.ts); a GET of one object stays current.
+  const reply =
+    method === 'GET' ? await lateList(handled, deps, () => route.handler(lagged(ctx, deps), body)) : handled;
+  watched?.after(method, url.pathname, reply.status);
+  if (deps.audit && write && reply.status < 300) {
+    for (const event of eventsFor(deps.store, changes, userId, deps.now())) deps.audit.add(event);
+  }
+  if (deps.stateFile && write && reply.status < 300) saveStateFile(deps.store, deps.stateFile);
+  return { reply };
+}

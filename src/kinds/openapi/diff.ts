@@ -3,7 +3,7 @@
  * not the manifest's — a URL source by `sourceURL`, a text or file source by the digest of the latest version's
  * raw text — or when its last processing failed (whatever it was given was not published). A difference is one
  * request that publishes a new version: POST on create (recovered by slug), PUT otherwise (recovered by a changed
- * `updatedAt`, never re-sent blindly: each processed PUT is a version), each followed by a
+ * `lastVersion`, never re-sent blindly: each processed PUT is a version), each followed by a
  * settle read that fails the step when processing ends in an error. Nothing differs ⇒ nothing is sent.
  */
 import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
@@ -133,19 +133,18 @@ function createStep(
 
 /**
  * A PUT publishes a version each time it is processed, so it is not sent again blindly: after a 5xx or a reset
- * apply lists the specs, and the spec whose `updatedAt` is no longer the one of the plan's live read was written
+ * apply lists the specs, and the spec whose `lastVersion` is no longer the one of the plan's live read was published
  * since (found: the step goes on to wait for its processing); the same one means the PUT did not happen (sent
- * again). Without an `updatedAt` in the live read the PUT is retried like any PUT.
+ * again). Not `updatedAt`: another actor's change of the spec (its visibility) moves it too, and the PUT that
+ * never happened would be taken as done.
  */
-function publishRecover(org: string, current: OpenApiObject): { recover?: RecoverSpec } {
-  const at = current.fields.updatedAt;
-  if (at === undefined) return {};
+function publishRecover(org: string, current: OpenApiObject): { recover: RecoverSpec } {
   return {
     recover: {
       path: specsPath(org),
       match: [
         { field: 'slug', value: current.key },
-        { field: 'updatedAt', value: at, not: true },
+        { field: 'lastVersion', value: current.fields.lastVersion, not: true },
       ],
     },
   };

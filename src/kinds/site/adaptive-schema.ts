@@ -7,7 +7,8 @@
  * descriptions (the older form) differs once: one PUT brings it to the official form. Export writes the texts
  * only where they are not the filled ones, so an exported manifest reads as a hand-written one.
  */
-import { isRecord } from '../common.js';
+import type { RequestSpec } from '../../model/plan.js';
+import { isRecord, sameValue } from '../common.js';
 
 /** The official spec's constant description of the `unsigned` claims object. */
 export const UNSIGNED_DESCRIPTION = 'Unsigned claims of the site visitor.';
@@ -66,4 +67,37 @@ export function manifestAdaptiveSchema(schema: unknown): unknown {
     }
   }
   return { ...schema, properties: out };
+}
+
+const escapePointer = (k: string): string => k.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** What `wanted` changes of `have`, member by member where both are objects; `remove` gets the members it drops. */
+function changesOf(have: Claims, wanted: Claims, pointer: string, remove: string[]): Claims {
+  const out: Claims = {};
+  for (const [k, v] of Object.entries(wanted)) {
+    const was = have[k];
+    if (sameValue(v, was)) continue;
+    out[k] = isRecord(v) && isRecord(was) ? changesOf(was, v, `${pointer}/${escapePointer(k)}`, remove) : v;
+  }
+  for (const k of Object.keys(have)) if (!(k in wanted)) remove.push(`${pointer}/${escapePointer(k)}`);
+  return out;
+}
+
+/**
+ * The PUT of a changed schema (the API takes it only whole): the plan holds what changes, member by member, and
+ * apply lays it over the schema it reads right before sending (MergeSpec), so a claim another actor added since
+ * the plan stays; the members the manifest drops are removed from what is read. A schema not read (a new site's)
+ * is sent as written.
+ */
+export function adaptiveSchemaRequest(path: string, have: unknown, wanted: Claims): RequestSpec {
+  if (!isRecord(have))
+    return { method: 'PUT', path, body: { jsonSchema: wanted }, merge: { pick: [], whole: ['/jsonSchema'] } };
+  const remove: string[] = [];
+  const jsonSchema = changesOf(have, wanted, '/jsonSchema', remove);
+  return {
+    method: 'PUT',
+    path,
+    body: { jsonSchema },
+    merge: { pick: [], ...(remove.length > 0 ? { remove } : {}) },
+  };
 }

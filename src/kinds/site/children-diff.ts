@@ -1,6 +1,7 @@
 /**
  * Share links (by name: create POST {name} + PATCH {active: false} when asked, PATCH active, prune), the
- * adaptive schema (one PUT of the whole schema, in the official form, when it differs; adaptive-schema.ts) and
+ * adaptive schema (one PUT, in the official form, of the members that differ laid over the schema read right before
+ * it, when it differs; adaptive-schema.ts) and
  * the customization (one read-modify-write PUT of the written members that differ; customization.ts) of one site.
  * Share-link URLs carry the share secret: nothing here reads them, and no capture keeps anything but the id.
  */
@@ -9,7 +10,7 @@ import type { RequestSpec } from '../../model/plan.js';
 import { ref } from '../../model/refs.js';
 import { sameValue, seg, stepId } from '../common.js';
 import { EMPTY_ADAPTIVE_SCHEMA, SHARE_LINK_KIND, SITE_KIND, WAVE, shareLinkKey, type LiveShareLink } from './model.js';
-import { officialAdaptiveSchema } from './adaptive-schema.js';
+import { adaptiveSchemaRequest, officialAdaptiveSchema } from './adaptive-schema.js';
 import { customizationChange, customizationRequest } from './customization.js';
 import { base, push, where, type SiteScope } from './scope.js';
 
@@ -100,7 +101,7 @@ export function diffAdaptiveSchema(scope: SiteScope): void {
     wave: WAVE.site,
     before: { adaptiveSchema: have },
     after: { adaptiveSchema: wanted },
-    requests: [{ method: 'PUT', path: `${base(scope)}/adaptive-schema`, body: { jsonSchema: wanted } }],
+    requests: [adaptiveSchemaRequest(`${base(scope)}/adaptive-schema`, scope.isNew ? undefined : have, wanted)],
     at: ['spec', 'adaptiveSchema'],
   });
 }

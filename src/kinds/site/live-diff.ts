@@ -7,7 +7,8 @@
  * safety gate counts it, the journal records it.
  *
  * `publishingAuth`: one `PATCH …/publishing/auth` with the written fields that differ (the API requires `backend`:
- * the written one, else the live one). The private key cannot be written — the API only generates a new one — so a
+ * the written one, else the one apply reads right before sending — never the plan's read, which another actor's
+ * change may have outdated: MergeSpec `pick`). The private key cannot be written — the API only generates a new one — so a
  * written key is compared by fingerprint and a different live key blocks the site rather than be left looking in
  * sync; plans show fingerprints only.
  */
@@ -92,7 +93,8 @@ export function diffPublishingAuth(scope: SiteScope): void {
       {
         method: 'PATCH',
         path: `${base(scope)}/publishing/auth`,
-        body: { backend: written.backend ?? have.backend, ...c.after },
+        body: written.backend !== undefined ? { backend: written.backend, ...c.after } : c.after,
+        ...(written.backend === undefined ? { merge: { pick: ['backend'] } } : {}),
       },
     ],
     at: ['spec', 'publishingAuth'],

@@ -3,14 +3,17 @@
  * rule no longer listed — whatever the prune setting, as `access:`), keyed `<site>/<source>` (`… (draft)`), and all of
  * them written through the bulk `PUT …/redirects`: each step's request holds its own operation, and apply sends the
  * operations of one ordered group together, 500 per request, reading a status per rule (BatchSpec): a rule the API
- * refuses fails its step and the others stand. Thousands of rules are a few requests.
+ * refuses fails its step and the others stand. Thousands of rules are a few requests. One exception: the bulk upsert
+ * resets a rule's `captureWildcard` to false unless it is sent, so an update of a rule whose manifest does not write
+ * it is a `PATCH …/redirects/{id}` of the changed fields alone (sending the value of the plan's read instead would
+ * undo a change another actor made since).
  *
  * A destination names a section by path and a site space by (section path, space), resolved like the site's own
  * structure (a section or site space this plan creates is a ref, and the rule waits for it); one that names nothing
  * of the site blocks the site.
  */
 import type { BatchSpec, RequestSpec } from '../../model/plan.js';
-import { deletesAllNote, sameValue } from '../common.js';
+import { deletesAllNote, sameValue, seg } from '../common.js';
 import { ROOT, inSection } from './layout.js';
 import { manifestDestination, redirectFields } from './live-reads.js';
 import {
@@ -107,12 +110,12 @@ export function diffRedirects(scope: SiteScope, nav: Nav): void {
     const have = live.find((l) => l.source === r.source && l.draft === r.draft);
     if (have) kept.add(have);
     const key = redirectKey(scope.title, r.source, r.draft);
-    // captureWildcard has a default in the bulk upsert (false): a live rule keeps its own unless written.
+    // captureWildcard has a default in the bulk upsert (false): sent only for a new rule or a written one.
     const operation = {
       source: r.source,
       intent: r.draft ? 'draft' : 'live',
       destination,
-      captureWildcard: r.captureWildcard ?? have?.captureWildcard ?? false,
+      captureWildcard: r.captureWildcard ?? false,
       ...(r.permanent !== undefined ? { permanent: r.permanent } : {}),
     };
     if (!have) {
@@ -137,6 +140,10 @@ export function diffRedirects(scope: SiteScope, nav: Nav): void {
     for (const f of ['permanent', 'captureWildcard'] as const)
       if (r[f] !== undefined && r[f] !== have[f]) [before[f], after[f]] = [have[f], r[f]];
     if (Object.keys(after).length === 0) continue;
+    // Without a written captureWildcard the bulk would send one; a PATCH carries the changed fields only.
+    const patch: Record<string, unknown> = {};
+    if ('destination' in after) patch['destination'] = destination;
+    if ('permanent' in after) patch['permanent'] = r.permanent;
     push(scope, {
       kind: REDIRECT_KIND,
       key,
@@ -146,7 +153,11 @@ export function diffRedirects(scope: SiteScope, nav: Nav): void {
       wave: WAVE.redirect,
       before,
       after,
-      requests: [bulk(scope, operation)],
+      requests: [
+        r.captureWildcard === undefined
+          ? { method: 'PATCH', path: `${base(scope)}/redirects/${seg(have.id)}`, body: patch }
+          : bulk(scope, operation),
+      ],
       at: r.at,
     });
   }

@@ -15,6 +15,7 @@ import { blockEntry, changedFields, makeStep, pick, plainSource, refSteps, stepI
 import { withDisplayKeys, matchByIdOrTitle, stalePinWarnings } from '../match.js';
 import { uniqueLiveKey, unmatchedLive } from '../unmatched.js';
 import { mergeRulesChange } from './merge-rules.js';
+import { MERGE_RULES_SET, mergeRulesDelta } from '../merge-rules.js';
 import { recoverByTitleInParent } from '../recover.js';
 import {
   SPACE_DEPTH,
@@ -120,11 +121,13 @@ export function diffSpaces(
     const have = current.fields;
     const c = changedFields(spec, have, FIELDS);
     if (c.changed.length > 0 || rules) {
+      // A change of rules is a delta over the rules apply reads right before the PATCH (merge-rules.ts).
+      const delta = rules ? mergeRulesDelta(have.mergeRules, rules.body) : undefined;
       const [before, after, body] = rules
         ? [
             { ...c.before, mergeRules: rules.before },
             { ...c.after, mergeRules: rules.after },
-            { ...c.after, mergeRules: rules.body },
+            { ...c.after, mergeRules: delta ?? rules.body },
           ]
         : [c.before, c.after, c.after];
       result.steps.push(
@@ -136,7 +139,14 @@ export function diffSpaces(
           wave: SPACE_DEPTH,
           before,
           after,
-          requests: [{ method: 'PATCH', path: onePath(current.id), body }],
+          requests: [
+            {
+              method: 'PATCH',
+              path: onePath(current.id),
+              body,
+              ...(delta ? { merge: { pick: [], sets: [MERGE_RULES_SET] } } : {}),
+            },
+          ],
         }),
       );
     }

@@ -75,6 +75,14 @@ describe('OpenAPISpec', () => {
         method: 'PUT',
         path: `${LIST}/a`,
         body: { source: { text: V2 } },
+        // After a lost answer: done when the spec's latest version is no longer the one the plan read.
+        recover: {
+          path: LIST,
+          match: [
+            { field: 'slug', value: 'a' },
+            { field: 'lastVersion', value: 'oasv-a', not: true },
+          ],
+        },
         settle: {
           path: `${LIST}/a`,
           until: [{ field: 'processingState', value: 'complete' }],

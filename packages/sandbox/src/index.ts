@@ -12,6 +12,7 @@ import { BENCH_SIZES, generateOrg, scaledSizes } from './generated-org.js';
 import { addReadOnlyUser, applySeed, type SeedName } from './seed.js';
 import { seedStore } from './seed-generated.js';
 import { createRequestListener } from './server.js';
+import { Evolution } from './evolve.js';
 import { loadStateFile, saveStateFile } from './state.js';
 import { StatsRecorder, type SandboxStats } from './stats.js';
 import { SandboxStore } from './store.js';
@@ -21,6 +22,7 @@ export { formatRateLimit, parseFaults, parseRateLimit };
 export type { FaultSpec, RateLimitSpec, SandboxStats, SeedName };
 export { SandboxStore } from './store.js';
 export { AuditLog, type AuditFaults, type AuditRecord } from './audit-log.js';
+export { evolvedRecords, type EvolvedRec } from './evolve.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paginate.js';
 export { DEMO_ORG_ID, READ_TOKEN_USER_EMAIL, READ_TOKEN_USER_ID, TOKEN_USER_ID } from './seed.js';
 /** Table accessors and record types, for tests and benchmarks that fill the store directly. */
@@ -129,6 +131,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const stats = new StatsRecorder();
   const clock = (): number => now().getTime();
   const initial = withRateLimit(toFaultSpec(opts.faults), opts.rateLimit);
+  const router = buildApiRouter();
+  const evolution = new Evolution(store, router);
+  evolution.configure(initial);
   let injector = makeInjector(initial);
   let limiter = makeLimiter(initial, clock);
   let origin = '';
@@ -139,12 +144,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     const nextLimiter = makeLimiter(parsed, clock);
     injector = makeInjector(parsed);
     limiter = nextLimiter;
+    evolution.configure(parsed);
   };
 
   const server = createServer(
     createRequestListener({
       store,
-      router: buildApiRouter(),
+      router,
+      evolution,
       stats,
       token,
       actorTokens,

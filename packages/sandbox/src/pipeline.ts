@@ -1,5 +1,6 @@
 /** What the sandbox's request pipeline (server.ts) and its introspection endpoints (introspection.ts) are given. */
 import type { AuditLog } from './audit-log.js';
+import type { Evolution } from './evolve.js';
 import type { FaultInjector } from './faults.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { Router } from './router.js';
@@ -24,6 +25,8 @@ export interface PipelineDeps {
   /** The rate limit of the current fault spec (undefined: none). */
   rateLimiter: () => RateLimiter | undefined;
   setFaults: (spec: unknown) => void;
+  /** The `evolve` habit: what a newer API adds to answers, and takes back in bodies (evolve.ts). */
+  evolution?: Evolution;
   /** Called after PUT /_sandbox/state replaced the store (re-adds the read-only user when there is a read token). */
   afterStateLoad?: () => void;
 }

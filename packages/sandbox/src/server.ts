@@ -172,7 +172,10 @@ async function processApiRequest(
       );
     }
     const { route, params } = resolution;
-    const raw = await readJsonBody(req, route.maxBodyBytes);
+    const read = await readJsonBody(req, route.maxBodyBytes);
+    // Fields and values of an evolved object the validators do not know (evolve.ts): kept aside, restored after.
+    const evolved = deps.evolution?.accept(method, url.pathname, read);
+    const raw = evolved ? evolved.body : read;
     let body: unknown;
     if (route.body) {
       if (raw === undefined && !route.bodyOptional) throw badRequest('body: is required (a JSON object)');
@@ -194,7 +197,11 @@ async function processApiRequest(
       ...(deps.audit ? { audit: deps.audit } : {}),
     };
     // Every row the write changes becomes an event (audit-log.ts); a refused write changed nothing.
-    const { result: reply, changes } = await recordingChanges(async () => route.handler(ctx, body));
+    const { result: handled, changes } = await recordingChanges(async () => {
+      const r = await route.handler(ctx, body);
+      return evolved && r.status < 300 ? evolved.restore(ctx, r) : r;
+    });
+    const reply = deps.evolution ? deps.evolution.present(method, url.pathname, handled) : handled;
     if (deps.audit && WRITE_METHODS.has(method) && reply.status < 300) {
       for (const event of eventsFor(deps.store, changes, caller.userId, deps.now())) deps.audit.add(event);
     }

@@ -17,6 +17,7 @@ import {
 import { readForExport, type ReadOptions } from './read-live.js';
 import { staleAttachments } from './attachment-dirs.js';
 import { staleExportFiles, writeManifestFiles } from './write.js';
+import { setAsideInDocument } from '../manifests/unknown-values.js';
 
 export { extractAttachments, type Attachment } from './attachments.js';
 export {
@@ -58,8 +59,10 @@ export async function exportOrganization(
   // Files the documents name (a SAML certificate) are written beside the manifests, verbatim.
   const planned: PlannedFile[] = exported.flatMap((e) => {
     const { documents, attachments } = extractAttachments(e.kind, e.documents, PER_DOCUMENT_DIRS[e.kind.kind] ?? '');
+    // Values a newer API sent that docops does not know: left out (unmanaged), said in a comment.
+    const known = documents.map((d) => setAsideInDocument(d, e.kind.schema));
     return [
-      ...layoutKind(e.kind.kind, documents, options.layout),
+      ...layoutKind(e.kind.kind, known, options.layout),
       ...attachments.map((a) => ({ path: a.path, documents: [], text: a.text })),
     ];
   });

@@ -173,8 +173,7 @@ function setAside(
 
 /** One note: what docops does not know, and the field as it was, commented out. */
 function noteLines(key: string, a: SetAside): string {
-  const where = a.at.length === 0 ? key : formatPath(key, a.at);
-  const what = a.field ? `the field ${where}` : `${where}: ${JSON.stringify(a.unknown)}`;
+  const what = describeSetAside(key, a);
   const outcome = a.at.length > 0 ? `${key} is left out` : 'left out';
   const head = ` ${UNKNOWN_NOTE} ${what} — ${outcome}, so docops leaves it as it is`;
   const body = stringify({ [key]: withoutMarks(a.value) }, { lineWidth: 0 }).trimEnd();
@@ -226,4 +225,21 @@ export function setAsideInDocument(doc: object, schema: object): object {
   if (!isRecord(doc) || !('spec' in doc)) return doc;
   const { spec, count } = setAsideUnknown(doc['spec'], schema);
   return count === 0 ? doc : { ...doc, spec };
+}
+
+/** The fields set aside in a document: where each was (its parent's path and its key), and what it holds. */
+export function setAsideFields(doc: unknown, at: DocPath = []): { parent: DocPath; key: string; aside: SetAside }[] {
+  if (Array.isArray(doc)) return doc.flatMap((v, i) => setAsideFields(v, [...at, i]));
+  if (!isRecord(doc)) return [];
+  return Object.entries(doc).flatMap(([k, v]) =>
+    k.startsWith(UNKNOWN_MARK)
+      ? [{ parent: at, key: k.slice(UNKNOWN_MARK.length), aside: v as SetAside }]
+      : setAsideFields(v, [...at, k]),
+  );
+}
+
+/** What a set-aside field says in one line: `members[1].role: "maintainer"`, `the field search`. */
+export function describeSetAside(key: string, a: SetAside): string {
+  const where = a.at.length === 0 ? key : formatPath(key, a.at);
+  return a.field ? `the field ${where}` : `${where}: ${JSON.stringify(a.unknown)}`;
 }

@@ -12,6 +12,7 @@ import { evolvedRecords, orgs } from '@docops/sandbox';
 import { applyPlan } from '../../src/engine/apply.js';
 import type { Plan, Step } from '../../src/model/plan.js';
 import { renderPlan } from '../../src/render/index.js';
+import { liveRedirect, manifestDestination } from '../../src/kinds/site/live-reads.js';
 import { loadDesired, planOnce, tempDir } from '../helpers/pipeline.js';
 import { startChangeWorld, type ChangeWorld } from '../reliability/change-world.js';
 
@@ -101,5 +102,15 @@ describe('merge rules of a type docops does not know', () => {
     const step = next.steps.find((s) => s.kind === 'Organization');
     expect(step?.before).toEqual({ mergeRules: { type: 'require-ci' } });
     orgs(store).put(org);
+  });
+});
+
+describe('a redirect to a destination of a kind docops does not know', () => {
+  it('is read as the API sent it, never dropped (the list is complete: a rule docops cannot see it cannot keep)', () => {
+    const raw = { kind: 'openapi-operation', spec: 'orders', operation: 'listOrders' };
+    const rule = liveRedirect({ id: 'r1', source: '/api/orders', destination: raw });
+    expect(rule?.destination).toEqual({ kind: 'newer', raw });
+    const structure = { sections: [], siteSpaces: [] } as unknown as Parameters<typeof manifestDestination>[1];
+    expect(manifestDestination(rule!.destination, structure, (id) => id)).toEqual(raw);
   });
 });

@@ -92,6 +92,12 @@ export interface MergeSpec {
   omit?: string[];
   /** JSON pointers (into the patch) of objects that replace the value read whole instead of merging into it. */
   whole?: string[];
+  /**
+   * JSON pointers of the members docops knows of the objects at `whole` pointers (every shape's). A member of the
+   * object read whose pointer is not here is one docops does not know (a newer API's): it is kept, never dropped by
+   * the replacement. Absent: the objects replace whole, whatever they held.
+   */
+  known?: string[];
 }
 
 /**

@@ -49,7 +49,7 @@ export const REQUEST_KEYS = [
 ] as const;
 export const REFUSED_KEYS = ['field', 'value', 'message'] as const;
 export const BATCH_KEYS = ['list', 'max', 'results', 'failed'] as const;
-export const MERGE_KEYS = ['omit', 'whole'] as const;
+export const MERGE_KEYS = ['omit', 'whole', 'known'] as const;
 export const SETTLE_KEYS = ['path', 'until', 'failWhen', 'reads'] as const;
 export const SETTLE_UNTIL_KEYS = ['field', 'value'] as const;
 export const SETTLE_FAIL_KEYS = ['field', 'message', 'detail'] as const;

@@ -53,8 +53,8 @@ export interface EvolveOutcome {
 const ORG = 'org-demo';
 
 /**
- * The change world's manifests, and a customization change more in "after": the Help Center's primary colour, and
- * the new status page's corners (a customization PUT is a read-modify-write: apply reads the object and sends it
+ * The change world's manifests, and a customization change more in "after": the Help Center's primary colour and
+ * favicon (an object replaced whole), and the new status page's corners (a customization PUT is a read-modify-write: apply reads the object and sends it
  * back whole with the managed members changed).
  */
 export function evolveManifests(): { before: string; after: string } {
@@ -62,12 +62,14 @@ export function evolveManifests(): { before: string; after: string } {
   const after = afterManifests(before);
   const site = join(after, 'site.yaml');
   const text = readFileSync(site, 'utf8');
-  if (!text.includes('primaryColor: { light: "#FF6600" }'))
-    throw new Error('evolve world: no primary colour to change');
+  for (const what of ['primaryColor: { light: "#FF6600" }', 'favicon: { emoji: "📘" }'])
+    if (!text.includes(what)) throw new Error(`evolve world: no ${what} to change`);
   // The status page is the file's last document.
   writeFileSync(
     site,
-    text.replace('primaryColor: { light: "#FF6600" }', 'primaryColor: { light: "#0066FF" }') +
+    text
+      .replace('primaryColor: { light: "#FF6600" }', 'primaryColor: { light: "#0066FF" }')
+      .replace('favicon: { emoji: "📘" }', 'favicon: { emoji: "📙" }') +
       '  customization:\n    styling: { corners: straight }\n',
   );
   return { before, after };

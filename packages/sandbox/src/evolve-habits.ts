@@ -55,6 +55,8 @@ export const CUSTOMIZATION_FIELDS: Record<string, unknown> = {
   '/density': 'compact',
   '/styling/glass': { blur: 12, opacity: 0.8 },
   '/styling/motion': 'reduced',
+  // Inside an object docops replaces whole (its shapes are icon or emoji): a member it must keep all the same.
+  '/favicon/shape': 'rounded',
 };
 /** The customization's spec enum with a newer value: `styling.theme`. */
 export const CUSTOMIZATION_ENUM: EvolvedEnum = {

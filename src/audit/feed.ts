@@ -40,7 +40,7 @@ export interface FeedEvent extends AuditEvent {
   id: string;
 }
 
-export type GapReason = 'expired' | 'out-of-order' | 'too-many';
+export type GapReason = 'expired' | 'out-of-order' | 'too-many' | 'unknown-action';
 
 export type PollResult =
   /** The new events, oldest first. */
@@ -76,7 +76,8 @@ export async function latestCursor(
 ): Promise<{ type: 'cursor'; cursor: FeedCursor } | { type: 'unavailable'; status: number }> {
   try {
     const res = await client.request<Page>('GET', eventsPath(org), { query: { limit: FEED_PAGE_SIZE } });
-    const items = eventsOf(res.body);
+    // The cursor starts after a full read: an item it cannot read is no change it has to follow.
+    const items = (Array.isArray(res.body?.items) ? res.body.items : []).filter(isEvent);
     const serverTime = Date.parse(res.headers['date'] ?? '');
     const empty: FeedCursor = Number.isNaN(serverTime) ? { seen: [] } : { at: serverTime, seen: [] };
     return { type: 'cursor', cursor: items.length > 0 ? advance({ seen: [] }, items, options) : empty };
@@ -107,7 +108,10 @@ export async function poll(
         ...(page !== undefined ? { page } : {}),
       });
       requests++;
-      items.push(...eventsOf(body));
+      const events = eventsOf(body);
+      // An item docops cannot read as an event (a newer API's shape) may be a change: never dropped unseen.
+      if (!events) return { type: 'gap', reason: 'unknown-action', requests };
+      items.push(...events);
       page = body?.next?.page;
     } while (page !== undefined);
   } catch (err) {
@@ -151,8 +155,10 @@ function advance(cursor: FeedCursor, items: readonly FeedEvent[], options: FeedO
 
 const time = (e: FeedEvent): number => Date.parse(e.occurredAt);
 
-function eventsOf(page: Page | undefined): FeedEvent[] {
-  return (Array.isArray(page?.items) ? page.items : []).filter(isEvent);
+/** The page's events; undefined when one of its items is not an event docops can read. */
+function eventsOf(page: Page | undefined): FeedEvent[] | undefined {
+  const items: unknown[] = Array.isArray(page?.items) ? page.items : [];
+  return items.every(isEvent) ? items : undefined;
 }
 
 function unavailableStatus(err: unknown): number | undefined {

@@ -48,9 +48,10 @@ function applySet(read: unknown, delta: unknown): unknown[] {
 
 /**
  * `read` with `patch` laid over it: plain objects merge member by member (recursively), except at the `whole`
- * pointers; every other patch value (list, scalar, null, whole object) replaces the value read; a `sets` list is
- * the list read with the patch's delta applied. Then the `remove` members are deleted, the top-level `omit` members
- * dropped, and with `pick` only the patch's own top-level members and the picked ones kept. Neither input is changed.
+ * pointers (where only the members docops does not know, `known`, are kept from what was read); every other patch
+ * value (list, scalar, null) replaces the value read; a `sets` list is the list read with the patch's delta applied.
+ * Then the `remove` members are deleted, the top-level `omit` members dropped, and with `pick` only the patch's own
+ * top-level members and the picked ones kept. Neither input is changed.
  */
 export function mergePatch(read: unknown, patch: unknown, spec: MergeSpec = {}): unknown {
   const whole = new Set(spec.whole ?? []);
@@ -64,7 +65,7 @@ export function mergePatch(read: unknown, patch: unknown, spec: MergeSpec = {}):
     }
     laid = copy;
   }
-  const merged = mergeAt(read, laid, '', whole);
+  const merged = mergeAt(read, laid, '', whole, new Set(spec.known ?? []));
   if (!isPlainObject(merged)) return merged;
   for (const pointer of spec.remove ?? []) {
     const keys = keysOf(pointer);
@@ -79,9 +80,25 @@ export function mergePatch(read: unknown, patch: unknown, spec: MergeSpec = {}):
   return merged;
 }
 
-function mergeAt(read: unknown, patch: unknown, pointer: string, whole: ReadonlySet<string>): unknown {
-  if (!isPlainObject(patch) || (pointer !== '' && whole.has(pointer))) return structuredClone(patch);
+function mergeAt(
+  read: unknown,
+  patch: unknown,
+  pointer: string,
+  whole: ReadonlySet<string>,
+  known: ReadonlySet<string>,
+): unknown {
+  if (!isPlainObject(patch)) return structuredClone(patch);
+  if (pointer !== '' && whole.has(pointer)) {
+    const out = structuredClone(patch);
+    // Replaced whole, except the members of what was read that docops does not know (see MergeSpec.known).
+    const knows = [...known].some((p) => p.startsWith(`${pointer}/`));
+    if (knows && isPlainObject(read))
+      for (const [k, v] of Object.entries(read))
+        if (!(k in out) && !known.has(`${pointer}/${escapePointer(k)}`)) out[k] = structuredClone(v);
+    return out;
+  }
   const out: Record<string, unknown> = isPlainObject(read) ? structuredClone(read) : {};
-  for (const [k, v] of Object.entries(patch)) out[k] = mergeAt(out[k], v, `${pointer}/${escapePointer(k)}`, whole);
+  for (const [k, v] of Object.entries(patch))
+    out[k] = mergeAt(out[k], v, `${pointer}/${escapePointer(k)}`, whole, known);
   return out;
 }

@@ -17,6 +17,7 @@ import {
 import { readForExport, type ReadOptions } from './read-live.js';
 import { staleAttachments } from './attachment-dirs.js';
 import { staleExportFiles, writeManifestFiles } from './write.js';
+import { setAsideFields, setAsideInDocument } from '../manifests/unknown-values.js';
 
 export { extractAttachments, type Attachment } from '../manifests/attachments.js';
 export {
@@ -45,6 +46,8 @@ export interface ExportResult {
   removed: string[];
   /** Documents per kind (as the kinds exported them, before any list was spread over several). */
   counts: Record<string, number>;
+  /** Per kind, the fields left out because they hold a value docops does not know (each is a comment where it was). */
+  unknown: Record<string, number>;
 }
 
 export async function exportOrganization(
@@ -60,11 +63,16 @@ export async function exportOrganization(
   } = {},
 ): Promise<ExportResult> {
   const exported = await readForExport(client, kinds, org, options);
+  const unknown: Record<string, number> = {};
   // Files the documents name (a SAML certificate) are written beside the manifests, verbatim.
   const planned: PlannedFile[] = exported.flatMap((e) => {
     const { documents, attachments } = extractAttachments(e.kind, e.documents, PER_DOCUMENT_DIRS[e.kind.kind] ?? '');
+    // Values a newer API sent that docops does not know: left out (unmanaged), said in a comment.
+    const known = documents.map((d) => setAsideInDocument(d, e.kind.schema));
+    const left = known.reduce((n, d) => n + setAsideFields(d).length, 0);
+    if (left > 0) unknown[e.kind.kind] = left;
     return [
-      ...layoutKind(e.kind.kind, documents, options.layout),
+      ...layoutKind(e.kind.kind, known, options.layout),
       ...attachments.map((a) => ({ path: a.path, documents: [], text: a.text })),
     ];
   });
@@ -91,5 +99,6 @@ export async function exportOrganization(
     files: written,
     removed,
     counts: Object.fromEntries(exported.map((e) => [e.kind.kind, e.documents.length])),
+    unknown,
   };
 }

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stringify } from 'yaml';
 import { escapeInterpolation } from '../manifests/interpolate.js';
+import { renderWithNotes } from '../manifests/unknown-values.js';
 import { redactValue } from '../secrets.js';
 
 /**
@@ -40,7 +40,7 @@ export function schemaComment(file: string, schema = documentSchemaUrl()): strin
  * document must send), `${` escaped so live text never reads as a variable.
  */
 export function renderDocument(doc: object): string {
-  return stringify(escapeInterpolation(redactValue(doc, 'credentials')), { lineWidth: 0 });
+  return renderWithNotes(escapeInterpolation(redactValue(doc, 'credentials')), { lineWidth: 0 });
 }
 
 /** A file's text: the two header comment lines, then the rendered documents separated by `---`. */

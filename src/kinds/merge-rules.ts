@@ -58,6 +58,13 @@ export function liveMergeRules(raw: unknown): ApiMergeRules | null {
   return null;
 }
 
+/**
+ * Merge rules liveMergeRules cannot read (a type a newer API added): the value as the API sent it, never read as
+ * none; null when there is no object at all.
+ */
+export const unknownMergeRules = (raw: unknown): Record<string, unknown> | null =>
+  isRecord(raw) ? structuredClone(raw) : null;
+
 /** Whether a spec writes `mergeRules` (any value: export's probe writes `{}`): its fetch reads the members. */
 export const writesMergeRules = (spec: { mergeRules?: unknown }): boolean => spec.mergeRules !== undefined;
 
@@ -114,7 +121,8 @@ const canonicalRule = (r: Record<string, unknown>): string =>
 /** A canonical form: rules sorted, each rule's users sorted (order means nothing to the API). */
 export function canonicalMergeRules(v: unknown): unknown {
   const rules = liveMergeRules(v);
-  if (!rules || rules.type !== 'rules') return rules;
+  if (!rules) return unknownMergeRules(v);
+  if (rules.type !== 'rules') return rules;
   return { type: 'rules', rules: rules.rules.map(canonicalRule).sort() };
 }
 
@@ -161,7 +169,8 @@ export function manifestMergeRules(
 /** What a plan shows for a live value: e-mails where known, else the user id. */
 export function shownMergeRules(v: unknown, emailOf: Readonly<Record<string, string>>): unknown {
   const rules = liveMergeRules(v);
-  if (!rules || rules.type !== 'rules') return rules;
+  if (!rules) return unknownMergeRules(v);
+  if (rules.type !== 'rules') return rules;
   return {
     type: 'rules',
     rules: rules.rules.map((r) =>

@@ -37,6 +37,7 @@ import {
   readMergeRules,
   resolveMergeRules,
   shownMergeRules,
+  unknownMergeRules,
   writesMergeRules,
   type ApiMergeRules,
 } from './merge-rules.js';
@@ -99,7 +100,7 @@ export function orgFields(o: Record<string, unknown>): OrgFields {
     sso: o['sso'] ?? false,
     ai: o['ai'] ?? false,
     inviteLinks: o['inviteLinks'] ?? false,
-    mergeRules: liveMergeRules(o['mergeRules']) ?? { type: 'none' },
+    mergeRules: liveMergeRules(o['mergeRules']) ?? unknownMergeRules(o['mergeRules']) ?? { type: 'none' },
   };
 }
 
@@ -301,9 +302,13 @@ function exportDocs(org: string, live: OrgState): object[] {
       if ((f === 'sso' || f === 'ai') && v === false) continue;
       if (f === 'mergeRules') {
         // The default ({type: none}) is left out, and so are rules naming a user no member list gives an e-mail for.
+        // Rules of a type docops does not know are written as answered (export marks them).
         const rules = liveMergeRules(v);
-        const written =
-          rules && rules.type !== 'none' ? manifestMergeRules(rules, byId(live.aux?.members ?? {})) : undefined;
+        const written = !rules
+          ? unknownMergeRules(v)
+          : rules.type !== 'none'
+            ? manifestMergeRules(rules, byId(live.aux?.members ?? {}))
+            : undefined;
         if (written) spec[f] = written;
         continue;
       }

@@ -111,6 +111,12 @@ export interface MergeSpec {
   sets?: string[];
   /** JSON pointers of members deleted from the merged object (an adaptive-schema claim the manifest no longer has). */
   remove?: string[];
+  /**
+   * JSON pointers of the members docops knows of the objects at `whole` pointers (every shape's). A member of the
+   * object read whose pointer is not here is one docops does not know (a newer API's): it is kept, never dropped by
+   * the replacement. Absent: the objects replace whole, whatever they held.
+   */
+  known?: string[];
 }
 
 /**

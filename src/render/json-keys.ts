@@ -50,7 +50,7 @@ export const REQUEST_KEYS = [
 ] as const;
 export const REFUSED_KEYS = ['field', 'value', 'message'] as const;
 export const BATCH_KEYS = ['list', 'max', 'results', 'failed'] as const;
-export const MERGE_KEYS = ['omit', 'whole', 'pick', 'sets', 'remove'] as const;
+export const MERGE_KEYS = ['omit', 'whole', 'pick', 'sets', 'remove', 'known'] as const;
 export const JOIN_KEYS = ['list', 'ids'] as const;
 export const SETTLE_KEYS = ['path', 'until', 'failWhen', 'reads'] as const;
 export const SETTLE_UNTIL_KEYS = ['field', 'value'] as const;

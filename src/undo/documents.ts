@@ -8,7 +8,6 @@
  */
 import { lstat, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { stringify } from 'yaml';
 import { UsageError, ValidationError } from '../model/errors.js';
 import type { KindDefinition } from '../model/kind.js';
 import type { DesiredState } from '../model/state.js';
@@ -20,6 +19,9 @@ import { parseYamlFile, type ParsedYamlDoc } from '../manifests/parse.js';
 import { sortIssues, validateParsedFiles } from '../manifests/load.js';
 import { refuseLinks, writeInside } from '../write-inside.js';
 import { registerSecret } from '../secrets.js';
+import { valueAt } from '../manifests/paths.js';
+import { describeSetAside, renderWithNotes, setAsideFields, setAsideInDocument } from '../manifests/unknown-values.js';
+import type { UndoResult } from '../safety/undo.js';
 
 export interface UndoFile {
   /** `undo-<Kind>-<org>.yaml` */
@@ -89,7 +91,7 @@ function rename(kind: KindDefinition, documents: readonly object[], renamed: Rea
 }
 
 export function filesYaml(header: string, docs: readonly object[]): string {
-  return header + docs.map((d) => stringify(escapeInterpolation(d), { lineWidth: 0 })).join('---\n');
+  return header + docs.map((d) => renderWithNotes(escapeInterpolation(d), { lineWidth: 0 })).join('---\n');
 }
 
 /**
@@ -177,4 +179,37 @@ async function checkTarget(dir: string, rel: string): Promise<void> {
       throw new UsageError(`${at} is a symbolic link: undo writes no file through a link; choose another -o directory`);
     if (i === parts.length) throw exists(at);
   }
+}
+
+/**
+ * Values a journal kept that docops does not know (a newer API's role, visibility …): a document cannot write them
+ * (its schema refuses them), so each is left out of undo's documents — the object comes back without it, as a
+ * loss of that object — and the written file says so where it was.
+ */
+export function withoutUnknownValues(result: UndoResult, kinds: readonly KindDefinition[]): UndoResult {
+  const schemas = new Map(kinds.map((k) => [k.kind, k.schema]));
+  const objects = result.objects.map((o) => ({ ...o, losses: [...o.losses] }));
+  const documents = result.documents.map((d) => {
+    const rec = d as { kind?: unknown; metadata?: { organization?: unknown } };
+    const schema = schemas.get(String(rec.kind));
+    const out = schema ? setAsideInDocument(d, schema) : d;
+    if (out === d) return d;
+    const mine = objects.filter((o) => o.kind === rec.kind && o.org === rec.metadata?.organization);
+    for (const { parent, key, aside } of setAsideFields(out)) {
+      // The object the field is of: the one whose key or id the path to it names (a member's e-mail, a title).
+      const named = new Set<string>();
+      for (let n = 0; n <= parent.length; n++) {
+        const node = valueAt(out, parent.slice(0, n));
+        if (node !== null && typeof node === 'object')
+          for (const v of Object.values(node)) if (typeof v === 'string') named.add(v.toLowerCase());
+      }
+      const target =
+        mine.find((o) => named.has(o.key.toLowerCase()) || (o.id !== undefined && named.has(o.id))) ?? mine[0];
+      target?.losses.push(
+        `${key} is not restored: docops does not know ${describeSetAside(key, aside)} (from a newer API); set it again in the app`,
+      );
+    }
+    return out;
+  });
+  return { documents, objects };
 }

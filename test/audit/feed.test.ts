@@ -76,6 +76,25 @@ describe('audit feed', () => {
     // Without a server time either, nothing tells what expired: the first events are a gap.
     expect(await poll(s.client, 'org-demo', { seen: [] }, OPTIONS)).toMatchObject({ type: 'gap', reason: 'expired' });
   });
+
+  it("is a gap when an event is one it cannot read (a newer API's shape): never an event dropped unseen", async () => {
+    const s = await setup();
+    await s.role('u-bob', 'admin');
+    // An event with an actor a newer API added (a system actor, without an id) on a member docops manages.
+    s.sb.audit.add({
+      id: 'evt-newer',
+      orgId: 'org-demo',
+      occurredAt: new Date().toISOString(),
+      action: 'member.updated',
+      actor: { type: 'system' },
+      source: 'api',
+      target: { type: 'member', id: 'u-dan' },
+    } as never);
+    expect(await poll(s.client, 'org-demo', s.cursor, OPTIONS)).toMatchObject({
+      type: 'gap',
+      reason: 'unknown-action',
+    });
+  });
 });
 
 describe('audit feed: events that arrive late (the sandbox auditDelay habit)', () => {

@@ -131,6 +131,21 @@ describe('docops export', () => {
     expect(plan.code).toBe(0);
   });
 
+  it('an organization a newer API answers: values docops does not know are left out and said; plans no changes', async () => {
+    const cli = await liveCli();
+    cli.sb.setFaults('evolve=1,seed=2'); // newer member, team and grant roles, an organization default role …
+    const out = path.join(await tempDir(), 'exported');
+    const r = await cli.run(['export', '--org', ORG, '-o', out]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^Left out \d+ in Organization, \d+ in Members, .*values docops does not know/m);
+    const membersYaml = await readFile(path.join(out, 'members.yaml'), 'utf8');
+    expect(membersYaml).toContain('    - email: bob@acme.test\n      # docops does not know role: "billing"');
+    const plan = await cli.run(['plan', '-m', out, '--detailed-exitcode']);
+    expect(plan.stderr).toBe('');
+    expect(plan.stdout).toBe('No changes. Live state matches the manifests.\n');
+    expect(plan.code).toBe(0);
+  });
+
   it('round-trips a large organization: 2,000 members, 200 teams with members, 50 translations', async () => {
     const cli = await liveCli();
     fillLargeOrg(cli.sb, { members: 2000, teams: 200, translations: 50 });

@@ -47,9 +47,9 @@ describe('kind schemas', () => {
     expect(valid('Organization', { plan: 'free' })).toBe(false);
   });
 
-  it('Members: e-mail, role enum (null = guest), no unknown fields', () => {
+  it('Members: e-mail, role enum (null = guest; left out: not managed), no unknown fields', () => {
     expect(valid('Members', { invite: true, members: [{ email: 'a@acme.test', role: null, sso: true }] })).toBe(true);
-    expect(valid('Members', { members: [{ email: 'a@acme.test' }] })).toBe(false);
+    expect(valid('Members', { members: [{ email: 'a@acme.test' }] })).toBe(true);
     expect(valid('Members', { members: [{ email: 'nope', role: 'read' }] })).toBe(false);
     expect(valid('Members', { members: [{ email: 'a@acme.test', role: 'owner' }] })).toBe(false);
     expect(valid('Members', { members: [{ email: 'a@acme.test', role: 'read', name: 'A' }] })).toBe(false);

@@ -104,6 +104,15 @@ describe('member guards', () => {
     expect(memberGuards(planOf(setRole('cy@x.io', 'edit', 'admin')), live, 'o1', { id: 'u-cy' })).toEqual([]);
   });
 
+  it("never changes the token's own user from a role docops does not know: it cannot tell a demotion", () => {
+    const newer = membersLive(member('ann@x.io', 'admin'), member('cy@x.io', 'owner'));
+    expect(memberGuards(planOf(setRole('cy@x.io', 'owner', 'admin')), newer, 'o1', { id: 'u-cy' })).toEqual([
+      "never changes the token's own user (cy@x.io) from a role docops does not know (owner) to admin: it may take rights docops runs with; change it in the app, or apply with another admin's token",
+    ]);
+    // Another member's is a change like any other.
+    expect(memberGuards(planOf(setRole('cy@x.io', 'owner', 'admin')), newer, 'o1', { id: 'u-ann' })).toEqual([]);
+  });
+
   it('reads the steps the real Members diff produces', () => {
     const guardedMembers: KindDefinition = { ...membersKind, guard: memberGuards };
     const orgLive = membersLive(

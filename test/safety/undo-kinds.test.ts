@@ -16,6 +16,7 @@ import { DEMO_ORG_ID, startSandbox, type RunningSandbox } from '@docops/sandbox'
 import { siteShareLinks, sites } from '../../packages/sandbox/src/site-records.js';
 import { objectId, undoRecords, collectParts } from '../../src/safety/undo.js';
 import { fastClient, loadDesired, planAndApply } from '../helpers/pipeline.js';
+import { desiredFromFiles, filesYaml, undoFiles, withoutUnknownValues } from '../../src/undo/documents.js';
 import type { JournalRecord } from '../../src/safety/journal.js';
 import { field } from './helpers.js';
 
@@ -382,6 +383,33 @@ describe('what undo says does not come back', () => {
     expect(result.objects[0]!.losses).toContain(
       'its languages [fr] cannot be set through the API: it is recreated without them; set them again in the app',
     );
+  });
+});
+
+describe('values docops does not know (a newer API), kept by the journal', () => {
+  it('are left out of the documents (which then validate), said in the files and as losses', async () => {
+    const w = await world();
+    w.sb.setFaults('evolve=1,seed=1'); // bob's role "billing", Platform's memberships "maintainer"
+    const bob = await liveObject(w, 'Members', 'bob@acme.test');
+    const platform = await liveObject(w, 'Team', 'Platform');
+    const raw = undoRecords(
+      collectParts([journaled(platform, await snapshot(w, platform)), journaled(bob, await snapshot(w, bob))], KINDS),
+    );
+    // As written by the journal, the documents are ones docops's own schema refuses.
+    expect(() => desiredFromFiles(undoFiles(raw.documents, KINDS), KINDS)).toThrow(/must be one of/);
+    const result = withoutUnknownValues(raw, KINDS);
+    const desired = desiredFromFiles(undoFiles(result.documents, KINDS), KINDS);
+    expect(desired.get('Members')!.map((e) => e.spec)).toEqual([{ email: 'bob@acme.test', invite: true }]);
+    expect(result.objects.find((o) => o.kind === 'Members')!.losses).toContain(
+      'role is not restored: docops does not know role: "billing" (from a newer API); set it again in the app',
+    );
+    expect(result.objects.find((o) => o.kind === 'Team')!.losses).toContain(
+      'members is not restored: docops does not know members[0].role: "maintainer" (from a newer API); set it again in the app',
+    );
+    const text = undoFiles(result.documents, KINDS)
+      .map((f) => filesYaml('', f.documents))
+      .join('\n');
+    expect(text).toContain('# docops does not know role: "billing"');
   });
 });
 

@@ -22,7 +22,10 @@
  *   auditDelay=2s:1s      an audit event becomes visible this long (± the jitter, so out of order across changes)
  *                         after its change, carrying the time of the change
  *   evolve=0.2            with this probability per object, answers carry fields docops does not know and, where
- *                         the spec has an enum, a value outside it (what a newer API sends)
+ *                         the spec has an enum, a value outside it (what a newer API sends): the store holds them
+ *                         (a later GET shows the value until someone writes the field), a body that writes the
+ *                         object may send them back and keeps them; objects created while it is set get the
+ *                         fields only; turning it off takes nothing back (evolve.ts, evolve-habits.ts)
  *   race=0.1              with this probability, between docops's read of an object and its write of it, another
  *                         actor changes the same object (a different field, or an item of the same list)
  *

@@ -15,6 +15,7 @@ import { seedStore } from './seed-generated.js';
 import { createRequestListener } from './server.js';
 import { RaceWorld, type RaceReport } from './race.js';
 import type { PipelineDeps } from './pipeline.js';
+import { Evolution } from './evolve.js';
 import { loadStateFile, saveStateFile } from './state.js';
 import { StatsRecorder, type SandboxStats } from './stats.js';
 import { SandboxStore } from './store.js';
@@ -25,6 +26,7 @@ export type { FaultSpec, RateLimitSpec, SandboxStats, SeedName };
 export type { RaceEntry, RaceReport, RaceUndo } from './race.js';
 export { SandboxStore } from './store.js';
 export { AuditLog, type AuditFaults, type AuditRecord } from './audit-log.js';
+export { evolvedRecords, type EvolvedRec } from './evolve.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paginate.js';
 export { DEMO_ORG_ID, READ_TOKEN_USER_EMAIL, READ_TOKEN_USER_ID, TOKEN_USER_ID } from './seed.js';
 /** Table accessors and record types, for tests and benchmarks that fill the store directly. */
@@ -135,6 +137,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const stats = new StatsRecorder();
   const clock = (): number => now().getTime();
   const initial = withRateLimit(toFaultSpec(opts.faults), opts.rateLimit);
+  const router = buildApiRouter();
+  const evolution = new Evolution(store, router);
+  evolution.configure(initial);
   let injector = makeInjector(initial);
   let limiter = makeLimiter(initial, clock);
   const history = new StoreHistory(store, clock);
@@ -153,11 +158,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     limiter = nextLimiter;
     habits(parsed);
     deps.race?.configure(parsed);
+    evolution.configure(parsed);
   };
 
   const deps: PipelineDeps = {
     store,
-    router: buildApiRouter(),
+    router,
+    evolution,
     stats,
     token,
     actorTokens,

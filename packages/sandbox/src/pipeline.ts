@@ -1,5 +1,6 @@
 /** What the sandbox's request pipeline (server.ts) and its introspection endpoints (introspection.ts) are given. */
 import type { AuditLog } from './audit-log.js';
+import type { Evolution } from './evolve.js';
 import type { FaultInjector } from './faults.js';
 import type { RaceWorld } from './race.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -30,6 +31,8 @@ export interface PipelineDeps {
   history?: StoreHistory;
   /** The race habit (race.ts): the other actor's changes, and what docops's writes do to them. */
   race?: RaceWorld;
+  /** The `evolve` habit: what a newer API adds to answers, and takes back in bodies (evolve.ts). */
+  evolution?: Evolution;
   /** Called after PUT /_sandbox/state replaced the store (re-adds the read-only user when there is a read token). */
   afterStateLoad?: () => void;
 }

@@ -236,9 +236,12 @@ export async function performRequest(
   method: string,
   url: URL,
   resolution: Extract<Resolution, { kind: 'found' }>,
-  raw: unknown,
+  read: unknown,
 ): Promise<{ reply: Reply }> {
   const { route, params } = resolution;
+  // Fields and values of an evolved object the validators do not know (evolve.ts): kept aside, restored after.
+  const evolved = deps.evolution?.accept(method, url.pathname, read);
+  const raw = evolved ? evolved.body : read;
   let body: unknown;
   if (route.body) {
     if (raw === undefined && !route.bodyOptional) throw badRequest('body: is required (a JSON object)');
@@ -251,10 +254,13 @@ export async function performRequest(
   // The race habit compares what docops's write does to the other actor's changes (race.ts).
   const watched = write ? deps.race?.beforeWrite(userId) : undefined;
   // Every row the write changes becomes an event (audit-log.ts); a refused write changed nothing.
-  const { result: handled, changes } = await recordingChanges(async () => route.handler(ctx, body));
+  const { result: handled, changes } = await recordingChanges(async () => {
+    const r = await route.handler(ctx, body);
+    return evolved && r.status < 300 ? evolved.restore(ctx, r) : r;
+  });
   // Under `stale`, a list answers as the store was then (stale.ts); a GET of one object stays current.
-  const reply =
-    method === 'GET' ? await lateList(handled, deps, () => route.handler(lagged(ctx, deps), body)) : handled;
+  const late = method === 'GET' ? await lateList(handled, deps, () => route.handler(lagged(ctx, deps), body)) : handled;
+  const reply = deps.evolution ? deps.evolution.present(method, url.pathname, late) : late;
   watched?.after(method, url.pathname, reply.status);
   if (deps.audit && write && reply.status < 300) {
     for (const event of eventsFor(deps.store, changes, userId, deps.now())) deps.audit.add(event);

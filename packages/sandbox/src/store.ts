@@ -91,6 +91,11 @@ export class SandboxStore {
     return t as unknown as Table<T>;
   }
 
+  /** Whether a table of this name was ever asked for (without creating it, as `table` does). */
+  hasTable(name: string): boolean {
+    return this.tables.has(name);
+  }
+
   /** Be told of every row put or deleted (not of `load`, which replaces the whole state); returns a function that stops. */
   onChange(listener: ChangeListener): () => void {
     this.listeners.add(listener);

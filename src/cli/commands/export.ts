@@ -68,6 +68,11 @@ export const exportCommand: CommandSpec = {
         );
       throw err;
     }
+    const unknown = Object.entries(result.unknown);
+    if (unknown.length > 0)
+      ctx.io.stderr.write(
+        `Left out ${unknown.map(([kind, n]) => `${n} in ${kind}`).join(', ')}: values docops does not know (a newer API's?); each is a comment where it was, and docops leaves it as it is.\n`,
+      );
     const total = Object.values(result.counts).reduce((a, b) => a + b, 0);
     ctx.logger.info({ org, dir: out, documents: total, ...result.counts }, 'export written');
     if (result.files.length === 0) ctx.io.stderr.write(`Nothing to export from ${org}.\n`);

@@ -11,7 +11,7 @@ import type { KindDefinition } from '../../model/kind.js';
 import { createLogger, type Logger } from '../../log.js';
 import { renderApplyReport, renderJson, shouldColor } from '../../render/index.js';
 import { collectParts, readJournal, undoRecords, type UndoResult } from '../../safety/undo.js';
-import { undoFiles, writeUndoFiles } from '../../undo/documents.js';
+import { undoFiles, withoutUnknownValues, writeUndoFiles } from '../../undo/documents.js';
 import { planUndo } from '../../undo/plan.js';
 import { renderUndoMarkdown, renderUndoText, undoJson } from '../../undo/report.js';
 import { assumeRestores, checkRestores } from '../../undo/restore.js';
@@ -150,7 +150,7 @@ async function undo(ctx: CommandContext, journal: string, kinds: readonly KindDe
         'undo reads the API to show or apply its plan: set DOCOPS_TOKEN, pass --token-file FILE or --sandbox; or pass -o DIR alone to only write the documents (offline)',
       );
     }
-    const result = undoRecords(input, assumeRestores(input));
+    const result = withoutUnknownValues(undoRecords(input, assumeRestores(input)), kinds);
     for (const file of await writeUndoFiles(out, undoFiles(result.documents, kinds), header))
       ctx.io.stdout.write(`wrote ${file}\n`);
     writeReport(ctx, format, name, result, { offline: true });
@@ -160,7 +160,7 @@ async function undo(ctx: CommandContext, journal: string, kinds: readonly KindDe
   const settings = apply ? await safetySettings(ctx) : undefined;
   const client = await connect(ctx);
   const checks = await checkRestores(client, input, new Date());
-  const result = undoRecords(input, checks.fates, checks.losses);
+  const result = withoutUnknownValues(undoRecords(input, checks.fates, checks.losses), kinds);
   const files = undoFiles(result.documents, kinds);
   const planned = await planUndo(client, kinds, files, checks.restores);
   const { plan } = planned;

@@ -22,6 +22,8 @@ import {
   type FileEdit,
   type YamlPath,
 } from '../../manifests/yaml-edit.js';
+import { compileSchema } from '../../manifests/schema.js';
+import { setAsideUnknown } from '../../manifests/unknown-values.js';
 
 export interface Adoption {
   /** File (relative to the manifests directory, `/` separators) → its edits. */
@@ -54,6 +56,9 @@ const OVERLAYS: Overlay[] = [
   { keep: false, lists: 'complete' },
   { keep: false, lists: 'live' },
 ];
+
+const UNKNOWN_VALUE =
+  'the live value is one docops does not know (from a newer API): no manifest can write it, so it is left as a drift to revert or to change in the app';
 
 const isPlainObject = (v: unknown): v is Spec => typeof v === 'object' && v !== null && !Array.isArray(v);
 const objKey = (kind: string, key: string): string => `${kind}\u0000${key}`;
@@ -146,6 +151,14 @@ export function adoptDrift(input: AdoptInput): Adoption {
       value: x,
       entries: kind.toDesired(asDocument(x, '(live)', i), () => undefined),
     }));
+    // A manifest must validate: a live value docops does not know (a newer API's) cannot be written in one.
+    const validate = compileSchema(kind.schema);
+    let unknown = false;
+    const writable = (spec: unknown): boolean => {
+      if (validate(spec)) return true;
+      if (setAsideUnknown(spec, kind.schema).count > 0) unknown = true;
+      return false;
+    };
     const want = new Set(steps.map((s) => objKey(s.kind, s.key)));
     const holding = exportedDocs.filter((x) => x.entries.some((e) => want.has(objKey(e.kind, e.key))));
     const candidates: { edit: FileEdit; file: string; docs: ManifestDocument[] }[] = [];
@@ -153,7 +166,7 @@ export function adoptDrift(input: AdoptInput): Adoption {
       // Made in the app (a prune would delete it): its exported document, appended beside its kind's others.
       const beside = documents.find((d) => d.kind === kindName && d.metadata.organization === org);
       const file = beside ? rel(beside.file) : `${kindName.toLowerCase()}.yaml`;
-      for (const x of holding)
+      for (const x of holding.filter((h) => writable(h.value['spec'])))
         candidates.push({
           edit: { type: 'append', value: x.value },
           file,
@@ -182,6 +195,7 @@ export function adoptDrift(input: AdoptInput): Adoption {
           const target = applyOpsToValue(written, ops) as Spec;
           if (
             ops.length === 0 ||
+            !writable(target) ||
             candidates.some((c) => c.edit.type === 'edit' && isDeepStrictEqual(c.docs[0]!.spec, target))
           )
             continue;
@@ -206,7 +220,8 @@ export function adoptDrift(input: AdoptInput): Adoption {
       return next && verifies(input, next.desired, steps, next.objects, allowed, blockedBefore);
     });
     if (!chosen) {
-      for (const step of steps) out.skipped.push({ step, why: 'no edit of its manifest makes the plan empty for it' });
+      const why = unknown ? UNKNOWN_VALUE : 'no edit of its manifest makes the plan empty for it';
+      for (const step of steps) out.skipped.push({ step, why });
       continue;
     }
     desired = replaceDocument(desired, kind, replaced, chosen.docs)!.desired;

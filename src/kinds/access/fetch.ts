@@ -10,7 +10,6 @@ import { withDisplayKeys, matchByIdOrTitle } from '../match.js';
 import { uniqueKeys } from '../unmatched.js';
 import {
   grantKey,
-  isAccessRole,
   membersListPath,
   principalLabel,
   teamsListPath,
@@ -18,7 +17,6 @@ import {
   type AccessEntry,
   type AccessObject,
   type AccessTarget,
-  type GrantRole,
   type LiveGrant,
   type LiveTeamRef,
 } from './model.js';
@@ -31,7 +29,8 @@ export interface AccessState {
 
 type AccessDesired = DesiredEntry<{ title: string; id?: string; access?: AccessEntry[] }>;
 
-const roleOf = (v: unknown): GrantRole => (isAccessRole(v) ? v : null);
+/** The role as answered: a string (a newer API's role too, kept as it is), else none. */
+const roleOf = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /** One item of `…/permissions/teams` (`{permission, team}`) or `…/permissions/users` (`{permission, user}`). */
 function grantOf(item: unknown, principal: 'team' | 'user'): LiveGrant | undefined {

@@ -39,7 +39,8 @@ export interface LiveGrant {
   id: string;
   /** Team title, or the user's e-mail lower-cased ('' when the API showed neither). */
   name: string;
-  role: GrantRole;
+  /** As the API answers it: a role of ACCESS_ROLES, null, or a newer API's role kept as it is (never read as another). */
+  role: string | null;
 }
 
 export interface LiveTeamRef {

@@ -19,9 +19,9 @@ export type MembersManifestSpec = {
      */
     email: string;
     /**
-     * Organization role; null makes the member a guest.
+     * Organization role; null makes the member a guest. Left out: docops does not manage the member's role (it leaves it as it is; an invitation gives the organization's default role), as export writes a member whose role docops does not know.
      */
-    role: 'admin' | 'create' | 'review' | 'edit' | 'comment' | 'read' | null;
+    role?: 'admin' | 'create' | 'review' | 'edit' | 'comment' | 'read' | null;
     /**
      * Mark the member as an SSO member. The API can set this but not unset it: false on an SSO member is only a warning.
      */

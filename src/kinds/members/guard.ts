@@ -13,6 +13,8 @@ import { MEMBERS_KIND, type MembersState } from './model.js';
 /** Role levels, highest first; null (guest) is the lowest. */
 const RANK: Record<string, number> = { admin: 6, create: 5, review: 4, edit: 3, comment: 2, read: 1 };
 const rank = (role: unknown): number => (typeof role === 'string' ? (RANK[role] ?? 0) : 0);
+/** A role a newer API added: docops cannot tell whether a change from it takes rights away. */
+const unknownRole = (role: unknown): boolean => typeof role === 'string' && !Object.hasOwn(RANK, role);
 const show = (role: unknown): string => (role === null || role === undefined ? 'no role' : String(role));
 
 interface Outcome {
@@ -67,6 +69,10 @@ export function memberGuards(
     if (o?.removed) {
       messages.push(
         `never removes the token's own user (${o.email}): docops would lock itself out of the organization; keep them in the Members manifest, or apply with another admin's token`,
+      );
+    } else if (o && o.after !== o.before && unknownRole(o.before)) {
+      messages.push(
+        `never changes the token's own user (${o.email}) from a role docops does not know (${show(o.before)}) to ${show(o.after)}: it may take rights docops runs with; change it in the app, or apply with another admin's token`,
       );
     } else if (o && rank(o.after) < rank(o.before)) {
       messages.push(

@@ -31,6 +31,9 @@ import {
 import { membersUndo, snapshotMember } from './snapshot.js';
 import { membersInformer } from './informer.js';
 
+/** What an invite step's `after` shows for an address invited without a role. */
+const DEFAULT_ROLE = "(the organization's default role)";
+
 /**
  * A member's entry. Its source position is looked up on first read: one Members document may list 60,000
  * members, and a plan needs the positions of the few that get a step (or of duplicates), not of all.
@@ -164,12 +167,14 @@ function updateStep(
   const spec = entry.spec;
   const have = current.fields;
   // The common case on a large org: nothing differs. Decide that before building anything.
-  if (spec.role === have.role && (spec.sso === undefined || spec.sso === have.sso)) return undefined;
+  // A role left out is not managed (export writes a role docops does not know that way).
+  const role = spec.role === undefined || spec.role === have.role;
+  if (role && (spec.sso === undefined || spec.sso === have.sso)) return undefined;
   const before: Record<string, unknown> = {};
   const after: Record<string, unknown> = {};
   const path = `${membersPath(org)}/${seg(current.id)}`;
   const requests: Step['requests'] = [];
-  if (spec.role !== have.role) {
+  if (!role) {
     before['role'] = have.role;
     after['role'] = spec.role;
     requests.push({ method: 'PATCH', path, body: { role: spec.role } });
@@ -207,7 +212,10 @@ function updateStep(
 
 /** One invite request for every missing member with this SSO setting; each address carries its role. */
 function inviteStep(org: string, sso: boolean, entries: DesiredEntry<MemberSpec>[]): Step {
-  const emails = entries.map((e) => ({ email: e.spec.email, role: e.spec.role }));
+  // Without a role, the invitation gives the organization's default role.
+  const emails = entries.map((e) =>
+    e.spec.role === undefined ? { email: e.spec.email } : { email: e.spec.email, role: e.spec.role },
+  );
   const first = entries[0];
   return makeStep({
     id: inviteStepId(org, sso),
@@ -218,7 +226,10 @@ function inviteStep(org: string, sso: boolean, entries: DesiredEntry<MemberSpec>
     key: sso ? 'invite-sso' : 'invite',
     wave: DEPTH,
     before: null,
-    after: { members: Object.fromEntries(emails.map((m) => [m.email.toLowerCase(), m.role])), sso },
+    after: {
+      members: Object.fromEntries(emails.map((m) => [m.email.toLowerCase(), 'role' in m ? m.role : DEFAULT_ROLE])),
+      sso,
+    },
     // Each address becomes a member: found again by e-mail in the members list.
     requests: [
       {

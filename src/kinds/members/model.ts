@@ -36,7 +36,8 @@ export interface MembersAux {
 export interface MemberTeam {
   id: string;
   title: string;
-  role: 'owner' | 'member';
+  /** As answered (`owner`, `member`, or a newer API's role). */
+  role: string;
 }
 
 export type MembersState = LiveKindState<MemberObject, MembersAux>;

@@ -21,7 +21,8 @@ function memberTeam(item: unknown): MemberTeam | undefined {
   if (!isRecord(item) || !isRecord(item['team'])) return undefined;
   const { id, title } = item['team'];
   if (typeof id !== 'string' || typeof title !== 'string') return undefined;
-  const role = isRecord(item['member']) && item['member']['role'] === 'owner' ? 'owner' : 'member';
+  const answered = isRecord(item['member']) ? item['member']['role'] : undefined;
+  const role = typeof answered === 'string' ? answered : 'member';
   return { id, title, role };
 }
 

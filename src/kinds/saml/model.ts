@@ -8,11 +8,6 @@ export const SAML_KIND = 'SamlProvider';
 /** After teams (20, their member step 21): a provider names its default team by id. */
 export const SAML_DEPTH = 22;
 
-export const ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const;
-export type SamlRole = (typeof ROLES)[number];
-
-export const isRole = (v: unknown): v is SamlRole => typeof v === 'string' && (ROLES as readonly string[]).includes(v);
-
 /** A certificate as a manifest gives it: the text to send, where it came from, and what plans show. */
 export interface SamlCertificate {
   /** Trimmed, line endings as LF (certificateText). */
@@ -40,7 +35,8 @@ export interface SamlFields {
   certificate: string;
   /** Absent in the API's answer when none is set or the team was deleted since. */
   defaultTeam: TeamRef | null;
-  defaultRole: SamlRole | null;
+  /** As the API answers it: a member role, null (none), or a newer API's role kept as it is (never read as none). */
+  defaultRole: string | null;
 }
 
 export type SamlObject = LiveObject<SamlFields>;
@@ -94,7 +90,7 @@ export function samlObject(org: string, item: unknown): { object: SamlObject; ce
     ssoURL: ssoUrl(item['ssoURL']),
     certificate: certificateFingerprint(certificate),
     defaultTeam: teamRef(item['defaultTeam']),
-    defaultRole: isRole(item['defaultRole']) ? item['defaultRole'] : null,
+    defaultRole: typeof item['defaultRole'] === 'string' ? item['defaultRole'] : null,
   };
   return { object: { kind: SAML_KIND, org, key: item['label'], id: item['id'], fields }, certificate };
 }

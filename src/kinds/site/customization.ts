@@ -14,6 +14,7 @@
 import { newSiteCustomization } from '@docops/api-shared';
 import type { RequestSpec } from '../../model/plan.js';
 import { isRecord, sameValue } from '../common.js';
+import { siteSchema } from '../generated/site.js';
 
 /** Members (JSON pointers) whose object is replaced whole, never merged (the schema keeps their required members). */
 export const CUSTOMIZATION_WHOLE = [
@@ -26,6 +27,39 @@ export const CUSTOMIZATION_WHOLE = [
 ];
 /** What GET answers that PUT refuses. */
 export const CUSTOMIZATION_READ_ONLY = ['updatedAt'];
+
+/**
+ * Per CUSTOMIZATION_WHOLE pointer, the members docops knows of the object there (every shape's, from the official
+ * block in the site schema). Any other member is a newer API's: never compared, and kept by the PUT (MergeSpec.known).
+ */
+export const CUSTOMIZATION_KNOWN: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  CUSTOMIZATION_WHOLE.map((p) => [p, knownMembers(p)]),
+);
+
+function knownMembers(pointer: string): string[] {
+  const definitions = isRecord(siteSchema['definitions']) ? siteSchema['definitions'] : {};
+  const resolve = (n: unknown): Record<string, unknown> => {
+    const ref = isRecord(n) && typeof n['$ref'] === 'string' ? n['$ref'].replace('#/definitions/', '') : undefined;
+    const target = ref !== undefined ? definitions[ref] : n;
+    return isRecord(target) ? target : {};
+  };
+  const shapes = (n: Record<string, unknown>): Record<string, unknown>[] => [
+    n,
+    ...['oneOf', 'anyOf'].flatMap((k) => (Array.isArray(n[k]) ? (n[k] as unknown[]).map(resolve) : [])),
+  ];
+  const propsOf = (n: Record<string, unknown>): Record<string, unknown> =>
+    Object.assign({}, ...shapes(n).map((b) => (isRecord(b['properties']) ? b['properties'] : {})));
+  let node = resolve(definitions['customization']);
+  for (const k of pointer.split('/').slice(1)) node = resolve(propsOf(node)[k]);
+  return Object.keys(propsOf(node));
+}
+
+/** A live value at `path` as docops compares it: at a whole pointer, only the members it knows. */
+function comparable(path: readonly string[], have: unknown): unknown {
+  const known = CUSTOMIZATION_KNOWN[pointerOf(path)];
+  if (!known || !isRecord(have)) return have;
+  return Object.fromEntries(Object.entries(have).filter(([k]) => known.includes(k)));
+}
 
 const escapePointer = (k: string): string => k.replace(/~/g, '~0').replace(/\//g, '~1');
 const merges = (value: unknown, pointer: string): value is Record<string, unknown> =>
@@ -77,7 +111,7 @@ export function customizationChange(written: Record<string, unknown>, live: unkn
   const before: Record<string, unknown> = {};
   const after: Record<string, unknown> = {};
   for (const leaf of leaves(written)) {
-    const have = valueAt(live, leaf.path);
+    const have = comparable(leaf.path, valueAt(live, leaf.path));
     if (sameValue(leaf.value, have)) continue;
     setAt(after, leaf.path, structuredClone(leaf.value));
     if (have !== undefined) setAt(before, leaf.path, structuredClone(have));
@@ -88,11 +122,12 @@ export function customizationChange(written: Record<string, unknown>, live: unkn
 /** The PUT of a change: the patch, merged by apply into the object it reads right before sending. */
 export function customizationRequest(path: string, patch: Record<string, unknown>): RequestSpec {
   const whole = CUSTOMIZATION_WHOLE.filter((p) => valueAt(patch, p.split('/').slice(1)) !== undefined);
+  const known = whole.flatMap((p) => (CUSTOMIZATION_KNOWN[p] ?? []).map((m) => `${p}/${escapePointer(m)}`));
   return {
     method: 'PUT',
     path,
     body: patch,
-    merge: { omit: CUSTOMIZATION_READ_ONLY, ...(whole.length > 0 ? { whole } : {}) },
+    merge: { omit: CUSTOMIZATION_READ_ONLY, ...(whole.length > 0 ? { whole, known } : {}) },
   };
 }
 

@@ -40,7 +40,9 @@ export type ApiDestination =
   | { kind: 'external'; url: string }
   | { kind: 'site-section'; siteSectionId: string }
   | { kind: 'site-space'; siteSpaceId: string }
-  | { kind: 'site-page'; siteSpaceId: string; pageId: string };
+  | { kind: 'site-page'; siteSpaceId: string; pageId: string }
+  /** A kind of destination a newer API added: kept as the API sent it (shown and exported so, never dropped). */
+  | { kind: 'newer'; raw: Record<string, unknown> };
 
 export interface LiveRedirect {
   id: string;

@@ -38,7 +38,9 @@ function apiDestination(x: unknown): ApiDestination | undefined {
   if (x['kind'] === 'site-space' && siteSpace !== undefined) return { kind: 'site-space', siteSpaceId: siteSpace };
   if (x['kind'] === 'site-page' && siteSpace !== undefined && page !== undefined)
     return { kind: 'site-page', siteSpaceId: siteSpace, pageId: page };
-  return undefined;
+  // A kind a newer API added (not a known one with a field missing): the rule is kept, its destination as sent.
+  const known = ['external', 'site-section', 'site-space', 'site-page'];
+  return typeof x['kind'] === 'string' && !known.includes(x['kind']) ? { kind: 'newer', raw: { ...x } } : undefined;
 }
 
 export function liveRedirect(x: unknown): LiveRedirect | undefined {
@@ -85,6 +87,7 @@ export function manifestDestination(
   spaceName: (spaceId: string) => string,
 ): unknown {
   if (d.kind === 'external') return d.url;
+  if (d.kind === 'newer') return { ...d.raw };
   if (d.kind === 'site-section') {
     const section = s.sections.find((x) => x.id === d.siteSectionId);
     return section ? { section: section.path } : { ...d };

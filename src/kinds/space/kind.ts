@@ -19,7 +19,7 @@ import { spaceSchema, type SpaceManifestSpec } from '../generated/space.js';
 import { memberIds } from '../access/fetch.js';
 import { membersListPath } from '../access/model.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
-import { byId, liveMergeRules, manifestMergeRules, writesMergeRules } from '../merge-rules.js';
+import { byId, liveMergeRules, manifestMergeRules, unknownMergeRules, writesMergeRules } from '../merge-rules.js';
 import { diffSpaces } from './diff.js';
 import {
   SPACE_DEPTH,
@@ -107,9 +107,11 @@ function exportDocs(org: string, state: SpaceKindState): object[] {
     if (f.defaultLevel !== null && f.defaultLevel !== undefined) spec['defaultLevel'] = f.defaultLevel;
     if (f.parent !== null && f.parent !== undefined) spec['parent'] = parentName(f.parent);
     // Left out: the default (inherit), and rules naming a user the member list gives no e-mail for.
+    // Rules of a type docops does not know are written as answered (export marks them).
     const rules = liveMergeRules(f.mergeRules);
-    const mergeRules =
-      rules && rules.type !== 'inherit' && live.aux?.members
+    const mergeRules = !rules
+      ? unknownMergeRules(f.mergeRules)
+      : rules.type !== 'inherit' && live.aux?.members
         ? manifestMergeRules(rules, byId(live.aux.members))
         : undefined;
     if (mergeRules) spec['mergeRules'] = mergeRules;

@@ -23,6 +23,7 @@ import {
   TEAM_DEPTH,
   TEAM_KIND,
   teamsPath,
+  teamMember,
   type LiveTeamMember,
   type TeamAux,
   type TeamFields,
@@ -104,15 +105,6 @@ function teamObject(org: string, t: unknown): TeamObject | undefined {
   return { kind: TEAM_KIND, org, key: t['title'], id: t['id'], fields };
 }
 
-/** Team member list item `{organization: Member, team: {role}}` → e-mail, user id and team role. */
-export function teamMember(item: unknown): LiveTeamMember | undefined {
-  if (!isRecord(item)) return undefined;
-  const member = memberObject('', item['organization']);
-  if (!member) return undefined;
-  const team = isRecord(item['team']) ? item['team'] : {};
-  return { email: member.key, userId: member.id, role: team['role'] === 'owner' ? 'owner' : 'member' };
-}
-
 async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<TeamSpec>[]): Promise<TeamState> {
   // The org member list (one page per 1,000 members, read page after page) runs beside the team member
   // lists: those need only the team list, and waiting for both first put every page on the critical path.
@@ -177,7 +169,8 @@ function exportDocs(org: string, live: TeamState): object[] {
     if (!f.members) return {};
     const members = [...f.members]
       .sort((a, b) => a.email.localeCompare(b.email))
-      .map((m) => (m.role === 'owner' ? { email: m.email, role: 'owner' } : { email: m.email }));
+      // A role other than the default is written as answered (export marks one docops does not know).
+      .map((m) => (m.role === 'member' ? { email: m.email } : { email: m.email, role: m.role }));
     return { members };
   });
 }

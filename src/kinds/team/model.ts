@@ -1,7 +1,8 @@
 /** Shapes of the Team kind shared by its manifest side (kind.ts) and its diff (diff.ts). */
 import type { LiveKindState, LiveObject } from '../../model/kind.js';
 import type { DocPath } from '../../manifests/paths.js';
-import { orgPath } from '../common.js';
+import { isRecord, orgPath } from '../common.js';
+import { memberObject } from '../members/model.js';
 import type { TeamManifestSpec } from '../generated/team.js';
 import type { PrunedTeam } from './cascades.js';
 
@@ -19,7 +20,8 @@ export type TeamSpec = Omit<TeamManifestSpec, 'members'> & { members?: TeamMembe
 export interface LiveTeamMember {
   email: string;
   userId: string;
-  role: TeamRole;
+  /** As the API answers it: `owner`, `member`, or a role of a newer API, kept as it is (never read as another). */
+  role: string;
 }
 
 export interface TeamFields {
@@ -43,3 +45,12 @@ export interface TeamAux {
 export type TeamState = LiveKindState<TeamObject, TeamAux>;
 
 export const teamsPath = (org: string): string => `${orgPath(org)}/teams`;
+
+/** Team member list item `{organization: Member, team: {role}}` → e-mail, user id and team role (as answered). */
+export function teamMember(item: unknown): LiveTeamMember | undefined {
+  if (!isRecord(item)) return undefined;
+  const member = memberObject('', item['organization']);
+  if (!member) return undefined;
+  const team = isRecord(item['team']) ? item['team'] : {};
+  return { email: member.key, userId: member.id, role: typeof team['role'] === 'string' ? team['role'] : 'member' };
+}

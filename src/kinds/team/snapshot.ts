@@ -5,9 +5,9 @@
  */
 import type { FetchContext, KindUndo, Snapshot, UndoLoss } from '../../model/kind.js';
 import { isRecord, seg } from '../common.js';
-import { memberObject } from '../members/model.js';
 import {
   TEAM_KIND,
+  teamMember,
   teamsPath,
   type LiveTeamMember,
   type TeamAux,
@@ -16,20 +16,11 @@ import {
   type TeamState,
 } from './model.js';
 
-/** Team member list item `{organization: Member, team: {role}}` → e-mail, user id and team role. */
-function member(item: unknown): LiveTeamMember | undefined {
-  if (!isRecord(item)) return undefined;
-  const m = memberObject('', item['organization']);
-  if (!m) return undefined;
-  const team = isRecord(item['team']) ? item['team'] : {};
-  return { email: m.key, userId: m.id, role: team['role'] === 'owner' ? 'owner' : 'member' };
-}
-
 export async function snapshotTeam(ctx: FetchContext, object: TeamObject): Promise<Snapshot> {
   const path = `${teamsPath(object.org)}/${seg(object.id)}`;
   const [team, items] = await Promise.all([ctx.get<unknown>(path), ctx.list(`${path}/members`)]);
   const title = isRecord(team) && typeof team['title'] === 'string' ? team['title'] : object.key;
-  const members = items.map(member).filter((m): m is LiveTeamMember => m !== undefined);
+  const members = items.map(teamMember).filter((m): m is LiveTeamMember => m !== undefined);
   const fields: TeamFields = { title, members };
   const spaces = isRecord(team) && typeof team['spaces'] === 'number' ? team['spaces'] : 0;
   const part: TeamState = { objects: [{ ...object, key: title, fields }], aux: { spaces: { [object.id]: spaces } } };

@@ -5,7 +5,7 @@ import { membersKind } from '../../../src/kinds/members/kind.js';
 import { desiredOf, fakeDiffContext, fakeDoc, plan } from '../helpers.js';
 import { member, ORG, seedMembers, seedRoutes } from '../seed.js';
 
-type M = { email: string; role: string | null; sso?: boolean };
+type M = { email: string; role?: string | null; sso?: boolean };
 
 /** The seed's members as a manifest list, with overrides by name. */
 function seedList(overrides: Record<string, Partial<M> | null> = {}): M[] {
@@ -142,6 +142,21 @@ describe('Members', () => {
     expect(result.warnings).toEqual([]);
     // Later kinds learn that zoe exists only after the invite step.
     expect(ctx.resolve('Members', ORG, 'zoe@acme.test')).toBe(ref('Members/org-demo/invite#create', 'users'));
+  });
+
+  it("leaves a role not written as it is (export writes a role docops does not know that way); an invite gets the organization's default", async () => {
+    const { result } = await plan(membersKind, ORG, desired(seedList({ frank: { role: undefined } })), seedRoutes());
+    expect(result.steps).toEqual([]);
+    const invited = await plan(
+      membersKind,
+      ORG,
+      desired([...seedList(), { email: 'zoe@acme.test' }], { invite: true }),
+      seedRoutes(),
+    );
+    expect(invited.result.steps[0]).toMatchObject({
+      after: { members: { 'zoe@acme.test': "(the organization's default role)" } },
+      requests: [{ body: { emails: [{ email: 'zoe@acme.test' }], sso: false } }],
+    });
   });
 
   it('invites when the plan option asks for it even if the document does not', async () => {

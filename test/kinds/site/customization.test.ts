@@ -60,6 +60,24 @@ describe('mergePatch (read-modify-write)', () => {
   });
 });
 
+describe('members a newer API added inside an object replaced whole', () => {
+  const live = { ...defaultCustomization(), favicon: { emoji: '📘', shape: 'rounded' }, updatedAt: 'T' };
+
+  it('are not compared: the written favicon is what docops knows of it', () => {
+    expect(customizationChange({ favicon: { emoji: '📘' } }, live)).toBeUndefined();
+    expect(customizationChange({ favicon: { emoji: '📙' } }, live)).toEqual({
+      before: { favicon: { emoji: '📘' } },
+      after: { favicon: { emoji: '📙' } },
+    });
+  });
+
+  it('survive the read-modify-write: the merge keeps what docops does not know, and drops the other shape', () => {
+    const request = customizationRequest('/orgs/o/sites/s/customization', { favicon: { emoji: '📙' } });
+    const read = { favicon: { icon: { light: 'https://a/x.png', dark: 'https://a/y.png' }, shape: 'rounded' } };
+    expect(mergePatch(read, request.body, request.merge)).toEqual({ favicon: { emoji: '📙', shape: 'rounded' } });
+  });
+});
+
 describe('customizationChange', () => {
   const live = { ...defaultCustomization(), title: 'Acme', updatedAt: 'T' };
 
@@ -101,7 +119,19 @@ describe('customizationChange', () => {
       method: 'PUT',
       path: '/orgs/o/sites/s/customization',
       body: { favicon: { emoji: '🚀' }, styling: { font: 'Roboto', corners: 'straight' } },
-      merge: { omit: ['updatedAt'], whole: ['/favicon', '/styling/font'] },
+      merge: {
+        omit: ['updatedAt'],
+        whole: ['/favicon', '/styling/font'],
+        // What docops knows of them: any other member read there is a newer API's, and kept.
+        known: [
+          '/favicon/icon',
+          '/favicon/emoji',
+          '/styling/font/id',
+          '/styling/font/custom',
+          '/styling/font/fontFamily',
+          '/styling/font/fontFaces',
+        ],
+      },
     });
   });
 });

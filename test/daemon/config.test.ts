@@ -36,12 +36,28 @@ describe('loadDaemonConfig', () => {
 
   it('follows the audit log by default; informer: sets the poll, the resync and the overlap, or turns it off', async () => {
     const defaults = await loadDaemonConfig(configFile('manifests: ./m\n').file, { env: {} });
-    expect(defaults.informer).toEqual({ enabled: true, pollMs: 30_000, resyncMs: 240 * 60_000, overlapMs: 60_000 });
+    expect(defaults.informer).toEqual({
+      enabled: true,
+      pollMs: 30_000,
+      resyncMs: 240 * 60_000,
+      overlapMs: 60_000,
+      maxOverlapMs: 3_600_000,
+    });
+    expect(defaults.listLagMs).toBe(5_000);
     const set = await loadDaemonConfig(
-      configFile('manifests: ./m\ninformer: { pollSeconds: 10, resyncMinutes: 0, overlapSeconds: 5 }\n').file,
+      configFile(
+        'manifests: ./m\nlistLagSeconds: 0\ninformer: { pollSeconds: 10, resyncMinutes: 0, overlapSeconds: 5, maxOverlapSeconds: 600 }\n',
+      ).file,
       { env: {} },
     );
-    expect(set.informer).toEqual({ enabled: true, pollMs: 10_000, resyncMs: 0, overlapMs: 5_000 });
+    expect(set.informer).toEqual({
+      enabled: true,
+      pollMs: 10_000,
+      resyncMs: 0,
+      overlapMs: 5_000,
+      maxOverlapMs: 600_000,
+    });
+    expect(set.listLagMs).toBe(0);
     expect(
       (await loadDaemonConfig(configFile('manifests: ./m\ninformer: { enabled: false }\n').file, { env: {} })).informer
         ?.enabled,

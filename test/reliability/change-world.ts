@@ -34,11 +34,11 @@ export const WORLD_PRUNE: Record<string, boolean> = {
 };
 export const WORLD_OPTIONS: PlanOptions = { prune: WORLD_PRUNE };
 
-const doc = (kind: string, spec: string): string =>
+export const doc = (kind: string, spec: string): string =>
   `---\napiVersion: docops/v1\nkind: ${kind}\nmetadata:\n  organization: org-demo\nspec:\n${spec}`;
 
 /** Replace `from` by `to` in a manifest file, once; a world that no longer finds its text is a broken test. */
-function edit(dir: string, file: string, from: string, to: string): void {
+export function edit(dir: string, file: string, from: string, to: string): void {
   const path = join(dir, file);
   const text = readFileSync(path, 'utf8');
   if (!text.includes(from)) throw new Error(`change world: ${file} has no ${JSON.stringify(from)}`);

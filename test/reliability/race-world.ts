@@ -10,25 +10,19 @@
  *   changed a raced field or item away from the actor's value although the step that sent it does not change that
  *   field (its `after`) or name that item (a request's path or body), and no planned DELETE took it.
  */
-import { appendFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox, type RaceReport, type RunningSandbox } from '@docops/sandbox';
 import { applyPlan } from '../../src/engine/apply.js';
 import type { ApplyReport } from '../../src/model/apply-report.js';
 import type { Plan, RequestSpec } from '../../src/model/plan.js';
 import { fastClient, loadDesired, planAndApply, planOnce, plannedDeletePaths, tempDir } from '../helpers/pipeline.js';
-import { afterManifests, beforeManifests, startChangeWorld } from './change-world.js';
+import { afterManifests, beforeManifests, doc, edit, startChangeWorld } from './change-world.js';
 import { duplicateIdentities } from './every-kind-world.js';
 
 export const ACTOR = { token: 'grace-token', userId: 'u-grace' };
 
-/** Replace `from` by `to` in a manifest file, once (a text the file lacks is a broken test). */
-export function edit(dir: string, file: string, from: string, to: string): void {
-  const path = join(dir, file);
-  const text = readFileSync(path, 'utf8');
-  if (!text.includes(from)) throw new Error(`${file} has no ${JSON.stringify(from)}`);
-  writeFileSync(path, text.replace(from, to));
-}
+export { edit };
 
 /** A copy of a manifests directory (config.example's by default). */
 export function copyManifests(from = 'config.example/manifests'): string {
@@ -93,9 +87,6 @@ export async function raceBetween(
     throw err;
   }
 }
-
-const doc = (kind: string, spec: string): string =>
-  `---\napiVersion: docops/v1\nkind: ${kind}\nmetadata:\n  organization: org-demo\nspec:\n${spec}`;
 
 /** The change world's "before", with a second e-mail domain, redirects and visitor sign-in on the help center. */
 export function raceBefore(): string {

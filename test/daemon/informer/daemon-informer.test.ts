@@ -5,6 +5,7 @@
  * to full reads and says so on the status page, /api/status and the metrics.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { pollOnce } from './poll.js';
 import { orgs } from '@docops/sandbox';
 import { CAROL, membersYaml } from '../../audit/fixtures.js';
 import { SUPPORT, startTestDaemon, type TestDaemon } from '../helpers.js';
@@ -26,17 +27,7 @@ async function start(): Promise<TestDaemon> {
   return t;
 }
 
-/** Once no run is going (a poll is skipped during one), fire the pending poll timer and wait until the next is set. */
-async function poll(d: TestDaemon): Promise<void> {
-  await expect.poll(() => d.daemon.busy.running).toBe(false);
-  const pending = () => d.clock.timers.filter((x) => !x.cleared && x.ms === POLL_MS);
-  const timer = pending().at(-1);
-  if (!timer) throw new Error('no poll timer');
-  timer.cleared = true;
-  const before = d.clock.timers.length;
-  timer.fn();
-  await expect.poll(() => d.clock.timers.length > before && pending().length === 1).toBe(true);
-}
+const poll = (d: TestDaemon): Promise<void> => pollOnce(d, POLL_MS);
 
 const carol = (d: TestDaemon, method: string, path: string, body?: unknown) =>
   fetch(`${d.sandbox.url}${path}`, {

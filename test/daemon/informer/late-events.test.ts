@@ -10,6 +10,7 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { pollOnce } from './poll.js';
 import { fastClient, loadDesired, planOnce, tempDir } from '../../helpers/pipeline.js';
 import { CAROL } from '../../audit/fixtures.js';
 import { startTestDaemon, type TestDaemon } from '../helpers.js';
@@ -30,14 +31,7 @@ afterEach(async () => {
 
 /** Fire the poll timer once no run is going, and wait until every run it started has ended. */
 async function poll(d: TestDaemon): Promise<void> {
-  await expect.poll(() => d.daemon.busy, { timeout: 20_000 }).toEqual({ running: false, pending: false });
-  const pending = () => d.clock.timers.filter((x) => !x.cleared && x.ms === POLL_MS);
-  const timer = pending().at(-1);
-  if (!timer) throw new Error('no poll timer');
-  timer.cleared = true;
-  const before = d.clock.timers.length;
-  timer.fn();
-  await expect.poll(() => d.clock.timers.length > before && pending().length === 1, { timeout: 20_000 }).toBe(true);
+  await pollOnce(d, POLL_MS, 20_000);
   await expect.poll(() => d.daemon.busy, { timeout: 20_000 }).toEqual({ running: false, pending: false });
 }
 

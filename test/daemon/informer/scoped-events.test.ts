@@ -5,6 +5,7 @@
  * that reverts it — within one poll, as docs/daemon.md promises, not at the next full resync hours later.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { pollOnce } from './poll.js';
 import { CAROL, membersYaml } from '../../audit/fixtures.js';
 import { ORG, startTestDaemon, teamYaml, type TestDaemon } from '../helpers.js';
 
@@ -33,17 +34,7 @@ const asCarol = (d: TestDaemon, method: string, path: string, body: unknown): Pr
     body: JSON.stringify(body),
   });
 
-/** Once no run is going, fire the pending poll timer and wait until the next one is set. */
-async function poll(d: TestDaemon): Promise<void> {
-  await expect.poll(() => d.daemon.busy.running).toBe(false);
-  const pending = () => d.clock.timers.filter((x) => !x.cleared && x.ms === POLL_MS);
-  const timer = pending().at(-1);
-  if (!timer) throw new Error('no poll timer');
-  timer.cleared = true;
-  const before = d.clock.timers.length;
-  timer.fn();
-  await expect.poll(() => d.clock.timers.length > before && pending().length === 1).toBe(true);
-}
+const poll = (d: TestDaemon): Promise<void> => pollOnce(d, POLL_MS);
 
 describe('an event outside a scoped run', () => {
   it('stays pending: the next poll reverts the member the scoped translation run did not plan', async () => {

@@ -23,7 +23,10 @@ Options:
   --seed SEED       initial content when there is no state file: demo (default), empty, or
                     large[:MEMBERS]: the benchmark's generated organization org-bench (default
                     10,000 members, 1,000 teams, 500 spaces, 50 sites; scaled to MEMBERS)
-  --faults SPEC     inject faults, e.g. "latency=20ms,429=0.05,5xx=0.02,reset=0.01,seed=7"
+  --faults SPEC     inject faults, e.g. "latency=20ms,429=0.05,5xx=0.02,reset=0.01,seed=7", and the
+                    world's habits: stale=2s (lists answer late), auditDelay=20s:15s (audit events
+                    arrive late, out of order), evolve=0.3 (fields and values of a newer API),
+                    race=0.3 (another user changes what docops read before it writes)
   --rate-limit L/W  a token bucket per token, e.g. 600/min: X-RateLimit-* headers on every
                     answer, 429 with Retry-After when empty (also rateLimit=600/min in --faults)
   -h, --help        show this help
@@ -34,6 +37,7 @@ Examples:
   docops sandbox --port 4010 --token write-token --read-token read-token
   docops sandbox --port 4010 --seed large:2000             # a big org to try export, progress and plan on
   docops sandbox --port 4010 --faults "latency=20ms,5xx=0.02,seed=7" --rate-limit 600/min
+  docops sandbox --port 4010 --faults "stale=2s,auditDelay=20s:15s,evolve=0.3,race=0.3,seed=7"
 `;
 
 /** Members of `--seed large`: BENCH_SIZES.members (a test keeps them equal; importing it here would load more for --help). */

@@ -7,7 +7,6 @@
  * flags, plan reads no links.
  */
 import { readFile } from 'node:fs/promises';
-import { writeNamedFile } from '../write-inside.js';
 import { DocopsError, UsageError } from '../model/errors.js';
 import {
   baselineOf,
@@ -109,7 +108,10 @@ export async function brokenLinksCheck(ctx: CommandContext, run: PlannedRun, for
   const fresh = new Map(newBrokenLinks(found, known).map((x) => [x.space.id, x.links]));
   const text = report(found, fresh, format === 'markdown', fail);
   (format === 'json' ? ctx.io.stderr : ctx.io.stdout).write(`\n${text}`);
-  if (typeof out === 'string') await writeNamedFile(out, JSON.stringify(baselineOf(found), null, 2) + '\n');
+  if (typeof out === 'string') {
+    const { writeNamedFile } = await import('../write-inside.js'); // only with --broken-links-out
+    await writeNamedFile(out, JSON.stringify(baselineOf(found), null, 2) + '\n');
+  }
   if (fail && fresh.size > 0) {
     const n = [...fresh.values()].reduce((a, l) => a + l.length, 0);
     const where = [...fresh.keys()].map((id) => found.find((s) => s.id === id)!).map((s) => `${s.org}/${s.title}`);

@@ -10,7 +10,7 @@ import type { ApiClient } from '../model/api-client.js';
 import { UsageError } from '../model/errors.js';
 import type { CommandContext } from './command.js';
 import { resolveApiSettings } from '../api/settings.js';
-import { DEFAULT_LIST_LAG_MS } from '../api/expectations.js';
+import { DEFAULT_LIST_LAG_MS, Expectations, expecting } from '../api/expectations.js';
 import { configFromFlag } from './config-file.js';
 
 /** Fail fast, before any manifest is read, when there is no way to authenticate. */
@@ -99,6 +99,5 @@ export async function connect(ctx: CommandContext): Promise<ApiClient> {
  */
 async function remembering(ctx: CommandContext, client: ApiClient): Promise<ApiClient> {
   const config = await configFromFlag(ctx);
-  const { expectingClient } = await import('../api/expectations-file.js');
-  return (await expectingClient(client, config?.listLagMs ?? DEFAULT_LIST_LAG_MS)).client;
+  return expecting(client, new Expectations(config?.listLagMs ?? DEFAULT_LIST_LAG_MS, Date.now, client.baseUrl));
 }

@@ -16,7 +16,6 @@ import { planFromManifests } from '../plan-run.js';
 import { POLICY_FLAG, cliPolicy, policyDigest, policyReport } from '../policy.js';
 import { BROKEN_LINKS_FLAGS, brokenLinksCheck, checkBrokenLinksFlags } from '../broken-links.js';
 import { FORMAT_FLAG, planFormat } from './format-flag.js';
-import { writeNamedFile } from '../../write-inside.js';
 
 export const planCommand: CommandSpec = {
   name: 'plan',
@@ -115,6 +114,7 @@ async function planOne(ctx: CommandContext, check?: (desired: DesiredState) => v
     // A registered credential in the plan (a manifest value that is the token) never reaches the file; such a
     // file then fails its checksum at apply --plan instead of applying a redacted value. A payload secret (a
     // certificate) stays: it is what apply must send, and the printed plans show only its fingerprint.
+    const { writeNamedFile } = await import('../../write-inside.js'); // only with --out
     await writeNamedFile(out, redactCredentials(renderSavedPlan(saved)));
     ctx.logger.info({ file: out, steps: plan.steps.length }, 'plan saved');
   }

@@ -52993,48 +52993,6 @@ var init_client$1 = __esmMin((() => {
 	init_retry();
 	defaultSleep = (ms, signal) => (0, node_timers_promises.setTimeout)(ms, void 0, signal === void 0 ? void 0 : { signal });
 }));
-// src/api/expectations-file.ts
-/**
-* Expectations kept between processes (src/api/expectations.ts): `docops apply` then `docops plan` a moment later,
-* or a daemon restarted, still know what docops wrote that the lists may not show yet. One file beside the
-* journal directory (`<journalDir>.expectations.json`: the journal holds only journals), bound to the API it was
-* written against; written whole to a temporary file and renamed over the old one. A file that is missing, unreadable or for another API is taken as empty: it only
-* costs the protection it would have given.
-*/
-var expectations_file_exports = /* @__PURE__ */ __exportAll({
-	expectationsFile: () => expectationsFile,
-	expectingClient: () => expectingClient
-});
-/** The client with its writes remembered (floor `lagMs`), loaded from and saved beside the journal `dir` when given. */
-async function expectingClient(client, lagMs, dir) {
-	const expectations = new Expectations(lagMs, Date.now, client.baseUrl);
-	const file = dir === void 0 ? void 0 : expectationsFile(dir);
-	let loaded = 0;
-	if (file !== void 0) try {
-		const kept = JSON.parse(await (0, node_fs_promises.readFile)(file, "utf8"));
-		if (typeof kept === "object" && kept !== null && kept.api === client.baseUrl) expectations.load(kept);
-		loaded = expectations.size;
-	} catch {}
-	return {
-		client: expecting(client, expectations),
-		expectations,
-		async save() {
-			if (file === void 0 || expectations.size === 0 && loaded === 0) return;
-			await (0, node_fs_promises.mkdir)((0, node_path.dirname)(file), { recursive: true });
-			const temp = `${file}.${process.pid}.tmp`;
-			await (0, node_fs_promises.writeFile)(temp, JSON.stringify({
-				api: client.baseUrl,
-				...expectations.toJSON()
-			}) + "\n", { mode: 384 });
-			await (0, node_fs_promises.rename)(temp, file);
-		}
-	};
-}
-var expectationsFile;
-var init_expectations_file = __esmMin((() => {
-	init_expectations();
-	expectationsFile = (journalDir) => `${journalDir.replace(/[\\/]+$/, "")}.expectations.json`;
-}));
 // src/cli/connect.ts
 /** Fail fast, before any manifest is read, when there is no way to authenticate. */
 function requireCredentials(ctx) {
@@ -53119,8 +53077,7 @@ async function connect(ctx) {
 */
 async function remembering(ctx, client) {
 	const config = await configFromFlag(ctx);
-	const { expectingClient } = await Promise.resolve().then(() => (init_expectations_file(), expectations_file_exports));
-	return (await expectingClient(client, config?.listLagMs ?? 5e3)).client;
+	return expecting(client, new Expectations(config?.listLagMs ?? 5e3, Date.now, client.baseUrl));
 }
 var init_connect = __esmMin((() => {
 	init_errors$1();
@@ -67217,91 +67174,6 @@ var init_policy = __esmMin((() => {
 		description: "Policy rules over the plan: a policy file, or a folder of them (docs/policy.md)"
 	};
 }));
-// src/write-inside.ts
-/**
-* Writing files inside a directory docops was given — `init`'s and `export`'s target, `undo -o`, the journal
-* directory, the directory of a `--out` file — without following a symbolic link out of it (docs/reliability.md,
-* "Files are written where they are said to be"). A file docops writes that is a symbolic link is refused,
-* wherever it points (docops would write into the file it names, maybe far away); so is a directory on the way
-* that is a link out of the directory given (or a dangling one). Each refusal is a UsageError naming the link.
-*
-* Two layers: commands that write several files check them all first (refuseLinks), so a refused command
-* writes nothing; and every write opens its file with O_NOFOLLOW after checking its directories (openInside),
-* so a link that appears in between is refused too.
-*/
-async function lstatOrNone(p) {
-	try {
-		return await (0, node_fs_promises.lstat)(p);
-	} catch (err) {
-		if (err.code === "ENOENT" || err.code === "ENOTDIR") return void 0;
-		throw err;
-	}
-}
-/** The parts of `dir`'s path below `root` ([] for root itself); an error (a bug of the caller) when it is not there. */
-function below(root, dir) {
-	const rel = node_path.default.relative(node_path.default.resolve(root), node_path.default.resolve(dir));
-	if (rel === "") return [];
-	if (rel.startsWith("..") || node_path.default.isAbsolute(rel)) throw new Error(`${dir} is not inside ${root}: docops writes only inside the directory it is given`);
-	return rel.split(node_path.default.sep);
-}
-/** The first directory on the way from `root` to `dir` (root excluded, dir included) that is a link out of root. */
-async function directoryLinkOut(root, dir) {
-	const parts = below(root, dir);
-	if (parts.length === 0) return void 0;
-	const realRoot = await (0, node_fs_promises.realpath)(root).catch(() => node_path.default.resolve(root));
-	let at = root;
-	for (const part of parts) {
-		at = node_path.default.join(at, part);
-		const st = await lstatOrNone(at);
-		if (!st) return void 0;
-		if (!st.isSymbolicLink()) continue;
-		const to = await (0, node_fs_promises.realpath)(at).catch(() => void 0);
-		if (to === void 0 || !within(realRoot, to)) return linkMessage(at, to ?? "(nothing)");
-	}
-}
-/**
-* Open `target` (below `root`) for writing: its directories checked and created, the file itself opened without
-* following a link (ELOOP: refused, naming it).
-*/
-async function openInside(root, target, flag, mode = 438) {
-	const problem = await directoryLinkOut(root, node_path.default.dirname(target));
-	if (problem !== void 0) throw new UsageError(problem);
-	await (0, node_fs_promises.mkdir)(node_path.default.dirname(target), { recursive: true });
-	try {
-		return await (0, node_fs_promises.open)(target, FLAGS[flag] | NOFOLLOW, mode);
-	} catch (err) {
-		if (err.code === "ELOOP") throw new UsageError(linkMessage(target));
-		throw err;
-	}
-}
-/** Write `content` to `target` (below `root`) through openInside. */
-async function writeInside(root, target, content, options = {}) {
-	const handle = await openInside(root, target, options.flag ?? "w", options.mode);
-	try {
-		await handle.writeFile(content, "utf8");
-	} finally {
-		await handle.close();
-	}
-}
-/** Write a file a command was given by name (`--out FILE`): inside its own directory, never through a link. */
-async function writeNamedFile(file, content, flag = "w") {
-	await writeInside(node_path.default.dirname(node_path.default.resolve(file)), node_path.default.resolve(file), content, { flag });
-}
-var FLAGS, NOFOLLOW, linkMessage, within;
-var init_write_inside = __esmMin((() => {
-	init_errors$1();
-	FLAGS = {
-		w: node_fs.constants.O_WRONLY | node_fs.constants.O_CREAT | node_fs.constants.O_TRUNC,
-		wx: node_fs.constants.O_WRONLY | node_fs.constants.O_CREAT | node_fs.constants.O_EXCL,
-		a: node_fs.constants.O_WRONLY | node_fs.constants.O_CREAT | node_fs.constants.O_APPEND
-	};
-	NOFOLLOW = node_fs.constants.O_NOFOLLOW ?? 0;
-	linkMessage = (link, to) => `${link} is a symbolic link${to === void 0 ? "" : ` to ${to}`}; docops writes no file through a link (remove it, or write into another directory)`;
-	within = (outer, inner) => {
-		const rel = node_path.default.relative(outer, inner);
-		return rel === "" || !rel.startsWith("..") && !node_path.default.isAbsolute(rel);
-	};
-}));
 // src/health/broken-links.ts
 /** Object keys sorted at every depth, so equal references give equal text. */
 function canonical(v) {
@@ -67418,6 +67290,117 @@ var init_broken_links$1 = __esmMin((() => {
 		locations
 	});
 }));
+// src/write-inside.ts
+/**
+* Writing files inside a directory docops was given — `init`'s and `export`'s target, `undo -o`, the journal
+* directory, the directory of a `--out` file — without following a symbolic link out of it (docs/reliability.md,
+* "Files are written where they are said to be"). A file docops writes that is a symbolic link is refused,
+* wherever it points (docops would write into the file it names, maybe far away); so is a directory on the way
+* that is a link out of the directory given (or a dangling one). Each refusal is a UsageError naming the link.
+*
+* Two layers: commands that write several files check them all first (refuseLinks), so a refused command
+* writes nothing; and every write opens its file with O_NOFOLLOW after checking its directories (openInside),
+* so a link that appears in between is refused too.
+*/
+var write_inside_exports = /* @__PURE__ */ __exportAll({
+	linkOnTheWay: () => linkOnTheWay,
+	openInside: () => openInside,
+	refuseLinks: () => refuseLinks,
+	writeInside: () => writeInside,
+	writeNamedFile: () => writeNamedFile
+});
+async function lstatOrNone(p) {
+	try {
+		return await (0, node_fs_promises.lstat)(p);
+	} catch (err) {
+		if (err.code === "ENOENT" || err.code === "ENOTDIR") return void 0;
+		throw err;
+	}
+}
+/** The parts of `dir`'s path below `root` ([] for root itself); an error (a bug of the caller) when it is not there. */
+function below(root, dir) {
+	const rel = node_path.default.relative(node_path.default.resolve(root), node_path.default.resolve(dir));
+	if (rel === "") return [];
+	if (rel.startsWith("..") || node_path.default.isAbsolute(rel)) throw new Error(`${dir} is not inside ${root}: docops writes only inside the directory it is given`);
+	return rel.split(node_path.default.sep);
+}
+/** The first directory on the way from `root` to `dir` (root excluded, dir included) that is a link out of root. */
+async function directoryLinkOut(root, dir) {
+	const parts = below(root, dir);
+	if (parts.length === 0) return void 0;
+	const realRoot = await (0, node_fs_promises.realpath)(root).catch(() => node_path.default.resolve(root));
+	let at = root;
+	for (const part of parts) {
+		at = node_path.default.join(at, part);
+		const st = await lstatOrNone(at);
+		if (!st) return void 0;
+		if (!st.isSymbolicLink()) continue;
+		const to = await (0, node_fs_promises.realpath)(at).catch(() => void 0);
+		if (to === void 0 || !within(realRoot, to)) return linkMessage(at, to ?? "(nothing)");
+	}
+}
+/**
+* What is wrong on the way from `root` to the file `target`: a directory that is a symbolic link out of `root`
+* (or a dangling one), or `target` itself being a symbolic link. Undefined when nothing is.
+*/
+async function linkOnTheWay(root, target) {
+	const out = await directoryLinkOut(root, node_path.default.dirname(target));
+	if (out !== void 0) return out;
+	if (!(await lstatOrNone(target))?.isSymbolicLink()) return void 0;
+	return linkMessage(target, await (0, node_fs_promises.realpath)(target).catch(() => "(nothing)"));
+}
+/** Refuse, before anything is written, every link on the way to any of `targets` (one UsageError naming them all). */
+async function refuseLinks(root, targets) {
+	const found = /* @__PURE__ */ new Set();
+	for (const t of targets) {
+		const problem = await linkOnTheWay(root, t);
+		if (problem !== void 0) found.add(problem);
+	}
+	if (found.size > 0) throw new UsageError([...found].join("\n"));
+}
+/**
+* Open `target` (below `root`) for writing: its directories checked and created, the file itself opened without
+* following a link (ELOOP: refused, naming it).
+*/
+async function openInside(root, target, flag, mode = 438) {
+	const problem = await directoryLinkOut(root, node_path.default.dirname(target));
+	if (problem !== void 0) throw new UsageError(problem);
+	await (0, node_fs_promises.mkdir)(node_path.default.dirname(target), { recursive: true });
+	try {
+		return await (0, node_fs_promises.open)(target, FLAGS[flag] | NOFOLLOW, mode);
+	} catch (err) {
+		if (err.code === "ELOOP") throw new UsageError(linkMessage(target));
+		throw err;
+	}
+}
+/** Write `content` to `target` (below `root`) through openInside. */
+async function writeInside(root, target, content, options = {}) {
+	const handle = await openInside(root, target, options.flag ?? "w", options.mode);
+	try {
+		await handle.writeFile(content, "utf8");
+	} finally {
+		await handle.close();
+	}
+}
+/** Write a file a command was given by name (`--out FILE`): inside its own directory, never through a link. */
+async function writeNamedFile(file, content, flag = "w") {
+	await writeInside(node_path.default.dirname(node_path.default.resolve(file)), node_path.default.resolve(file), content, { flag });
+}
+var FLAGS, NOFOLLOW, linkMessage, within;
+var init_write_inside = __esmMin((() => {
+	init_errors$1();
+	FLAGS = {
+		w: node_fs.constants.O_WRONLY | node_fs.constants.O_CREAT | node_fs.constants.O_TRUNC,
+		wx: node_fs.constants.O_WRONLY | node_fs.constants.O_CREAT | node_fs.constants.O_EXCL,
+		a: node_fs.constants.O_WRONLY | node_fs.constants.O_CREAT | node_fs.constants.O_APPEND
+	};
+	NOFOLLOW = node_fs.constants.O_NOFOLLOW ?? 0;
+	linkMessage = (link, to) => `${link} is a symbolic link${to === void 0 ? "" : ` to ${to}`}; docops writes no file through a link (remove it, or write into another directory)`;
+	within = (outer, inner) => {
+		const rel = node_path.default.relative(outer, inner);
+		return rel === "" || !rel.startsWith("..") && !node_path.default.isAbsolute(rel);
+	};
+}));
 // src/cli/broken-links.ts
 /**
 * `docops plan --fail-on broken-links` and `--broken-links-out`: after the plan, the broken links the API reports
@@ -67473,7 +67456,10 @@ async function brokenLinksCheck(ctx, run, format) {
 	const fresh = new Map(newBrokenLinks(found, known).map((x) => [x.space.id, x.links]));
 	const text = report(found, fresh, format === "markdown", fail);
 	(format === "json" ? ctx.io.stderr : ctx.io.stdout).write(`\n${text}`);
-	if (typeof out === "string") await writeNamedFile(out, JSON.stringify(baselineOf(found), null, 2) + "\n");
+	if (typeof out === "string") {
+		const { writeNamedFile } = await Promise.resolve().then(() => (init_write_inside(), write_inside_exports));
+		await writeNamedFile(out, JSON.stringify(baselineOf(found), null, 2) + "\n");
+	}
 	if (fail && fresh.size > 0) {
 		const n = [...fresh.values()].reduce((a, l) => a + l.length, 0);
 		const where = [...fresh.keys()].map((id) => found.find((s) => s.id === id)).map((s) => `${s.org}/${s.title}`);
@@ -67482,7 +67468,6 @@ async function brokenLinksCheck(ctx, run, format) {
 }
 var FAIL_ON_CHECKS, BROKEN_LINKS_FLAGS, SHOWN;
 var init_broken_links = __esmMin((() => {
-	init_write_inside();
 	init_errors$1();
 	init_broken_links$1();
 	FAIL_ON_CHECKS = ["broken-links"];
@@ -67550,7 +67535,7 @@ async function planOne(ctx, check) {
 	}));
 	await stepSummary(ctx, () => markdownPlan(plan, cost, scopes, verdict));
 	if (typeof out === "string" && manifests) {
-		await writeNamedFile(out, redactCredentials(renderSavedPlan(createSavedPlan({
+		const saved = createSavedPlan({
 			plan,
 			live,
 			manifests,
@@ -67561,7 +67546,9 @@ async function planOne(ctx, check) {
 				invite: ctx.global.invite,
 				modes
 			}
-		}))));
+		});
+		const { writeNamedFile } = await Promise.resolve().then(() => (init_write_inside(), write_inside_exports));
+		await writeNamedFile(out, redactCredentials(renderSavedPlan(saved)));
 		ctx.logger.info({
 			file: out,
 			steps: plan.steps.length
@@ -67588,7 +67575,6 @@ var init_plan = __esmMin((() => {
 	init_policy();
 	init_broken_links();
 	init_format_flag();
-	init_write_inside();
 	planCommand = {
 		name: "plan",
 		usage: "docops plan -m DIR [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [--fail-on broken-links] [flags]",

@@ -1,6 +1,6 @@
 /**
  * What the docs tell a user to run to install docops is what the tests run (issue 23): docops is not on the npm
- * registry, so `npx docops` only means this package inside a checkout (a dev dependency links it there), and
+ * registry, so `npx docops` only means this package inside a checkout (npm runs a project's own command), and
  * the commands of docs/install.md are the ones test/pack/pack.test.ts and the ha message use.
  */
 import { readFileSync } from 'node:fs';

@@ -11,7 +11,7 @@
  *   the client installed beside it as that message says, leads through a Lease.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -104,6 +104,16 @@ describe('the release tarball', () => {
     // nothing of the checkout's layout either: the sandbox is in the bundle, the tools stay home
     expect(Object.keys(packed('package.json'))).not.toEqual(expect.arrayContaining(['workspaces']));
     expect(Object.keys(packed('package.json'))).not.toEqual(expect.arrayContaining(['imports']));
+  });
+
+  it('is what docs/install.md says it is: its count of files and its size, within a tenth (issue 34 §9)', () => {
+    const doc = readFileSync(join(REPO, 'docs/install.md'), 'utf8');
+    const said = /about (\d+) files, ([\d.]+) MB/.exec(doc);
+    expect(said, 'docs/install.md says "about N files, X MB"').not.toBeNull();
+    const near = (actual: number, written: number): boolean => Math.abs(actual - written) <= written / 10;
+    const mb = statSync(tarball).size / 1e6;
+    expect(near(files.length, Number(said![1])), `${files.length} files, the docs say ${said![1]}`).toBe(true);
+    expect(near(mb, Number(said![2])), `${mb.toFixed(2)} MB, the docs say ${said![2]}`).toBe(true);
   });
 
   it('has every file the bundled command loads by a relative path', () => {

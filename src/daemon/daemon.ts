@@ -273,25 +273,28 @@ export class Daemon extends EventEmitter {
 
   /**
    * Stop taking triggers, abort the apply (the step in flight finishes, no new step starts), close
-   * everything. `graceful` is false when the run did not end within shutdownGraceMs.
+   * everything. `graceful` is false when the run did not end within shutdownGraceMs. `quiet`: after a failed start.
    */
-  stop(): Promise<{ graceful: boolean }> {
-    this.stopping ??= shutDown({
-      logger: this.logger,
-      graceMs: this.config.shutdownGraceMs,
-      runner: this.runner,
-      abort: this.abort,
-      retrier: this.retrier,
-      reconciler: this.reconciler,
-      parts: () => ({
-        ...this.watching,
-        lease: this.deps.embedded ? undefined : this.leadership,
-        server: this.server,
-        approvals: this.approvals,
-        notifier: this.notifier,
-        connection: this.connection,
-      }),
-    });
+  stop(options: { quiet?: boolean } = {}): Promise<{ graceful: boolean }> {
+    this.stopping ??= shutDown(
+      {
+        logger: this.logger,
+        graceMs: this.config.shutdownGraceMs,
+        runner: this.runner,
+        abort: this.abort,
+        retrier: this.retrier,
+        reconciler: this.reconciler,
+        parts: () => ({
+          ...this.watching,
+          lease: this.deps.embedded ? undefined : this.leadership,
+          server: this.server,
+          approvals: this.approvals,
+          notifier: this.notifier,
+          connection: this.connection,
+        }),
+      },
+      options.quiet === true,
+    );
     return this.stopping;
   }
 

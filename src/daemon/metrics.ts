@@ -57,13 +57,13 @@ function families(registry: Registry, byOrg: boolean) {
     }),
     applied: new Counter({
       name: 'docops_changes_applied_total',
-      help: 'Plan steps applied, by kind and action.',
+      help: 'Changes applied, by kind and action: each object once per run and action (the steps of a team create, its members included, are one).',
       labelNames: labels('kind', 'action'),
       registers,
     }),
     failedSteps: new Counter({
       name: 'docops_changes_failed_total',
-      help: 'Plan steps that failed, by kind and action.',
+      help: 'Changes that failed, by kind and action: each object once per run and action.',
       labelNames: labels('kind', 'action'),
       registers,
     }),

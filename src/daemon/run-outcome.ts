@@ -168,7 +168,19 @@ export function errorFields(err: unknown, plan: Plan | undefined, documents: num
 }
 
 /** One log line per step, metrics per applied/failed step; notes in `api` whether a failure looks like the API's fault. */
+/**
+ * Logs each step's outcome and counts it. The counters count changes of objects, not steps: the steps of one object
+ * and action in a run (a team's create, then its members) are one change, counted applied at its first applied
+ * step and failed at its first failed one.
+ */
 export function stepLogger(log: Logger, metrics: DaemonMetrics, api: ApiTrouble) {
+  const counted = new Set<string>();
+  const once = (step: ApplyEvent['step'], outcome: string): boolean => {
+    const key = JSON.stringify([outcome, step.kind, step.org, step.key, step.action]);
+    if (counted.has(key)) return false;
+    counted.add(key);
+    return true;
+  };
   return (event: ApplyEvent): void => {
     const { step } = event;
     // `change` says what the step does in words (the pretty log shows it after the message instead of these fields).
@@ -181,10 +193,10 @@ export function stepLogger(log: Logger, metrics: DaemonMetrics, api: ApiTrouble)
       change: stepLine(step),
     };
     if (event.type === 'done') {
-      metrics.stepApplied(step.kind, step.action);
+      if (once(step, 'applied')) metrics.stepApplied(step.kind, step.action);
       log.info({ ...fields, durationMs: Math.round(event.durationMs) }, 'applied');
     } else if (event.type === 'failed') {
-      metrics.stepFailed(step.kind, step.action);
+      if (once(step, 'failed')) metrics.stepFailed(step.kind, step.action);
       const e = event.error;
       if (e instanceof ApiError && (e.status === undefined || e.status >= 500 || e.status === 429)) {
         api.ok = false;

@@ -32,8 +32,13 @@ export interface StoppingDaemon {
 
 const CLOSED_LAST = ['server', 'approvals', 'notifier', 'connection'] as const;
 
-export async function shutDown(d: StoppingDaemon): Promise<{ graceful: boolean }> {
-  d.logger.info('stopping: no new reconciles; the step in flight finishes');
+/**
+ * Stop. `quiet`: the daemon never started (its start failed): what it closes is said at debug level, so the reason
+ * it did not start is the one thing a user reads.
+ */
+export async function shutDown(d: StoppingDaemon, quiet = false): Promise<{ graceful: boolean }> {
+  const say = quiet ? d.logger.debug.bind(d.logger) : d.logger.info.bind(d.logger);
+  say('stopping: no new reconciles; the step in flight finishes');
   const drained = d.runner.stop();
   d.abort.abort();
   d.retrier.cancel();
@@ -51,6 +56,6 @@ export async function shutDown(d: StoppingDaemon): Promise<{ graceful: boolean }
   // After an ungraceful stop a write may still be in flight, so the lease is left to expire.
   await d.parts().lease?.stop(graceful);
   for (const last of CLOSED_LAST) await d.parts()[last]?.close();
-  d.logger.info({ graceful }, 'stopped');
+  say({ graceful }, 'stopped');
   return { graceful };
 }

@@ -84,6 +84,9 @@ export interface ApiErrorOptions {
 }
 
 /** An HTTP call failed for good (after retries). Never carries the token. */
+/** What a 401 says besides the API's words: where a user finds out what is wrong with the token. */
+export const UNAUTHORIZED_HINT = ' (the API refused the token: `docops whoami` says whose it is and what it may do)';
+
 export class ApiError extends DocopsError {
   /** Undefined when the error did not come from the API client. */
   readonly effect: RequestEffect | undefined;
@@ -100,7 +103,7 @@ export class ApiError extends DocopsError {
     options?: ApiErrorOptions,
   ) {
     super(
-      `${method} ${path} failed${status === undefined ? '' : ` with ${status}`}: ${apiMessage}`,
+      `${method} ${path} failed${status === undefined ? '' : ` with ${status}`}: ${apiMessage}${status === 401 ? UNAUTHORIZED_HINT : ''}`,
       options?.cause === undefined ? undefined : { cause: options.cause },
     );
     this.effect = options?.effect;

@@ -75,5 +75,7 @@ describe('apply with failing steps', () => {
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^Error: GET \S+ failed with 401/m);
+    // Where to look next (issue 34 §9).
+    expect(r.stderr).toContain('the API refused the token: `docops whoami` says whose it is and what it may do');
   });
 });

@@ -124,6 +124,13 @@ describe('docops usage', () => {
     }
   });
 
+  it('the daemon without a token says why in one line: no "stopping … stopped" of a daemon that never started (issue 34 §9)', async () => {
+    const r = await runCli(['daemon', '-c', 'config.example/docops.yaml', '--listen', '127.0.0.1:0'], {});
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/no API token: set tokenFile in the config or DOCOPS_TOKEN/);
+    expect(r.stderr).not.toMatch(/stopping|stopped/);
+  });
+
   it('checks flag values', async () => {
     const cases: [string[], RegExp][] = [
       [['plan', '-m', 'x', '--sandbox', '--concurrency', '0'], /--concurrency must be a positive integer/],

@@ -165,6 +165,20 @@ describe('docops daemon (in-process, against the sandbox)', () => {
     expect(metrics.value('docops_changes_applied_total', { kind: 'Team', action: 'update' })).toBe(1);
   });
 
+  it('counts changes, not steps: a team created with its members (two steps) is one create (issue 34 §9)', async () => {
+    const t = await start({ files: { 'support.yaml': SUPPORT } });
+    const next = t.nextRun((r) => r.reasons.includes('watch'));
+    // An owner makes it two steps: the create with the members, then their roles.
+    t.write(
+      'night.yaml',
+      `${teamYaml('Night shift')}  members:\n    - { email: bob@acme.test, role: owner }\n    - { email: dan@acme.test }\n`,
+    );
+    const run = await next;
+    expect(run, JSON.stringify(run)).toMatchObject({ result: 'success', applied: 2 });
+    const metrics = parsePrometheus((await t.get('/metrics')).text);
+    expect(metrics.value('docops_changes_applied_total', { kind: 'Team', action: 'create' })).toBe(1);
+  });
+
   it('journals deletes before pruning, and the safety gate refuses pruning everything', async () => {
     const writers = teamYaml('Writers', [], 'team-writers'); // members not written: not managed
     const t = await start({ files: { 'teams.yaml': `${SUPPORT}---\n${writers}` }, config: { prune: { Team: true } } });

@@ -141,7 +141,7 @@ export async function daemonCommand(argv: string[], io: CliIO, hooks: DaemonComm
     try {
       await daemon.start();
     } catch (err) {
-      await daemon.stop();
+      await daemon.stop({ quiet: true }); // what it closes is not news: why it did not start is
       throw listenError(err, config.listen);
     }
     if (daemon instanceof Daemon) hooks.onStarted?.(daemon);

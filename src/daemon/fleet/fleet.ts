@@ -133,15 +133,17 @@ export class Fleet extends EventEmitter implements FleetView {
     return this.leases;
   }
 
-  stop(): Promise<{ graceful: boolean }> {
+  /** `quiet`: after a failed start (see Daemon.stop). */
+  stop(options: { quiet?: boolean } = {}): Promise<{ graceful: boolean }> {
     this.stopping ??= (async () => {
-      this.logger.info('stopping: no new reconciles in any organization; the steps in flight finish');
-      const results = await Promise.all([...this.orgs.values()].map((o) => o.daemon.stop()));
+      const say = options.quiet === true ? this.logger.debug.bind(this.logger) : this.logger.info.bind(this.logger);
+      say('stopping: no new reconciles in any organization; the steps in flight finish');
+      const results = await Promise.all([...this.orgs.values()].map((o) => o.daemon.stop(options)));
       const graceful = results.every((r) => r.graceful);
       // Released only once no organization writes any more; otherwise they are left to expire.
       await this.leases?.stop(graceful);
       await this.server?.close();
-      this.logger.info({ graceful }, 'stopped');
+      say({ graceful }, 'stopped');
       return { graceful };
     })();
     return this.stopping;

@@ -9,6 +9,7 @@ import { ApiError } from '../../src/model/errors.js';
 import type { DesiredEntry, KindDefinition } from '../../src/model/kind.js';
 import { diffAll, fetchLive } from '../../src/engine/reconcile.js';
 import { desiredState } from '../../src/model/state.js';
+import type { ManifestDocument } from '../../src/model/document.js';
 import { fakeDoc } from '../kinds/helpers.js';
 
 /** A client whose answers are 404 for the paths `missing` says, an empty list or object otherwise. */
@@ -45,9 +46,12 @@ const kind = (name: string, read: (org: string) => string): KindDefinition => ({
   diff: () => ({ steps: [], unmanaged: [], warnings: [], blocked: [] }),
 });
 
+const docs = new Map<DesiredEntry, ManifestDocument>();
 const entry = (k: string, org: string, key: string, file: string): DesiredEntry => {
   const doc = fakeDoc(k, org, { title: key }, file);
-  return { kind: k, org, key, spec: {}, source: doc.pos(['spec']), doc };
+  const e = { kind: k, org, key, spec: {}, source: doc.pos(['spec']), doc };
+  docs.set(e, doc);
+  return e;
 };
 
 const TEAMS = kind('Team', (org) => `/orgs/${org}/teams`);
@@ -55,7 +59,10 @@ const SECTIONS = kind('Site', (org) => `/orgs/${org}/sites/site-1/sections`);
 const desired = (...entries: DesiredEntry[]) => {
   const byKind = new Map<string, DesiredEntry[]>();
   for (const e of entries) byKind.set(e.kind, [...(byKind.get(e.kind) ?? []), e]);
-  return desiredState(byKind, [...new Set(entries.map((e) => e.doc))]);
+  return desiredState(
+    byKind,
+    entries.map((e) => docs.get(e)!),
+  );
 };
 
 describe('an unknown organization, in fetchLive', () => {

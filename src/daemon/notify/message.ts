@@ -87,9 +87,18 @@ export function webhookBody(d: Decision, c: NotificationContext): Record<string,
       : {}),
     ...(r.violations ? { violations: r.violations } : {}),
     ...(d.event === 'awaiting_approval' && r.approval ? { approval: { checksum: r.approval.checksum } } : {}),
-    ...(d.event === 'apply_failed' && r.error !== undefined ? { error: r.error } : {}),
+    ...(errorSentence(d, r) !== undefined ? { error: errorSentence(d, r) } : {}),
     ...(c.statusUrl ? { statusUrl: c.statusUrl } : {}),
   };
+}
+
+/**
+ * The run's error in one sentence, where the notification has nothing else to say why: a failed apply, and a load
+ * that failed without positions (a missing or unreadable manifests directory).
+ */
+function errorSentence(d: Decision, r: NotificationContext['record']): string | undefined {
+  if (d.event === 'apply_failed') return r.error;
+  return d.event === 'manifests_invalid' && !r.issues ? r.error : undefined;
 }
 
 /** Slack mrkdwn: `&`, `<` and `>` are the only characters to escape. */
@@ -124,7 +133,8 @@ export function slackBody(d: Decision, c: NotificationContext): { text: string }
     lines.push(
       `Approve exactly this plan: \`/docops approve ${r.approval.checksum}\` (a pull-request comment by an approver) or POST /approve.`,
     );
-  if (d.event === 'apply_failed' && r.error !== undefined) lines.push(slackEscape(r.error));
+  const error = errorSentence(d, r);
+  if (error !== undefined) lines.push(slackEscape(error));
   if (c.statusUrl) lines.push(`<${c.statusUrl}|Status page>`);
   return { text: lines.join('\n') };
 }

@@ -147,5 +147,14 @@ describe('a create whose follow-up fails', () => {
       key: 'Acme Help Center',
     });
     expect(lines[0]!['msg']).toMatch(SENTENCE);
+    // The failed step says its sentence at error level; its stack only at debug (issue 34).
+    const failed = daemon.logs.filter((l) => l['msg'] === 'step failed');
+    expect(failed.length).toBeGreaterThan(0);
+    for (const l of failed) {
+      expect(l).toMatchObject({ level: 50, errorType: 'ApiError' });
+      expect(String(l['error'])).toContain(REFUSAL);
+      expect(JSON.stringify(l)).not.toContain('"stack"');
+    }
+    expect(daemon.logs.some((l) => l['msg'] === 'step failed (stack)' && l['level'] === 20)).toBe(true);
   });
 });

@@ -191,7 +191,10 @@ export function stepLogger(log: Logger, metrics: DaemonMetrics, api: ApiTrouble)
         api.status = e.status;
       }
       // Its sentence at error level, as the apply report says it; the stack only at debug.
-      log.error({ ...fields, error: e.message, errorType: typeOf(e) }, 'step failed');
+      log.error(
+        { ...fields, ...(step.source ? { source: step.source } : {}), error: e.message, errorType: typeOf(e) },
+        'step failed',
+      );
       log.debug({ step: step.id, err: e }, 'step failed (stack)');
     } else if (event.type === 'skipped') {
       log.warn({ ...fields, reason: event.reason }, 'step skipped');

@@ -40,9 +40,9 @@ const WORKFLOW_COMMAND = /^::[A-Za-z-]+(?: [^\n]*)?::/;
 /** Run the action's command; returns its exit code (the step fails unless 0). */
 export async function runAction(env: Env, streams: ActionStreams): Promise<number> {
   const inputs = actionInputs(env);
-  const io = (stdout: OutputStream = streams.stdout): CliIO => ({
+  const io = (stdout: OutputStream = streams.stdout, stderr: OutputStream = streams.stderr): CliIO => ({
     stdout,
-    stderr: streams.stderr,
+    stderr,
     env: docopsEnv(env, inputs),
     isTTY: false,
   });
@@ -57,17 +57,22 @@ export async function runAction(env: Env, streams: ActionStreams): Promise<numbe
       break;
     case 'plan': {
       let printed = '';
+      let errors = '';
       const tee: OutputStream = { write: (chunk: string) => ((printed += chunk), streams.stdout.write(chunk)) };
+      const errTee: OutputStream = { write: (chunk: string) => ((errors += chunk), streams.stderr.write(chunk)) };
       code = await run(
         ['plan', '-m', manifests, '--format', 'markdown', '--detailed-exitcode', '--out', planFile, ...args],
-        io(tee),
+        io(tee, errTee),
       );
       setOutputs(env, { changes: String(code === EXIT.changesPending), 'plan-file': planFile });
       // Also when the plan failed with a plan to show (blocked objects), so the reviewer sees why.
-      const body = printed
+      const plan = printed
         .split('\n')
         .filter((line) => !WORKFLOW_COMMAND.test(line))
         .join('\n');
+      // A plan that failed before it had a plan to show (invalid manifests, an unknown directory, an API error)
+      // says so in the comment: left alone, the comment would show an older commit's plan as this one's.
+      const body = plan.trim() === '' && code === EXIT.error ? failedPlanComment(errors) : plan;
       if (inputs.comment && env.GITHUB_EVENT_NAME === 'pull_request' && body.trim() !== '') {
         if ((await comment(body, inputs, env, io())) !== EXIT.ok) code = EXIT.error;
       }
@@ -85,6 +90,19 @@ export async function runAction(env: Env, streams: ActionStreams): Promise<numbe
   }
   setOutputs(env, { 'exit-code': String(code) });
   return code;
+}
+
+/** The comment of a plan that failed before it could show a plan: what the command said (redacted, as it printed it). */
+export function failedPlanComment(stderr: string): string {
+  const said = stderr
+    .split('\n')
+    .filter((line) => !WORKFLOW_COMMAND.test(line) && !line.startsWith('{"level"'))
+    .join('\n')
+    .trim();
+  const text = said.length > 6000 ? `${said.slice(0, 6000)}\n…` : said || 'see the job log';
+  // A fence longer than any run of backquotes in the text.
+  const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  return `### docops plan\n\n**The plan failed**: nothing was planned for this commit.\n\n${fence}text\n${text}\n${fence}\n`;
 }
 
 /** `docops pr-comment` with the plan's markdown: the PR's one comment, found again by its marker. */

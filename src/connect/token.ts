@@ -9,7 +9,7 @@
  * them) and so whether an admin's token may write — only a write would show that, and whoami never writes.
  */
 import type { ApiClient } from '../model/api-client.js';
-import { ApiError } from '../model/errors.js';
+import { ApiError, UsageError } from '../model/errors.js';
 import { pathSegment } from '../model/refs.js';
 import { matchOperation } from '../scopes/operations.js';
 import { listOrgs, type VisibleOrg } from './orgs.js';
@@ -82,12 +82,10 @@ export async function inspectToken(client: ApiClient, options: InspectOptions = 
   let orgs = await orRefused('GET', '/orgs', () => listOrgs(client), refused);
   if (orgs && options.org !== undefined) {
     orgs = orgs.filter((o) => o.id === options.org);
+    // The list answered: the mistake is the flag's value, not a failed request.
     if (orgs.length === 0)
-      throw new ApiError(
-        'GET',
-        '/orgs',
-        undefined,
-        `the token does not see organization "${options.org}" (\`docops orgs\` lists those it sees)`,
+      throw new UsageError(
+        `--org ${options.org}: the token does not see organization "${options.org}" (\`docops orgs\` lists those it sees)`,
       );
   }
   const report: TokenReport = { apiUrl: client.baseUrl, refused, ...(user ? { user } : {}) };

@@ -17,6 +17,11 @@ export interface ManifestsState {
   positions?: string[];
   /** The load failed without positions (e.g. the directory is unreadable); the error's class. */
   errorType?: string;
+  /**
+   * The loader's sentence when the directory itself could not be read (missing, not a directory, unreadable, no
+   * manifest in it): it names the directory the config gives, never a file's content.
+   */
+  reason?: string;
 }
 
 /** The last API contact. */
@@ -53,7 +58,7 @@ export function leaderReadiness(f: LeaderFacts): Readiness {
     reasons.push(
       m.problems !== undefined
         ? `the last manifest load failed: ${m.problems} problem(s) (positions below, messages in the log)`
-        : 'the last manifest load failed: the manifests could not be read (see the log)',
+        : `the last manifest load failed: ${m.reason ?? 'the manifests could not be read (see the log)'}`,
     );
   if (!f.api) reasons.push('the API has not been contacted yet');
   else if (!f.api.ok)

@@ -36,7 +36,13 @@ export class RunBook {
     if (r.result === 'invalid_manifests') {
       this.manifests = r.issues
         ? { ok: false, at, problems: r.issues.length, positions: positionsOf(r, this.manifestsDir) }
-        : { ok: false, at, ...(r.errorType !== undefined ? { errorType: r.errorType } : {}) };
+        : {
+            ok: false,
+            at,
+            ...(r.errorType !== undefined ? { errorType: r.errorType } : {}),
+            // The loader's UsageErrors are its sentences about the directory (src/manifests/load.ts).
+            ...(r.errorType === 'UsageError' && r.error !== undefined ? { reason: r.error } : {}),
+          };
     } else {
       this.manifests = { ok: true, at };
       this.lastGood = { at, documents: r.documents ?? 0 };

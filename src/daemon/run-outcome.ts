@@ -202,7 +202,12 @@ export function stepLogger(log: Logger, metrics: DaemonMetrics, api: ApiTrouble)
         api.ok = false;
         api.status = e.status;
       }
-      log.error({ ...fields, err: e }, 'step failed');
+      // Its sentence at error level, as the apply report says it; the stack only at debug.
+      log.error(
+        { ...fields, ...(step.source ? { source: step.source } : {}), error: e.message, errorType: typeOf(e) },
+        'step failed',
+      );
+      log.debug({ step: step.id, err: e }, 'step failed (stack)');
     } else if (event.type === 'skipped') {
       log.warn({ ...fields, reason: event.reason }, 'step skipped');
     } else if (event.type === 'recovered') {

@@ -135,7 +135,12 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
         { file: issue.file, line: issue.line, column: issue.column },
         `invalid manifest: ${formatIssue(issue)}`,
       );
-    if (!issues) log.error({ err }, 'cannot load manifests');
+    // Without positions the error is one sentence (a missing or unreadable directory): said at error level as the
+    // CLI says it; the stack only at debug level.
+    if (!issues) {
+      log.error({ error: message(err), errorType: typeOf(err) }, `cannot load manifests: ${message(err)}`);
+      log.debug({ err }, 'cannot load manifests (stack)');
+    }
     return finish({
       result: 'invalid_manifests',
       ...(issues ? { issues } : {}),

@@ -20,6 +20,7 @@ import { withNullMeanings } from './null-meanings.js';
 import { emptyPlan, type Plan, type OwnershipMode } from '../model/plan.js';
 import { sealStep } from '../model/refs.js';
 import { ModeResolver, applyModes, blockWaitingOnDropped } from './modes.js';
+import { blockedDocuments, orgIsUnknown, orgNotFoundState } from './unknown-org.js';
 import { checkScopedSteps, managedScopes, scopedDiffContext, type ScopeSet } from './scope.js';
 
 export interface PlanOptions {
@@ -129,9 +130,19 @@ export async function fetchLive(
   const prune = pruneResolver(desired, options);
   const ctx = context ? context(prune) : createFetchContext(client, prune);
   const work = inScope(scopes(kinds, desired), options.scope);
-  const results = await Promise.all(work.map((w) => w.kind.fetch(ctx, w.org, w.entries)));
+  // An organization the API does not know blocks its documents, not the plan (src/engine/unknown-org.ts).
+  const unknown = new Set<string>();
+  const results = await Promise.all(
+    work.map((w) =>
+      w.kind.fetch(ctx, w.org, w.entries).catch(async (err: unknown) => {
+        if (!(await orgIsUnknown(ctx, w.org, err))) throw err;
+        unknown.add(w.org);
+        return orgNotFoundState();
+      }),
+    ),
+  );
   const live: LiveState = new Map();
-  work.forEach((w, i) => live.set(liveKey(w.kind.kind, w.org), results[i]!));
+  work.forEach((w, i) => live.set(liveKey(w.kind.kind, w.org), unknown.has(w.org) ? orgNotFoundState() : results[i]!));
   return live;
 }
 
@@ -161,6 +172,10 @@ export function diffAll(
   const dropped = new Map<string, string>();
   for (const { kind, org, entries } of inScope(scopes(kinds, desired), scope)) {
     const state = live.get(liveKey(kind.kind, org)) ?? { objects: [] };
+    if (state.orgNotFound) {
+      plan.blocked.push(...blockedDocuments(desired, kind, org, entries));
+      continue;
+    }
     const result = kind.diff(ctx, org, entries, state);
     if (scope) checkScopedSteps(result.steps, { kind: kind.kind, org }, scope, registered);
     const sealed = result.steps.map((step) => sealStep(withNullMeanings(step, kind.nullMeanings?.[step.kind])));

@@ -7,6 +7,9 @@
  */
 import type { ApiClient } from '../model/api-client.js';
 import { createFetchContext } from '../engine/fetch-context.js';
+import { orgIsUnknown } from '../engine/unknown-org.js';
+import { UsageError } from '../model/errors.js';
+import { unknownOrgMessage } from '../model/unknown-org.js';
 import type { KindDefinition, LiveKindState } from '../model/kind.js';
 import { canonicalJson } from '../plan-file/canonical.js';
 import { probeEntries } from './probe.js';
@@ -39,7 +42,12 @@ export async function readForExport(
   let result: KindExport[] = [];
   for (let pass = 1; pass <= MAX_PASSES; pass++) {
     options.onPass?.(pass);
-    const states = await Promise.all(exportable.map((k, i) => k.fetch(ctx, org, probeEntries(k, org, specs[i]!))));
+    const states = await Promise.all(
+      exportable.map((k, i) => k.fetch(ctx, org, probeEntries(k, org, specs[i]!))),
+    ).catch(async (err: unknown) => {
+      // `--org` naming an organization the API does not know: say so, not the 404 of whichever list came first.
+      throw (await orgIsUnknown(ctx, org, err)) ? new UsageError(`--org ${org}: ${unknownOrgMessage(org)}`) : err;
+    });
     result = exportable.map((kind, i) => ({ kind, live: states[i]!, documents: kind.export!(org, states[i]!) }));
     const current = canonicalJson(result.map((r) => r.documents));
     if (current === previous) break;

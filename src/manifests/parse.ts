@@ -3,13 +3,14 @@
  * first (encoding, size, emptiness). Every problem becomes an issue with a position; a bad document is skipped, the
  * other documents of the file are still returned.
  */
-import { Composer, isScalar, LineCounter, Parser, visit, type Document } from 'yaml';
+import { Composer, isScalar, LineCounter, Parser, visit, type Document, type YAMLError } from 'yaml';
 import type { SourcePos, ValidationIssue } from '../model/errors.js';
 import { checkDecodedText, decodeManifestBytes, DEFAULT_MAX_FILE_BYTES } from './decode.js';
 import { allowedVariables, type VarSource } from './interpolate.js';
 import { interpolateDocument } from './interpolate-yaml.js';
 import { positionTree, treeLocator, type Locator } from './position-tree.js';
 import { unsupportedNodes } from './yaml-values.js';
+import { explainYamlError } from './yaml-syntax.js';
 
 export interface ParsedYamlDoc extends Locator {
   file: string;
@@ -101,18 +102,33 @@ function parseWithYaml(file: string, text: string, vars: VarSource | undefined, 
   };
   const at = (offset: number, message: string): ValidationIssue => ({ ...sourceAt(offset), message });
 
+  /** One of the parser's errors or warnings, in the words of what the user did where it can tell (yaml-syntax.ts). */
+  const yamlIssue = (doc: Document, e: YAMLError): ValidationIssue => {
+    if (e.code === 'DUPLICATE_KEY') {
+      const dup = duplicateKeyMessage(doc, e.pos[0], lineCounter);
+      if (dup) return at(e.pos[0], dup);
+    }
+    if (isStackOverflow(e.message)) return at(e.pos[0], TOO_DEEP);
+    if (e.name === 'YAMLWarning') return at(e.pos[0], `YAML warning (treated as an error): ${e.message}`);
+    const explained = explainYamlError(e, doc, { text, lines: lineCounter });
+    return explained ? at(explained.offset, explained.message) : at(e.pos[0], `YAML syntax error: ${e.message}`);
+  };
+
   const readOne = (doc: Document, index: number): void => {
     // Warnings (unknown tags like `!Ref`, ambiguous anchors) would silently change values: errors here.
     const yamlProblems = [...doc.errors, ...doc.warnings];
     if (yamlProblems.length > 0) {
-      // yaml often reports follow-on errors at the same spot; the first one is the useful one.
+      // yaml often reports follow-on errors at the same spot, or on the line of the mistake it explained first:
+      // the first one is the useful one.
       const offsets = new Set<number>();
+      const lines = new Set<number>();
       for (const e of yamlProblems) {
         if (offsets.has(e.pos[0])) continue;
         offsets.add(e.pos[0]);
-        const dup = e.code === 'DUPLICATE_KEY' ? duplicateKeyMessage(doc, e.pos[0], lineCounter) : undefined;
-        const kind = e.name === 'YAMLWarning' ? 'YAML warning (treated as an error)' : 'YAML syntax error';
-        issues.push(at(e.pos[0], dup ?? (isStackOverflow(e.message) ? TOO_DEEP : `${kind}: ${e.message}`)));
+        const issue = yamlIssue(doc, e);
+        if (lines.has(issue.line)) continue;
+        lines.add(issue.line);
+        issues.push(issue);
       }
       return;
     }

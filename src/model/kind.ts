@@ -84,6 +84,11 @@ export interface LiveKindState<O extends LiveObject = LiveObject, A = unknown> {
    * resolves them.
    */
   related?: LiveObject[];
+  /**
+   * The organization itself is unknown to the API (its GET answers 404): nothing was read, and every document of
+   * the kind there is blocked at its `metadata.organization` (src/engine/unknown-org.ts).
+   */
+  orgNotFound?: true;
 }
 
 export type Report = (pos: SourcePos, message: string) => void;

@@ -24,9 +24,11 @@ export async function manifestsDigest(dir: string): Promise<ManifestsDigest> {
   try {
     rels = await findManifestFiles(dir);
   } catch (err) {
-    throw new UsageError(
-      `cannot read manifests directory ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-    );
+    const code = (err as NodeJS.ErrnoException).code;
+    // The loader's words for the same mistake (src/manifests/load.ts): `plan --out` digests before it loads.
+    if (code === 'ENOENT') throw new UsageError(`manifests directory ${dir} does not exist`);
+    if (code === 'ENOTDIR') throw new UsageError(`${dir} is not a directory`);
+    throw new UsageError(`cannot read manifests directory ${dir}: ${code ?? (err as Error).message}`);
   }
   const files: Record<string, string> = {};
   // The checksum is sha256 of the files' `rel NUL base64(content)` joined by NUL, fed to the hash a slice at a

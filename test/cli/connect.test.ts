@@ -73,7 +73,9 @@ describe('docops whoami', () => {
     expect(one.orgs.map((o) => o.id)).toEqual(['org-demo']);
     const unknown = await live.run(['whoami', '--org', 'org-nowhere']);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('the token does not see organization "org-nowhere"');
+    expect(unknown.stderr).toBe(
+      'Error: --org org-nowhere: the token does not see organization "org-nowhere" (`docops orgs` lists those it sees)\n',
+    );
   });
 
   it('a read the API refuses (403) is listed with the scope the spec gives it, the rest still reported, exit 1', async () => {

@@ -102,7 +102,7 @@ describe('plan with the read-only token, apply with the write token', () => {
     const route = first.path.replace(/^\/v1/, '');
     expect(r.stdout).toMatch(
       new RegExp(
-        `✗ \\S+#\\S+: ${first.method} ${route.replace(/[/.]/g, '\\$&')} failed with 403: .*read-only.*it needs the scope [a-z:]+.*apply usually needs a token with admin rights`,
+        `✗ \\S+#\\S+: \\S+\\.yaml:\\d+:\\d+: ${first.method} ${route.replace(/[/.]/g, '\\$&')} failed with 403: .*read-only.*it needs the scope [a-z:]+.*apply usually needs a token with admin rights`,
         'm',
       ),
     );

@@ -127,4 +127,67 @@ describe('status page in a browser', () => {
     );
     await shot(page, 'status-after-invalid-manifest.png');
   });
+
+  it('after a mistyped manifests directory: the sentence, not a made-up position, wrapped at word boundaries', async () => {
+    // A path longer than a line: the sentence wraps between its words, and only the path breaks inside.
+    const long = `manifests-of-the-documentation-organization-${'x'.repeat(200)}`;
+    const t = await startTestDaemon({ files: {}, config: (dir) => ({ manifestsDir: join(dir, long) }) });
+    try {
+      const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1024, height: 900 } });
+      const page = await context.newPage();
+      expect((await page.goto(t.daemon.url + '/'))?.status()).toBe(200);
+      const text = await page.locator('body').innerText();
+      const sentence = `manifests directory ${join(t.dir, long)} does not exist`;
+      expect(text).toContain(`The manifests could not be read: ${sentence}.`);
+      expect(text).not.toContain('.:0:0');
+      expect(text).not.toMatch(/see the log/);
+      expect(await page.locator('section[aria-labelledby="runs"] tbody tr').first().innerText()).toContain(sentence);
+      // Nothing wider than the window.
+      expect(await page.evaluate('document.scrollingElement.scrollWidth <= window.innerWidth')).toBe(true);
+      for (const selector of ['[data-field="load-error"]', '[data-field="ready"]', '[data-field="manifests"]']) {
+        const { text: shown, breaks } = await lineBreaks(page, selector);
+        expect(breaks.length, `${selector} wraps`).toBeGreaterThan(0);
+        // Every break is at a space, or inside the path (the one word longer than a line).
+        const pathStart = shown.indexOf('/');
+        const pathEnd = shown.indexOf(' ', pathStart) < 0 ? shown.length : shown.indexOf(' ', pathStart);
+        for (const at of breaks)
+          expect(
+            shown[at - 1] === ' ' || shown[at] === ' ' || (at > pathStart && at < pathEnd),
+            `${selector} breaks inside a word at ${JSON.stringify(shown.slice(Math.max(0, at - 12), at))}|${JSON.stringify(shown.slice(at, at + 12))}`,
+          ).toBe(true);
+      }
+      await shot(page, 'status-manifests-directory-missing.png');
+      await context.close();
+    } finally {
+      await t.stop();
+    }
+  });
 });
+
+/** An element's text and the offsets where a new line starts, from each character's box (no page script runs). */
+async function lineBreaks(page: Page, selector: string): Promise<{ text: string; breaks: number[] }> {
+  // Written as text: the test code has no DOM types; playwright runs it in the page's utility world.
+  const measure = new Function(
+    'el',
+    `const chars = [];
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      for (let i = 0; i < n.data.length; i++) {
+        const range = document.createRange();
+        range.setStart(n, i);
+        range.setEnd(n, i + 1);
+        const box = range.getClientRects()[0];
+        chars.push({ c: n.data[i], top: box ? Math.round(box.top) : null });
+      }
+    }
+    const breaks = [];
+    let top = null;
+    chars.forEach((x, i) => {
+      if (x.top === null) return;
+      if (top !== null && x.top > top) breaks.push(i);
+      top = x.top;
+    });
+    return { text: chars.map((x) => x.c).join(''), breaks };`,
+  ) as (el: unknown) => { text: string; breaks: number[] };
+  return page.locator(selector).evaluate(measure);
+}

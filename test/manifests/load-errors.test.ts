@@ -10,7 +10,12 @@ const allowEnv = ['TEST_*'];
 const ROLES = 'admin, create, review, edit, comment, read';
 
 const cases: [file: string, expected: string[]][] = [
-  ['syntax.yaml', ['6:10: YAML syntax error: Nested mappings are not allowed in compact mappings']],
+  [
+    'syntax.yaml',
+    [
+      '7:4: indentation: "members" is indented 3 spaces, but "title" on line 6 is indented 2; keys of one mapping start at the same column (YAML: Nested mappings are not allowed in compact mappings)',
+    ],
+  ],
   ['duplicate-key.yaml', ['7:3: duplicate key "title" (first set on line 6)']],
   ['empty.yaml', ['1:1: file is empty']],
   ['comments-only.yaml', ['1:1: file contains no YAML documents (only comments or empty documents)']],
@@ -75,7 +80,7 @@ describe('several files, several documents', () => {
       `${dir}/a-teams.yaml:14:10: spec.title: must be string (got integer 7)`,
       `${dir}/b-members.yaml:4:17: metadata.organization: must be a non-empty string (got string "")`,
       `${dir}/b-members.yaml:7:14: spec.members[0].email: must be a valid email (got "not-an-email")`,
-      `${dir}/c-broken.yaml:3:1: YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]`,
+      `${dir}/c-broken.yaml:2:7: unclosed "[": the list opened here has no "]" (one written over several lines must indent them more than its key) (YAML: Flow sequence in block collection must be sufficiently indented and end with a ])`,
     ]);
   });
 

@@ -129,7 +129,11 @@ describe('representative odd YAML: docops’s own message at file:line:column, n
       `%YAML 1.3\n---\n${header()}  title: T\n`,
       '1:7: YAML warning (treated as an error): Unsupported YAML version 1.3',
     ],
-    ['tabs as indentation', `${header()}\ttitle: T\n`, '6:1: YAML syntax error: Tabs are not allowed as indentation'],
+    [
+      'tabs as indentation',
+      `${header()}\ttitle: T\n`,
+      '6:1: a tab in the indentation: YAML indents with spaces only (YAML: Tabs are not allowed as indentation)',
+    ],
     ['nested default left open', `${header()}  title: "\${A:-\${B}"\n`, '6:10: unterminated variable reference'],
   ];
   test.each(cases)('%s', async (_name, text, expected) => {

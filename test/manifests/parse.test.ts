@@ -99,7 +99,7 @@ describe('problems', () => {
   test('each bad document is reported; the good ones still come back', () => {
     const r = parseYamlFile('f.yaml', 'a: 1\n---\nb: [\n---\nc: 1\nc: 2\n---\nd: ok\n');
     expect(lines(r)).toEqual([
-      'f.yaml:4:1: YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]',
+      'f.yaml:3:4: unclosed "[": the list opened here has no "]" (one written over several lines must indent them more than its key) (YAML: Flow sequence in block collection must be sufficiently indented and end with a ])',
       'f.yaml:6:1: duplicate key "c" (first set on line 5)',
     ]);
     expect(r.documents.map((d) => d.value)).toEqual([{ a: 1 }, { d: 'ok' }]);

@@ -21,15 +21,18 @@ export const MANIFEST_CASES: BadCase[] = [
   // YAML syntax and encoding
   {
     path: 'yaml-unclosed-quote.yaml',
-    expected: 'yaml-unclosed-quote.yaml:7:1: YAML syntax error: Missing closing "quote',
+    expected:
+      'yaml-unclosed-quote.yaml:6:10: unclosed quote: the " opened here is never closed (YAML: Missing closing "quote)',
   },
   {
     path: 'yaml-bad-indent.yaml',
-    expected: 'yaml-bad-indent.yaml:6:10: YAML syntax error: Nested mappings are not allowed in compact mappings',
+    expected:
+      'yaml-bad-indent.yaml:7:4: indentation: "members" is indented 3 spaces, but "title" on line 6 is indented 2; keys of one mapping start at the same column (YAML: Nested mappings are not allowed in compact mappings)',
   },
   {
     path: 'yaml-tab-indent.yaml',
-    expected: 'yaml-tab-indent.yaml:6:1: YAML syntax error: Tabs are not allowed as indentation',
+    expected:
+      'yaml-tab-indent.yaml:6:1: a tab in the indentation: YAML indents with spaces only (YAML: Tabs are not allowed as indentation)',
   },
   {
     path: 'yaml-duplicate-key.yaml',
@@ -38,7 +41,7 @@ export const MANIFEST_CASES: BadCase[] = [
   {
     path: 'yaml-unclosed-flow.yaml',
     expected:
-      'yaml-unclosed-flow.yaml:7:1: YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]',
+      'yaml-unclosed-flow.yaml:6:12: unclosed "[": the list opened here has no "]" (one written over several lines must indent them more than its key) (YAML: Flow sequence in block collection must be sufficiently indented and end with a ])',
   },
   {
     path: 'yaml-unknown-tag.yaml',
@@ -514,7 +517,7 @@ export const CONFIG_CASES: BadCase[] = [
   {
     path: 'yaml-syntax.yaml',
     expected:
-      'yaml-syntax.yaml:3:1: YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]',
+      'yaml-syntax.yaml:2:7: unclosed "[": the list opened here has no "]" (one written over several lines must indent them more than its key) (YAML: Flow sequence in block collection must be sufficiently indented and end with a ])',
   },
   {
     path: 'missing-manifests.yaml',

@@ -86,6 +86,10 @@ describe('a create whose follow-up fails', () => {
     expect(unescaped).toMatch(SENTENCE);
     expect(r.stderr).toMatch(/^left behind:$/m);
     expect(r.stderr).toMatch(SENTENCE);
+    // The failed step names where the manifest writes what the API refused (issue 34).
+    expect(unescaped).toMatch(
+      /Site\/org-demo\/Acme Help Center#create: [^ ]*\/site\.yaml:\d+:\d+: PATCH \/orgs\/org-demo\/sites\/[^ ]+ failed with 400/,
+    );
   });
 
   it('is reported with what was left behind (JSON)', async () => {
@@ -147,5 +151,18 @@ describe('a create whose follow-up fails', () => {
       key: 'Acme Help Center',
     });
     expect(lines[0]!['msg']).toMatch(SENTENCE);
+    // The failed step says its sentence at error level; its stack only at debug (issue 34).
+    const failed = daemon.logs.filter((l) => l['msg'] === 'step failed');
+    expect(failed.length).toBeGreaterThan(0);
+    for (const l of failed) {
+      expect(l).toMatchObject({
+        level: 50,
+        errorType: 'ApiError',
+        source: { file: expect.stringMatching(/site\.yaml$/) },
+      });
+      expect(String(l['error'])).toContain(REFUSAL);
+      expect(JSON.stringify(l)).not.toContain('"stack"');
+    }
+    expect(daemon.logs.some((l) => l['msg'] === 'step failed (stack)' && l['level'] === 20)).toBe(true);
   });
 });

@@ -8,7 +8,7 @@ import { ApplyError, DocopsError, EXIT } from '../../model/errors.js';
 import type { CommandLogger } from '../command-logger.js';
 import { shouldColor } from '../../render/ansi.js';
 import { stepLine } from '../../render/step-line.js';
-import { applyResultData, renderApplyReport, renderJson, type ApplyResult } from '../../render/index.js';
+import { applyResultData, renderApplyReport, renderJson, stepSources, type ApplyResult } from '../../render/index.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { stdoutIsTTY } from '../io.js';
 import { ALLOW_ENV_FLAG, MANIFESTS_FLAG } from '../pipeline.js';
@@ -153,14 +153,17 @@ async function applyOne(
     };
     ctx.io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
   } else if (plan.steps.length > 0) {
-    ctx.io.stdout.write('\n' + renderApplyReport(result, format, { color }));
+    ctx.io.stdout.write('\n' + renderApplyReport(result, format, { color, sources: stepSources(plan) }));
     if (journalFile)
       ctx.io.stdout.write(
         `\nDeleted objects were journaled to ${journalFile} (docops undo ${journalFile} shows how it would bring them back; add --apply to do it).\n`,
       );
   }
   if (plan.steps.length > 0)
-    await stepSummary(ctx, () => markdownPlan(plan, cost) + '\n' + renderApplyReport(result, 'markdown'));
+    await stepSummary(
+      ctx,
+      () => markdownPlan(plan, cost) + '\n' + renderApplyReport(result, 'markdown', { sources: stepSources(plan) }),
+    );
   if (result.failed.length > 0 || result.unreachable !== undefined || plan.blocked.length > 0) {
     throw new ApplyError(result.failed, result.skipped, plan.blocked, {
       ...(result.unreachable !== undefined ? { unreachable: result.unreachable } : {}),

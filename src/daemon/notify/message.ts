@@ -86,10 +86,30 @@ export function webhookBody(d: Decision, c: NotificationContext): Record<string,
         }
       : {}),
     ...(r.violations ? { violations: r.violations } : {}),
+    ...(d.event === 'apply_failed' && plan && plan.blocked.length > 0
+      ? {
+          blocked: plan.blocked.slice(0, MAX_CHANGES).map((b) => ({
+            kind: b.kind,
+            org: b.org,
+            key: b.key,
+            message: b.message,
+            ...(b.source ? { source: `${b.source.file}:${b.source.line}:${b.source.column}` } : {}),
+          })),
+        }
+      : {}),
     ...(d.event === 'awaiting_approval' && r.approval ? { approval: { checksum: r.approval.checksum } } : {}),
-    ...(d.event === 'apply_failed' && r.error !== undefined ? { error: r.error } : {}),
+    ...(errorSentence(d, r) !== undefined ? { error: errorSentence(d, r) } : {}),
     ...(c.statusUrl ? { statusUrl: c.statusUrl } : {}),
   };
+}
+
+/**
+ * The run's error in one sentence, where the notification has nothing else to say why: a failed apply, and a load
+ * that failed without positions (a missing or unreadable manifests directory).
+ */
+function errorSentence(d: Decision, r: NotificationContext['record']): string | undefined {
+  if (d.event === 'apply_failed') return r.error;
+  return d.event === 'manifests_invalid' && !r.issues ? r.error : undefined;
 }
 
 /** Slack mrkdwn: `&`, `<` and `>` are the only characters to escape. */
@@ -120,11 +140,18 @@ export function slackBody(d: Decision, c: NotificationContext): { text: string }
   for (const i of (r.issues ?? []).slice(0, 20))
     lines.push(`• \`${slackEscape(`${i.file}:${i.line}:${i.column}`)}\` ${slackEscape(i.message)}`);
   for (const v of r.violations ?? []) lines.push(`• [${slackEscape(v.rule)}] ${slackEscape(v.message)}`);
+  // Why the run failed when objects are blocked: each one, where the manifest writes it.
+  if (d.event === 'apply_failed')
+    for (const b of (plan?.blocked ?? []).slice(0, 20)) {
+      const at = b.source ? `\`${slackEscape(`${b.source.file}:${b.source.line}:${b.source.column}`)}\` ` : '';
+      lines.push(`• blocked ${slackEscape(`${b.kind} ${b.org}/${b.key}`)}: ${at}${slackEscape(b.message)}`);
+    }
   if (d.event === 'awaiting_approval' && r.approval)
     lines.push(
       `Approve exactly this plan: \`/docops approve ${r.approval.checksum}\` (a pull-request comment by an approver) or POST /approve.`,
     );
-  if (d.event === 'apply_failed' && r.error !== undefined) lines.push(slackEscape(r.error));
+  const error = errorSentence(d, r);
+  if (error !== undefined) lines.push(slackEscape(error));
   if (c.statusUrl) lines.push(`<${c.statusUrl}|Status page>`);
   return { text: lines.join('\n') };
 }

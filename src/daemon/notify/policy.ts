@@ -79,7 +79,8 @@ function classify(
       return {
         event: 'manifests_invalid',
         fingerprint: digest(
-          (r.issues ?? []).map((i) => `${i.file}:${i.line}:${i.column}:${i.message}`).join('\n') || (r.errorType ?? ''),
+          (r.issues ?? []).map((i) => `${i.file}:${i.line}:${i.column}:${i.message}`).join('\n') ||
+            `${r.errorType ?? ''}\n${r.error ?? ''}`,
         ),
         open: true,
       };

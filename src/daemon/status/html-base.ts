@@ -34,9 +34,9 @@ main{padding:1rem 1.5rem;max-width:78rem}section{background:#fff;border:1px soli
 h2{font-size:1.1rem;border-bottom:1px solid #d0d7de;padding-bottom:.3rem}h3{font-size:1rem}
 table{border-collapse:collapse;width:100%;margin:.5rem 0 1rem}caption{text-align:left;font-weight:600;padding:.3rem 0}
 th,td{border:1px solid #d0d7de;padding:.35rem .5rem;text-align:left;vertical-align:top}th{background:#f6f8fa}
-.facts{display:grid;grid-template-columns:repeat(auto-fill,minmax(16rem,1fr));gap:.5rem;margin:0}.facts dt{font-weight:600;color:#57606a}.facts dd{margin:0;word-break:break-all}
+.facts{display:grid;grid-template-columns:repeat(auto-fill,minmax(16rem,1fr));gap:.5rem;margin:0}.facts dt{font-weight:600;color:#57606a}.facts dd{margin:0;overflow-wrap:anywhere}
 .badge{display:inline-block;border-radius:1rem;padding:0 .6rem;font-weight:600;font-size:.85rem;border:1px solid}
 .ok{background:#dafbe1;color:#116329;border-color:#4ac26b}.bad{background:#ffebe9;color:#82071e;border-color:#ff8182}.warn{background:#fff8c5;color:#7d4e00;border-color:#d4a72c}.info{background:#ddf4ff;color:#0a3069}
 del{background:#ffebe9;text-decoration:line-through}ins{background:#dafbe1;text-decoration:none}.changes{margin:0;padding-left:1rem}
-.pos{font-family:ui-monospace,monospace;white-space:nowrap}.note{color:#7d4e00}code{font-family:ui-monospace,monospace}
+.pos{font-family:ui-monospace,monospace}td{overflow-wrap:break-word}p,li,.pos,.text{overflow-wrap:anywhere}.badge{white-space:nowrap}.note{color:#7d4e00}code{font-family:ui-monospace,monospace}
 footer{padding:0 1.5rem 1.5rem;color:#57606a;font-size:.85rem}`;

@@ -42,8 +42,8 @@ function stepRow(st: DriftStep): string {
   const outcome = `${esc(label)}${st.outcomeDetail ? `<br><small>${esc(st.outcomeDetail)}</small>` : ''}`;
   const mode = MODE_LABEL[st.mode];
   return (
-    `<tr><td>${esc(st.action)}</td><td><strong>${esc(st.key)}</strong><br><small>${esc(st.org)}${st.source ? ` · ${esc(st.source)}` : ''}</small>` +
-    `${st.note ? `<br><small>${esc(st.note)}</small>` : ''}</td><td>${changes}</td><td>${by}</td><td>${outcome}${mode ? `<br><small data-mode="${esc(st.mode)}">mode ${esc(mode)}</small>` : ''}</td></tr>`
+    `<tr><td>${esc(st.action)}</td><td class="text"><strong>${esc(st.key)}</strong><br><small>${esc(st.org)}${st.source ? ` · ${esc(st.source)}` : ''}</small>` +
+    `${st.note ? `<br><small>${esc(st.note)}</small>` : ''}</td><td class="text">${changes}</td><td>${by}</td><td>${outcome}${mode ? `<br><small data-mode="${esc(st.mode)}">mode ${esc(mode)}</small>` : ''}</td></tr>`
   );
 }
 

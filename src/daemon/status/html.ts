@@ -37,8 +37,16 @@ function manifests(s: StatusData): string {
   if (m.ok === null) return `<section aria-labelledby="manifests">${head}<p>Not loaded yet.</p></section>`;
   if (m.ok)
     return `<section aria-labelledby="manifests">${head}<p>${badge('Valid', 'ok')} The last load found no problem.</p></section>`;
+  if (m.error !== null)
+    return (
+      `<section aria-labelledby="manifests">${head}<p>${badge('Invalid', 'bad')} The manifests could not be read: ` +
+      `<span data-field="load-error">${esc(m.error)}</span>. Nothing is sent to the API until a valid version is loaded.</p></section>`
+    );
   const rows = m.problems
-    .map((p) => `<tr><td class="pos">${esc(`${p.file}:${p.line}:${p.column}`)}</td><td>${esc(p.message)}</td></tr>`)
+    .map(
+      (p) =>
+        `<tr><td class="pos">${esc(`${p.file}:${p.line}:${p.column}`)}</td><td class="text">${esc(p.message)}</td></tr>`,
+    )
     .join('');
   return (
     `<section aria-labelledby="manifests">${head}<p>${badge('Invalid', 'bad')} The last load failed with ${m.problems.length} problem(s); ` +
@@ -72,7 +80,7 @@ function health(list: SpaceHealthView[]): string {
 function runNote(r: RunView): string {
   if (r.refusedBecause.length > 0)
     return `<ul>${r.refusedBecause.map((v) => `<li>[${esc(v.rule)}] ${esc(v.message)}</li>`).join('')}</ul>`;
-  if (r.result === 'invalid_manifests') return `${r.problems ?? 0} problem(s) (see Manifests)`;
+  if (r.result === 'invalid_manifests' && r.problems !== null) return `${r.problems} problem(s) (see Manifests)`;
   if (r.error) return esc(r.error);
   return '';
 }
@@ -108,7 +116,7 @@ function runs(list: RunView[], api: string): string {
       (r) =>
         `<tr><td><a href="${esc(api)}/runs/${r.id}">#${r.id}</a></td><td>${esc(formatAt(r.startedAt))}</td><td>${esc(r.reasons.join(', '))}</td>` +
         `<td>${(r.durationMs / 1000).toFixed(1)} s</td><td>${badge(RESULT_LABEL[r.result] ?? r.result, tone(r.result))}</td>` +
-        `<td>${r.planned ?? '–'}</td><td>${r.applied ?? '–'}</td><td>${r.failed ?? '–'}</td><td>${runNote(r)}</td></tr>`,
+        `<td>${r.planned ?? '–'}</td><td>${r.applied ?? '–'}</td><td>${r.failed ?? '–'}</td><td class="text">${runNote(r)}</td></tr>`,
     )
     .join('');
   return (

@@ -26,6 +26,8 @@ export interface StatusData {
     /** Whether the last load succeeded (null before the first). */
     ok: boolean | null;
     problems: LoadProblem[];
+    /** Why the last load failed when it failed without a position (a missing or unreadable directory); else null. */
+    error: string | null;
   };
   /** What the last plan found; null before the first plan. */
   drift: DriftView | null;

@@ -50,6 +50,8 @@ export class StatusTracker {
   /** Space id → what the last run that read it found (a full run's read replaces them all). */
   private health = new Map<string, SpaceHealthView>();
   private problems: LoadProblem[] = [];
+  /** The sentence of a load that failed without a position. */
+  private loadError: string | null = null;
   private loadOk: boolean | null = null;
   private revision: Promise<Revision | null> | undefined;
 
@@ -64,18 +66,12 @@ export class StatusTracker {
       this.problems = (r.issues ?? [])
         .slice(0, MAX_PROBLEMS)
         .map((i) => ({ file: this.rel(i.file), line: i.line, column: i.column, message: i.message }));
-      if (!r.issues)
-        this.problems = [
-          {
-            file: '.',
-            line: 0,
-            column: 0,
-            message: `the manifests could not be read (${r.errorType ?? 'error'}; see the log)`,
-          },
-        ];
+      // No position to show: the error's own sentence (what the CLI says), not a made-up place.
+      this.loadError = r.issues ? null : (r.error ?? `the manifests could not be read (${r.errorType ?? 'error'})`);
     } else {
       this.loadOk = true;
       this.problems = [];
+      this.loadError = null;
     }
     if (plan) this.drift = this.driftView(r, plan, report);
     if (r.health) {
@@ -101,6 +97,7 @@ export class StatusTracker {
         revision: (await this.revision) ?? null,
         ok: this.loadOk,
         problems: this.problems,
+        error: this.loadError,
       },
       drift: this.drift,
       approval: this.facts.approval?.() ?? null,
@@ -241,8 +238,8 @@ function runView(r: RunRecord): RunView {
     problems: r.issues ? r.issues.length : null,
     refusedBecause: r.violations ?? [],
     errorType: r.errorType ?? null,
-    // Invalid manifests list their problems under Manifests; other errors are one message.
-    error: r.result === 'invalid_manifests' || r.error === undefined ? null : r.error,
+    // Invalid manifests list their problems under Manifests; a load without positions and other errors are one message.
+    error: (r.result === 'invalid_manifests' && r.issues) || r.error === undefined ? null : r.error,
     apiStatus: r.apiStatus ?? null,
     interrupted: r.interrupted === true,
   };

@@ -12,13 +12,13 @@
  * applied once, by the chosen applier, and only after the approval that setup requires; nothing else writes.
  * kubectl: DOCOPS_KUBECTL or the one on PATH (test/deploy/kustomize.test.ts says how to get one).
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '@docops/sandbox';
-import { runCli } from '../cli/run-cli.js';
+import { REPO } from '../daemon/build.js';
 import { startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
 import { runWorkflow, type RunnerOptions, type WorkflowEvent } from '../github/workflow-runner.js';
 import { renderKit, startKitPod, type KitPod } from './kit-pod.js';
@@ -40,7 +40,6 @@ let sandbox: RunningSandbox;
 let github: FakeGitHub;
 const pulls: Record<string, number[]> = {};
 beforeAll(async () => {
-  sandbox = await startSandbox({ token: WRITE, readToken: READ, seed: 'demo' });
   github = await startFakeGitHub({
     token: WORKFLOW_TOKEN,
     accounts: {
@@ -57,7 +56,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await github?.close();
-  await sandbox?.close();
 });
 
 const writes = (): number => {
@@ -91,6 +89,23 @@ function machine(name: string): { home: string; remote: string; env: NodeJS.Proc
   return { home, remote, env };
 }
 
+/** The docops command as installed (the build's bundle: `npm run build`), run where the user is. */
+function docops(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [join(REPO, 'dist/cli/docops.cjs'), ...args],
+      { cwd, env: { ...env, NO_COLOR: '1' } },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? Number((err as { code?: unknown }).code ?? -1) : 0, stdout, stderr }),
+    );
+  });
+}
+
 /** Split a printed command into words as a shell would (single quotes only: what init prints). */
 const words = (line: string): string[] =>
   [...line.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) => (m[1] ?? m[2]!).replace(/'\\''/g, "'"));
@@ -106,17 +121,29 @@ function printed(stdout: string): { commands: string[]; text: string } {
 }
 
 async function walk(applier: 'workflow' | 'daemon'): Promise<void> {
+  // The organization as the demo seed has it, for each road.
+  sandbox = await startSandbox({ token: WRITE, readToken: READ, seed: 'demo' });
+  try {
+    await road(applier);
+  } finally {
+    await sandbox.close();
+  }
+}
+
+async function road(applier: 'workflow' | 'daemon'): Promise<void> {
   const m = machine(applier);
   const dir = join(scratch, applier, 'acme-docs');
   const git = (cwd: string, ...args: string[]): string =>
     execFileSync('git', args, { cwd, env: m.env, encoding: 'utf8' }).trim();
 
   // 1. docops init, as getting-started says, with a read-only token (init only reads).
-  const init = await runCli(
-    ['init', '--org', ORG, dir, '--api-url', sandbox.url, '--log-level', 'silent', '--applier', applier]
+  const user = { ...m.env, DOCOPS_TOKEN: READ, DOCOPS_LOG_LEVEL: 'warn' };
+  const init = await docops(
+    ['init', '--org', ORG, dir, '--api-url', sandbox.url, '--applier', applier]
       .concat(['--github-repo', REPOSITORY])
       .concat(applier === 'daemon' ? ['--approvers', TEAM] : []),
-    { DOCOPS_TOKEN: READ },
+    scratch,
+    user,
   );
   expect(init.code, init.stderr).toBe(0);
   const next = printed(init.stdout);
@@ -128,7 +155,7 @@ async function walk(applier: 'workflow' | 'daemon'): Promise<void> {
     if (command.startsWith('cd ')) cwd = words(command)[1]!;
     else if (command.startsWith('git ')) execFileSync('bash', ['-c', command], { cwd, env: m.env, stdio: 'pipe' });
     else if (command.startsWith('docops plan ')) {
-      const plan = await runCli([...words(command).slice(1), '--log-level', 'silent'], { DOCOPS_TOKEN: READ });
+      const plan = await docops(words(command).slice(1), cwd, user);
       expect(plan.code, plan.stderr).toBe(0);
       expect(plan.stdout).toContain('No changes');
     }
@@ -221,7 +248,8 @@ async function walk(applier: 'workflow' | 'daemon'): Promise<void> {
       // The daemon reports the pending change and writes nothing; the workflow's apply waits for its reviewer.
       review = async (job) => {
         const run = await synced();
-        expect(run).toMatchObject({ mode: 'plan', planned: 1, applied: 0 });
+        expect(run).toMatchObject({ mode: 'plan', planned: 1 });
+        expect(run.applied ?? 0).toBe(0);
         expect(writes()).toBe(0);
         expect(job).toBe('apply');
         return true;

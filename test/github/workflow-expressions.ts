@@ -29,8 +29,10 @@ function tokenize(text: string): Token[] {
       i++;
       for (;;) {
         if (i >= text.length) throw new Error(`unclosed string in ${text}`);
-        if (text[i] === "'" && text[i + 1] === "'") ((s += "'"), (i += 2));
-        else if (text[i] === "'") break;
+        if (text[i] === "'" && text[i + 1] === "'") {
+          s += "'";
+          i += 2;
+        } else if (text[i] === "'") break;
         else s += text[i++];
       }
       i++;

@@ -74,9 +74,12 @@ describe('Dockerfile', () => {
     expect(execForm('CMD')).toEqual(['daemon', '-c', '/config/docops.yaml']);
   });
 
-  it('documents the read-only manifests mount', () => {
+  it("documents the read-only manifests mount, and docker-run.md runs the repository's own docops.yaml", () => {
     expect(dockerfile).toMatch(/\/manifests:ro/);
-    expect(readFileSync(join(REPO, 'deploy/docker-run.md'), 'utf8')).toMatch(/:\/manifests:ro/);
+    const run = readFileSync(join(REPO, 'deploy/docker-run.md'), 'utf8');
+    expect(run).toMatch(/"\$PWD:\/repo:ro"/);
+    expect(run).toContain('docops daemon -c /repo/docops.yaml');
+    expect(run).toContain('DOCOPS_JOURNAL_DIR=/var/lib/docops/journal');
   });
 
   it('.dockerignore keeps out local state but not what the build copies', () => {

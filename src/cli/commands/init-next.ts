@@ -70,10 +70,15 @@ export function nextSteps(ctx: CommandContext, n: NextStepsInput): string {
     ...(path.resolve(n.dir) === process.cwd() ? [] : [`  cd ${sh(n.dir)}`]),
     n.inGit ? `  ${commit}` : `  git init -b ${BRANCH} && ${commit}`,
     ...commands.map(([c, why]) => `  ${c.padEnd(width)}# ${why}`),
-    `Then on GitHub, all ${INIT_LAYOUT.workflow} needs (it plans every pull request that changes ${INIT_LAYOUT.manifests}/ in one comment):`,
+    `Then on GitHub, what ${INIT_LAYOUT.workflow} needs (nothing else); it plans each pull request in one comment:`,
     ...push,
-    `  - the Action it uses, ${INIT_LAYOUT.action}: written here (\`docops init --refresh .\` renews it and ${INIT_LAYOUT.schemas}/ after an upgrade)`,
     '  - repository secret DOCOPS_READ_TOKEN: a token of a member who is not an admin (plans only read)',
+    ...(applies
+      ? []
+      : [
+          "  - environment docops-production: required reviewers, who approve each apply, and its secret DOCOPS_WRITE_TOKEN: an admin's token",
+        ]),
+    `  - the Action it uses, ${INIT_LAYOUT.action}, is written here (\`docops init --refresh .\` renews it after an upgrade)`,
     ...(applies
       ? [
           `And the daemon, following the default branch of ${repo} (Kubernetes: deploy/kubernetes of the docops repository), with`,
@@ -84,7 +89,6 @@ export function nextSteps(ctx: CommandContext, n: NextStepsInput): string {
           '  The other setup, `docops init --applier workflow`: the workflow applies (docs/getting-started.md).',
         ]
       : [
-          "  - environment docops-production: required reviewers (they approve each apply) and its secret DOCOPS_WRITE_TOKEN: an admin's token",
           'Who applies: the workflow, once a reviewer of docops-production approves the apply of a merge; the daemon only',
           '  reports drift. The other setup, `docops init --applier daemon`: the daemon applies after a pull-request',
           '  approval (docs/getting-started.md).',

@@ -29,6 +29,10 @@ COPY tools ./tools
 # (tools/build/kind-schemas.ts) and generates their validators (tools/build/precompile-validators.ts).
 COPY schemas ./schemas
 COPY config.example ./config.example
+# What `docops init` writes besides the export: the workflows, and the Action they use (its committed bundle).
+COPY examples ./examples
+COPY action.yml ./
+COPY action/dist ./action/dist
 RUN npm run build
 # The release tarball `npm run tarball` makes (tools/build/release-tarball.ts; test/pack/pack.test.ts installs it),
 # installed in /out as `npm install` installs it: the production dependencies its npm-shrinkwrap.json pins.

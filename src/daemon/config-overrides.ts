@@ -25,9 +25,14 @@ export const ENV_OVERRIDES = {
   DOCOPS_LISTEN: 'listen',
   DOCOPS_CONCURRENCY: 'concurrency',
   DOCOPS_RECONCILE_SECRET: 'reconcileSecret',
+  DOCOPS_JOURNAL_DIR: 'journalDir',
+  DOCOPS_HA_MODE: 'ha',
 } as const;
 
-/** The fields the environment sets, and what is wrong with them (as lines: the variables have no positions). */
+/**
+ * The fields the environment sets, and what is wrong with them (as lines: the variables have no positions). The
+ * values of DOCOPS_MANIFESTS and DOCOPS_JOURNAL_DIR are relative to the working directory (config.ts).
+ */
 export function envOverrides(env: Env): { values: Record<string, unknown>; problems: string[] } {
   const values: Record<string, unknown> = {};
   const problems: string[] = [];
@@ -37,6 +42,8 @@ export function envOverrides(env: Env): { values: Record<string, unknown>; probl
     if (text === undefined || text === '') continue;
     let value: unknown = text;
     if (field === 'concurrency') value = /^\d+$/.test(text) ? Number(text) : text;
+    // The one field of `ha` a deployment sets (the kit's HA variant): the rest of `ha` stays the file's.
+    if (field === 'ha') value = { mode: text };
     if (field === 'allowEnv')
       value = text
         .split(',')

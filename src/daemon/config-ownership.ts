@@ -16,10 +16,15 @@ type RawConfig = Record<string, unknown>;
 type At = (path: string[]) => { file: string; line: number; column: number };
 const isObject = (v: unknown): v is RawConfig => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** GitHub's API when the config names none (DOCOPS_GITHUB_API_URL, else github.com's). */
+export const githubApiUrl = (env: Readonly<Record<string, string | undefined>>): string =>
+  env.DOCOPS_GITHUB_API_URL || 'https://api.github.com';
+
 export function proposalsConfig(
   raw: unknown,
   base: string,
   doc?: { pos: (path: string[]) => SourcePos; keyPos: (path: string[]) => SourcePos },
+  defaultApiUrl = 'https://api.github.com',
 ): { proposals?: ProposalsConfig } {
   const gh = isObject(raw) && isObject(raw.github) ? raw.github : undefined;
   if (!gh || typeof gh.repository !== 'string') return {};
@@ -29,7 +34,7 @@ export function proposalsConfig(
     proposals: {
       github: {
         repository: gh.repository,
-        apiUrl: str('apiUrl') ?? 'https://api.github.com',
+        apiUrl: str('apiUrl') ?? defaultApiUrl,
         ...(tokenFile !== undefined ? { tokenFile: resolve(base, tokenFile) } : {}),
         branch: str('branch') ?? 'docops/drift',
         ...(str('base') !== undefined ? { base: str('base')! } : {}),

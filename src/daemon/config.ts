@@ -16,7 +16,7 @@ import { registerSecret } from '../secrets.js';
 import { DEFAULT_JOURNAL_DIR } from '../safety/journal-dir.js';
 import { DEFAULT_LIST_LAG_MS } from '../api/expectations.js';
 import { configSchema } from './config-schema.js';
-import { proposalsConfig, type ProposalsConfig } from './config-ownership.js';
+import { githubApiUrl, proposalsConfig, type ProposalsConfig } from './config-ownership.js';
 import type { ApprovalsConfig, ConfigDoc, ConfigPolicy } from '../policy/config.js';
 import type { LoadedPolicy } from '../policy/evaluate.js';
 import { HA_DEFAULTS, haConfig, type HaConfig } from './config-ha.js';
@@ -187,11 +187,14 @@ export async function loadDaemonConfig(
         keyPos: doc.keyPos,
         base: dirname(configFile),
         partial: checked !== raw.policy,
+        githubApiUrl: githubApiUrl(options.env),
       });
       issues.push(...policy.issues);
     }
   }
   const { values: fromEnv, problems } = envOverrides(options.env);
+  if (!/^https?:\/\//.test(githubApiUrl(options.env)))
+    problems.push(`DOCOPS_GITHUB_API_URL=${options.env.DOCOPS_GITHUB_API_URL}: must start with http:// or https://`);
   if (
     issues.length === 0 &&
     raw.manifests === undefined &&
@@ -246,7 +249,7 @@ export async function loadDaemonConfig(
     mode: (merged.mode as DaemonMode | undefined) ?? CONFIG_DEFAULTS.mode,
     prune: (raw.prune as Record<string, boolean> | undefined) ?? {},
     kinds: (raw.kinds as Record<string, KindConfig> | undefined) ?? {},
-    ...proposalsConfig(raw.proposals, dirname(configFile), doc),
+    ...proposalsConfig(raw.proposals, dirname(configFile), doc, githubApiUrl(options.env)),
     invite: raw.invite === true,
     listen: parseListen(overrides.listen ?? str('listen') ?? CONFIG_DEFAULTS.listen)!,
     ...(secret !== undefined ? { reconcileSecret: secret } : {}),
@@ -257,13 +260,16 @@ export async function loadDaemonConfig(
     },
     shutdownGraceMs: (raw.shutdownGraceMs as number | undefined) ?? CONFIG_DEFAULTS.shutdownGraceMs,
     ...(raw.safety !== undefined ? { safety: raw.safety as Record<string, unknown> } : {}),
-    // Like the CLI's default (.docops/journal in the working directory) unless the file names one.
-    journalDir: journalDir !== undefined ? resolve(base, journalDir) : resolve(cwd, DEFAULT_JOURNAL_DIR),
+    // Like the CLI's default (.docops/journal in the working directory) unless the file or the environment names one.
+    journalDir:
+      journalDir === undefined
+        ? resolve(cwd, DEFAULT_JOURNAL_DIR)
+        : resolve(fromEnv.journalDir !== undefined ? cwd : base, journalDir),
     logLevel: (raw.logLevel as DaemonConfig['logLevel'] | undefined) ?? CONFIG_DEFAULTS.logLevel,
     sandbox: overrides.sandbox === true,
     statusPage: raw.statusPage !== false,
     notify,
-    ...haConfig(raw.ha),
+    ...haConfig(isObject(fromEnv.ha) ? { ...(isObject(raw.ha) ? raw.ha : {}), ...fromEnv.ha } : raw.ha),
     ...(policy.policy ? { policy: policy.policy } : {}),
     ...(policy.approvals ? { approvals: policy.approvals } : {}),
     informer: informerSettings(raw.informer),

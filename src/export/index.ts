@@ -36,7 +36,16 @@ export { probeEntries, probeSpec } from './probe.js';
 export { ATTACHMENT_DIRS } from './attachment-dirs.js';
 export { readForExport, MAX_PASSES, type KindExport } from './read-live.js';
 export { packDocuments, splitDocument } from './split.js';
-export { documentSchemaUrl, renderDocument, renderManifestFile, schemaComment } from './text.js';
+export {
+  DOCUMENT_SCHEMA,
+  SCHEMAS_FOLDER,
+  SHIPPED_SCHEMAS_DIR,
+  findEditorSchema,
+  gitWorkTree,
+  renderDocument,
+  renderManifestFile,
+  schemaComment,
+} from './text.js';
 export { staleExportFiles, writeManifestFiles } from './write.js';
 
 export interface ExportResult {
@@ -60,6 +69,8 @@ export async function exportOrganization(
     layout?: LayoutOptions;
     /** The directory the command was given, when outDir is below it (init's): no link out of it is followed. */
     within?: string;
+    /** The editor schema the files' first line names (relative to each file); none when absent. */
+    schema?: string;
   } = {},
 ): Promise<ExportResult> {
   const exported = await readForExport(client, kinds, org, options);
@@ -94,6 +105,7 @@ export async function exportOrganization(
     note: `Exported from organization ${org} by docops export.`,
     stale,
     ...(options.within !== undefined ? { within: options.within } : {}),
+    ...(options.schema !== undefined ? { schema: options.schema } : {}),
   });
   return {
     files: written,

@@ -36,6 +36,8 @@ export interface ConfigDoc {
   base: string;
   /** Some fields were left out (the schema refused them): a policy without rules is then not said to load none. */
   partial?: boolean;
+  /** GitHub's API when `approvals.github.apiUrl` names none (the daemon's DOCOPS_GITHUB_API_URL); default github.com's. */
+  githubApiUrl?: string;
 }
 
 const DEFAULT_POLL_MS = 60_000;
@@ -106,7 +108,7 @@ function approvalsConfig(raw: unknown, doc: ConfigDoc): ApprovalsConfig | undefi
       ? {
           github: {
             repository: gh.repository,
-            apiUrl: typeof gh.apiUrl === 'string' ? gh.apiUrl : 'https://api.github.com',
+            apiUrl: typeof gh.apiUrl === 'string' ? gh.apiUrl : (doc.githubApiUrl ?? 'https://api.github.com'),
             ...(typeof gh.tokenFile === 'string' ? { tokenFile: resolve(base, gh.tokenFile) } : {}),
             pollMs: typeof gh.pollSeconds === 'number' ? gh.pollSeconds * 1000 : DEFAULT_POLL_MS,
           },

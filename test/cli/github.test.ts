@@ -187,7 +187,7 @@ describe('examples/github/docops.yml', () => {
     expect(Object.keys(wf.on).sort()).toEqual(['pull_request', 'push']);
     // Each docops step is the Action (action.yml) in three lines: validate, plan, apply.
     const docops = (job: string, command: string) =>
-      wf.jobs[job]!.steps.find((s) => s.uses?.startsWith('your-org/docops@') && s.with?.command === command)!;
+      wf.jobs[job]!.steps.find((s) => s.uses === './.github/actions/docops' && s.with?.command === command)!;
     const validate = docops('plan', 'validate');
     expect(validate.with?.token).toBeUndefined(); // no token for validate
     expect(docops('plan', 'plan').with).toMatchObject({

@@ -1,7 +1,10 @@
 /**
  * `docops init --org ID DIR` (issue 23, part 3): the organization's manifests, a docops.yaml the daemon loads,
  * the GitHub workflow the package documents and a .gitignore — and the result plans no changes, on the demo
- * organization and on the large generated one.
+ * organization and on the large generated one. Issue 34: everything a written file names is something the team
+ * has (the editor schemas and the Action, written beside it; the secrets and the environment "Next:" names), the
+ * printed git commands make the branch the workflow follows, and who applies a merge is one choice (--applier)
+ * that docops.yaml and the workflow both follow. test/e2e/init-road.test.ts walks the whole road.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -19,7 +22,7 @@ import {
   GITIGNORE_ENTRIES,
   INIT_JOURNAL_DIR,
   INIT_LAYOUT,
-  WORKFLOW_SOURCE,
+  PACKAGE_FILES,
   mergeGitignore,
 } from '../../src/init/index.js';
 import { startSandbox, type RunningSandbox } from '@docops/sandbox';
@@ -34,6 +37,20 @@ afterEach(async () => {
 });
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+const DAEMON_FLAGS = ['--github-repo', 'acme/docs-org', '--approvers', 'acme/docs-approvers'];
+
+interface WorkflowFile {
+  on: Record<string, { branches?: string[]; paths?: string[] } | null>;
+  jobs: Record<
+    string,
+    {
+      if?: string;
+      environment?: string;
+      steps: { uses?: string; if?: string; with?: Record<string, string> }[];
+    }
+  >;
+}
+const parseWorkflow = (text: string): WorkflowFile => parse(text) as WorkflowFile;
 
 describe('docops init', () => {
   it('writes the manifests, docops.yaml, the workflow and .gitignore; the manifests plan to no changes; only GETs', async () => {
@@ -87,7 +104,7 @@ describe('docops init', () => {
     const config = await loadDaemonConfig(path.join(dir, 'docops.yaml'), { env: {}, cwd: dir });
     expect(config.manifestsDir).toBe(path.join(dir, INIT_LAYOUT.manifests));
     expect(config.journalDir).toBe(path.join(dir, INIT_JOURNAL_DIR));
-    expect(config.mode).toBe('apply');
+    expect(config.mode).toBe('plan'); // the workflow applies (the default applier)
     execFileSync('git', ['init', '-q'], { cwd: dir });
     const ignored = (p: string): boolean => {
       try {
@@ -106,7 +123,10 @@ describe('docops init', () => {
   it("the daemon started with init's docops.yaml reconciles the imported organization: no change, then a renamed team", async () => {
     const live = await liveCli();
     const dir = path.join(await tempDir(), 'repo');
-    expect((await live.run(['init', '--org', 'org-demo', dir])).code).toBe(0);
+    expect((await live.run(['init', '--org', 'org-demo', dir, '--applier', 'daemon', ...DAEMON_FLAGS])).code).toBe(0);
+    // Without its policy: this test is about the config's manifests and journal, approvals are the e2e test's.
+    const text = await readFile(path.join(dir, 'docops.yaml'), 'utf8');
+    await writeFile(path.join(dir, 'docops.yaml'), text.slice(0, text.indexOf('\npolicy:')) + '\n');
     const config = await loadDaemonConfig(path.join(dir, 'docops.yaml'), { env: {}, cwd: dir });
     const daemon = new Daemon(
       { ...config, apiUrl: live.sb.url, listen: { host: '127.0.0.1', port: 0 }, debounceMs: 100 },
@@ -138,28 +158,26 @@ describe('docops init', () => {
     expect(second).toMatchObject({ result: 'success', planned: 1, applied: 1 });
   });
 
-  it('the workflow is the one the package ships, byte for byte, and plans the directory init wrote', async () => {
-    expect(WORKFLOW_SOURCE).toBe(path.join(REPO_ROOT, 'examples/github/docops.yml'));
-    const live = await liveCli();
-    const dir = path.join(await tempDir(), 'repo');
-    expect((await live.run(['init', '--org', 'org-demo', dir])).code).toBe(0);
-    const written = await readFile(path.join(dir, INIT_LAYOUT.workflow), 'utf8');
-    expect(written).toBe(await readFile(WORKFLOW_SOURCE, 'utf8'));
-    // Every docops step reads the manifests init wrote (the Action's default, or named).
-    const workflow = parse(written) as {
-      jobs: Record<string, { steps: { uses?: string; with?: { manifests?: string } }[] }>;
-    };
-    const steps = Object.values(workflow.jobs)
-      .flatMap((j) => j.steps)
-      .filter((s) => s.uses !== undefined && /\/docops(@|$)/.test(s.uses));
-    expect(steps.length).toBeGreaterThan(0);
-    for (const s of steps) expect(s.with?.manifests ?? INIT_LAYOUT.manifests).toBe(INIT_LAYOUT.manifests);
-    // The package ships it.
-    const pkg = JSON.parse(await readFile(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { files: string[] };
-    expect(
-      pkg.files.some((f) => f === 'examples/github/docops.yml' || f === 'examples' || f === 'examples/github'),
-    ).toBe(true);
-  });
+  it.each(['workflow', 'daemon'] as const)(
+    'the workflow is the one the package ships for --applier %s, byte for byte, and plans the directory init wrote',
+    async (applier) => {
+      const live = await liveCli();
+      const dir = path.join(await tempDir(), 'repo');
+      const flags = applier === 'daemon' ? DAEMON_FLAGS : [];
+      expect((await live.run(['init', '--org', 'org-demo', dir, '--applier', applier, ...flags])).code).toBe(0);
+      const written = await readFile(path.join(dir, INIT_LAYOUT.workflow), 'utf8');
+      expect(written).toBe(await readFile(path.join(REPO_ROOT, PACKAGE_FILES.workflows[applier]), 'utf8'));
+      // Every docops step reads the manifests init wrote (the Action's default, or named).
+      const steps = Object.values(parseWorkflow(written).jobs)
+        .flatMap((j) => j.steps)
+        .filter((s) => s.uses === `./${INIT_LAYOUT.action}`);
+      expect(steps.length).toBeGreaterThan(0);
+      for (const s of steps) expect(s.with?.manifests ?? INIT_LAYOUT.manifests).toBe(INIT_LAYOUT.manifests);
+      // The package ships it.
+      const pkg = JSON.parse(await readFile(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { files: string[] };
+      expect(pkg.files).toContain(PACKAGE_FILES.workflows[applier]);
+    },
+  );
 
   it('refuses to replace docops.yaml or the workflow without --overwrite, before writing anything; --overwrite replaces them', async () => {
     const live = await liveCli();

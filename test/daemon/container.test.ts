@@ -2,12 +2,11 @@
  * The Dockerfile's invariants and the Kubernetes manifests that run its image. The image itself is built and run
  * in test/image/image.test.ts (buildah).
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { loadDaemonConfig } from '../../src/daemon/config.js';
+import { CONFIG_DEFAULTS } from '../../src/daemon/config.js';
 import { REPO } from './build.js';
 
 interface Instruction {
@@ -75,9 +74,12 @@ describe('Dockerfile', () => {
     expect(execForm('CMD')).toEqual(['daemon', '-c', '/config/docops.yaml']);
   });
 
-  it('documents the read-only manifests mount', () => {
+  it("documents the read-only manifests mount, and docker-run.md runs the repository's own docops.yaml", () => {
     expect(dockerfile).toMatch(/\/manifests:ro/);
-    expect(readFileSync(join(REPO, 'deploy/docker-run.md'), 'utf8')).toMatch(/:\/manifests:ro/);
+    const run = readFileSync(join(REPO, 'deploy/docker-run.md'), 'utf8');
+    expect(run).toMatch(/"\$PWD:\/repo:ro"/);
+    expect(run).toContain('docops daemon -c /repo/docops.yaml');
+    expect(run).toContain('DOCOPS_JOURNAL_DIR=/var/lib/docops/journal');
   });
 
   it('.dockerignore keeps out local state but not what the build copies', () => {
@@ -106,6 +108,7 @@ describe('deploy/kubernetes', () => {
     ports: { containerPort: number }[];
     resources: { requests?: object; limits: { memory?: string } };
     securityContext: object;
+    env?: { name: string; value?: string }[];
     volumeMounts: { mountPath: string; readOnly?: boolean }[];
   }
   interface Manifest {
@@ -131,7 +134,10 @@ describe('deploy/kubernetes', () => {
     expect(deployment!.spec.replicas).toBe(1);
     const pod = deployment!.spec.template.spec;
     const docops = pod.containers.find((c) => c.name === 'docops')!;
-    expect(docops.args).toEqual(execForm('CMD'));
+    // The image's command with the repository's docops.yaml, from git-sync's checkout, for the image's /config one.
+    expect(docops.args).toEqual(
+      execForm('CMD').map((a) => (a === '/config/docops.yaml' ? '/git/current/docops.yaml' : a)),
+    );
     expect(docops.livenessProbe.httpGet.path).toBe('/healthz');
     expect(docops.readinessProbe.httpGet.path).toBe('/readyz');
     expect(docops.ports[0]!.containerPort).toBe(8080);
@@ -140,9 +146,9 @@ describe('deploy/kubernetes', () => {
     expect(pod.securityContext.runAsNonRoot).toBe(true);
     expect(docops.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
     const mounts = Object.fromEntries(docops.volumeMounts.map((m) => [m.mountPath, m.readOnly === true]));
-    expect(mounts['/config']).toBe(true);
+    expect(mounts['/git']).toBe(true);
     expect(mounts['/var/lib/docops']).toBe(false); // the journal is the one writable place
-    expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThan(25_000);
+    expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThan(CONFIG_DEFAULTS.shutdownGraceMs);
   });
 
   it('runs registry.k8s.io/git-sync beside docops (manifests from git by default)', () => {
@@ -150,25 +156,15 @@ describe('deploy/kubernetes', () => {
     expect(pod.containers.map((c) => c.image.split(':')[0])).toContain('registry.k8s.io/git-sync/git-sync');
   });
 
-  it('the ConfigMap holds a valid docops.yaml', async () => {
-    const [configMap] = load('configmap.yaml');
-    const dir = mkdtempSync(join(tmpdir(), 'docops-cm-'));
-    // The Secret's mount, here a local file.
-    writeFileSync(join(dir, 'reconcile-secret'), 'a-reconcile-secret-for-the-test\n');
-    writeFileSync(
-      join(dir, 'docops.yaml'),
-      configMap!.data['docops.yaml']!.replace(
-        '/var/run/secrets/docops/reconcile-secret',
-        join(dir, 'reconcile-secret'),
-      ),
-    );
-    const config = await loadDaemonConfig(join(dir, 'docops.yaml'), { env: {}, cwd: dir });
-    expect(config).toMatchObject({
-      manifestsDir: '/git/current/manifests',
-      listen: { host: '0.0.0.0', port: 8080 },
-      journalDir: '/var/lib/docops/journal',
-      reconcileSecret: 'a-reconcile-secret-for-the-test',
+  it("has no docops.yaml of its own: the repository's, with the pod's settings as DOCOPS_* variables", () => {
+    expect(existsSync(join(REPO, 'deploy/kubernetes/configmap.yaml'))).toBe(false);
+    const docops = load('deployment.yaml')[0]!.spec.template.spec.containers.find((c) => c.name === 'docops')!;
+    const env = Object.fromEntries((docops.env ?? []).map((e) => [e.name, e.value ?? 'from the Secret']));
+    expect(env).toMatchObject({
+      DOCOPS_LISTEN: '0.0.0.0:8080',
+      DOCOPS_JOURNAL_DIR: '/var/lib/docops/journal',
+      DOCOPS_TOKEN: 'from the Secret',
+      DOCOPS_RECONCILE_SECRET: 'from the Secret',
     });
-    expect(config.shutdownGraceMs).toBeLessThan(30_000); // below terminationGracePeriodSeconds
   });
 });

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { loadDaemonConfig, type DaemonConfig } from '../../src/daemon/config.js';
+import { daemonConfigText } from '../../src/init/index.js';
 import { REPO } from './build.js';
 
 interface Resource {
@@ -24,14 +25,26 @@ const parse = (text: string): Resource[] => parseAllDocuments(text).map((d) => d
 const load = (dir: string, name: string): Resource[] => parse(readFileSync(join(REPO, dir, name), 'utf8'));
 const one = (all: Resource[], kind: string): Resource => all.find((r) => r.kind === kind)!;
 
-async function configOf(configMap: Resource): Promise<DaemonConfig> {
+interface Container {
+  name: string;
+  args?: string[];
+  env?: { name: string; value?: string }[];
+}
+const docopsOf = (deployment: Resource): Container =>
+  (deployment.spec!.template as { spec: { containers: Container[] } }).spec.containers.find(
+    (c) => c.name === 'docops',
+  )!;
+
+/** The repository's docops.yaml (as `docops init` writes it), read with the plain values a Deployment sets. */
+async function configOf(...deployments: Resource[]): Promise<DaemonConfig> {
   const dir = mkdtempSync(join(tmpdir(), 'docops-ha-cm-'));
-  writeFileSync(join(dir, 'reconcile-secret'), 'a-reconcile-secret-for-the-test\n');
-  writeFileSync(
-    join(dir, 'docops.yaml'),
-    configMap.data!['docops.yaml']!.replace('/var/run/secrets/docops/reconcile-secret', join(dir, 'reconcile-secret')),
+  writeFileSync(join(dir, 'docops.yaml'), daemonConfigText('org-demo', { applier: 'workflow' }));
+  const env = Object.fromEntries(
+    deployments
+      .flatMap((d) => docopsOf(d).env ?? [])
+      .flatMap((e) => (e.value !== undefined ? [[e.name, e.value]] : [])),
   );
-  return loadDaemonConfig(join(dir, 'docops.yaml'), { env: {}, cwd: dir });
+  return loadDaemonConfig(join(dir, 'docops.yaml'), { env, cwd: dir });
 }
 
 describe('deploy/kubernetes-ha', () => {
@@ -52,7 +65,10 @@ describe('deploy/kubernetes-ha', () => {
   });
 
   it("the Role grants what the election does to the config's Lease (get, create, update) and nothing else", async () => {
-    const config = await configOf(load('deploy/kubernetes-ha', 'configmap-ha.yaml')[0]!);
+    const config = await configOf(
+      load('deploy/kubernetes', 'deployment.yaml')[0]!,
+      load('deploy/kubernetes-ha', 'deployment-ha.yaml')[0]!,
+    );
     const rules = one(load('deploy/kubernetes-ha', 'rbac.yaml'), 'Role').rules!;
     for (const r of rules) expect(r).toMatchObject({ apiGroups: ['coordination.k8s.io'], resources: ['leases'] });
     const allowed = (verb: string, name: string): boolean =>
@@ -68,9 +84,12 @@ describe('deploy/kubernetes-ha', () => {
     expect(pdb.spec).toMatchObject({ minAvailable: 1, selector: (base.spec as { selector: object }).selector });
   });
 
-  it("its docops.yaml is the base one plus ha: kubernetes with client-go's timings", async () => {
-    const ha = await configOf(load('deploy/kubernetes-ha', 'configmap-ha.yaml')[0]!);
-    const single = await configOf(load('deploy/kubernetes', 'configmap.yaml')[0]!);
+  it("runs the repository's docops.yaml, as the single replica does, with DOCOPS_HA_MODE=kubernetes: the election with client-go's timings", async () => {
+    const base = load('deploy/kubernetes', 'deployment.yaml')[0]!;
+    const patch = load('deploy/kubernetes-ha', 'deployment-ha.yaml')[0]!;
+    expect(docopsOf(patch).args).toBeUndefined(); // the base's: the repository's docops.yaml
+    const ha = await configOf(base, patch);
+    const single = await configOf(base);
     expect(ha.ha).toEqual({
       mode: 'kubernetes',
       leaseName: 'docops',
@@ -78,12 +97,10 @@ describe('deploy/kubernetes-ha', () => {
       renewDeadlineMs: 10_000,
       retryPeriodMs: 2_000,
     });
-    // Besides ha, they differ only in where they are: the file, and the places of its fields in it.
-    const { ha: _ha, configFile: _a, reconcileSecret: _s, at: atHa, ...rest } = ha;
-    const { configFile: _b, reconcileSecret: _t, at: atBase, ...base } = single;
-    expect(rest).toEqual(base);
-    expect(atHa?.tokenFile && { line: atHa.tokenFile.line, column: atHa.tokenFile.column }).toEqual(
-      atBase?.tokenFile && { line: atBase.tokenFile.line, column: atBase.tokenFile.column },
-    );
+    expect(single.ha).toBeUndefined();
+    // Besides ha, they differ only in where they are.
+    const { ha: _ha, configFile: _a, manifestsDir: _m, ...rest } = ha;
+    const { configFile: _b, manifestsDir: _n, ...same } = single;
+    expect(rest).toEqual(same);
   });
 });

@@ -4,23 +4,28 @@
  * - no Secret among them (an apply never overwrites the user's token with a placeholder; they create it);
  * - manifests from git (git-sync) unless the overlay says why not;
  * - the delete journal on a PersistentVolumeClaim (shared by all replicas where there are several);
- * - a NetworkPolicy that admits only the scraper, on the daemon's port.
+ * - a NetworkPolicy that admits only the scraper, on the daemon's port;
+ * - the daemon runs the docops.yaml of the repository `docops init` wrote (from git-sync's checkout, or a ConfigMap
+ *   the user makes of that file), whichever applier it chose, never a copy of the kit's own (issue 34); only a
+ *   fleet of several organizations, which init does not write, brings its own.
  * The kubectl is DOCOPS_KUBECTL or the one on PATH, kubectl 1.21 or later (kustomize v4+); .ci/install-kubectl
  * provides one. Never skipped: without it the test fails saying how to get it.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { loadDaemonConfig, type DaemonConfig } from '../../src/daemon/config.js';
+import { daemonConfigText } from '../../src/init/index.js';
 import { REPO } from '../daemon/build.js';
 
 interface Container {
   name: string;
   image: string;
-  env?: { name: string; value?: string }[];
+  args?: string[];
+  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
   ports?: { name?: string; containerPort: number }[];
   livenessProbe?: { httpGet: { port: string | number } };
   readinessProbe?: { httpGet: { port: string | number } };
@@ -33,6 +38,7 @@ interface Volume {
   secret?: { secretName: string };
 }
 interface PodSpec {
+  terminationGracePeriodSeconds?: number;
   containers: Container[];
   initContainers?: Container[];
   volumes: Volume[];
@@ -102,18 +108,50 @@ const only = (all: Resource[], kind: string): Resource => {
 const podOf = (all: Resource[]): PodSpec => only(all, 'Deployment').spec!.template!.spec;
 const docopsOf = (pod: PodSpec): Container => pod.containers.find((c) => c.name === 'docops')!;
 
-async function daemonConfigOf(all: Resource[], docops: Container): Promise<DaemonConfig> {
-  // The ConfigMap the pod mounts as its config (a shard's has the shard's name).
-  const mounted = podOf(all).volumes.find((v) => v.name === 'config')?.configMap?.name ?? 'docops-config';
-  const cm = all.find((r) => r.kind === 'ConfigMap' && r.metadata.name === mounted)!;
-  const dir = mkdtempSync(join(scratch, 'cm-'));
-  writeFileSync(join(dir, 'secret'), 'a-reconcile-secret-for-the-test\n');
-  writeFileSync(
-    join(dir, 'docops.yaml'),
-    cm.data!['docops.yaml']!.replace('/var/run/secrets/docops/reconcile-secret', join(dir, 'secret')),
-  );
-  const env = Object.fromEntries((docops.env ?? []).map((e) => [e.name, e.value ?? '']));
-  return loadDaemonConfig(join(dir, 'docops.yaml'), { env, cwd: dir });
+/** The docops.yaml `docops init` writes, for each applier: what the repository holds. */
+const REPOSITORY_CONFIGS = {
+  workflow: daemonConfigText('org-demo', { applier: 'workflow' }),
+  daemon: daemonConfigText('org-demo', { applier: 'daemon', repository: 'acme/docs-org', approvers: 'acme/docs' }),
+};
+/** The Secret the user creates (kustomization.yaml), as the pod's environment reads it. */
+const SECRET: Record<string, string> = { token: 'an-api-token', 'reconcile-secret': 'a-reconcile-secret-for-the-test' };
+
+/**
+ * The config the pod's daemon runs: the file its `-c` names — the repository's docops.yaml (under git-sync's
+ * /git/current, or the ConfigMap the user makes of it), or a ConfigMap of the kit — read with the container's
+ * environment. Paths come back as the container sees them.
+ */
+async function daemonConfigOf(
+  all: Resource[],
+  docops: Container,
+  repository = REPOSITORY_CONFIGS.workflow,
+): Promise<DaemonConfig> {
+  const file = docops.args![docops.args!.indexOf('-c') + 1]!;
+  const mount = docops.volumeMounts.find((m) => file.startsWith(`${m.mountPath}/`))!;
+  const volume = podOf(all).volumes.find((v) => v.name === mount.name)!;
+  const kitConfig = all.find((r) => r.kind === 'ConfigMap' && r.metadata.name === volume.configMap?.name);
+  const dir = mkdtempSync(join(scratch, 'pod-'));
+  const text = kitConfig ? kitConfig.data!['docops.yaml']! : repository;
+  writeFileSync(join(dir, 'docops.yaml'), text);
+  const env: Record<string, string> = {};
+  for (const e of docops.env ?? []) {
+    const ref = e.valueFrom?.secretKeyRef;
+    if (ref) expect(ref.name, e.name).toBe('docops');
+    const value = ref ? SECRET[ref.key] : e.value;
+    if (value !== undefined) env[e.name] = value;
+  }
+  const config = await loadDaemonConfig(join(dir, 'docops.yaml'), { env, cwd: '/' });
+  // The file's relative paths are relative to where the pod has it.
+  const back = (p: string): string => (p.startsWith(dir) ? dirname(file) + p.slice(dir.length) : p);
+  return {
+    ...config,
+    configFile: file,
+    manifestsDir: back(config.manifestsDir),
+    journalDir: back(config.journalDir),
+    ...(config.organizations
+      ? { organizations: config.organizations.map((o) => ({ ...o, manifestsDir: back(o.manifestsDir) })) }
+      : {}),
+  };
 }
 
 describe('deploy/: every kustomization, rendered', () => {
@@ -204,18 +242,50 @@ describe('deploy/: every kustomization, rendered', () => {
     const config = await daemonConfigOf(all, docopsOf(pod));
     const mount = docopsOf(pod).volumeMounts.find((m) => m.mountPath === config.manifestsDir)!;
     expect(pod.volumes.find((v) => v.name === mount.name)?.configMap?.name).toBe('docops-manifests');
-    // Created by the user (like the Secret): an apply never replaces their manifests with an example.
-    expect(all.filter((r) => r.kind === 'ConfigMap').map((r) => r.metadata.name)).toEqual(['docops-config']);
+    // Created by the user (like the Secret): an apply never replaces their manifests or their config with an example.
+    expect(all.filter((r) => r.kind === 'ConfigMap')).toEqual([]);
+    const configMount = docopsOf(pod).volumeMounts.find((m) => config.configFile.startsWith(`${m.mountPath}/`))!;
+    expect(pod.volumes.find((v) => v.name === configMount.name)?.configMap?.name).toBe('docops-config');
     const text = readFileSync(join(DEPLOY, 'kubernetes-configmap', 'kustomization.yaml'), 'utf8');
+    expect(text).toContain('kubectl create configmap docops-config --from-file=docops.yaml');
     expect(text).toContain('kubectl create configmap docops-manifests --from-file=manifests/');
     expect(text).toMatch(/sites\/, openapi\/ and saml\//);
     expect(text).toMatch(/skips subdirectories/);
   });
 
-  it('kubernetes-ha adds the election: two replicas, RBAC for the Lease, a PodDisruptionBudget', () => {
+  it.each(['kubernetes', 'kubernetes-ha', 'kubernetes-configmap'])(
+    "%s runs the repository's docops.yaml, as `docops init` wrote it for either applier, and holds none of its own",
+    async (overlay) => {
+      const all = rendered.get(overlay)!;
+      expect(all.filter((r) => r.kind === 'ConfigMap' && r.data?.['docops.yaml'] !== undefined)).toEqual([]);
+      const docops = docopsOf(podOf(all));
+      const workflow = await daemonConfigOf(all, docops, REPOSITORY_CONFIGS.workflow);
+      const daemon = await daemonConfigOf(all, docops, REPOSITORY_CONFIGS.daemon);
+      // Who applies is the repository's decision; where the daemon listens, keeps its journal and finds its
+      // secrets is the pod's.
+      expect(workflow.mode).toBe('plan');
+      expect(daemon.mode).toBe('apply');
+      expect(daemon.policy).toBeDefined();
+      for (const config of [workflow, daemon]) {
+        expect(config.configFile.endsWith('/docops.yaml')).toBe(true);
+        expect(config.listen).toEqual({ host: '0.0.0.0', port: 8080 });
+        expect(config.journalDir).toBe('/var/lib/docops/journal');
+        expect(config.reconcileSecret).toBe(SECRET['reconcile-secret']);
+        expect(config.shutdownGraceMs).toBeLessThan(podOf(all).terminationGracePeriodSeconds! * 1000);
+      }
+      if (overlay !== 'kubernetes-configmap') expect(workflow.configFile).toBe('/git/current/docops.yaml');
+      if (overlay !== 'kubernetes-configmap') expect(workflow.manifestsDir).toBe('/git/current/manifests');
+      // git-sync follows the repository's default branch, whatever it is called.
+      for (const c of [...(podOf(all).initContainers ?? []), ...podOf(all).containers].filter((x) =>
+        x.name.startsWith('git-sync'),
+      ))
+        expect(c.args).toContain('--ref=HEAD');
+    },
+  );
+
+  it('kubernetes-ha adds the election: two replicas, RBAC for the Lease, a PodDisruptionBudget', async () => {
     const all = rendered.get('kubernetes-ha')!;
     expect(all.map((r) => r.kind).sort()).toEqual([
-      'ConfigMap',
       'Deployment',
       'NetworkPolicy',
       'PersistentVolumeClaim',
@@ -226,9 +296,8 @@ describe('deploy/: every kustomization, rendered', () => {
       'ServiceAccount',
     ]);
     expect(only(all, 'Deployment').spec).toMatchObject({ replicas: 2 });
-    expect(all.find((r) => r.metadata.name === 'docops-config')!.data!['docops.yaml']).toMatch(
-      /^ha:\n {2}mode: kubernetes/m,
-    );
+    const config = await daemonConfigOf(all, docopsOf(podOf(all)));
+    expect(config.ha).toMatchObject({ mode: 'kubernetes', leaseName: 'docops' });
   });
 
   it('kubernetes-shard is one static shard: its own Lease, granted by its Role; it selects only its own pods; the scraper keeps its labels', async () => {

@@ -141,7 +141,7 @@ describe('action.yml', () => {
   it('examples/github uses the action for validate, plan and apply', () => {
     const workflow = readFileSync(join(REPO, 'examples/github/docops.yml'), 'utf8');
     for (const command of ['validate', 'plan', 'apply'])
-      expect(workflow).toMatch(new RegExp(`uses: your-org/docops@\\S+\\n\\s+with: \\{ command: ${command},`));
+      expect(workflow).toMatch(new RegExp(`uses: \\./\\.github/actions/docops\\n\\s+with: \\{ command: ${command},`));
     expect(workflow).not.toContain('actions/github-script');
   });
 });
@@ -165,15 +165,18 @@ describe('the example workflow (examples/github/docops.yml)', () => {
     jobs: Record<string, Job>;
   };
   const docopsSteps = (job: Job, command: string): WorkflowStep[] =>
-    job.steps.filter((s) => s.uses?.startsWith('your-org/docops@') && s.with?.command === command);
+    job.steps.filter((s) => s.uses === './.github/actions/docops' && s.with?.command === command);
   const planJobs = Object.entries(workflow.jobs).filter(([, job]) => docopsSteps(job, 'plan').length > 0);
 
-  it('plans once per event: one job with one plan step, for pull requests and pushes alike', () => {
+  it('plans once per event: one job with one plan step, for pull requests and pushes to the default branch', () => {
     expect(Object.keys(workflow.on).sort()).toEqual(['pull_request', 'push']);
     expect(planJobs.map(([name]) => name)).toHaveLength(1);
     const [, job] = planJobs[0]!;
     expect(docopsSteps(job, 'plan')).toHaveLength(1);
-    expect(job.if ?? '').not.toMatch(/event_name/); // runs on both events
+    // Both events; a push only to the default branch, whatever its name (no branch filter assumes one).
+    expect(job.if).toBe(
+      "github.event_name == 'pull_request' || github.ref_name == github.event.repository.default_branch",
+    );
   });
 
   it('asks for apply approval only when the plan has changes: the apply job needs the plan job and its `changes` output', () => {

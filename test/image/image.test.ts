@@ -108,11 +108,29 @@ describe.skipIf(unavailable !== undefined)(
       expect(plan.steps.length).toBeGreaterThan(0);
     });
 
+    it('docops init writes the workflow, the Action and the schemas it ships (issue 34)', async () => {
+      const r = await runIn(
+        container,
+        docops('init', '--org', 'org-demo', '/tmp/acme-docs', '--sandbox', '--log-level', 'warn'),
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const files = await runIn(container, ['find', '/tmp/acme-docs/.github', '/tmp/acme-docs/schemas', '-type', 'f']);
+      for (const f of [
+        '.github/workflows/docops.yml',
+        '.github/actions/docops/action/dist/index.cjs',
+        'schemas/document.schema.json',
+      ])
+        expect(files.stdout).toContain(`/tmp/acme-docs/${f}`);
+    });
+
     it('holds only what runs: no sources, build tools, source maps or type declarations', async () => {
       const app = await runIn(container, ['ls', '/app']);
       expect(app.stdout.split('\n').filter(Boolean).sort()).toEqual([
+        'action', // what `docops init` copies into a repository: the Action, the workflows (issue 34)
+        'action.yml',
         'config.example',
         'dist',
+        'examples',
         'node_modules',
         'npm-shrinkwrap.json',
         'package.json',

@@ -85,7 +85,7 @@ const packed = (name: string): Record<string, unknown> =>
   JSON.parse(readFileSync(join(installed, name), 'utf8')) as Record<string, unknown>;
 
 describe('the release tarball', () => {
-  it('holds what runs — the bundled command, its generated data, the schemas, the example, init’s workflow — and nothing else', () => {
+  it('holds what runs — the bundled command, its generated data, the schemas, the example, what init writes — and nothing else', () => {
     for (const f of [
       'package.json',
       'README.md',
@@ -97,11 +97,15 @@ describe('the release tarball', () => {
       'schemas/document.schema.json',
       'config.example/docops.yaml',
       'examples/github/docops.yml',
+      'examples/github/docops-plan.yml',
+      'action.yml',
+      'action/dist/index.cjs',
+      'action/dist/licenses.txt',
     ]) {
       expect(files).toContain(f);
     }
     const runs =
-      /^(package\.json|README\.md|LICENSE|npm-shrinkwrap\.json|dist\/cli\/(docops|chunk-[\w-]+)\.cjs|dist\/api\/operation-scopes\.json|dist\/(manifests\/validators|cli\/spec-bodies)\/[\w-]+\.cjs|schemas\/[\w-]+\.schema\.json|config\.example\/.+\.ya?ml|examples\/github\/docops\.yml)$/;
+      /^(package\.json|README\.md|LICENSE|npm-shrinkwrap\.json|dist\/cli\/(docops|chunk-[\w-]+)\.cjs|dist\/api\/operation-scopes\.json|dist\/(manifests\/validators|cli\/spec-bodies)\/[\w-]+\.cjs|schemas\/[\w-]+\.schema\.json|config\.example\/.+\.ya?ml|examples\/github\/docops(-plan)?\.yml|action\.yml|action\/dist\/(index\.cjs|licenses\.txt))$/;
     expect(files.filter((f) => !runs.test(f))).toEqual([]);
     expect(
       files.filter(
@@ -232,12 +236,15 @@ describe('npm install -g ./docops-VERSION.tgz', () => {
     }
   });
 
-  it('docops init writes the workflow the package ships (examples/github/docops.yml, in package.json files)', async () => {
+  it('docops init writes the workflow, the Action and the schemas the package ships (in package.json files)', async () => {
     const dir = mkdtempSync(join(scratch, 'init-'));
     const r = await run(docops, ['init', '--org', 'org-demo', 'acme-docs', '--sandbox', '--log-level', 'warn'], dir);
     expect(r.code, r.stderr).toBe(0);
     for (const f of [
       'acme-docs/.github/workflows/docops.yml',
+      'acme-docs/.github/actions/docops/action.yml',
+      'acme-docs/.github/actions/docops/action/dist/index.cjs',
+      'acme-docs/schemas/document.schema.json',
       'acme-docs/docops.yaml',
       'acme-docs/manifests/teams.yaml',
     ])

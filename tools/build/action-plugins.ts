@@ -94,7 +94,7 @@ export function selfContained(options: SelfContainedOptions): Plugin {
       if (id === BUNDLED_REQUIRE) return bundledRequireModule(options.requires);
       if (id.startsWith(LEFT_OUT_PREFIX)) {
         const what = LEFT_OUT[id.slice(LEFT_OUT_PREFIX.length)]!;
-        const message = `${what} is not part of the docops GitHub Action, which runs validate, plan and apply: use the docops command line (npm install docops)`;
+        const message = `${what} is not part of the docops GitHub Action, which runs validate, plan and apply: use the docops command line (docs/install.md)`;
         return `import { UsageError } from ${JSON.stringify(join(root, 'src/model/errors.ts'))};\nthrow new UsageError(${JSON.stringify(message)});\n`;
       }
       if (rel(id) === 'src/kinds/schema.ts') return schemaModule(root);

@@ -29,7 +29,8 @@ Options:
   -h, --help               Show this help
 
 Environment: DOCOPS_TOKEN, DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN,
-DOCOPS_CONCURRENCY, DOCOPS_RECONCILE_SECRET, DOCOPS_ALLOW_ENV (variables manifests may read, overriding allowEnv).
+DOCOPS_CONCURRENCY, DOCOPS_RECONCILE_SECRET, DOCOPS_JOURNAL_DIR, DOCOPS_HA_MODE, DOCOPS_ALLOW_ENV (variables
+manifests may read, overriding allowEnv); for pull-request approvals DOCOPS_GITHUB_TOKEN, DOCOPS_GITHUB_API_URL.
 
 Examples:
   docops daemon -c config.example/docops.yaml --sandbox                       # what npm start runs

@@ -1,6 +1,6 @@
 /** `docops export`: write manifests for an organization from its live state, so it can be managed by docops. */
 import { UsageError, ValidationError } from '../../model/errors.js';
-import { exportOrganization } from '../../export/index.js';
+import { exportOrganization, findEditorSchema } from '../../export/index.js';
 import type { CommandSpec } from '../command.js';
 import { connect, requireCredentials } from '../connect.js';
 import { countingClient, createProgress } from '../progress.js';
@@ -14,7 +14,8 @@ export const exportCommand: CommandSpec = {
     'members.yaml, teams.yaml, translations.yaml, …; sites one file each under sites/). Every file stays under\n' +
     "1 MiB, half the loader's limit: a kind that does not fit is spread over members-001.yaml, members-002.yaml …\n" +
     'Ids are pinned where identity needs them and defaults are left out, so `docops plan -m DIR` against the\n' +
-    'same organization shows no changes. Each file starts with the editor-schema comment. Existing files are\n' +
+    'same organization shows no changes. Each file starts with the editor-schema comment when the repository\n' +
+    "has docops's schemas (schemas/ at or above DIR, as `docops init` writes them). Existing files are\n" +
     'not replaced unless --overwrite is given, which also removes the parts of an earlier export this one does\n' +
     'not write. Only reads: a read-only token is enough. The written manifests are validated; live state\n' +
     'docops cannot express is reported and exits 1.',
@@ -46,10 +47,12 @@ export const exportCommand: CommandSpec = {
     requireCredentials(ctx);
     const progress = createProgress(ctx.io.stderr, `Exporting ${org}`);
     const client = countingClient(await connect(ctx), () => progress.tick());
+    const schema = findEditorSchema(out);
     let result;
     try {
       result = await exportOrganization(client, KINDS, org, out, {
         overwrite: ctx.values.overwrite === true,
+        ...(schema !== undefined ? { schema } : {}),
         onPass: (n) => progress.phase(`pass ${n}`),
       });
     } finally {
@@ -74,7 +77,16 @@ export const exportCommand: CommandSpec = {
         `Left out ${unknown.map(([kind, n]) => `${n} in ${kind}`).join(', ')}: values docops does not know (a newer API's?); each is a comment where it was, and docops leaves it as it is.\n`,
       );
     const total = Object.values(result.counts).reduce((a, b) => a + b, 0);
-    ctx.logger.info({ org, dir: out, documents: total, ...result.counts }, 'export written');
+    ctx.logger.info(
+      {
+        org,
+        dir: out,
+        documents: total,
+        ...result.counts,
+        editorSchema: schema ?? 'none (docops init writes schemas/)',
+      },
+      'export written',
+    );
     if (result.files.length === 0) ctx.io.stderr.write(`Nothing to export from ${org}.\n`);
     return 0;
   },

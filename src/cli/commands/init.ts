@@ -1,102 +1,124 @@
 /**
- * `docops init --org ID DIR`: the first step of managing an existing organization — its manifests, the daemon's
- * docops.yaml, the GitHub workflow and a .gitignore in DIR — then the commands to run next, with the flags this
- * run connected with (so a sandbox trial continues on the sandbox).
+ * `docops init --org ID DIR [--applier workflow|daemon]`: the first step of managing an existing organization —
+ * its manifests, the daemon's docops.yaml and the GitHub workflow for who applies a merge, the Action the workflow
+ * uses, the editor schemas and a .gitignore in DIR — then what to do next (init-next.ts). `--refresh DIR` renews
+ * the schemas and the Action after an upgrade.
  */
 import path from 'node:path';
 import { UsageError, ValidationError } from '../../model/errors.js';
-import { INIT_LAYOUT, initRepository } from '../../init/index.js';
+import { gitWorkTree } from '../../export/index.js';
+import {
+  APPLIERS,
+  REPOSITORY_PATTERN,
+  TEAM_PATTERN,
+  INIT_LAYOUT,
+  initRepository,
+  refreshRepository,
+  type Applier,
+  type InitSetup,
+} from '../../init/index.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { connect, requireCredentials } from '../connect.js';
 import { countingClient, createProgress } from '../progress.js';
 import { KINDS, loadManifests } from '../wiring.js';
+import { nextSteps } from './init-next.js';
 
-/** A shell word as typed: quoted when it holds anything but safe characters. */
-const sh = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
-
-/** The connection flags of this run, for the commands it prints (never the token). */
-function connectionFlags(ctx: CommandContext, dir: string): { plan: string; daemon: string; note?: string } {
-  const g = ctx.global;
-  if (g.sandboxState !== undefined) {
-    const state = sh(path.relative(dir, path.resolve(g.sandboxState)) || g.sandboxState);
-    return {
-      plan: ` --sandbox-state ${state}`,
-      daemon: ' --sandbox',
-      note: "(the daemon's --sandbox is a fresh demo organization, not the state file)",
-    };
-  }
-  if (g.sandbox) return { plan: ' --sandbox', daemon: ' --sandbox' };
-  const api = g.apiUrl !== undefined ? ` --api-url ${sh(g.apiUrl)}` : '';
-  const token = g.tokenFile !== undefined ? ` --token-file ${sh(path.relative(dir, path.resolve(g.tokenFile)))}` : '';
+/** Who applies, and what the daemon applier needs: checked before anything is read or written. */
+function setupOf(ctx: CommandContext): InitSetup {
+  const applier = ctx.values.applier ?? 'workflow';
+  if (typeof applier !== 'string' || !(APPLIERS as readonly string[]).includes(applier))
+    throw new UsageError(`--applier: workflow or daemon (got ${String(applier)})`);
+  const repository = ctx.values['github-repo'];
+  const approvers = ctx.values.approvers;
+  if (typeof repository === 'string' && !REPOSITORY_PATTERN.test(repository))
+    throw new UsageError(`--github-repo: OWNER/NAME of the repository on GitHub (got ${repository})`);
+  if (typeof approvers === 'string' && !TEAM_PATTERN.test(approvers))
+    throw new UsageError(`--approvers: ORG/TEAM-SLUG of a GitHub team (got ${approvers})`);
+  if (applier === 'daemon' && (typeof repository !== 'string' || typeof approvers !== 'string'))
+    throw new UsageError(
+      '--applier daemon needs --github-repo OWNER/NAME (the repository whose pull requests carry the approvals) and --approvers ORG/TEAM-SLUG (the GitHub team whose members approve)',
+    );
   return {
-    plan: `${api}${token}`,
-    daemon: api,
-    ...(token ? { note: '(the daemon reads the token from DOCOPS_TOKEN or `tokenFile:` in docops.yaml)' } : {}),
+    applier: applier as Applier,
+    ...(typeof repository === 'string' ? { repository } : {}),
+    ...(typeof approvers === 'string' ? { approvers } : {}),
   };
 }
 
-function nextSteps(ctx: CommandContext, org: string, dir: string): string {
-  const flags = connectionFlags(ctx, dir);
-  const commands: [string, string][] = [
-    [
-      `docops plan -m ${INIT_LAYOUT.manifests}${flags.plan}`,
-      'No changes: the manifests describe the organization as it is',
-    ],
-    [
-      `docops daemon -c ${INIT_LAYOUT.config}${flags.daemon}`,
-      `keeps it equal to the manifests; status page on http://127.0.0.1:8080 ${flags.note ?? ''}`.trimEnd(),
-    ],
-  ];
-  const width = Math.max(...commands.map(([c]) => c.length)) + 2;
-  return [
-    'Next:',
-    ...(path.resolve(dir) === process.cwd() ? [] : [`  cd ${sh(dir)}`]),
-    `  git init && git add -A && git commit -m ${sh(`docops: import organization ${org}`)}`,
-    ...commands.map(([c, why]) => `  ${c.padEnd(width)}# ${why}`),
-    '  Then push to GitHub and add the secrets the workflow uses: DOCOPS_READ_TOKEN (a repository secret) and',
-    '  DOCOPS_WRITE_TOKEN (a secret of the environment docops-production, with required reviewers); every change',
-    `  to ${INIT_LAYOUT.manifests}/ is then planned in its pull request and applied after approval (docs/getting-started.md).`,
-    '',
-  ].join('\n');
+async function refresh(ctx: CommandContext, dir: string): Promise<number> {
+  const files = await refreshRepository(dir);
+  ctx.io.stdout.write(
+    [`Refreshed ${dir} with this docops's schemas and Action:`, ...files.map((f) => `  ${f}`), ''].join('\n'),
+  );
+  return 0;
 }
 
 export const initCommand: CommandSpec = {
   name: 'init',
-  usage: 'docops init --org ID DIR [--overwrite] [flags]',
+  usage: 'docops init --org ID DIR [--applier workflow|daemon] [--overwrite] [flags] | docops init --refresh DIR',
   argument: 'DIR',
   description:
     "Starts a repository for an organization in DIR (created if missing): the organization's manifests as they\n" +
     `are (\`docops export\` into ${INIT_LAYOUT.manifests}/, so the first plan shows no changes), ${INIT_LAYOUT.config} for\n` +
-    `\`docops daemon\`, the GitHub workflow (${INIT_LAYOUT.workflow}: validate and plan in pull requests, apply\n` +
-    'after approval) and a .gitignore for the delete journal and saved plans (an existing one gains the lines it\n' +
-    'lacks). Then prints the commands to run next. Existing files are not replaced unless --overwrite is given;\n' +
-    'that is checked before anything is written. Only reads the API: a read-only token is enough.\n' +
-    '`docops orgs` lists the organization ids the token sees.',
+    `\`docops daemon\`, the GitHub workflow (${INIT_LAYOUT.workflow}: validate and plan in pull requests) with the\n` +
+    `docops Action it uses (${INIT_LAYOUT.action}), the JSON Schemas the files' editor comments point at\n` +
+    `(${INIT_LAYOUT.schemas}/) and a .gitignore for the delete journal and saved plans (an existing one gains the lines\n` +
+    'it lacks). Who applies a merge is one choice, --applier: the workflow (default), after the reviewers of its\n' +
+    'environment docops-production approve, the daemon only reporting drift; or the daemon, after a member of the\n' +
+    'GitHub team --approvers comments `/docops approve` on the pull request (needs --github-repo). Then prints\n' +
+    'what to do next. Existing files are not replaced unless --overwrite is given; that is checked before\n' +
+    'anything is written. Only reads the API: a read-only token is enough. `docops orgs` lists the organization\n' +
+    'ids the token sees. --refresh DIR renews the schemas and the Action of an earlier init (after an upgrade),\n' +
+    'nothing else, without the API.',
   flags: {
     org: { type: 'string', value: 'ID', description: 'Organization to import (`docops orgs` lists them)' },
+    applier: {
+      type: 'string',
+      value: 'WHO',
+      description:
+        'Who applies a merge: workflow (default: after its environment approves) or daemon (after a pull-request approval)',
+    },
+    'github-repo': {
+      type: 'string',
+      value: 'OWNER/NAME',
+      description: 'The repository on GitHub (needed by --applier daemon; named in the push command)',
+    },
+    approvers: {
+      type: 'string',
+      value: 'ORG/TEAM',
+      description: 'The GitHub team whose members approve (needed by --applier daemon)',
+    },
     overwrite: {
       type: 'boolean',
-      description: 'Replace docops.yaml, the workflow and the manifests of an earlier init',
+      description: 'Replace docops.yaml, the workflow, the Action, the schemas and the manifests of an earlier init',
+    },
+    refresh: {
+      type: 'boolean',
+      description: 'Only renew the schemas and the Action in DIR from this docops (after an upgrade); no API',
     },
   },
   globals: ['api-url', 'token-file', 'sandbox', 'sandbox-state', 'concurrency'],
   examples: [
     'docops init --org org-demo my-docs --sandbox',
     'DOCOPS_TOKEN=… docops init --org $ORG_ID .',
+    'DOCOPS_TOKEN=… docops init --org $ORG_ID . --applier daemon --github-repo acme/docs-org --approvers acme/docs-admins',
+    'docops init --refresh .                 # after upgrading docops: its schemas and Action',
     'docops sandbox --port 4010 --seed large:2000 &  docops init --org org-bench big --api-url http://127.0.0.1:4010/v1   # DOCOPS_TOKEN=sandbox-token',
   ],
   async run(ctx) {
     const org = ctx.values.org;
     const dir = ctx.argument;
+    if (dir === undefined || dir === '') throw new UsageError('missing DIR (the directory to initialize, e.g. `.`)');
+    if (ctx.values.refresh === true) return refresh(ctx, dir);
     if (typeof org !== 'string' || org === '')
       throw new UsageError('missing --org ID (the organization to import; `docops orgs` lists those your token sees)');
-    if (dir === undefined || dir === '') throw new UsageError('missing DIR (the directory to initialize, e.g. `.`)');
+    const setup = setupOf(ctx);
     requireCredentials(ctx);
     const progress = createProgress(ctx.io.stderr, `Importing ${org}`);
     const client = countingClient(await connect(ctx), () => progress.tick());
     let result;
     try {
-      result = await initRepository(client, KINDS, org, dir, {
+      result = await initRepository(client, KINDS, org, dir, setup, {
         overwrite: ctx.values.overwrite === true,
         onPass: (n) => progress.phase(`pass ${n}`),
       });
@@ -121,8 +143,10 @@ export const initCommand: CommandSpec = {
         `  ${manifests}/  ${result.export.files.length} files, ${documents} documents: the organization as it is`,
         ...result.export.removed.map((f) => `  removed ${f} (part of an earlier export)`),
         ...result.files.map((f) => `  ${f}`),
+        `  ${path.join(dir, INIT_LAYOUT.action)}/  the docops Action the workflow uses (${result.owned.action.length} files)`,
+        `  ${path.join(dir, INIT_LAYOUT.schemas)}/  ${result.owned.schemas.length} JSON Schemas, for editors`,
         '',
-        nextSteps(ctx, org, dir),
+        nextSteps(ctx, { org, dir, setup, inGit: gitWorkTree(dir) !== undefined }),
       ].join('\n'),
     );
     return 0;

@@ -32,6 +32,7 @@ export function runObservers(
   const status = new StatusTracker({
     mode: config.mode,
     manifestsDir: config.manifestsDir,
+    demo: config.sandbox,
     ...(config.schedule !== undefined ? { schedule: config.schedule } : {}),
     role: deps.role ?? (() => d.role()),
     readiness: () => {

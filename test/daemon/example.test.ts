@@ -32,6 +32,15 @@ describe('docops daemon -c config.example/docops.yaml --sandbox', () => {
     const metrics = parsePrometheus(await (await fetch(`${daemon.url}/metrics`)).text());
     expect(metrics.value('docops_reconcile_runs_total', { result: 'success' })).toBe(2);
     expect((await fetch(`${daemon.url}/readyz`)).status).toBe(200);
+
+    // The demo's planted broken link greets a new user as what it is, not as a warning (issue 34 §9).
+    const status = (await (await fetch(`${daemon.url}/api/status`)).json()) as { daemon: { demo: boolean } };
+    expect(status.daemon.demo).toBe(true);
+    const html = await (await fetch(`${daemon.url}/`)).text();
+    expect(html).toContain('<span class="badge info">1 space(s) with broken links</span>');
+    expect(html).toContain('broken link in its API Reference on purpose');
+    expect(html).not.toMatch(/class="badge warn"/);
+    expect(html).toContain('seeded with the demo organization');
     expect(stderr.join('')).not.toContain(daemon.sandbox!.token);
 
     stop.abort();

@@ -18,11 +18,15 @@ function revisionText(s: StatusData): string {
 
 function overview(s: StatusData): string {
   const d = s.daemon;
+  const demoRow: [string, string][] = d.demo
+    ? [['API', 'the in-process sandbox, seeded with the demo organization (nothing leaves this machine)']]
+    : [];
   const rows: [string, string][] = [
     ['Mode', d.mode === 'apply' ? 'apply (writes changes)' : 'plan (reports drift, never writes)'],
     ['Role', d.role],
     ['Ready', d.ready ? 'yes' : `no${d.reason ? `: ${d.reason}` : ''}`],
     ['Schedule', d.schedule ?? 'none (file changes and POST /reconcile only)'],
+    ...demoRow,
     ['Manifests', s.manifests.dir],
     ['Revision', revisionText(s)],
   ];
@@ -55,8 +59,16 @@ function manifests(s: StatusData): string {
   );
 }
 
+/**
+ * The demo organization's API Reference has a broken link on purpose (its open change request adds the missing page):
+ * said as what it is, so the demo does not greet a new user with a warning.
+ */
+const DEMO_HEALTH =
+  'The demo organization comes with a broken link in its API Reference on purpose, to show what this section ' +
+  'reports (its open change request #1 adds the missing page); a count beyond that one is from your edits.';
+
 /** Broken links per managed space, the most broken first. */
-function health(list: SpaceHealthView[]): string {
+function health(list: SpaceHealthView[], demo: boolean): string {
   const head = `<h2 id="health">Docs health</h2>`;
   if (list.length === 0)
     return `<section aria-labelledby="health">${head}<p>No managed space read yet (spaces a Space manifest describes are read at the end of the first run, then at most every healthMinutes).</p></section>`;
@@ -64,7 +76,9 @@ function health(list: SpaceHealthView[]): string {
   const summary =
     broken === 0
       ? `${badge('No broken links', 'ok')} in the ${list.length} managed space(s).`
-      : `${badge(`${broken} space(s) with broken links`, 'warn')}`;
+      : demo
+        ? `${badge(`${broken} space(s) with broken links`, 'info')} ${esc(DEMO_HEALTH)}`
+        : `${badge(`${broken} space(s) with broken links`, 'warn')}`;
   const rows = list
     .map(
       (h) =>
@@ -194,7 +208,7 @@ export function renderStatusHtml(s: StatusData, api = '/api'): string {
     approvalSection(s.approval) +
     proposalSection(s.proposal) +
     drift(s.drift) +
-    health(s.health) +
+    health(s.health, s.daemon.demo) +
     informer(s.informer) +
     runs(s.runs, api) +
     `</main><footer>Generated ${esc(formatAt(s.generatedAt))}; refreshes every ${REFRESH_SECONDS} s. The same data as JSON: <a href="${esc(api)}/status">${esc(api)}/status</a>.</footer></body></html>\n`

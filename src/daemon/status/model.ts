@@ -19,6 +19,8 @@ export interface StatusData {
     schedule: string | null;
     ready: boolean;
     reason: string | null;
+    /** On the in-process sandbox seeded with the demo organization (`--sandbox`): nothing leaves the machine. */
+    demo: boolean;
   };
   manifests: {
     dir: string;

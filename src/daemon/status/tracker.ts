@@ -34,6 +34,8 @@ export interface DaemonFacts {
   mode: 'apply' | 'plan';
   manifestsDir: string;
   schedule?: string;
+  /** Running on the in-process demo sandbox. */
+  demo?: boolean;
   /** `single` unless leader election says otherwise. */
   role(): string;
   readiness(): { ready: boolean; reason?: string };
@@ -91,6 +93,7 @@ export class StatusTracker {
         schedule: this.facts.schedule ?? null,
         ready: ready.ready,
         reason: ready.reason ?? null,
+        demo: this.facts.demo === true,
       },
       manifests: {
         dir: this.facts.manifestsDir,

@@ -14,6 +14,7 @@ import { parse } from 'yaml';
 import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { REPO } from '../daemon/build.js';
 import { startFakeGitHub, type FakeGitHub } from './fake-github.js';
+import { readOutputs } from './workflow-runner.js';
 
 /** The Node that runs the bundle: this one (docops's floor, 20.19+), or DOCOPS_ACTION_NODE (e.g. a node24 binary, the runner's). */
 const NODE = process.env.DOCOPS_ACTION_NODE ?? process.execPath;
@@ -63,22 +64,6 @@ function inputVariables(given: Record<string, string>): Record<string, string> {
     env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
   }
   return env;
-}
-
-/** $GITHUB_OUTPUT as the runner reads it: `name=value` lines and `name<<DELIMITER` … `DELIMITER` blocks. */
-function readOutputs(file: string): Record<string, string> {
-  const lines = readFileSync(file, 'utf8').split('\n');
-  const outputs: Record<string, string> = {};
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const block = /^([^=<]+)<<(.+)$/.exec(line);
-    if (block) {
-      const end = lines.indexOf(block[2]!, i + 1);
-      outputs[block[1]!] = lines.slice(i + 1, end).join('\n');
-      i = end;
-    } else if (line.includes('=')) outputs[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1);
-  }
-  return outputs;
 }
 
 let steps = 0;

@@ -3,7 +3,7 @@
  * action (`<type>[.<part>].<verb>`, src/audit/targets.ts), the stale reads of one item of a list, and finding the
  * lists that embed another object (a permission list naming a team, a site space naming a space).
  */
-import type { AuditChange, InformerView, ReadsView, StaleRead } from '../model/kind.js';
+import type { AuditChange, InformerView, KindInformer, ReadsView, StaleRead } from '../model/kind.js';
 import { isRecord, orgPath, seg } from './common.js';
 
 export type Verb = 'created' | 'updated' | 'deleted' | 'restored';
@@ -52,6 +52,17 @@ export function grantListsNaming(reads: ReadsView, org: string, principal: 'team
 
 /** The path of one object below a list path. */
 export const below = (list: string, id: string): string => `${list}/${seg(id)}`;
+
+/** The informer of a kind whose objects are items of one list: an event on object o re-reads o alone in it. */
+export function ownItemInformer(target: string, list: (org: string) => string): KindInformer {
+  return {
+    targets: [target],
+    stale(change, org) {
+      const a = actionOf(change);
+      return a && a.part === '' ? [itemRead(list(org), change.id, below(list(org), change.id))] : undefined;
+    },
+  };
+}
 
 /**
  * Lists whose items carry counts a membership or an access change alters, read again whole — only where a kind

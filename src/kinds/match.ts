@@ -93,13 +93,21 @@ export function matchByIdOrTitle<E extends DesiredEntry, O extends LiveObject>(
   return { matched, unmatched: claimed.size === live.length ? [] : live.filter((o) => !claimed.has(o)), stalePins };
 }
 
-/** The plan's warning for each entry whose pinned id is gone (matched by title instead: TitleMatch.stalePins). */
-export function stalePinWarnings(kind: string, org: string, stalePins: readonly DesiredEntry[]): PlanWarning[] {
+/**
+ * The plan's warning for each entry whose pinned id is gone (matched by title instead: TitleMatch.stalePins; `by`
+ * names the title where a kind calls it otherwise, a SAML provider's label).
+ */
+export function stalePinWarnings(
+  kind: string,
+  org: string,
+  stalePins: readonly DesiredEntry[],
+  by = 'title',
+): PlanWarning[] {
   return stalePins.map((e) => ({
     kind,
     org,
     key: e.key,
-    message: `pinned id ${e.id} does not exist; matched by title instead`,
+    message: `pinned id ${e.id} does not exist; matched by ${by} instead`,
   }));
 }
 

@@ -1,207 +1,86 @@
 /**
- * Translation: organization translation settings, identity by title or pinned id. Create (POST {title}),
- * rename by pinned id (PUT {title}), delete only under prune. `languages` cannot be set or changed through the
- * API: when a manifest writes languages the translation does not have (or would not have once created), the
- * entry is blocked (the plan can never reach it), not warned about.
+ * Translation: organization translation settings, identity by title or pinned id (the loop: titled.ts). Create
+ * (POST {title}), rename by pinned id (PUT {title}), delete only under prune. `languages` cannot be set or changed
+ * through the API: an entry writing languages the translation does not have (or would not have once created) is
+ * blocked (the plan can never reach it), not warned about.
  */
-import type {
-  DesiredEntry,
-  DiffContext,
-  DiffResult,
-  FetchContext,
-  KindDefinition,
-  KindUndo,
-  LiveKindState,
-  LiveObject,
-  UndoLoss,
-} from '../model/kind.js';
-import { ref } from '../model/refs.js';
-import type { ManifestDocument } from '../model/document.js';
-import { blockEntry, isRecord, makeStep, orgPath, sameValue, seg, stepId, exportTitled } from './common.js';
-import { titledEntry, withDisplayKeys, matchByIdOrTitle, stalePinWarnings } from './match.js';
-import { uniqueLiveKey, unmatchedLive } from './unmatched.js';
-import { translationSchema, type TranslationManifestSpec } from './generated/translation.js';
+import type { DesiredEntry, DiffContext, FetchContext, KindDefinition, LiveKindState } from '../model/kind.js';
+import type { LiveObject, UndoLoss } from '../model/kind.js';
+import { blockEntry, orgPath, sameValue, seg, exportTitled } from './common.js';
+import { ownItemInformer } from './informer-common.js';
+import { titledEntry } from './match.js';
 import { recoverByKey } from './recover.js';
-import { actionOf, below, itemRead } from './informer-common.js';
+import { BLOCKED, BLOCKED_KEEP_ID, createRequest, createStep, diffTitled, titledObject, updateStep } from './titled.js';
+import { translationSchema, type TranslationManifestSpec as TranslationSpec } from './generated/translation.js';
 
 const KIND = 'Translation';
 const DEPTH = 20;
-
-/** The spec as written: nothing in it needs normalising. */
-export type TranslationSpec = TranslationManifestSpec;
-
-export interface TranslationFields {
-  title: string;
-  languages: string[];
-}
-
-export type TranslationObject = LiveObject<TranslationFields>;
-export type TranslationState = LiveKindState<TranslationObject>;
-
-const translationsPath = (org: string): string => `${orgPath(org)}/translations`;
-
-function toDesired(doc: ManifestDocument<TranslationSpec>): DesiredEntry<TranslationSpec>[] {
-  return [titledEntry(KIND, doc, doc.spec)];
-}
-
-function translationObject(org: string, t: unknown): TranslationObject | undefined {
-  if (!isRecord(t) || typeof t['id'] !== 'string' || typeof t['title'] !== 'string') return undefined;
-  const fields: TranslationFields = {
-    title: t['title'],
-    languages: Array.isArray(t['languages']) ? t['languages'].map(String) : [],
-  };
-  return { kind: KIND, org, key: t['title'], id: t['id'], fields };
-}
-
-async function fetch(ctx: FetchContext, org: string): Promise<TranslationState> {
-  const items = await ctx.list(translationsPath(org));
-  return { objects: items.map((t) => translationObject(org, t)).filter((o) => o !== undefined) };
-}
-
+type TranslationObject = LiveObject<{ title: string; languages: string[] }>;
+type TranslationState = LiveKindState<TranslationObject>;
+const path = (org: string): string => `${orgPath(org)}/translations`;
 const sorted = (xs: readonly string[]): string[] => [...xs].sort();
 
-function diff(
-  ctx: DiffContext,
-  org: string,
-  entries: DesiredEntry<TranslationSpec>[],
-  live: TranslationState,
-): DiffResult {
-  const desired = withDisplayKeys(entries);
-  const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
-  const { matched, unmatched, stalePins } = matchByIdOrTitle(KIND, desired, live.objects);
-  result.warnings.push(...stalePinWarnings(KIND, org, stalePins));
-  for (const entry of desired) {
-    const spec = entry.spec;
-    const current = matched.get(entry);
-    if (!current) {
-      if (spec.languages && spec.languages.length > 0) {
-        blockEntry(
-          result,
-          entry,
-          entry.doc.pos(['spec', 'languages']),
-          `languages cannot be set through the API (a new translation has none): create it in the app with [${spec.languages.join(', ')}] and pin its id, or leave languages out`,
-        );
-        continue;
-      }
-      const id = stepId(KIND, org, entry.key, 'create');
-      result.steps.push(
-        makeStep({
-          id,
-          action: 'create',
-          phase: 'create',
-          kind: KIND,
-          org,
-          key: entry.key,
-          wave: DEPTH,
-          before: null,
-          after: { title: spec.title },
-          requests: [
-            {
-              method: 'POST',
-              path: translationsPath(org),
-              body: { title: spec.title },
-              capture: { id: 'id' },
-              recover: recoverByKey(live.objects, spec.title),
-            },
-          ],
-          entry,
-        }),
-      );
-      ctx.register(KIND, org, entry.key, ref(id));
-      continue;
-    }
-    ctx.register(KIND, org, entry.key, current.id);
-    const have = current.fields;
-    if (spec.languages && !sameValue(sorted(spec.languages), sorted(have.languages))) {
-      blockEntry(
-        result,
-        entry,
-        entry.doc.pos(['spec', 'languages']),
-        `languages are [${have.languages.join(', ')}], the manifest says [${spec.languages.join(', ')}], and the API cannot change them: change them in the app, or write the live ones`,
-      );
-      continue;
-    }
-    if (have.title === spec.title) continue;
-    result.steps.push(
-      makeStep({
-        id: stepId(KIND, org, entry.key, 'update'),
-        action: 'update',
-        phase: 'update',
-        kind: KIND,
-        org,
-        key: entry.key,
-        wave: DEPTH,
-        before: { title: have.title },
-        after: { title: spec.title },
-        requests: [{ method: 'PUT', path: `${translationsPath(org)}/${seg(current.id)}`, body: { title: spec.title } }],
-        entry,
-        note: `rename translation ${current.id}`,
-      }),
-    );
-  }
-
-  unmatchedLive(result, {
-    kind: KIND,
-    org,
-    prune: ctx.prune(KIND, org),
-    objects: unmatched,
-    key: uniqueLiveKey(unmatched),
-    wave: () => DEPTH,
-    path: (o) => `${translationsPath(org)}/${seg(o.id)}`,
-    before: (o) => ({ title: o.key }),
-  });
-  return result;
+async function fetch(ctx: FetchContext, org: string): Promise<TranslationState> {
+  const languages = (t: Record<string, unknown>): string[] => (Array.isArray(t['languages']) ? t['languages'] : []);
+  const read = (t: unknown) =>
+    titledObject(KIND, org, t, (r, title) => ({ title, languages: languages(r).map(String) }));
+  return { objects: (await ctx.list(path(org))).map(read).filter((o) => o !== undefined) };
 }
 
-function exportDocs(org: string, live: TranslationState): object[] {
-  return exportTitled(KIND, org, live, (o) => (o.fields.languages.length > 0 ? { languages: o.fields.languages } : {}));
+function diff(ctx: DiffContext, org: string, entries: DesiredEntry<TranslationSpec>[], live: TranslationState) {
+  return diffTitled({ kind: KIND, depth: DEPTH }, ctx, org, entries, live.objects, (t) => ({
+    create(entry) {
+      const { title, languages = [] } = entry.spec;
+      if (languages.length > 0) {
+        const why = `languages cannot be set through the API (a new translation has none): create it in the app with [${languages.join(', ')}] and pin its id, or leave languages out`;
+        blockEntry(t.result, entry, entry.doc.pos(['spec', 'languages']), why);
+        return BLOCKED;
+      }
+      const recover = recoverByKey(live.objects, title);
+      return [createStep(t, entry, { after: { title }, requests: [createRequest(path(org), { title }, recover)] })];
+    },
+    update(entry, current) {
+      const { title, languages } = entry.spec;
+      const have = current.fields;
+      if (languages && !sameValue(sorted(languages), sorted(have.languages))) {
+        const why = `languages are [${have.languages.join(', ')}], the manifest says [${languages.join(', ')}], and the API cannot change them: change them in the app, or write the live ones`;
+        blockEntry(t.result, entry, entry.doc.pos(['spec', 'languages']), why);
+        return BLOCKED_KEEP_ID;
+      }
+      if (have.title === title) return [];
+      const rename = { method: 'PUT' as const, path: `${path(org)}/${seg(current.id)}`, body: { title } };
+      const note = `rename translation ${current.id}`;
+      return [updateStep(t, entry, { before: { title: have.title }, after: { title }, requests: [rename], note })];
+    },
+    prune: () => ({ path: (o) => `${path(org)}/${seg(o.id)}` }),
+  }));
 }
 
 /** Undo: `POST /translations` takes only a title, so a recreated translation has no languages. */
 function undoLosses(_org: string, state: TranslationState): UndoLoss[] {
-  return state.objects.flatMap((o) => {
-    // A record journaled from the plan alone (no live object found) holds only the step's `before`: no languages.
-    const languages = Array.isArray(o.fields.languages) ? o.fields.languages : [];
-    if (languages.length === 0) return [];
-    return [
-      {
-        key: o.key,
-        id: o.id,
-        message: `its languages [${languages.join(', ')}] cannot be set through the API: it is recreated without them; set them again in the app`,
-      },
-    ];
-  });
+  // A record journaled from the plan alone (no live object found) holds only the step's `before`: no languages.
+  const languagesOf = (o: TranslationObject): string[] => (Array.isArray(o.fields.languages) ? o.fields.languages : []);
+  return state.objects
+    .filter((o) => languagesOf(o).length > 0)
+    .map((o) => ({
+      key: o.key,
+      id: o.id,
+      message: `its languages [${languagesOf(o).join(', ')}] cannot be set through the API: it is recreated without them; set them again in the app`,
+    }));
 }
 
-/**
- * Undo's documents, without `languages`: a document that writes languages the API cannot set is blocked, and undo
- * recreates the translation without them (said in its losses).
- */
-function undoDocuments(org: string, state: TranslationState): object[] {
-  return exportTitled(KIND, org, state, () => ({}));
-}
-
-const translationUndo: KindUndo<TranslationObject> = { losses: undoLosses, documents: undoDocuments };
-
-export const translationKind: KindDefinition<TranslationSpec, TranslationObject, unknown, TranslationManifestSpec> = {
+export const translationKind: KindDefinition<TranslationSpec, TranslationObject, unknown, TranslationSpec> = {
   kind: KIND,
   identity: 'title, or the pinned spec.id (which allows renaming)',
   schema: translationSchema,
   depth: DEPTH,
   scope: {},
-  toDesired,
+  toDesired: (doc) => [titledEntry(KIND, doc, doc.spec)],
   fetch,
   diff,
-  export: exportDocs,
-  undo: translationUndo,
-  // An event on translation t re-reads t alone in the list.
-  informer: {
-    targets: ['translation'],
-    stale(change, org) {
-      const a = actionOf(change);
-      return a && a.part === ''
-        ? [itemRead(translationsPath(org), change.id, below(translationsPath(org), change.id))]
-        : undefined;
-    },
-  },
+  export: (org, live) =>
+    exportTitled(KIND, org, live, ({ fields: { languages } }) => (languages.length > 0 ? { languages } : {})),
+  // Undo's documents leave `languages` out: undo recreates the translation without them (said in its losses).
+  undo: { losses: undoLosses, documents: (org, state) => exportTitled(KIND, org, state, () => ({})) },
+  informer: ownItemInformer('translation', path),
 };

@@ -155,9 +155,14 @@ function titledStep<S, O extends LiveObject>(
   return makeStep({ id, action, phase: action, kind: t.kind, org: t.org, key: entry.key, wave: t.depth, entry, ...s });
 }
 
-/** A create's POST: the body, the new id captured, and how apply finds it when the outcome is unknown. */
-export function createRequest(path: string, body: Record<string, unknown>, recover: RecoverSpec): RequestSpec {
-  return { method: 'POST', path, body, capture: { id: 'id' }, recover };
+/** A create's request (POST unless said): the body, the new id captured, how apply finds it when the outcome is unknown. */
+export function createRequest(
+  path: string,
+  body: Record<string, unknown>,
+  recover: RecoverSpec,
+  method: 'POST' | 'PUT' = 'POST',
+): RequestSpec {
+  return { method, path, body, capture: { id: 'id' }, recover };
 }
 
 /**

@@ -10,15 +10,20 @@
  */
 import type { SourcePos } from '../../model/errors.js';
 import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
-import { ref } from '../../model/refs.js';
 import { accessNote, knownGrants, teamsNamedByAccess } from '../access/cascades.js';
-import { blockEntry, plainSource, seg, stepId } from '../common.js';
-import { identityTitle, withDisplayKeys, matchByIdOrTitle, stalePinWarnings } from '../match.js';
-import { uniqueLiveKey, unmatchedLive } from '../unmatched.js';
+import { blockEntry, plainSource, seg } from '../common.js';
+import { BLOCKED, diffTitled, type TitledKind } from '../titled.js';
+import { uniqueLiveKey } from '../unmatched.js';
 import { losingTeamNote, providersLosingTeam } from '../saml/team-ref.js';
 import { teamCascades } from './cascades.js';
 import { TEAM_DEPTH, TEAM_KIND, teamsPath, type TeamObject, type TeamSpec, type TeamState } from './model.js';
 import { createSteps, resolveMember, updateSteps, type TeamScope } from './steps.js';
+
+const TEAM: TitledKind<TeamObject> = {
+  kind: TEAM_KIND,
+  depth: TEAM_DEPTH,
+  renameClash: (o) => `live team ${o.id} already has this title`,
+};
 
 export function diffTeams(
   ctx: DiffContext,
@@ -26,65 +31,35 @@ export function diffTeams(
   entries: DesiredEntry<TeamSpec>[],
   live: TeamState,
 ): DiffResult {
-  const desired = withDisplayKeys(entries);
-  const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   const aux = live.aux;
-  const { matched, unmatched, stalePins } = matchByIdOrTitle(TEAM_KIND, desired, live.objects);
-  result.warnings.push(...stalePinWarnings(TEAM_KIND, org, stalePins));
-
-  const scope: TeamScope = { ctx, org, aux };
-
-  for (const entry of desired) {
-    const current = matched.get(entry);
-    if (blockUnknownMembers(scope, result, entry, current)) continue;
-    if (current) {
-      result.steps.push(...updateSteps(scope, entry, current));
-      ctx.register(TEAM_KIND, org, entry.key, current.id);
-    } else {
-      result.steps.push(...createSteps(scope, entry, live.objects));
-      ctx.register(TEAM_KIND, org, entry.key, ref(stepId(TEAM_KIND, org, entry.key, 'create')));
-    }
-  }
-
-  // A rename onto the title of a team that stays would make titles ambiguous for the next plan.
-  if (!ctx.prune(TEAM_KIND, org)) {
-    for (const [entry, current] of matched) {
-      const title = identityTitle(entry);
-      const clash = current.key !== title && unmatched.find((o) => o.key === title);
-      if (clash)
-        result.warnings.push({
-          kind: TEAM_KIND,
-          org,
-          key: entry.key,
-          message: `live team ${clash.id} already has this title`,
-        });
-    }
-  }
-
-  const prune = ctx.prune(TEAM_KIND, org);
-  const key = uniqueLiveKey(unmatched);
-  const grants = (o: TeamObject) => knownGrants(ctx, org, 'team', o.id);
-  unmatchedLive(result, {
-    kind: TEAM_KIND,
-    org,
-    prune,
-    objects: prune ? pruneTeams(ctx, org, unmatched, key, result) : unmatched,
-    key,
-    wave: () => TEAM_DEPTH,
-    path: (o) => `${teamsPath(org)}/${seg(o.id)}`,
-    before: (o) => ({ title: o.key }),
-    note: (o) => {
-      const pruned = aux?.pruned?.[o.id];
-      const notes = [
-        accessNote(pruned?.spaces, grants(o), 'its'),
-        losingTeamNote(providersLosingTeam(ctx, org, pruned?.saml ?? [])),
-      ].filter((n) => n !== undefined);
-      return notes.length > 0 ? notes.join('; ') : undefined;
-    },
-    // Its memberships, and its grants on the objects whose access lists this plan read.
-    cascades: (o) => [...teamCascades(org, o, aux?.pruned?.[o.id]), ...grants(o).cascades],
+  return diffTitled(TEAM, ctx, org, entries, live.objects, (t) => {
+    const scope: TeamScope = { ...t, aux };
+    return {
+      create: (entry) =>
+        blockUnknownMembers(scope, t.result, entry, undefined) ? BLOCKED : createSteps(scope, entry, live.objects),
+      update: (entry, current) =>
+        blockUnknownMembers(scope, t.result, entry, current) ? BLOCKED : updateSteps(scope, entry, current),
+      prune() {
+        const key = uniqueLiveKey(t.unmatched);
+        const grants = (o: TeamObject) => knownGrants(ctx, org, 'team', o.id);
+        return {
+          objects: t.prune ? pruneTeams(ctx, org, t.unmatched, key, t.result) : t.unmatched,
+          key,
+          path: (o) => `${teamsPath(org)}/${seg(o.id)}`,
+          note: (o) => {
+            const pruned = aux?.pruned?.[o.id];
+            const notes = [
+              accessNote(pruned?.spaces, grants(o), 'its'),
+              losingTeamNote(providersLosingTeam(ctx, org, pruned?.saml ?? [])),
+            ].filter((n) => n !== undefined);
+            return notes.length > 0 ? notes.join('; ') : undefined;
+          },
+          // Its memberships, and its grants on the objects whose access lists this plan read.
+          cascades: (o) => [...teamCascades(org, o, aux?.pruned?.[o.id]), ...grants(o).cascades],
+        };
+      },
+    };
   });
-  return result;
 }
 
 /**
@@ -94,10 +69,10 @@ export function diffTeams(
 function pruneTeams(
   ctx: DiffContext,
   org: string,
-  unmatched: TeamObject[],
+  unmatched: readonly TeamObject[],
   key: (o: TeamObject) => string,
   result: DiffResult,
-): TeamObject[] {
+): readonly TeamObject[] {
   const named = teamsNamedByAccess(ctx, org);
   if (named.size === 0) return unmatched;
   return unmatched.filter((o) => {

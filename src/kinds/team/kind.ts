@@ -11,7 +11,8 @@ import type {
   Report,
 } from '../../model/kind.js';
 import type { ManifestDocument } from '../../model/document.js';
-import { exportTitled, isRecord, seg } from '../common.js';
+import { exportTitled, seg } from '../common.js';
+import { titledObject } from '../titled.js';
 import { titledEntry, matchByIdOrTitle } from '../match.js';
 import { teamSchema, type TeamManifestSpec } from '../generated/team.js';
 import { memberObject, membersPath } from '../members/model.js';
@@ -99,11 +100,8 @@ function crossValidate(
   }
 }
 
-function teamObject(org: string, t: unknown): TeamObject | undefined {
-  if (!isRecord(t) || typeof t['id'] !== 'string' || typeof t['title'] !== 'string') return undefined;
-  const fields: TeamFields = { title: t['title'] };
-  return { kind: TEAM_KIND, org, key: t['title'], id: t['id'], fields };
-}
+const teamObject = (org: string, t: unknown): TeamObject | undefined =>
+  titledObject<TeamFields>(TEAM_KIND, org, t, (_item, title) => ({ title }));
 
 async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<TeamSpec>[]): Promise<TeamState> {
   // The org member list (one page per 1,000 members, read page after page) runs beside the team member

@@ -3,16 +3,18 @@
  * one bulk membership PUT for owners and members invited in this plan), its rename by pinned id (PATCH), and all
  * its membership changes in ONE bulk PUT {add, remove, memberships}.
  */
-import type { DesiredEntry, DiffContext } from '../../model/kind.js';
+import type { DesiredEntry } from '../../model/kind.js';
 import type { Step } from '../../model/plan.js';
 import { isRef, ref, refsIn } from '../../model/refs.js';
-import { deletesAllNote, makeStep, seg, stepId } from '../common.js';
+import { deletesAllNote, seg, stepId } from '../common.js';
+import { createRequest, createStep, updateStep, type TitledScope } from '../titled.js';
 import { recoverByKey } from '../recover.js';
 import { TEAM_MEMBER_KIND, membershipKey } from './cascades.js';
 import {
   TEAM_DEPTH,
   TEAM_KIND,
   teamsPath,
+  type LiveTeamMember,
   type TeamAux,
   type TeamMemberSpec,
   type TeamObject,
@@ -27,13 +29,9 @@ type MemberRef =
   | { state: 'unknown' };
 
 /** What creating and updating the teams of one (org) diff share. */
-export interface TeamScope {
-  ctx: DiffContext;
-  org: string;
-  aux: TeamAux | undefined;
-}
+export type TeamScope = TitledScope<TeamSpec, TeamObject> & { aux: TeamAux | undefined };
 
-export function resolveMember({ ctx, org, aux }: TeamScope, email: string): MemberRef {
+export function resolveMember({ ctx, org, aux }: Pick<TeamScope, 'ctx' | 'org' | 'aux'>, email: string): MemberRef {
   const r = ctx.resolve('Members', org, email);
   if (r !== undefined && isRef(r)) return { state: 'pending', email, dependsOn: refsIn(r).map((x) => x.stepId) };
   const id = r ?? aux?.orgMembers?.[email];
@@ -80,49 +78,21 @@ export function createSteps(scope: TeamScope, entry: DesiredEntry<TeamSpec>, liv
     body['members'] = ids;
     after['members'] = roles(included);
   }
-  const steps = [
-    makeStep({
-      id: createId,
-      action: 'create',
-      phase: 'create',
-      kind: TEAM_KIND,
-      org,
-      key: entry.key,
-      wave: TEAM_DEPTH,
-      before: null,
-      after,
-      requests: [
-        {
-          method: 'PUT',
-          path: teamsPath(org),
-          body,
-          capture: { id: 'id' },
-          recover: recoverByKey(liveTeams, spec.title),
-        },
-      ],
-      entry,
-    }),
-  ];
+  const recover = recoverByKey(liveTeams, spec.title);
+  const steps = [createStep(scope, entry, { after, requests: [createRequest(teamsPath(org), body, recover, 'PUT')] })];
   if (add.length > 0 || Object.keys(memberships).length > 0) {
     const bulk: Record<string, unknown> = {};
     if (add.length > 0) bulk['add'] = add;
     if (Object.keys(memberships).length > 0) bulk['memberships'] = memberships;
     const touched = included.filter((m) => m.role === 'owner' || add.includes(m.email));
     steps.push(
-      makeStep({
-        id: stepId(TEAM_KIND, org, entry.key, 'members'),
-        action: 'create',
-        phase: 'create',
-        kind: TEAM_KIND,
-        org,
-        key: entry.key,
+      createStep(scope, entry, {
+        suffix: 'members',
         // One wave after the create: it needs the new team's id.
         wave: TEAM_DEPTH + 1,
-        before: null,
         after: { members: roles(touched) },
         requests: [{ method: 'PUT', path: `${teamsPath(org)}/${ref(createId)}/members`, body: bulk }],
         dependsOn,
-        entry,
         note: 'owners and members invited in this plan',
       }),
     );
@@ -131,91 +101,101 @@ export function createSteps(scope: TeamScope, entry: DesiredEntry<TeamSpec>, liv
 }
 
 export function updateSteps(scope: TeamScope, entry: DesiredEntry<TeamSpec>, current: TeamObject): Step[] {
-  const { org } = scope;
   const spec = entry.spec;
   const have = current.fields;
-  const teamPath = `${teamsPath(org)}/${seg(current.id)}`;
   const steps: Step[] = [];
   if (have.title !== spec.title) {
     steps.push(
-      makeStep({
-        id: stepId(TEAM_KIND, org, entry.key, 'update'),
-        action: 'update',
-        phase: 'update',
-        kind: TEAM_KIND,
-        org,
-        key: entry.key,
-        wave: TEAM_DEPTH,
+      updateStep(scope, entry, {
         before: { title: have.title },
         after: { title: spec.title },
-        requests: [{ method: 'PATCH', path: teamPath, body: { title: spec.title } }],
-        entry,
+        requests: [{ method: 'PATCH', path: teamPath(scope, current), body: { title: spec.title } }],
         note: `rename team ${current.id}`,
       }),
     );
   }
   if (!spec.members) return steps;
   if (!have.members) throw new Error(`members of team ${current.id} were not fetched (bug in Team.fetch)`);
+  const step = membersStep(scope, entry, current, memberChanges(scope, entry, spec.members, have.members));
+  return step ? [...steps, step] : steps;
+}
 
-  const liveByEmail = new Map(have.members.map((m) => [m.email, m]));
-  const wanted = new Set(spec.members.map((m) => m.email));
-  const add: string[] = [];
-  const remove: string[] = [];
-  const removed: string[] = [];
-  const memberships: Record<string, { role: string }> = {};
-  const dependsOn: string[] = [];
-  const before: Record<string, string | null> = {};
-  const after: Record<string, string | null> = {};
-  for (const m of spec.members) {
+const teamPath = ({ org }: TeamScope, team: TeamObject): string => `${teamsPath(org)}/${seg(team.id)}`;
+
+/** What a team's one bulk membership PUT changes, and what its step shows. */
+interface MemberChanges {
+  add: string[];
+  remove: string[];
+  /** E-mails of the members removed. */
+  removed: string[];
+  memberships: Record<string, { role: string }>;
+  dependsOn: string[];
+  before: Record<string, string | null>;
+  after: Record<string, string | null>;
+}
+
+function memberChanges(
+  scope: TeamScope,
+  entry: DesiredEntry<TeamSpec>,
+  members: readonly TeamMemberSpec[],
+  have: readonly LiveTeamMember[],
+): MemberChanges {
+  const liveByEmail = new Map(have.map((m) => [m.email, m]));
+  const wanted = new Set(members.map((m) => m.email));
+  const c: MemberChanges = { add: [], remove: [], removed: [], memberships: {}, dependsOn: [], before: {}, after: {} };
+  for (const m of members) {
     const l = liveByEmail.get(m.email);
     if (l) {
       if (l.role === m.role) continue;
-      memberships[l.userId] = { role: m.role };
+      c.memberships[l.userId] = { role: m.role };
     } else {
       const r = known(resolveMember(scope, m.email), entry, m);
       const who = r.state === 'live' ? r.id : r.email;
-      add.push(who);
-      if (r.state === 'pending') dependsOn.push(...r.dependsOn);
-      if (m.role === 'owner') memberships[who] = { role: 'owner' };
+      c.add.push(who);
+      if (r.state === 'pending') c.dependsOn.push(...r.dependsOn);
+      if (m.role === 'owner') c.memberships[who] = { role: 'owner' };
     }
-    before[m.email] = l?.role ?? null;
-    after[m.email] = m.role;
+    c.before[m.email] = l?.role ?? null;
+    c.after[m.email] = m.role;
   }
-  for (const l of have.members) {
+  for (const l of have) {
     if (wanted.has(l.email)) continue;
-    remove.push(l.userId);
-    removed.push(l.email);
-    before[l.email] = l.role;
-    after[l.email] = null;
+    c.remove.push(l.userId);
+    c.removed.push(l.email);
+    c.before[l.email] = l.role;
+    c.after[l.email] = null;
   }
-  if (add.length + remove.length + Object.keys(memberships).length === 0) return steps;
+  return c;
+}
 
+/** The one bulk PUT {add, remove, memberships} of a team's member changes; undefined when there are none. */
+function membersStep(
+  scope: TeamScope,
+  entry: DesiredEntry<TeamSpec>,
+  current: TeamObject,
+  c: MemberChanges,
+): Step | undefined {
+  const { add, remove, removed, memberships } = c;
+  if (add.length + remove.length + Object.keys(memberships).length === 0) return undefined;
   const body: Record<string, unknown> = {};
   if (add.length > 0) body['add'] = add;
   if (remove.length > 0) body['remove'] = remove;
   if (Object.keys(memberships).length > 0) body['memberships'] = memberships;
   const note =
-    removed.length === have.members.length
+    removed.length === current.fields.members?.length
       ? deletesAllNote(removed.length, `the member list of team "${entry.key}"`, TEAM_MEMBER_KIND, entry.doc)
       : undefined;
-  const step = makeStep({
-    id: stepId(TEAM_KIND, org, entry.key, 'members'),
-    action: 'update',
-    phase: 'update',
-    kind: TEAM_KIND,
-    org,
-    key: entry.key,
-    wave: TEAM_DEPTH,
-    before: { members: before },
-    after: { members: after },
-    requests: [{ method: 'PUT', path: `${teamPath}/members`, body }],
-    dependsOn,
-    entry,
+  const step = updateStep(scope, entry, {
+    suffix: 'members',
+    before: { members: c.before },
+    after: { members: c.after },
+    requests: [{ method: 'PUT', path: `${teamPath(scope, current)}/members`, body }],
+    dependsOn: c.dependsOn,
     ...(note !== undefined ? { note } : {}),
   });
   // The memberships it removes are deletes of their own kind: the safety gate counts them against the team's list.
+  const { org } = scope;
   if (removed.length > 0)
     step.cascades = removed.map((email) => ({ kind: TEAM_MEMBER_KIND, org, key: membershipKey(current.key, email) }));
-  steps.push(step);
-  return steps;
+  return step;
 }

@@ -117,14 +117,17 @@ export function titledEntry<S extends { title: string; id?: string }>(
   doc: ManifestDocument<unknown>,
   spec: S,
 ): DesiredEntry<S> {
-  const entry: DesiredEntry<S> = {
-    kind,
-    org: doc.metadata.organization,
-    key: spec.title,
-    spec,
-    source: doc.pos(['spec']),
-    doc,
-  };
+  return identifiedEntry(kind, doc, spec, spec.title);
+}
+
+/** The entry of a document identified by `key` (its title, or what the kind calls it) or the pinned spec.id. */
+export function identifiedEntry<S extends { id?: string }>(
+  kind: string,
+  doc: ManifestDocument<unknown>,
+  spec: S,
+  key: string,
+): DesiredEntry<S> {
+  const entry: DesiredEntry<S> = { kind, org: doc.metadata.organization, key, spec, source: doc.pos(['spec']), doc };
   if (spec.id !== undefined) entry.id = spec.id;
   return entry;
 }

@@ -9,10 +9,16 @@
  */
 import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
 import type { RecoverSpec, Step } from '../../model/plan.js';
-import { ref } from '../../model/refs.js';
-import { blockEntry, makeStep, refSteps, stepId } from '../common.js';
-import { identityTitle, withDisplayKeys, matchByIdOrTitle } from '../match.js';
-import { uniqueLiveKey, unmatchedLive } from '../unmatched.js';
+import { blockEntry, refSteps } from '../common.js';
+import {
+  BLOCKED,
+  createRequest,
+  createStep,
+  diffTitled,
+  updateStep,
+  type TitledKind,
+  type TitledScope,
+} from '../titled.js';
 import {
   SAML_DEPTH,
   SAML_KIND,
@@ -41,64 +47,38 @@ interface Change {
 /** The team the entry names, resolved: absent when not written; `blocked` when the entry was blocked. */
 type TeamTarget = { state: 'none' } | { state: 'team'; id: string } | { state: 'blocked' };
 
+const SAML: TitledKind<SamlObject> = {
+  kind: SAML_KIND,
+  depth: SAML_DEPTH,
+  matchedBy: 'label',
+  renameClash: (o) => `live SAML provider ${o.id} already has this label`,
+};
+
+type SamlScope = TitledScope<SamlSpec, SamlObject>;
+
 export function diffSaml(
   ctx: DiffContext,
   org: string,
   entries: DesiredEntry<SamlSpec>[],
   live: SamlState,
 ): DiffResult {
-  const desired = withDisplayKeys(entries);
-  const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
-  const { matched, unmatched, stalePins } = matchByIdOrTitle(SAML_KIND, desired, live.objects);
-  for (const e of stalePins)
-    result.warnings.push({
-      kind: SAML_KIND,
-      org,
-      key: e.key,
-      message: `pinned id ${e.id} does not exist; matched by label instead`,
-    });
   const pruned = teamsPrunedByPlan(ctx, org);
-
-  for (const entry of desired) {
-    const team = teamTarget(ctx, org, entry, live, pruned, result);
-    if (team.state === 'blocked') continue;
-    const current = matched.get(entry);
-    if (current) {
-      ctx.register(SAML_KIND, org, entry.key, current.id);
-      const step = updateStep(org, entry, current, team);
-      if (step) result.steps.push(step);
-    } else {
-      result.steps.push(createStep(org, entry, team, live));
-      ctx.register(SAML_KIND, org, entry.key, ref(stepId(SAML_KIND, org, entry.key, 'create')));
-    }
-  }
-
-  // A rename onto the label of a provider that stays would make labels ambiguous for the next plan.
-  if (!ctx.prune(SAML_KIND, org)) {
-    for (const [entry, current] of matched) {
-      const label = identityTitle(entry);
-      const clash = current.key !== label && unmatched.find((o) => o.key === label);
-      if (clash)
-        result.warnings.push({
-          kind: SAML_KIND,
-          org,
-          key: entry.key,
-          message: `live SAML provider ${clash.id} already has this label`,
-        });
-    }
-  }
-
-  unmatchedLive(result, {
-    kind: SAML_KIND,
-    org,
-    prune: ctx.prune(SAML_KIND, org),
-    objects: unmatched,
-    key: uniqueLiveKey(unmatched),
-    wave: () => SAML_DEPTH,
-    path: (o) => samlProviderPath(org, o.id),
-    before: (o) => ({ label: o.key }),
+  return diffTitled(SAML, ctx, org, entries, live.objects, (t) => {
+    const targetOf = (entry: DesiredEntry<SamlSpec>) => teamTarget(ctx, org, entry, live, pruned, t.result);
+    return {
+      create(entry) {
+        const team = targetOf(entry);
+        return team.state === 'blocked' ? BLOCKED : [createSamlStep(t, entry, team, live)];
+      },
+      update(entry, current) {
+        const team = targetOf(entry);
+        if (team.state === 'blocked') return BLOCKED;
+        const step = updateSamlStep(t, entry, current, team);
+        return step ? [step] : [];
+      },
+      prune: () => ({ path: (o) => samlProviderPath(org, o.id), before: (o) => ({ label: o.key }) }),
+    };
   });
-  return result;
 }
 
 function teamTarget(
@@ -134,7 +114,7 @@ function teamTarget(
   return { state: 'team', id };
 }
 
-function createStep(org: string, entry: DesiredEntry<SamlSpec>, team: TeamTarget, live: SamlState): Step {
+function createSamlStep(t: SamlScope, entry: DesiredEntry<SamlSpec>, team: TeamTarget, live: SamlState): Step {
   const spec = entry.spec;
   const c: Change = { body: { label: spec.label }, before: {}, after: { label: spec.label } };
   for (const f of ['entityID', 'ssoURL'] as const) {
@@ -153,34 +133,17 @@ function createStep(org: string, entry: DesiredEntry<SamlSpec>, team: TeamTarget
   if (spec.defaultRole !== undefined) c.body['defaultRole'] = c.after['defaultRole'] = spec.defaultRole;
   const teamId = team.state === 'team' ? team.id : undefined;
   const note = teamId !== undefined && spec.defaultTeam !== undefined ? teamNote(spec.defaultTeam, teamId) : undefined;
-  return makeStep({
-    id: stepId(SAML_KIND, org, entry.key, 'create'),
-    action: 'create',
-    phase: 'create',
-    kind: SAML_KIND,
-    org,
-    key: entry.key,
-    wave: SAML_DEPTH,
-    before: null,
+  const post = createRequest(samlPath(t.org), c.body, recoverByLabel(live.objects, spec.label));
+  return createStep(t, entry, {
     after: c.after,
-    requests: [
-      {
-        method: 'POST',
-        path: samlPath(org),
-        body: c.body,
-        capture: { id: 'id' },
-        recover: recoverByLabel(live.objects, spec.label),
-        ...(c.masked ? { masked: c.masked } : {}),
-      },
-    ],
+    requests: [{ ...post, ...(c.masked ? { masked: c.masked } : {}) }],
     dependsOn: refSteps(teamId),
-    entry,
     ...(note !== undefined ? { note } : {}),
   });
 }
 
-function updateStep(
-  org: string,
+function updateSamlStep(
+  t: SamlScope,
   entry: DesiredEntry<SamlSpec>,
   current: SamlObject,
   team: TeamTarget,
@@ -218,26 +181,18 @@ function updateStep(
     teamId !== undefined && spec.defaultTeam !== undefined ? teamNote(spec.defaultTeam, teamId) : undefined,
   ];
   const note = notes.filter((n) => n !== undefined).join('; ');
-  return makeStep({
-    id: stepId(SAML_KIND, org, entry.key, 'update'),
-    action: 'update',
-    phase: 'update',
-    kind: SAML_KIND,
-    org,
-    key: entry.key,
-    wave: SAML_DEPTH,
+  return updateStep(t, entry, {
     before: c.before,
     after: c.after,
     requests: [
       {
         method: 'PATCH',
-        path: samlProviderPath(org, current.id),
+        path: samlProviderPath(t.org, current.id),
         body: c.body,
         ...(c.masked ? { masked: c.masked } : {}),
       },
     ],
     dependsOn: refSteps(teamId),
-    entry,
     ...(note !== '' ? { note } : {}),
   });
 }

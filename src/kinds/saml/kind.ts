@@ -8,6 +8,7 @@ import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, Report
 import type { ManifestDocument } from '../../model/document.js';
 import { samlproviderSchema, type SamlProviderManifestSpec } from '../generated/samlprovider.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
+import { identifiedEntry } from '../match.js';
 import { teamsPath } from '../team/model.js';
 import { certificateDer, certificateFingerprint, certificateText } from './certificate.js';
 import { diffSaml } from './diff.js';
@@ -65,16 +66,7 @@ function toDesired(doc: ManifestDocument<SamlProviderManifestSpec>, report: Repo
   const { certificate: _written, ...written } = doc.spec;
   const certificate = readCertificate(doc, report);
   const spec: SamlSpec = certificate ? { ...written, certificate } : written;
-  const entry: DesiredEntry<SamlSpec> = {
-    kind: SAML_KIND,
-    org: doc.metadata.organization,
-    key: spec.label,
-    spec,
-    source: doc.pos(['spec']),
-    doc,
-  };
-  if (spec.id !== undefined) entry.id = spec.id;
-  return [entry];
+  return [identifiedEntry(SAML_KIND, doc, spec, spec.label)];
 }
 
 /**

@@ -33,6 +33,8 @@ export interface TitledScope<S, O extends LiveObject> {
   ctx: DiffContext;
   org: string;
   result: DiffResult;
+  /** The entries, keyed as the diff registers them (`withDisplayKeys`). */
+  desired: readonly DesiredEntry<S>[];
   /** The kind's live objects, matched or not (what a create's `recover` excludes). */
   live: readonly O[];
   matched: ReadonlyMap<DesiredEntry<S>, O>;
@@ -63,7 +65,7 @@ export interface TitledPlan<S, O extends LiveObject> {
    * Entries blocked before anything registers; with `registerFirst` the others all register before any is
    * planned (a collection's parent may be written after its children).
    */
-  blocked?: ReadonlySet<DesiredEntry<S>>;
+  blocked?: Pick<ReadonlySet<DesiredEntry<S>>, 'has'>;
   registerFirst?: boolean;
   create(entry: DesiredEntry<S>): Step[] | Blocked;
   update(entry: DesiredEntry<S>, current: O): Step[] | Blocked;
@@ -86,7 +88,7 @@ export function diffTitled<S, O extends LiveObject>(
   const { matched, unmatched, stalePins } = matchByIdOrTitle(kind.kind, desired, live);
   result.warnings.push(...stalePinWarnings(kind.kind, org, stalePins, kind.matchedBy));
   const t: TitledScope<S, O> = {
-    ...{ kind: kind.kind, depth: kind.depth, ctx, org, result, live, matched, unmatched },
+    ...{ kind: kind.kind, depth: kind.depth, ctx, org, result, desired, live, matched, unmatched },
     prune: ctx.prune(kind.kind, org),
   };
   const plan = planOf(t);

@@ -102,6 +102,39 @@ const bordersOf = (dir, message, more) =>
     },
   }));
 
+const srcImports = [
+  {
+    regex: '^(\\.\\./)+(packages|tools)/',
+    message: 'src/ takes a workspace package by its name and entries, and nothing of tools/',
+  },
+  ...deepImport,
+];
+
+/**
+ * A kind imports another kind only through its public module, `model.ts` (docs/dev/architecture.md, "The map"): a
+ * file of a kind's folder (`src/kinds/<kind>/`) and the shared modules beside them (`src/kinds/*.ts`) import no
+ * other file of a kind's folder. Not kinds: `generated/` (the spec types) and `access/` (the access lists, a part
+ * of every kind that has one). The registry (`index.ts`) also takes each kind's `kind.ts`. The one stated
+ * exception: `space-purge.ts` (what deleting a space takes, shared by Space and Collection) reads a site's
+ * structure with Site's own readers (`site/desired.ts`, `site/structure.ts`).
+ */
+const KIND_BORDER = 'a kind imports another kind only through its model.ts (docs/dev/architecture.md, "The map")';
+const otherKind = (up, allowed) => ({
+  regex: `^${up}(?!generated/|access/)[^./][^/]*/(?!(${allowed.join('|')})\\.js$)[^/]+$`,
+  message: KIND_BORDER,
+});
+const kindBorder = (files, up, allowed, ignores = []) => ({
+  files,
+  ignores: ['src/kinds/generated/**', ...ignores],
+  rules: { 'no-restricted-imports': ['error', { patterns: [...srcImports, otherKind(up, allowed)] }] },
+});
+const kindBorders = [
+  kindBorder(['src/kinds/*/**/*.ts'], '\\.\\./', ['model']),
+  kindBorder(['src/kinds/*.ts'], '\\./', ['model'], ['src/kinds/index.ts', 'src/kinds/space-purge.ts']),
+  kindBorder(['src/kinds/index.ts'], '\\./', ['model', 'kind']),
+  kindBorder(['src/kinds/space-purge.ts'], '\\./', ['model', 'desired', 'structure']),
+];
+
 export default tseslint.config(
   { ignores: ['**/dist/', 'dist-tools/', 'node_modules/', 'bench/results/', 'coverage/'] },
   js.configs.recommended,
@@ -164,19 +197,8 @@ export default tseslint.config(
   ...bordersOf('packages/api-shared', 'api-shared imports nothing outside its package', [noDocops, ...deepImport]),
   {
     files: ['src/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '^(\\.\\./)+(packages|tools)/',
-              message: 'src/ takes a workspace package by its name and entries, and nothing of tools/',
-            },
-            ...deepImport,
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: srcImports }] },
   },
+  // The kinds' border: its own block (it repeats srcImports: a later block's options replace an earlier one's).
+  ...kindBorders,
 );

@@ -67,7 +67,7 @@ export function ownItemInformer(target: string, list: (org: string) => string): 
 /**
  * Lists whose items carry counts a membership or an access change alters, read again whole — only where a kind
  * reads those counts: under prune, Team reads a team's `members` and `spaces`, Members a member's `teams` and
- * `spaces` (src/kinds/team/cascades.ts).
+ * `spaces` (src/kinds/team-cascades.ts).
  */
 export function countLists(view: InformerView, org: string): StaleRead[] {
   return [

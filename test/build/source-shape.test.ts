@@ -34,6 +34,29 @@ describe('the shape of src, as the lint holds it', () => {
     expect(await rulesBroken('src/kinds/planted.ts', "export type { Plan } from '../model/plan.js';\n")).toEqual([]);
   });
 
+  it('a kind imports another kind only through its model.ts', async () => {
+    const broken = (file: string, from: string) => rulesBroken(file, `export * from '${from}';\n`);
+    // A kind's part, a shared module beside the kinds and the registry reaching into a kind's folder.
+    expect(await broken('src/kinds/team/planted.ts', '../saml/diff.js')).toContain('no-restricted-imports');
+    expect(await broken('src/kinds/planted.ts', './team/steps.js')).toContain('no-restricted-imports');
+    expect(await broken('src/kinds/index.ts', './site/diff.js')).toContain('no-restricted-imports');
+    // What is allowed: another kind's model.ts, its own files, the shared modules, generated/ and access/.
+    for (const [file, from] of [
+      ['src/kinds/team/planted.ts', '../saml/model.js'],
+      ['src/kinds/team/planted.ts', './steps.js'],
+      ['src/kinds/team/planted.ts', '../titled.js'],
+      ['src/kinds/team/planted.ts', '../generated/team.js'],
+      ['src/kinds/team/planted.ts', '../access/cascades.js'],
+      ['src/kinds/planted.ts', './site/model.js'],
+      ['src/kinds/index.ts', './site/kind.js'],
+    ])
+      expect(await broken(file!, from!), `${file} importing ${from}`).toEqual([]);
+    // The kinds' own block keeps src's rule on the workspace packages.
+    expect(await broken('src/kinds/team/planted.ts', '../../../tools/build/spec-types.js')).toContain(
+      'no-restricted-imports',
+    );
+  });
+
   it('no import circle', async () => {
     // src/engine/run.ts imports apply.ts: apply.ts importing run.ts closes a circle.
     const apply =

@@ -35,7 +35,7 @@ import {
   type CollectionState,
 } from './model.js';
 import { orderCollectionMoves, type CollectionMove } from './moves.js';
-import { parentMoveStep, resolveCollectionId } from './parent-refs.js';
+import { parentMoveStep, resolveCollectionId } from '../parent-refs.js';
 import { blockedByParent } from './parents.js';
 import { pruneCollections } from './prune.js';
 

@@ -28,7 +28,7 @@ import { titledEntry, withDisplayKeys, matchByIdOrTitle } from '../match.js';
 import { collectionSchema, type CollectionManifestSpec } from '../generated/collection.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
 import { orgSpacesPath } from '../space/model.js';
-import { readSpaceUsage, usageObjects } from '../space/purge.js';
+import { readSpaceUsage, usageObjects } from '../space-purge.js';
 import { diffCollections } from './diff.js';
 import {
   COLLECTION_DEPTH,
@@ -42,7 +42,7 @@ import {
   type CollectionState,
   type PruneSpace,
 } from './model.js';
-import { parentNamer } from './parent-refs.js';
+import { parentNamer } from '../parent-refs.js';
 import { collectionUndo, snapshotCollection } from './snapshot.js';
 import { collectionInformer } from './informer.js';
 

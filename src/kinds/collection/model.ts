@@ -9,7 +9,7 @@ import {
 } from '../access/model.js';
 import { isRecord, orgPath, seg } from '../common.js';
 import type { CollectionManifestSpec } from '../generated/collection.js';
-import type { SpaceUsage } from '../space/purge.js';
+import type { SpaceUsage } from '../space-purge.js';
 
 export const COLLECTION_KIND = 'Collection';
 export const COLLECTION_DEPTH = 24;
@@ -75,3 +75,6 @@ export const COLLECTION_ACCESS: AccessTarget = {
   // With a nested collection's `#parent` move (both need only the create).
   grantWave: COLLECTION_DEPTH + 1,
 };
+
+/** The note of a delete that moves spaces to the bin (a pruned space, the spaces inside a pruned collection). */
+export const SOFT_DELETE = 'soft delete: restorable for 7 days';

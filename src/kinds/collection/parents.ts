@@ -9,11 +9,7 @@
  */
 import type { DesiredEntry, DiffContext } from '../../model/kind.js';
 import type { CollectionObject, CollectionSpec } from './model.js';
-
-/** Why a Space or Collection whose `parent` names nothing is blocked. */
-export function unresolvedParentMessage(parent: string): string {
-  return `parent collection "${parent}" is neither a Collection manifest nor a live collection (by title or id)`;
-}
+import { unresolvedParentMessage } from '../parent-refs.js';
 
 type Entry = DesiredEntry<CollectionSpec>;
 

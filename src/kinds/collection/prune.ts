@@ -4,7 +4,7 @@
  *
  * - every live collection no manifest describes gets a delete step (nested ones first) whose `cascades` list the
  *   spaces directly inside it that nothing else deletes first (a nested collection has a step of its own, and so
- *   has a space the Space kind prunes), each followed by what its purge takes 7 days later (space/purge.ts);
+ *   has a space the Space kind prunes), each followed by what its purge takes 7 days later (space-purge.ts);
  * - a delete never takes a managed object: a collection a Collection manifest describes, a space a Space manifest
  *   describes, or a live space a Site manifest names (whatever those kinds' prune setting). One whose manifest
  *   does not write `parent` (a Site names no parent) is moved to the top level first (an update step); one whose
@@ -17,14 +17,13 @@
 import type { DesiredEntry, DiffContext, DiffResult, LiveObject } from '../../model/kind.js';
 import type { BlockedObject, CascadeObject } from '../../model/plan.js';
 import type { SourcePos } from '../../model/errors.js';
-import type { CollectionObject, CollectionSpec, PruneSpace } from './model.js';
+import { SOFT_DELETE, type CollectionObject, type CollectionSpec, type PruneSpace } from './model.js';
 import { isRecord, makeStep, nullableString, plainSource, seg, stepId } from '../common.js';
 import { withDisplayKeys, matchByIdOrTitle } from '../match.js';
 import { uniqueKeys } from '../unmatched.js';
-import { purgeCascades, siteNamedSpaces, type SpaceUsage } from '../space/purge.js';
+import { purgeCascades, siteNamedSpaces, type SpaceUsage } from '../space-purge.js';
 
 const SPACE = 'Space';
-export const SOFT_DELETE = 'soft delete: restorable for 7 days';
 
 export interface CollectionPruneInput {
   ctx: DiffContext;

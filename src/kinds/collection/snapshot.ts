@@ -6,7 +6,7 @@
  * id name it by title instead. Their grants go with them: the snapshot reads each collection's grants, and the
  * recreated collections get them back through their `access:` lists.
  */
-import type { FetchContext, KindUndo, LiveKindState, LiveObject, Snapshot, UndoRefs } from '../../model/kind.js';
+import type { FetchContext, KindUndo, Snapshot, UndoRefs } from '../../model/kind.js';
 import { relinkAccess } from '../access/export.js';
 import { snapshotAccess } from '../access/snapshot.js';
 import {
@@ -19,6 +19,7 @@ import {
   COLLECTION_ACCESS,
 } from './model.js';
 import { seg } from '../common.js';
+import { relinkParents } from '../parent-refs.js';
 import { SPACE_KIND, spaceObject, type SpaceState } from '../space/model.js';
 
 const defined = <T>(x: T | undefined): x is T => x !== undefined;
@@ -56,22 +57,6 @@ export async function snapshotCollection(ctx: FetchContext, object: CollectionOb
       .filter(defined),
   };
   return { [COLLECTION_KIND]: collections, [SPACE_KIND]: inside };
-}
-
-/** A parent undo recreates is named by its title (its new id is unknown until apply). */
-export function relinkParents<O extends LiveObject<{ parent: string | null }>, A>(
-  kind: string,
-  org: string,
-  state: LiveKindState<O, A>,
-  refs: UndoRefs,
-): LiveKindState<O, A> {
-  const objects = state.objects.map((o) => {
-    const parent = o.fields.parent;
-    if (o.kind !== kind || typeof parent !== 'string') return o;
-    const title = refs.recreated(COLLECTION_KIND, org, parent);
-    return title === undefined ? o : { ...o, fields: { ...o.fields, parent: title } };
-  });
-  return { ...state, objects };
 }
 
 /** Parents and grantees undo recreates are named by title (collections are always recreated, so every grant is listed). */

@@ -15,7 +15,7 @@ import { accessNote, knownGrants } from '../access/cascades.js';
 import { blockEntry, makeStep, orgPath, seg, stepId } from '../common.js';
 import { unmatchedLive } from '../unmatched.js';
 import { membersSchema, type MembersManifestSpec } from '../generated/members.js';
-import { memberCascades, readLeavingMembers, teamsHandledByTeamKind } from '../team/cascades.js';
+import { memberCascades, readLeavingMembers, teamsHandledByTeamKind } from '../team-cascades.js';
 import { exportMembers } from './export.js';
 import { memberGuards } from './guard.js';
 import {

@@ -2,7 +2,7 @@
 import type { LiveKindState, LiveObject } from '../../model/kind.js';
 import { isRecord, orgPath } from '../common.js';
 import type { MembersManifestSpec } from '../generated/members.js';
-import type { LeavingMember } from '../team/cascades.js';
+import type { LeavingMember } from '../team-cascades.js';
 
 export const MEMBERS_KIND = 'Members';
 export const MEMBERS_DEPTH = 10;

@@ -28,7 +28,7 @@ import {
   type SamlSpec,
   type SamlState,
 } from './model.js';
-import { resolveTeam, teamsPrunedByPlan } from './team-ref.js';
+import { resolveTeam, teamsPrunedByPlan } from '../team-ref.js';
 
 /** Apply's look-up of a create whose outcome is unknown: the listed provider with the label the body sends. */
 function recoverByLabel(live: readonly SamlObject[], label: string): RecoverSpec {

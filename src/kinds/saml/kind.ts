@@ -10,7 +10,7 @@ import { samlproviderSchema, type SamlProviderManifestSpec } from '../generated/
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
 import { identifiedEntry } from '../match.js';
 import { teamsPath } from '../team/model.js';
-import { certificateDer, certificateFingerprint, certificateText } from './certificate.js';
+import { certificateDer, certificateFingerprint, certificateText } from '../certificate.js';
 import { diffSaml } from './diff.js';
 import { exportSaml } from './export.js';
 import {

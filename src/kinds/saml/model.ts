@@ -2,7 +2,7 @@
 import type { LiveKindState, LiveObject } from '../../model/kind.js';
 import { isRecord, orgPath, seg } from '../common.js';
 import type { SamlProviderManifestSpec } from '../generated/samlprovider.js';
-import { certificateFingerprint } from './certificate.js';
+import { certificateFingerprint } from '../certificate.js';
 
 export const SAML_KIND = 'SamlProvider';
 /** After teams (20, their member step 21): a provider names its default team by id. */

@@ -8,7 +8,7 @@
 import type { FetchContext, LiveObject } from '../../model/kind.js';
 import { registerSecret } from '../../secrets.js';
 import { isRecord, stringOrNull } from '../common.js';
-import { certificateFingerprint } from '../saml/certificate.js';
+import { certificateFingerprint } from '../certificate.js';
 import {
   EXTERNAL_LINK_KIND,
   PUBLICATION_KIND,

@@ -8,9 +8,8 @@ import type { RequestSpec, Step } from '../../model/plan.js';
 import { ref } from '../../model/refs.js';
 import { accessPlanner } from '../access/diff.js';
 import { splitAccess } from '../access/state.js';
-import { ambiguousParent, parentMoveStep, resolveCollection } from '../collection/parent-refs.js';
-import { unresolvedParentMessage } from '../collection/parents.js';
-import { SOFT_DELETE } from '../collection/prune.js';
+import { SOFT_DELETE } from '../collection/model.js';
+import { ambiguousParent, parentMoveStep, resolveCollection, unresolvedParentMessage } from '../parent-refs.js';
 import { blockEntry, changedFields, pick, plainSource, refSteps, stepId } from '../common.js';
 import {
   BLOCKED,
@@ -40,7 +39,7 @@ import {
   type SpaceState,
   SPACE_ACCESS,
 } from './model.js';
-import { purgeCascades, siteNamedSpaces } from './purge.js';
+import { purgeCascades, siteNamedSpaces } from '../space-purge.js';
 
 const SPACE: TitledKind<SpaceObject> = { kind: SPACE_KIND, depth: SPACE_DEPTH };
 type SpaceScope = TitledScope<SpaceSpec, SpaceObject> & { state: SpaceState };

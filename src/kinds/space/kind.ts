@@ -12,7 +12,7 @@ import type { AccessObject } from '../access/model.js';
 import { crossValidateAccess, withAccessEntries } from '../access/parse.js';
 import { splitAccess } from '../access/state.js';
 import { COLLECTION_KIND, collectionObject, collectionsPath } from '../collection/model.js';
-import { parentNamer, type LiveCollectionRef } from '../collection/parent-refs.js';
+import { parentNamer, type LiveCollectionRef } from '../parent-refs.js';
 import { exportTitled } from '../common.js';
 import { titledEntry, withDisplayKeys, matchByIdOrTitle } from '../match.js';
 import { spaceSchema, type SpaceManifestSpec } from '../generated/space.js';
@@ -33,7 +33,7 @@ import {
   type SpaceState,
   SPACE_ACCESS,
 } from './model.js';
-import { readSpaceUsage, usageObjects } from './purge.js';
+import { readSpaceUsage, usageObjects } from '../space-purge.js';
 import { snapshotSpace, spaceUndo } from './snapshot.js';
 import { spaceInformer } from './informer.js';
 

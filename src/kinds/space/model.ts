@@ -10,10 +10,10 @@ import {
   type AccessTarget,
   type WithAccessEntries,
 } from '../access/model.js';
-import type { LiveCollectionRef } from '../collection/parent-refs.js';
+import type { LiveCollectionRef } from '../parent-refs.js';
 import { isRecord, orgPath, seg } from '../common.js';
 import type { SpaceManifestSpec } from '../generated/space.js';
-import type { SpaceUsage } from './purge.js';
+import type { SpaceUsage } from '../space-purge.js';
 
 export const SPACE_KIND = 'Space';
 /** Below Collection (24, 25): a space's parent exists before the space is created or moved. */

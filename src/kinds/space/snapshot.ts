@@ -9,7 +9,7 @@ import { ApiError } from '../../model/errors.js';
 import type { FetchContext, KindUndo, RestoreCheck, Snapshot, UndoLoss, UndoRefs } from '../../model/kind.js';
 import { relinkAccess, restoreLosses } from '../access/export.js';
 import { snapshotAccess } from '../access/snapshot.js';
-import { relinkParents } from '../collection/snapshot.js';
+import { relinkParents } from '../parent-refs.js';
 import { isRecord } from '../common.js';
 import { sitePath, sitesPath } from '../site/model.js';
 import {

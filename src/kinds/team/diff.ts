@@ -14,8 +14,8 @@ import { accessNote, knownGrants, teamsNamedByAccess } from '../access/cascades.
 import { blockEntry, plainSource, seg } from '../common.js';
 import { BLOCKED, diffTitled, type TitledKind } from '../titled.js';
 import { uniqueLiveKey } from '../unmatched.js';
-import { losingTeamNote, providersLosingTeam } from '../saml/team-ref.js';
-import { teamCascades } from './cascades.js';
+import { losingTeamNote, providersLosingTeam } from '../team-ref.js';
+import { teamCascades } from '../team-cascades.js';
 import { TEAM_DEPTH, TEAM_KIND, teamsPath, type TeamObject, type TeamSpec, type TeamState } from './model.js';
 import { createSteps, resolveMember, updateSteps, type TeamScope } from './steps.js';
 

@@ -17,7 +17,7 @@ import { titledEntry, matchByIdOrTitle } from '../match.js';
 import { teamSchema, type TeamManifestSpec } from '../generated/team.js';
 import { memberObject, membersPath } from '../members/model.js';
 import { teamWithoutDeletes } from './additive.js';
-import { TEAM_MEMBER_KIND, membershipKey, readPrunedTeams } from './cascades.js';
+import { TEAM_MEMBER_KIND, membershipKey, readPrunedTeams } from '../team-cascades.js';
 import { diffTeams } from './diff.js';
 import { snapshotTeam, teamUndo } from './snapshot.js';
 import {

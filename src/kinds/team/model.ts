@@ -4,7 +4,7 @@ import type { DocPath } from '../../manifests/paths.js';
 import { isRecord, orgPath } from '../common.js';
 import { memberObject } from '../members/model.js';
 import type { TeamManifestSpec } from '../generated/team.js';
-import type { PrunedTeam } from './cascades.js';
+import type { PrunedTeam } from '../team-cascades.js';
 
 export const TEAM_KIND = 'Team';
 export const TEAM_DEPTH = 20;

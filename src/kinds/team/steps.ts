@@ -9,7 +9,7 @@ import { isRef, ref, refsIn } from '../../model/refs.js';
 import { deletesAllNote, seg, stepId } from '../common.js';
 import { createRequest, createStep, updateStep, type TitledScope } from '../titled.js';
 import { recoverByKey } from '../recover.js';
-import { TEAM_MEMBER_KIND, membershipKey } from './cascades.js';
+import { TEAM_MEMBER_KIND, membershipKey } from '../team-cascades.js';
 import {
   TEAM_DEPTH,
   TEAM_KIND,

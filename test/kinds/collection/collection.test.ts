@@ -10,7 +10,7 @@ import { applyPlan } from '../../../src/engine/apply.js';
 import { orderSteps } from '../../../src/engine/order.js';
 import { computePlan } from '../../../src/engine/reconcile.js';
 import { collectionKind } from '../../../src/kinds/collection/kind.js';
-import { parentNamer } from '../../../src/kinds/collection/parent-refs.js';
+import { parentNamer } from '../../../src/kinds/parent-refs.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { loadManifests } from '../../../src/manifests/index.js';
 import { sandboxPerTest } from '../sandbox-per-test.js';

@@ -14,7 +14,7 @@ import type { DesiredEntry } from '../../../src/model/kind.js';
 import { type Step } from '../../../src/model/plan.js';
 import { ref } from '../../../src/model/refs.js';
 import { KINDS, samlKind, teamKind } from '../../../src/kinds/index.js';
-import { certificateFingerprint } from '../../../src/kinds/saml/certificate.js';
+import { certificateFingerprint } from '../../../src/kinds/certificate.js';
 import { loadManifests } from '../../../src/manifests/index.js';
 import { desiredOf, fakeDiffContext, fakeDoc, identityLookup, plan, reports } from '../helpers.js';
 import { ORG, seedRoutes } from '../seed.js';

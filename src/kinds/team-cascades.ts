@@ -9,17 +9,17 @@
  * src/kinds/access/cascades.ts; for the rest the step's note shows the `spaces` count the team or member carries.
  *
  * A SAML provider naming a deleted team as its default team keeps none (it is not deleted): the delete step's note
- * names it (src/kinds/saml/team-ref.ts).
+ * names it (src/kinds/team-ref.ts).
  *
  * Fetch: only under prune, only for the teams / members that would be deleted, and only when their `members` /
  * `teams` count is not 0 (the SAML providers: one list, only when a team would be deleted).
  */
-import type { DesiredEntry, DiffContext, FetchContext, LiveObject } from '../../model/kind.js';
-import type { CascadeObject } from '../../model/plan.js';
-import { isRecord, seg } from '../common.js';
-import { withDisplayKeys, matchByIdOrTitle } from '../match.js';
-import { samlPath } from '../saml/model.js';
-import { providersNaming, type NamingProvider } from '../saml/team-ref.js';
+import type { DesiredEntry, DiffContext, FetchContext, LiveObject } from '../model/kind.js';
+import type { CascadeObject } from '../model/plan.js';
+import { isRecord, seg } from './common.js';
+import { withDisplayKeys, matchByIdOrTitle } from './match.js';
+import { samlPath } from './saml/model.js';
+import { providersNaming, type NamingProvider } from './team-ref.js';
 
 export const TEAM_MEMBER_KIND = 'TeamMember';
 const TEAM = 'Team';

@@ -8,13 +8,16 @@
  * Fetch: only when a space delete can happen, the sites list and each site's sections and site spaces
  * (memoised, shared with the Site kind). A live space a Site manifest shows is managed for this purpose: the
  * Space kind never prunes it (the delete is blocked), the Collection kind moves it out of a collection it deletes.
+ *
+ * Shared by Space and Collection (both delete spaces), it reads a site's structure the way Site does: the one
+ * module of src/kinds that imports a kind's files other than model.ts (eslint.config.js says so).
  */
-import type { SourcePos } from '../../model/errors.js';
-import type { DiffContext, FetchContext, LiveObject } from '../../model/kind.js';
-import type { CascadeObject } from '../../model/plan.js';
-import { withDisplayKeys, matchByIdOrTitle } from '../match.js';
-import { siteSpecOf, spaceRefs } from '../site/desired.js';
-import { childObjects, readStructure, siteObject } from '../site/structure.js';
+import type { SourcePos } from '../model/errors.js';
+import type { DiffContext, FetchContext, LiveObject } from '../model/kind.js';
+import type { CascadeObject } from '../model/plan.js';
+import { withDisplayKeys, matchByIdOrTitle } from './match.js';
+import { siteSpecOf, spaceRefs } from './site/desired.js';
+import { childObjects, readStructure, siteObject } from './site/structure.js';
 import {
   SECTION_KIND,
   SITE_KIND,
@@ -24,7 +27,7 @@ import {
   sitesPath,
   type LiveSection,
   type LiveSiteSpace,
-} from '../site/model.js';
+} from './site/model.js';
 
 export const PURGE_NOTE = 'when the space is purged, 7 days after its delete, unless restored';
 const SECTION_PURGE_NOTE = 'when its last space is purged, 7 days after the delete, unless restored';

@@ -1,12 +1,12 @@
 /**
  * Parent references, shared by Collection and Space: a `parent` written as a Collection manifest title, a live
  * collection title or id → the collection's id (or a ref to the step creating it); the `#move` step that puts a
- * live object under it; and how export names a parent.
+ * live object under it; how export names a parent, and undo relinks one. Not a kind's: both kinds' own.
  */
-import type { DesiredEntry, DiffContext } from '../../model/kind.js';
-import type { Step } from '../../model/plan.js';
-import { makeStep, refSteps, stepId } from '../common.js';
-import { COLLECTION_KIND } from './model.js';
+import type { DesiredEntry, DiffContext, LiveKindState, LiveObject, UndoRefs } from '../model/kind.js';
+import type { Step } from '../model/plan.js';
+import { makeStep, refSteps, stepId } from './common.js';
+import { COLLECTION_KIND } from './collection/model.js';
 
 /** A live collection as a parent reference can name it. */
 export interface LiveCollectionRef {
@@ -47,6 +47,11 @@ export function resolveCollectionId(
 ): string | undefined {
   const target = resolveCollection(ctx, org, parent, live);
   return target && 'id' in target ? target.id : undefined;
+}
+
+/** Why a Space or Collection whose `parent` names nothing is blocked. */
+export function unresolvedParentMessage(parent: string): string {
+  return `parent collection "${parent}" is neither a Collection manifest nor a live collection (by title or id)`;
 }
 
 /** The message of a parent that names several live collections. */
@@ -100,4 +105,20 @@ export function parentNamer(collections: readonly LiveCollectionRef[]): (id: str
     const title = byId.get(id);
     return title !== undefined && count.get(title) === 1 ? title : id;
   };
+}
+
+/** A parent undo recreates is named by its title (its new id is unknown until apply). */
+export function relinkParents<O extends LiveObject<{ parent: string | null }>, A>(
+  kind: string,
+  org: string,
+  state: LiveKindState<O, A>,
+  refs: UndoRefs,
+): LiveKindState<O, A> {
+  const objects = state.objects.map((o) => {
+    const parent = o.fields.parent;
+    if (o.kind !== kind || typeof parent !== 'string') return o;
+    const title = refs.recreated(COLLECTION_KIND, org, parent);
+    return title === undefined ? o : { ...o, fields: { ...o.fields, parent: title } };
+  });
+  return { ...state, objects };
 }

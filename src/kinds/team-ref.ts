@@ -1,5 +1,6 @@
 /**
- * A provider's `defaultTeam`, and the teams a plan deletes. The kind is diffed after Team (`needs`), so a Team
+ * Between SamlProvider and Team (shared by both kinds, so neither reaches into the other): a provider's
+ * `defaultTeam`, and the teams a plan deletes. The kind is diffed after Team (`needs`), so a Team
  * manifest title resolves to the team's id or to a ref to its create step; else a live team by title (two with
  * it: ConflictError, docops never guesses), else a live team id.
  *
@@ -8,12 +9,12 @@
  * (`providersNaming`) and says so on the delete step (`providersLosingTeam`), also when no SamlProvider document
  * manages them; a provider whose document names a team this plan deletes is blocked by this kind's diff.
  */
-import { ConflictError } from '../../model/errors.js';
-import type { DesiredEntry, DiffContext, LiveObject } from '../../model/kind.js';
-import { isRef } from '../../model/refs.js';
-import { isRecord } from '../common.js';
-import { withDisplayKeys, matchByIdOrTitle } from '../match.js';
-import { SAML_KIND, teamRef, type TeamRef } from './model.js';
+import { ConflictError } from '../model/errors.js';
+import type { DesiredEntry, DiffContext, LiveObject } from '../model/kind.js';
+import { isRef } from '../model/refs.js';
+import { isRecord } from './common.js';
+import { withDisplayKeys, matchByIdOrTitle } from './match.js';
+import { SAML_KIND, teamRef, type TeamRef } from './saml/model.js';
 
 const TEAM = 'Team';
 

@@ -1,12 +1,13 @@
 /**
- * A SAML provider's certificate: what is compared and what plans show. The text is never shown; its fingerprint
+ * A certificate (a SAML provider's; a site's publishing key is compared the same way): what is compared and what
+ * plans show. The text is never shown; its fingerprint
  * is `sha256:<hex>` of the certificate's DER bytes when the text holds PEM blocks (`-----BEGIN …-----`, the
  * bytes of every block in order) or is the bare base64 of a DER structure (as IdP metadata carries it), and of
  * the text itself (trimmed, line endings as LF) otherwise. For one PEM certificate that is the usual SHA-256
  * fingerprint (`openssl x509 -in idp.pem -outform der | sha256sum`). Two certificates are equal when their
  * fingerprints are: whitespace, line endings and PEM line wrapping never make a change.
  */
-import { sha256Hex } from '../../manifests/file-refs.js';
+import { sha256Hex } from '../manifests/file-refs.js';
 
 /** What a request sends: trimmed, line endings as LF (a Windows checkout does not change what is sent). */
 export function certificateText(text: string): string {

@@ -17,6 +17,7 @@ describe('every kind walks the "Adding a kind" checklist', () => {
     for (const step of [
       'schemas/<name>.schema.json',
       'src/kinds/generated/<name>.ts',
+      'src/kinds/titled.ts',
       'src/kinds/index.ts',
       'docs/kinds.md',
       'test/kinds/checklist.test.ts',

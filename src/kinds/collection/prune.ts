@@ -15,7 +15,7 @@
  *   manifest position (the run fails; the rest of the plan goes on).
  */
 import type { DesiredEntry, DiffContext, DiffResult, LiveObject } from '../../model/kind.js';
-import type { BlockedObject, CascadeObject } from '../../model/plan.js';
+import type { BlockedObject, CascadeObject, Step } from '../../model/plan.js';
 import type { SourcePos } from '../../model/errors.js';
 import { SOFT_DELETE, type CollectionObject, type CollectionSpec, type PruneSpace } from './model.js';
 import { isRecord, makeStep, nullableString, plainSource, seg, stepId } from '../common.js';
@@ -122,22 +122,7 @@ export function pruneCollections(input: CollectionPruneInput, result: DiffResult
       waitFor(m.live, m.ownMove);
       continue;
     }
-    const out = m.moveOut!;
-    const step = makeStep({
-      id: stepId(m.kind, org, out.key, 'move'),
-      action: 'update',
-      phase: 'update',
-      kind: m.kind,
-      org,
-      key: out.key,
-      wave: out.wave,
-      before: { parent: m.live },
-      after: { parent: null },
-      requests: [{ method: 'POST', path: `${out.path}/move`, body: { parent: null }, idempotent: true }],
-      note: `moved to the top level before collection "${byId.get(m.live)!.key}" is deleted (prune), which would delete it`,
-      ...(out.entry ? { entry: out.entry } : {}),
-    });
-    if (!out.entry) step.source = plainSource(m.at);
+    const step = moveOutStep(org, m, m.live, byId.get(m.live)!.key);
     result.steps.push(step);
     waitFor(m.live, step.id);
   }
@@ -164,6 +149,27 @@ export function pruneCollections(input: CollectionPruneInput, result: DiffResult
       ]),
     dependsOn: (o) => waits.get(o.id) ?? [],
   };
+}
+
+/** The step moving a managed object to the top level before the collection `title` it is in is deleted. */
+function moveOutStep(org: string, m: Managed, live: string, title: string): Step {
+  const out = m.moveOut!;
+  const step = makeStep({
+    id: stepId(m.kind, org, out.key, 'move'),
+    action: 'update',
+    phase: 'update',
+    kind: m.kind,
+    org,
+    key: out.key,
+    wave: out.wave,
+    before: { parent: live },
+    after: { parent: null },
+    requests: [{ method: 'POST', path: `${out.path}/move`, body: { parent: null }, idempotent: true }],
+    note: `moved to the top level before collection "${title}" is deleted (prune), which would delete it`,
+    ...(out.entry ? { entry: out.entry } : {}),
+  });
+  if (!out.entry) step.source = plainSource(m.at);
+  return step;
 }
 
 /** Collection manifests: where each wants its collection (matched ones have a live parent). */

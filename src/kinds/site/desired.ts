@@ -126,6 +126,38 @@ function checkStructure(doc: ManifestDocument, spec: SiteSpec, report: Report): 
   const sections = spec.sections ?? [];
   if (spec.sections && spec.spaces)
     report(doc.pos(['spec', 'spaces']), 'a site has either sections or root spaces, not both');
+  checkNamesUnique(doc, spec, report);
+
+  const paths = new Set(sections.map((s) => s.path));
+  const groupOf = new Map<string, string>();
+  for (const g of spec.sectionGroups ?? []) {
+    g.sections.forEach((p, i) => {
+      const at = doc.pos([...g.at, 'sections', i]);
+      if (spec.sections && !paths.has(p))
+        report(at, `section group "${g.title}" names section "${p}", which is not in sections`);
+      else if (groupOf.has(p)) report(at, `section "${p}" is already in section group "${groupOf.get(p)}"`);
+      groupOf.set(p, g.title);
+    });
+  }
+  if (spec.defaultSection !== undefined) {
+    if (spec.spaces)
+      report(doc.pos(['spec', 'defaultSection']), 'a site with root spaces has no sections to default to');
+    else if (spec.sections && !paths.has(spec.defaultSection))
+      report(doc.pos(['spec', 'defaultSection']), `default section "${spec.defaultSection}" is not in sections`);
+  }
+  checkDefaultSiteSpace(doc, spec, report);
+  checkRedirects(doc, spec.redirects ?? [], report);
+  checkExternalLinks(doc, spec.externalLinks ?? [], report);
+  if (spec.externalLinks && spec.spaces)
+    report(
+      doc.pos(['spec', 'externalLinks']),
+      'a site with root spaces has no sections: its navigation holds no external links',
+    );
+}
+
+/** Each identity once in its container: section paths, spaces and site-space paths, group titles, share link names. */
+function checkNamesUnique(doc: ManifestDocument, spec: SiteSpec, report: Report): void {
+  const sections = spec.sections ?? [];
   unique(
     sections,
     (s) => s.path,
@@ -187,32 +219,6 @@ function checkStructure(doc: ManifestDocument, spec: SiteSpec, report: Report): 
     doc,
     report,
   );
-
-  const paths = new Set(sections.map((s) => s.path));
-  const groupOf = new Map<string, string>();
-  for (const g of spec.sectionGroups ?? []) {
-    g.sections.forEach((p, i) => {
-      const at = doc.pos([...g.at, 'sections', i]);
-      if (spec.sections && !paths.has(p))
-        report(at, `section group "${g.title}" names section "${p}", which is not in sections`);
-      else if (groupOf.has(p)) report(at, `section "${p}" is already in section group "${groupOf.get(p)}"`);
-      groupOf.set(p, g.title);
-    });
-  }
-  if (spec.defaultSection !== undefined) {
-    if (spec.spaces)
-      report(doc.pos(['spec', 'defaultSection']), 'a site with root spaces has no sections to default to');
-    else if (spec.sections && !paths.has(spec.defaultSection))
-      report(doc.pos(['spec', 'defaultSection']), `default section "${spec.defaultSection}" is not in sections`);
-  }
-  checkDefaultSiteSpace(doc, spec, report);
-  checkRedirects(doc, spec.redirects ?? [], report);
-  checkExternalLinks(doc, spec.externalLinks ?? [], report);
-  if (spec.externalLinks && spec.spaces)
-    report(
-      doc.pos(['spec', 'externalLinks']),
-      'a site with root spaces has no sections: its navigation holds no external links',
-    );
 }
 
 function checkDefaultSiteSpace(doc: ManifestDocument, spec: SiteSpec, report: Report): void {

@@ -10,7 +10,7 @@ import type { RequestSpec } from '../../model/plan.js';
 import { isRecord, seg } from '../common.js';
 import type { GroupNav } from './groups-diff.js';
 import { Layout, ROOT, TOP, inGroup, inSection } from './layout.js';
-import { sequenceSiteSpaces } from './sequence.js';
+import { sequenceSiteSpaces, type Action as SequenceAction } from './sequence.js';
 import { SITE_KIND, WAVE, type SiteStructure } from './model.js';
 import { planMoves, type Move } from './moves.js';
 import { base, block, push, type SiteScope } from './scope.js';
@@ -74,16 +74,7 @@ export function diffOrder(scope: SiteScope, nav: Nav, groups: GroupNav): void {
   const isGroup = (id: string): boolean => groups.titles.has(id);
   const typeOf = (id: string): StructureType =>
     isGroup(id) ? 'site-section-group' : sectionIds.has(id) ? 'site-section' : 'site-space';
-  const names = new Map<string, string>();
-  for (const s of nav.sections) names.set(s.id, s.path);
-  for (const [id, title] of groups.titles) names.set(id, `group ${title}`);
-  const sectionPath = new Map(scope.live.sections.map((s) => [s.id, s.path]));
-  for (const x of scope.live.siteSpaces)
-    names.set(
-      x.id,
-      `site space ${x.id} ("${x.spaceTitle}"${x.section === null ? '' : ` in section "${sectionPath.get(x.section) ?? x.section}"`})`,
-    );
-  for (const list of nav.containers.values()) for (const x of list) names.set(x.id, x.name);
+  const names = itemNames(scope, nav, groups);
   const nameOf = (id: string): string => names.get(id) ?? id;
   const containerName = (container: string): string =>
     container === ROOT ? 'root spaces' : `section ${names.get(container.slice('section:'.length)) ?? container}`;
@@ -135,40 +126,23 @@ export function diffOrder(scope: SiteScope, nav: Nav, groups: GroupNav): void {
   const moved = new Set(seq.actions.flatMap((a) => (a.type === 'move' ? [a.container] : [])));
   for (const [c, list] of nav.containers)
     if (moved.has(c)) shown({ name: containerName(c), slots: c, desired: list.map((x) => x.id) });
-  let moves = requests.length;
-  const extra: string[] = [];
-  for (const a of seq.actions) {
-    if (a.type === 'move') {
-      requests.push(a.within ? sortRequest(scope, a.move, typeOf) : siteSpaceMoveRequest(scope, a.move));
-      moves++;
-    } else if (a.type === 'default') {
-      requests.push({
-        method: 'PATCH',
-        path: `${base(scope)}/sections/${seg(a.container.slice('section:'.length))}`,
-        body: { defaultSiteSpace: a.item },
-      });
-      record(
-        before,
-        after,
-        'sectionDefaults',
-        names.get(a.container.slice('section:'.length)) ?? a.container,
-        nameOf(
-          scope.live.siteSpaces.find((x) => x.section === a.container.slice('section:'.length) && x.default)?.id ?? '',
-        ),
-        nameOf(a.item),
-      );
-      extra.push('default');
-    } else {
-      requests.push({ method: 'PATCH', path: `${base(scope)}/site-spaces/${seg(a.item)}`, body: { path: a.path } });
-      record(before, after, 'paths', nameOf(a.item), a.from ?? null, a.path);
-      extra.push('path');
-    }
-  }
+  const moves = requests.length + seq.actions.filter((a) => a.type === 'move').length;
+  const extra = sequenceRequests(scope, seq.actions, { requests, before, after }, { typeOf, nameOf, names });
   if (requests.length === 0) return;
   if (Object.keys(navAfter).length > 0) {
     before['navigation'] = navBefore;
     after['navigation'] = navAfter;
   }
+  pushOrderStep(scope, { before, after, requests }, moves, extra);
+}
+
+/** The site's one `#order` step, its note counting the moves, section defaults and path changes. */
+function pushOrderStep(
+  scope: SiteScope,
+  change: { before: Record<string, unknown>; after: Record<string, unknown>; requests: RequestSpec[] },
+  moves: number,
+  extra: readonly string[],
+): void {
   const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
   const notes = [
     moves > 0 ? count(moves, 'move') : '',
@@ -183,12 +157,25 @@ export function diffOrder(scope: SiteScope, nav: Nav, groups: GroupNav): void {
     action: 'update',
     phase: 'update',
     wave: WAVE.order,
-    before,
-    after,
-    requests,
+    ...change,
     at: ['spec', scope.spec.sections ? 'sections' : 'spaces'],
     note: notes.join(', '),
   });
+}
+
+/** What the plan calls each item of the site's navigation: sections by path, groups and site spaces by what they show. */
+function itemNames(scope: SiteScope, nav: Nav, groups: GroupNav): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const s of nav.sections) names.set(s.id, s.path);
+  for (const [id, title] of groups.titles) names.set(id, `group ${title}`);
+  const sectionPath = new Map(scope.live.sections.map((s) => [s.id, s.path]));
+  for (const x of scope.live.siteSpaces)
+    names.set(
+      x.id,
+      `site space ${x.id} ("${x.spaceTitle}"${x.section === null ? '' : ` in section "${sectionPath.get(x.section) ?? x.section}"`})`,
+    );
+  for (const list of nav.containers.values()) for (const x of list) names.set(x.id, x.name);
+  return names;
 }
 
 /** before/after of one changed value under `group` (the first `from` and the last `to` of a key). */
@@ -251,4 +238,39 @@ function sectionContainers(scope: SiteScope, nav: Nav, groups: GroupNav, layout:
     });
   }
   return containers;
+}
+
+/**
+ * The requests of the site spaces' sequence (moves, section defaults, path changes), appended to `out` in its
+ * order with their before/after; the kinds of the other changes, for the step's note.
+ */
+function sequenceRequests(
+  scope: SiteScope,
+  actions: readonly SequenceAction[],
+  out: { requests: RequestSpec[]; before: Record<string, unknown>; after: Record<string, unknown> },
+  n: { typeOf: (id: string) => StructureType; nameOf: (id: string) => string; names: ReadonlyMap<string, string> },
+): string[] {
+  const { requests, before, after } = out;
+  const { nameOf } = n;
+  const extra: string[] = [];
+  for (const a of actions) {
+    if (a.type === 'move') {
+      requests.push(a.within ? sortRequest(scope, a.move, n.typeOf) : siteSpaceMoveRequest(scope, a.move));
+    } else if (a.type === 'default') {
+      const section = a.container.slice('section:'.length);
+      requests.push({
+        method: 'PATCH',
+        path: `${base(scope)}/sections/${seg(section)}`,
+        body: { defaultSiteSpace: a.item },
+      });
+      const was = scope.live.siteSpaces.find((x) => x.section === section && x.default)?.id ?? '';
+      record(before, after, 'sectionDefaults', n.names.get(section) ?? a.container, nameOf(was), nameOf(a.item));
+      extra.push('default');
+    } else {
+      requests.push({ method: 'PATCH', path: `${base(scope)}/site-spaces/${seg(a.item)}`, body: { path: a.path } });
+      record(before, after, 'paths', nameOf(a.item), a.from ?? null, a.path);
+      extra.push('path');
+    }
+  }
+  return extra;
 }

@@ -60,33 +60,8 @@ export function diffSections(scope: SiteScope): Nav {
     lateDefaults: new Set(),
   };
   const liveByPath = new Map(live.sections.map((s) => [s.path, s]));
-  // Each reference is resolved once, though sections and site spaces both ask. A site with a reference that
-  // resolves to nothing never gets here: the site diff blocks it first (blockUnresolvedSpaces).
-  const memo = new Map<SiteSpaceSpec, SpaceTarget | undefined>();
-  const target = (s: SiteSpaceSpec): SpaceTarget | undefined => {
-    if (!memo.has(s)) {
-      const t = scope.space(s.space, scope.entry.doc.pos(s.at));
-      if (!t)
-        throw new Error(
-          `internal: space "${s.space}" (${where(scope, s.at)}) resolves to nothing, but its site was not blocked`,
-        );
-      memo.set(s, t);
-    }
-    return memo.get(s);
-  };
-  const resolved = (list: SiteSpaceSpec[]): { s: SiteSpaceSpec; t: SpaceTarget }[] =>
-    list.flatMap((s) => {
-      const t = target(s);
-      return t ? [{ s, t }] : [];
-    });
-
-  // Derived paths of new sections that clash with each other are unpredictable (concurrent creates).
-  const newBases = new Map<string, number>();
-  for (const d of spec.sections ?? []) {
-    if (liveByPath.has(d.path)) continue;
-    const b = slug(d.title ?? '');
-    if (b) newBases.set(b, (newBases.get(b) ?? 0) + 1);
-  }
+  const resolved = spaceTargets(scope);
+  const newBases = newSectionBases(spec.sections ?? [], liveByPath);
 
   if (spec.spaces && live.sections.length > 0) {
     // Root site spaces exist only on a site without sections, and no request removes its last (default) section.
@@ -254,4 +229,42 @@ function pruneSections(scope: SiteScope, nav: Nav): void {
     before: (l) => ({ path: l.path, title: l.title }),
     note: 'also deletes its site spaces',
   });
+}
+
+/**
+ * Each space reference resolved, once, though sections and site spaces both ask. A site with a reference that
+ * resolves to nothing never gets here: the site diff blocks it first (blockUnresolvedSpaces).
+ */
+function spaceTargets(scope: SiteScope): (list: SiteSpaceSpec[]) => { s: SiteSpaceSpec; t: SpaceTarget }[] {
+  const memo = new Map<SiteSpaceSpec, SpaceTarget | undefined>();
+  const target = (s: SiteSpaceSpec): SpaceTarget | undefined => {
+    if (!memo.has(s)) {
+      const t = scope.space(s.space, scope.entry.doc.pos(s.at));
+      if (!t)
+        throw new Error(
+          `internal: space "${s.space}" (${where(scope, s.at)}) resolves to nothing, but its site was not blocked`,
+        );
+      memo.set(s, t);
+    }
+    return memo.get(s);
+  };
+  return (list) =>
+    list.flatMap((s) => {
+      const t = target(s);
+      return t ? [{ s, t }] : [];
+    });
+}
+
+/** How many new sections derive each path base: those that clash are unpredictable (concurrent creates). */
+function newSectionBases(
+  sections: readonly { path: string; title?: string | undefined }[],
+  liveByPath: ReadonlyMap<string, unknown>,
+): Map<string, number> {
+  const newBases = new Map<string, number>();
+  for (const d of sections) {
+    if (liveByPath.has(d.path)) continue;
+    const b = slug(d.title ?? '');
+    if (b) newBases.set(b, (newBases.get(b) ?? 0) + 1);
+  }
+  return newBases;
 }

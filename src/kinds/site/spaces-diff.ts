@@ -15,7 +15,8 @@ import { block, type SiteScope } from './scope.js';
 import { createSiteSpace, postedPathEarly, repointSiteSpace, updateSiteSpace } from './site-space-steps.js';
 import { assignSiteSpaces, type Assignment, type Managed, type Want } from './space-assign.js';
 import { pruneSiteSpaces } from './space-prune.js';
-import type { Nav, NavSiteSpace } from './nav.js';
+import type { Nav, NavSection, NavSiteSpace } from './nav.js';
+import type { DocPath } from '../../manifests/paths.js';
 
 export function diffSiteSpaces(scope: SiteScope, nav: Nav, resolved: Resolve, unclaimedRoots: LiveSiteSpace[]): void {
   const a = assignSiteSpaces(scope, nav, resolved);
@@ -70,6 +71,28 @@ function candidatePaths(base: string, count: number, taken: ReadonlySet<string>)
   return out;
 }
 
+/** One container's site spaces as they are emitted: the paths held when the early steps run, and the output. */
+interface Emit {
+  scope: SiteScope;
+  nav: Nav;
+  m: Managed;
+  sectionPathById: ReadonlyMap<string, string>;
+  rootPaths: ReadonlySet<string>;
+  /** The container's section in the navigation (undefined: the root). */
+  section: NavSection | undefined;
+  /** The path the new section's first site space has when the early steps run. */
+  postedNow: string | undefined;
+  rootsNow: string[];
+  certain: ReadonlySet<string>;
+  derived: ReadonlyMap<Want, string | undefined>;
+  /** The slugs the container's creates derive (one per create). */
+  slugs: string[];
+  /** Whether `path` can be set before the reorder step on a site space whose path is `own`. */
+  early: (path: string, own: string | undefined, soft: boolean) => boolean;
+  list: NavSiteSpace[];
+  created: string[];
+}
+
 function emitContainer(
   scope: SiteScope,
   nav: Nav,
@@ -77,11 +100,36 @@ function emitContainer(
   sectionPathById: ReadonlyMap<string, string>,
   rootPaths: ReadonlySet<string>,
 ): void {
-  const list: NavSiteSpace[] = [];
-  const created: string[] = [];
+  const e = heldPaths(scope, nav, m, sectionPathById, rootPaths);
+  for (const w of m.wants) {
+    const name = m.sectionPath === null ? w.s.space : `${m.sectionPath}/${w.s.space}`;
+    const pathAt = typeof w.s.at.at(-1) === 'string' ? [...w.s.at.slice(0, -1), 'path'] : w.s.at;
+    const item = (id: string, fields: Omit<NavSiteSpace, 'id' | 'name' | 'spaceId'>): void =>
+      void e.list.push({ id, name, spaceId: w.t.id, ...fields });
+    if (w.source === 'posted') emitPosted(e, w, item, pathAt);
+    else if (w.source === 'hit' || w.source === 'moved') emitLive(e, w, item, pathAt);
+    else if (w.source === 'repoint') emitRepoint(e, w, item, pathAt, name);
+    else emitCreate(e, w, item, pathAt);
+  }
+  nav.containers.set(m.container, e.list);
+  nav.createdSiteSpaces.set(m.container, e.created);
+}
+
+type Item = (id: string, fields: Omit<NavSiteSpace, 'id' | 'name' | 'spaceId'>) => void;
+const keyOf = (e: Emit, w: Want): string => siteSpaceKey(e.scope.title, e.m.sectionPath, w.s.space);
+
+/**
+ * Paths held in the container when the early steps run: every live site space, a new section's first site space
+ * and the root site spaces it receives, and the paths creates derive.
+ */
+function heldPaths(
+  scope: SiteScope,
+  nav: Nav,
+  m: Managed,
+  sectionPathById: ReadonlyMap<string, string>,
+  rootPaths: ReadonlySet<string>,
+): Emit {
   const isNewSection = m.sectionPath !== null && m.liveSection === undefined;
-  // Paths held in the container when the early steps run: every live site space, a new section's first site
-  // space and the root site spaces it receives, and the paths creates derive.
   const section = nav.sections.find((x) => inSection(x.id) === m.container);
   const posted = m.wants.find((w) => w.source === 'posted');
   // (Replacing a root site space, it keeps the derived path until the replace step: see root-spaces.ts.)
@@ -111,108 +159,93 @@ function emitContainer(
     ...slugs.filter((x, i) => slugs.indexOf(x) !== i),
   ]);
   const written = m.wants.flatMap((w) => (w.s.path !== undefined ? [w.s.path] : []));
-  /** Whether `path` can be set before the reorder step on a site space whose path is `own`. */
   const early = (path: string, own: string | undefined, soft: boolean): boolean =>
     (path === own || !held.has(path)) && !(soft && written.includes(path));
-  for (const w of m.wants) {
-    const { s, t } = w;
-    const key = siteSpaceKey(scope.title, m.sectionPath, s.space);
-    const name = m.sectionPath === null ? s.space : `${m.sectionPath}/${s.space}`;
-    const pathAt = typeof s.at.at(-1) === 'string' ? [...s.at.slice(0, -1), 'path'] : s.at;
-    const item = (id: string, fields: Omit<NavSiteSpace, 'id' | 'name' | 'spaceId'>): void =>
-      void list.push({ id, name, spaceId: t.id, ...fields });
-    switch (w.source) {
-      case 'posted': {
-        const id = ref(
-          stepId(SECTION_KIND, scope.org, sectionKey(scope.title, m.sectionPath!), 'create'),
-          'firstSiteSpace',
-        );
-        item(id, { incoming: false, isNew: true, withSection: true });
-        // When it replaces a root site space, the replace step gives it its path after the root one is gone: the
-        // reorder step only keeps that path free.
-        const replaces = section?.replaces;
-        const want = replaces ? undefined : s.path;
-        const reserved = replaces && replacementPath(section!.spec, s, replaces);
-        const reserve = replaces && reserved !== undefined ? { reserve: reserved, replaced: replaces.id } : {};
-        nav.paths.set(id, { now: postedNow, ...(want !== undefined ? { want } : {}), ...reserve, at: pathAt });
-        break;
-      }
-      case 'hit':
-      case 'moved': {
-        const l = w.live!;
-        const fromRoot = l.section === null && m.sectionPath !== null;
-        const moved = w.source === 'moved';
-        // Where it is when the early steps run (a root site space a new section receives may have been renamed).
-        const own = nav.paths.get(l.id)?.now;
-        // A moving site space gets its path after the move (the server may change it on the way); so does a root
-        // site space when several sections are created (which one receives it is unknown).
-        const somewhere = fromRoot && nav.createdSections.length > 1;
-        const setPath =
-          s.path !== undefined &&
-          own !== undefined &&
-          s.path !== own &&
-          !moved &&
-          !somewhere &&
-          early(s.path, own, false);
-        const note = moved
-          ? `moves from section "${sectionPathById.get(l.section!) ?? l.section}"`
-          : fromRoot
-            ? 'moves from the root into its section'
-            : undefined;
-        updateSiteSpace(scope, key, s, l, setPath ? s.path : undefined, note);
-        item(l.id, { incoming: moved || fromRoot, isNew: false });
-        const maybe = own === undefined ? nav.paths.get(l.id)?.maybe : undefined;
-        nav.paths.set(l.id, {
-          now: setPath ? s.path : own,
-          ...(maybe ? { maybe } : {}),
-          ...(s.path !== undefined ? { want: s.path, at: pathAt } : {}),
-        });
-        break;
-      }
-      case 'repoint': {
-        const l = w.live!;
-        const want = s.path ?? w.carried!.path;
-        const setPath = want !== l.path && early(want, l.path, s.path === undefined);
-        repointSiteSpace(scope, key, w, setPath ? want : undefined, name);
-        item(l.id, { incoming: false, isNew: false });
-        nav.paths.set(l.id, {
-          now: setPath ? want : l.path,
-          want,
-          ...(s.path === undefined ? { soft: true } : {}),
-          at: pathAt,
-        });
-        break;
-      }
-      case 'create': {
-        const want = s.path ?? w.carried?.path;
-        const soft = s.path === undefined;
-        const now = derived.get(w);
-        const setPath = want !== undefined && (want !== now || now === undefined) && early(want, undefined, soft);
-        const id = createSiteSpace(
-          scope,
-          key,
-          w,
-          m.container === ROOT ? undefined : m.container.slice('section:'.length),
-          setPath ? want : undefined,
-        );
-        item(id, { incoming: false, isNew: true });
-        created.push(id);
-        const shared = slugs.filter((x) => x === slug(t.title)).length;
-        const maybe =
-          now === undefined && !setPath
-            ? { maybe: candidatePaths(slug(t.title), shared + rootsNow.length, certain) }
-            : {};
-        nav.paths.set(id, {
-          now: setPath ? want : now,
-          ...maybe,
-          ...(want !== undefined ? { want, ...(soft ? { soft: true } : {}), at: pathAt } : {}),
-        });
-        break;
-      }
-    }
-  }
-  nav.containers.set(m.container, list);
-  nav.createdSiteSpaces.set(m.container, created);
+  return {
+    ...{ scope, nav, m, sectionPathById, rootPaths, section, postedNow, rootsNow, certain, derived, slugs, early },
+    ...{ list: [], created: [] },
+  };
+}
+
+/** The first site space of a new section, created by the section's POST. */
+function emitPosted(e: Emit, w: Want, item: Item, pathAt: DocPath): void {
+  const { scope, m, section, s } = { ...e, s: w.s };
+  const id = ref(stepId(SECTION_KIND, scope.org, sectionKey(scope.title, m.sectionPath!), 'create'), 'firstSiteSpace');
+  item(id, { incoming: false, isNew: true, withSection: true });
+  // When it replaces a root site space, the replace step gives it its path after the root one is gone: the
+  // reorder step only keeps that path free.
+  const replaces = section?.replaces;
+  const want = replaces ? undefined : s.path;
+  const reserved = replaces && replacementPath(section!.spec, s, replaces);
+  const reserve = replaces && reserved !== undefined ? { reserve: reserved, replaced: replaces.id } : {};
+  e.nav.paths.set(id, { now: e.postedNow, ...(want !== undefined ? { want } : {}), ...reserve, at: pathAt });
+}
+
+/** A live site space kept in place (hit) or moved here from another section or the root. */
+function emitLive(e: Emit, w: Want, item: Item, pathAt: DocPath): void {
+  const { nav, m, s } = { ...e, s: w.s };
+  const l = w.live!;
+  const fromRoot = l.section === null && m.sectionPath !== null;
+  const moved = w.source === 'moved';
+  // Where it is when the early steps run (a root site space a new section receives may have been renamed).
+  const own = nav.paths.get(l.id)?.now;
+  // A moving site space gets its path after the move (the server may change it on the way); so does a root
+  // site space when several sections are created (which one receives it is unknown).
+  const somewhere = fromRoot && nav.createdSections.length > 1;
+  const setPath =
+    s.path !== undefined && own !== undefined && s.path !== own && !moved && !somewhere && e.early(s.path, own, false);
+  const note = moved
+    ? `moves from section "${e.sectionPathById.get(l.section!) ?? l.section}"`
+    : fromRoot
+      ? 'moves from the root into its section'
+      : undefined;
+  updateSiteSpace(e.scope, keyOf(e, w), s, l, setPath ? s.path : undefined, note);
+  item(l.id, { incoming: moved || fromRoot, isNew: false });
+  const maybe = own === undefined ? nav.paths.get(l.id)?.maybe : undefined;
+  nav.paths.set(l.id, {
+    now: setPath ? s.path : own,
+    ...(maybe ? { maybe } : {}),
+    ...(s.path !== undefined ? { want: s.path, at: pathAt } : {}),
+  });
+}
+
+/** A live site space re-pointed to another space (keeping its path and condition). */
+function emitRepoint(e: Emit, w: Want, item: Item, pathAt: DocPath, name: string): void {
+  const { s } = w;
+  const l = w.live!;
+  const want = s.path ?? w.carried!.path;
+  const setPath = want !== l.path && e.early(want, l.path, s.path === undefined);
+  repointSiteSpace(e.scope, keyOf(e, w), w, setPath ? want : undefined, name);
+  item(l.id, { incoming: false, isNew: false });
+  e.nav.paths.set(l.id, {
+    now: setPath ? want : l.path,
+    want,
+    ...(s.path === undefined ? { soft: true } : {}),
+    at: pathAt,
+  });
+}
+
+/** A new site space (its path derived by the server unless set early). */
+function emitCreate(e: Emit, w: Want, item: Item, pathAt: DocPath): void {
+  const { m, s, t } = { ...e, ...w };
+  const want = s.path ?? w.carried?.path;
+  const soft = s.path === undefined;
+  const now = e.derived.get(w);
+  const setPath = want !== undefined && (want !== now || now === undefined) && e.early(want, undefined, soft);
+  const section = m.container === ROOT ? undefined : m.container.slice('section:'.length);
+  const id = createSiteSpace(e.scope, keyOf(e, w), w, section, setPath ? want : undefined);
+  item(id, { incoming: false, isNew: true });
+  e.created.push(id);
+  const shared = e.slugs.filter((x) => x === slug(t.title)).length;
+  const maybe =
+    now === undefined && !setPath
+      ? { maybe: candidatePaths(slug(t.title), shared + e.rootsNow.length, e.certain) }
+      : {};
+  e.nav.paths.set(id, {
+    now: setPath ? want : now,
+    ...maybe,
+    ...(want !== undefined ? { want, ...(soft ? { soft: true } : {}), at: pathAt } : {}),
+  });
 }
 
 /**

@@ -71,71 +71,82 @@ export interface AccessPlanner {
 const at = (p: SourcePos): string => `${p.file}:${p.line}:${p.column}`;
 const roleName = (r: GrantRole): string => r ?? 'none';
 
+/** How an access list's team names and e-mails resolve in one organization's diff. */
+function lookups(
+  ctx: DiffContext,
+  org: string,
+  aux: AccessAux | undefined,
+): { team: (name: string) => Lookup; user: (email: string) => Lookup } {
+  const teams = aux?.accessTeams ?? [];
+  const members = aux?.accessMembers ?? {};
+  return {
+    team(name) {
+      const titled = teams.filter((t) => t.title === name);
+      if (titled.length > 1) {
+        return {
+          state: 'unknown',
+          message: `team "${name}" matches ${titled.length} live teams (${titled.map((t) => t.id).join(', ')}); name the one you mean by id`,
+        };
+      }
+      const known = ctx.resolve('Team', org, name);
+      const id = known ?? titled[0]?.id ?? teams.find((t) => t.id === name)?.id;
+      if (id !== undefined) return { state: 'ok', id, deps: refSteps(id) };
+      return {
+        state: 'unknown',
+        message: `team "${name}" is no Team manifest, live team title or team id of organization ${org}`,
+      };
+    },
+    user(email) {
+      const known = ctx.resolve('Members', org, email);
+      if (known !== undefined && isRef(known)) return { state: 'invited' };
+      const id = known ?? members[email];
+      if (id !== undefined) return { state: 'ok', id, deps: [] };
+      return {
+        state: 'unknown',
+        message: `${email} is not an organization member and is not invited in this plan; add them to a Members document (with invite: true) before granting them access`,
+      };
+    },
+  };
+}
+
+/** An entry's access list resolved: its grants, its invited members, and what blocks it. */
+function resolveAccess(entry: AccessDesired, lookup: ReturnType<typeof lookups>): Resolution {
+  const r: Resolution = { problems: [], grants: [], invited: [] };
+  const seen = new Map<string, AccessEntry>();
+  for (const a of entry.spec.access ?? []) {
+    const pos = entry.doc.pos(a.at);
+    const found = a.principal === 'team' ? lookup.team(a.name) : lookup.user(a.name);
+    if (found.state === 'unknown') r.problems.push({ pos, message: found.message });
+    else if (found.state === 'invited') r.invited.push(a);
+    else {
+      const twice = seen.get(`${a.principal}:${found.id}`);
+      if (twice)
+        r.problems.push({
+          pos,
+          message: `${a.principal} "${a.name}" and "${twice.name}" name the same ${a.principal} (${found.id}); list it once`,
+        });
+      else {
+        seen.set(`${a.principal}:${found.id}`, a);
+        r.grants.push({ entry: a, id: found.id, deps: found.deps });
+      }
+    }
+  }
+  return r;
+}
+
 export function accessPlanner(
   ctx: DiffContext,
   org: string,
   target: AccessTarget,
   live: { objects: readonly AccessObject[]; aux?: AccessAux | undefined },
 ): AccessPlanner {
-  const teams = live.aux?.accessTeams ?? [];
-  const members = live.aux?.accessMembers ?? {};
+  const lookup = lookups(ctx, org, live.aux);
   const memo = new Map<AccessDesired, Resolution>();
-
-  function team(name: string): Lookup {
-    const titled = teams.filter((t) => t.title === name);
-    if (titled.length > 1) {
-      return {
-        state: 'unknown',
-        message: `team "${name}" matches ${titled.length} live teams (${titled.map((t) => t.id).join(', ')}); name the one you mean by id`,
-      };
-    }
-    const known = ctx.resolve('Team', org, name);
-    const id = known ?? titled[0]?.id ?? teams.find((t) => t.id === name)?.id;
-    if (id !== undefined) return { state: 'ok', id, deps: refSteps(id) };
-    return {
-      state: 'unknown',
-      message: `team "${name}" is no Team manifest, live team title or team id of organization ${org}`,
-    };
-  }
-
-  function user(email: string): Lookup {
-    const known = ctx.resolve('Members', org, email);
-    if (known !== undefined && isRef(known)) return { state: 'invited' };
-    const id = known ?? members[email];
-    if (id !== undefined) return { state: 'ok', id, deps: [] };
-    return {
-      state: 'unknown',
-      message: `${email} is not an organization member and is not invited in this plan; add them to a Members document (with invite: true) before granting them access`,
-    };
-  }
-
-  function resolution(entry: AccessDesired): Resolution {
-    const known = memo.get(entry);
-    if (known) return known;
-    const r: Resolution = { problems: [], grants: [], invited: [] };
-    const seen = new Map<string, AccessEntry>();
-    for (const a of entry.spec.access ?? []) {
-      const pos = entry.doc.pos(a.at);
-      const found = a.principal === 'team' ? team(a.name) : user(a.name);
-      if (found.state === 'unknown') r.problems.push({ pos, message: found.message });
-      else if (found.state === 'invited') r.invited.push(a);
-      else {
-        const twice = seen.get(`${a.principal}:${found.id}`);
-        if (twice)
-          r.problems.push({
-            pos,
-            message: `${a.principal} "${a.name}" and "${twice.name}" name the same ${a.principal} (${found.id}); list it once`,
-          });
-        else {
-          seen.set(`${a.principal}:${found.id}`, a);
-          r.grants.push({ entry: a, id: found.id, deps: found.deps });
-        }
-      }
-    }
+  const resolution = (entry: AccessDesired): Resolution => {
+    const r = memo.get(entry) ?? resolveAccess(entry, lookup);
     memo.set(entry, r);
     return r;
-  }
-
+  };
   return {
     block(result, entry) {
       if (entry.spec.access === undefined) return false;
@@ -151,39 +162,41 @@ export function accessPlanner(
       for (const o of live.objects) byObject.set(o.fields.target, [...(byObject.get(o.fields.target) ?? []), o]);
       for (const entry of entries) {
         if (entry.spec.access === undefined || blocked.has(entry.key)) continue;
-        const r = resolution(entry);
-        if (r.problems.length > 0)
-          throw new Error(`internal: ${target.kind} "${entry.key}" has unresolved access entries, but was not blocked`);
-        const objectId = ctx.resolve(target.kind, org, entry.key);
-        if (objectId === undefined) throw new Error(`internal: ${target.kind} "${entry.key}" registered no id`);
-        if (!isRef(objectId) && live.aux?.access?.[objectId] === undefined)
-          throw new Error(`internal: the grants of ${target.kind} ${objectId} were not fetched`);
-        const grants = isRef(objectId) ? [] : (byObject.get(objectId) ?? []);
-        result.steps.push(
-          ...objectSteps({
-            org,
-            target,
-            entry,
-            objectId,
-            wanted: r.grants,
-            live: grants,
-            gone: deletedPrincipals(ctx, org),
-          }),
-        );
-        for (const a of r.invited) {
-          result.blocked.push({
-            kind: target.accessKind,
-            org,
-            key: grantKey(entry.key, a.principal, a.name),
-            message:
-              `${a.name} is invited in this plan: the API grants access to members, and an invited address has no user id until the invitation ` +
-              'is accepted; the first plan after they joined grants it',
-            source: plainSource(entry.doc.pos(a.at)),
-          });
-        }
+        planEntry(ctx, { org, target, live }, result, entry, resolution(entry), byObject);
       }
     },
   };
+}
+
+/** The access steps of one entry whose list resolved, and a blocked object per member invited in this plan. */
+function planEntry(
+  ctx: DiffContext,
+  { org, target, live }: { org: string; target: AccessTarget; live: { aux?: AccessAux | undefined } },
+  result: DiffResult,
+  entry: AccessDesired,
+  r: Resolution,
+  byObject: ReadonlyMap<string, AccessObject[]>,
+): void {
+  if (r.problems.length > 0)
+    throw new Error(`internal: ${target.kind} "${entry.key}" has unresolved access entries, but was not blocked`);
+  const objectId = ctx.resolve(target.kind, org, entry.key);
+  if (objectId === undefined) throw new Error(`internal: ${target.kind} "${entry.key}" registered no id`);
+  if (!isRef(objectId) && live.aux?.access?.[objectId] === undefined)
+    throw new Error(`internal: the grants of ${target.kind} ${objectId} were not fetched`);
+  const grants = isRef(objectId) ? [] : (byObject.get(objectId) ?? []);
+  const gone = deletedPrincipals(ctx, org);
+  result.steps.push(...objectSteps({ org, target, entry, objectId, wanted: r.grants, live: grants, gone }));
+  for (const a of r.invited) {
+    result.blocked.push({
+      kind: target.accessKind,
+      org,
+      key: grantKey(entry.key, a.principal, a.name),
+      message:
+        `${a.name} is invited in this plan: the API grants access to members, and an invited address has no user id until the invitation ` +
+        'is accepted; the first plan after they joined grants it',
+      source: plainSource(entry.doc.pos(a.at)),
+    });
+  }
 }
 
 interface ObjectAccess {
@@ -218,86 +231,93 @@ function grantRecover(role: GrantRole, principals: readonly Principal[]): Recove
 }
 
 function objectSteps(o: ObjectAccess): Step[] {
-  const { org, target, entry, objectId } = o;
-  const base = target.base(org, objectId);
   const have = new Map(o.live.map((g) => [`${g.fields.principal}:${g.fields.id}`, g]));
-  const wantedIds = new Set(o.wanted.map((w) => `${w.entry.principal}:${w.id}`));
   const steps: Step[] = [];
-  const pos = (a: AccessEntry): { file: string; line: number; column: number } => plainSource(entry.doc.pos(a.at));
   const grants = new Map<GrantRole, Resolved[]>();
   for (const w of o.wanted) {
     const g = have.get(`${w.entry.principal}:${w.id}`);
-    if (!g) {
-      grants.set(w.entry.role, [...(grants.get(w.entry.role) ?? []), w]);
-      continue;
-    }
-    if (g.fields.role === w.entry.role) continue;
-    const one = `${base}/${listOf(g.fields.principal)}/${seg(g.fields.id)}`;
-    // A site's null role (an override without access) cannot be PATCHed (the spec's site PATCH takes a role): granted again instead.
-    const request: RequestSpec =
-      w.entry.role === null
-        ? {
-            method: 'POST',
-            path: base,
-            body: { role: null, [listOf(g.fields.principal)]: [g.fields.id] },
-            recover: grantRecover(null, [g.fields.principal]),
-          }
-        : { method: 'PATCH', path: one, body: { role: w.entry.role } };
-    const step = makeStep({
-      id: stepId(target.accessKind, org, g.key, 'update'),
-      action: 'update',
-      phase: 'update',
-      kind: target.accessKind,
-      org,
-      key: g.key,
-      wave: target.wave,
-      before: { role: g.fields.role },
-      after: { role: w.entry.role },
-      requests: [request],
-    });
-    step.source = pos(w.entry);
-    steps.push(step);
+    if (!g) grants.set(w.entry.role, [...(grants.get(w.entry.role) ?? []), w]);
+    else if (g.fields.role !== w.entry.role) steps.push(roleStep(o, g, w));
   }
   // One POST per role, roles in the enum's order (null last): stable plans.
   for (const role of [...ACCESS_ROLES, null]) {
     const list = grants.get(role);
-    if (!list) continue;
-    const body: Record<string, unknown> = { role };
-    const principals: Principal[] = [];
-    for (const p of ['team', 'user'] as const) {
-      const ids = list.filter((w) => w.entry.principal === p).map((w) => w.id);
-      if (ids.length > 0) {
-        body[listOf(p)] = ids;
-        principals.push(p);
-      }
-    }
-    const step = makeStep({
-      id: stepId(target.accessKind, org, entry.key, `grant-${roleName(role)}`),
-      action: 'create',
-      phase: 'create',
-      kind: target.accessKind,
-      org,
-      key: entry.key,
-      wave: target.grantWave,
-      before: null,
-      after: { access: Object.fromEntries(list.map((w) => [principalLabel(w.entry.principal, w.entry.name), role])) },
-      requests: [{ method: 'POST', path: base, body, recover: grantRecover(role, principals) }],
-      dependsOn: [...refSteps(objectId), ...list.flatMap((w) => w.deps)],
-    });
-    step.source = pos(list[0]!.entry);
-    steps.push(step);
+    if (list) steps.push(grantStep(o, role, list));
   }
+  return [...steps, ...revokeSteps(o)];
+}
+
+const sourceOf = (o: ObjectAccess, a: AccessEntry) => plainSource(o.entry.doc.pos(a.at));
+
+/** A live grant's role changed (PATCH; a site's null role is granted again: its PATCH takes a role only). */
+function roleStep(o: ObjectAccess, g: AccessObject, w: Resolved): Step {
+  const { org, target } = o;
+  const base = target.base(org, o.objectId);
+  const one = `${base}/${listOf(g.fields.principal)}/${seg(g.fields.id)}`;
+  const request: RequestSpec =
+    w.entry.role === null
+      ? {
+          method: 'POST',
+          path: base,
+          body: { role: null, [listOf(g.fields.principal)]: [g.fields.id] },
+          recover: grantRecover(null, [g.fields.principal]),
+        }
+      : { method: 'PATCH', path: one, body: { role: w.entry.role } };
+  const step = makeStep({
+    id: stepId(target.accessKind, org, g.key, 'update'),
+    action: 'update',
+    phase: 'update',
+    kind: target.accessKind,
+    org,
+    key: g.key,
+    wave: target.wave,
+    before: { role: g.fields.role },
+    after: { role: w.entry.role },
+    requests: [request],
+  });
+  step.source = sourceOf(o, w.entry);
+  return step;
+}
+
+/** The one POST granting `role` to the teams and users of `list`. */
+function grantStep(o: ObjectAccess, role: GrantRole, list: readonly Resolved[]): Step {
+  const { org, target, entry, objectId } = o;
+  const body: Record<string, unknown> = { role };
+  const principals: Principal[] = [];
+  for (const p of ['team', 'user'] as const) {
+    const ids = list.filter((w) => w.entry.principal === p).map((w) => w.id);
+    if (ids.length > 0) {
+      body[listOf(p)] = ids;
+      principals.push(p);
+    }
+  }
+  const step = makeStep({
+    id: stepId(target.accessKind, org, entry.key, `grant-${roleName(role)}`),
+    action: 'create',
+    phase: 'create',
+    kind: target.accessKind,
+    org,
+    key: entry.key,
+    wave: target.grantWave,
+    before: null,
+    after: { access: Object.fromEntries(list.map((w) => [principalLabel(w.entry.principal, w.entry.name), role])) },
+    requests: [{ method: 'POST', path: target.base(org, objectId), body, recover: grantRecover(role, principals) }],
+    dependsOn: [...refSteps(objectId), ...list.flatMap((w) => w.deps)],
+  });
+  step.source = sourceOf(o, list[0]!.entry);
+  return step;
+}
+
+/** A DELETE per live grant the list leaves out, but for those a deleted team or member takes along. */
+function revokeSteps(o: ObjectAccess): Step[] {
+  const { org, target, entry } = o;
+  const base = target.base(org, o.objectId);
+  const wantedIds = new Set(o.wanted.map((w) => `${w.entry.principal}:${w.id}`));
   // Every live grant leaving (listed steps, and those a deleted team or member takes): the gate's delete-all of the list.
   const leaving = o.live.filter((g) => !wantedIds.has(`${g.fields.principal}:${g.fields.id}`)).length;
-  const all =
-    leaving === o.live.length
-      ? deletesAllNote(
-          leaving,
-          `the access list of ${target.kind.toLowerCase()} "${entry.key}"`,
-          target.accessKind,
-          entry.doc,
-        )
-      : undefined;
+  const list = `the access list of ${target.kind.toLowerCase()} "${entry.key}"`;
+  const all = leaving === o.live.length ? deletesAllNote(leaving, list, target.accessKind, entry.doc) : undefined;
+  const steps: Step[] = [];
   for (const g of o.live) {
     const who = `${g.fields.principal}:${g.fields.id}`;
     if (wantedIds.has(who) || o.gone.has(who)) continue;

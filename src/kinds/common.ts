@@ -3,7 +3,7 @@
  * exported manifest documents. Nothing here knows about a particular kind.
  */
 import type { SourcePos } from '../model/errors.js';
-import type { DesiredEntry, DiffResult, LiveKindState, LiveObject } from '../model/kind.js';
+import type { DesiredEntry, DiffResult, KindDefinition, LiveKindState, LiveObject } from '../model/kind.js';
 import type { Step } from '../model/plan.js';
 import { pathSegment, isRef, refsIn, sealStep } from '../model/refs.js';
 import type { ManifestDocument } from '../model/document.js';
@@ -175,3 +175,6 @@ export function stringOrNull(v: unknown): string | null {
 export function nullableString(v: unknown): string | null | undefined {
   return v === null ? null : typeof v === 'string' ? v : undefined;
 }
+
+/** A kind's `crossValidate` hook, typed by its spec (KindDefinition.crossValidate). */
+export type CrossValidate<S> = NonNullable<KindDefinition<S>['crossValidate']>;

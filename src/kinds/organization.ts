@@ -13,16 +13,24 @@ import type {
   DiffContext,
   DiffResult,
   FetchContext,
-  IdentityLookup,
   KindDefinition,
   LiveKindState,
   LiveObject,
-  Report,
 } from '../model/kind.js';
 import { isRef } from '../model/refs.js';
 import type { RequestSpec } from '../model/plan.js';
 import type { ManifestDocument } from '../model/document.js';
-import { blockEntry, changedFields, isRecord, makeStep, manifestDoc, orgPath, refSteps, stepId } from './common.js';
+import {
+  blockEntry,
+  changedFields,
+  isRecord,
+  makeStep,
+  manifestDoc,
+  orgPath,
+  refSteps,
+  stepId,
+  type CrossValidate,
+} from './common.js';
 import { memberIds } from './access/fetch.js';
 import { membersListPath } from './access/model.js';
 import { organizationSchema, type OrganizationManifestSpec } from './generated/organization.js';
@@ -151,13 +159,7 @@ interface LiveSiteRef {
 const writtenSite = (spec: OrgSpec): string | undefined => spec.defaultContent?.site;
 
 /** A default content site naming no Site manifest must name a live site: a warning offline (plan blocks the document otherwise). */
-function crossValidate(
-  entries: DesiredEntry<OrgSpec>[],
-  all: ReadonlyMap<string, DesiredEntry[]>,
-  _report: Report,
-  index: IdentityLookup,
-  warn?: Report,
-): void {
+const crossValidate: CrossValidate<OrgSpec> = (entries, all, _report, index, warn) => {
   if (!warn) return;
   const known = namesManifest(all, 'Site', index);
   for (const e of entries) {
@@ -165,7 +167,7 @@ function crossValidate(
     if (site !== undefined && !known(e.org, site))
       warn(e.doc.pos(['spec', 'defaultContent', 'site']), mustExistLive('defaultContent.site', site, 'Site', e.org));
   }
-}
+};
 
 /** The organization, plus its sites (the memoised list the Site kind shares) when a document names one. */
 async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<OrgSpec>[]): Promise<OrgState> {

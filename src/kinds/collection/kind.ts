@@ -8,14 +8,7 @@
  * (depth 26) can always rely on its parent existing. The diff is in diff.ts, deletes under prune in prune.ts.
  * `access:`, when written, is the collection's complete list of grants (src/kinds/access).
  */
-import type {
-  DesiredEntry,
-  FetchContext,
-  IdentityLookup,
-  KindDefinition,
-  LiveObject,
-  Report,
-} from '../../model/kind.js';
+import type { DesiredEntry, FetchContext, KindDefinition, LiveObject, Report } from '../../model/kind.js';
 import type { ManifestDocument } from '../../model/document.js';
 import { accessSpec } from '../access/export.js';
 import { accessReader } from '../access/fetch.js';
@@ -23,7 +16,7 @@ import type { AccessObject } from '../access/model.js';
 import { COLLECTION_ACCESS } from './model.js';
 import { crossValidateAccess, withAccessEntries } from '../access/parse.js';
 import { splitAccess } from '../access/state.js';
-import { exportTitled, isRecord } from '../common.js';
+import { exportTitled, isRecord, type CrossValidate } from '../common.js';
 import { titledEntry, withDisplayKeys, matchByIdOrTitle } from '../match.js';
 import { collectionSchema, type CollectionManifestSpec } from '../generated/collection.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
@@ -54,13 +47,7 @@ function toDesired(doc: ManifestDocument<CollectionManifestSpec>, report: Report
  * A collection cannot be its own parent, directly or through other manifests. A parent naming no Collection
  * manifest must name a live collection: a warning offline (plan blocks the collection otherwise).
  */
-function crossValidate(
-  entries: DesiredEntry<CollectionSpec>[],
-  all: ReadonlyMap<string, DesiredEntry[]>,
-  report: Report,
-  index: IdentityLookup,
-  warn?: Report,
-): void {
+const crossValidate: CrossValidate<CollectionSpec> = (entries, all, report, index, warn) => {
   crossValidateAccess(entries, all, report, index, warn);
   const byKey = new Map(entries.map((e) => [`${e.org}\u0000${e.key}`, e]));
   const known = namesManifest(all, COLLECTION_KIND, index);
@@ -87,7 +74,7 @@ function crossValidate(
       parent = next.spec.parent;
     }
   }
-}
+};
 
 /** The collections, and the grants of those whose manifest writes `access:` (src/kinds/access/fetch.ts). */
 async function fetch(

@@ -4,7 +4,7 @@
  * manifest; it is compared by fingerprint and never shown (certificate.ts). The diff lives in diff.ts; this file
  * holds the manifest side and fetching.
  */
-import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, Report } from '../../model/kind.js';
+import type { DesiredEntry, FetchContext, KindDefinition, Report } from '../../model/kind.js';
 import type { ManifestDocument } from '../../model/document.js';
 import { samlproviderSchema, type SamlProviderManifestSpec } from '../generated/samlprovider.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
@@ -28,6 +28,7 @@ import {
 } from './model.js';
 import { samlUndo, snapshotSaml } from './snapshot.js';
 import { samlInformer } from './informer.js';
+import type { CrossValidate } from '../common.js';
 
 /** The API's limit on a certificate, in characters. */
 export const CERTIFICATE_MAX = 10000;
@@ -74,13 +75,7 @@ function toDesired(doc: ManifestDocument<SamlProviderManifestSpec>, report: Repo
  * otherwise), and a certificate that holds no certificate is sent and compared as text (a warning). Duplicate
  * labels and pinned ids are checked generically by the loader.
  */
-function crossValidate(
-  entries: DesiredEntry<SamlSpec>[],
-  all: ReadonlyMap<string, DesiredEntry[]>,
-  _report: Report,
-  index: IdentityLookup,
-  warn?: Report,
-): void {
+const crossValidate: CrossValidate<SamlSpec> = (entries, all, _report, index, warn) => {
   if (!warn) return;
   const known = namesManifest(all, 'Team', index);
   for (const e of entries) {
@@ -96,7 +91,7 @@ function crossValidate(
       );
     }
   }
-}
+};
 
 /** The providers, and the teams when a document names a default team. */
 async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<SamlSpec>[]): Promise<SamlState> {

@@ -3,7 +3,7 @@
  * site spaces and share links travel inside its spec), and the checks the schema cannot express, each
  * reported at its file:line:column.
  */
-import type { DesiredEntry, IdentityLookup, Report } from '../../model/kind.js';
+import type { DesiredEntry, Report } from '../../model/kind.js';
 import type { ManifestDocument } from '../../model/document.js';
 import { isFileContent } from '../../manifests/file-refs.js';
 import type { DocPath } from '../../manifests/paths.js';
@@ -21,6 +21,7 @@ import {
 } from './live-desired.js';
 import { warnStructureUnderGitSync } from './git-sync.js';
 import { SITE_KIND, type SectionSpec, type SiteSpaceSpec, type SiteSpec } from './model.js';
+import type { CrossValidate } from '../common.js';
 
 type Written<K extends keyof SiteManifestSpec> = NonNullable<SiteManifestSpec[K]>;
 
@@ -264,13 +265,7 @@ export function allSpaceRefs(spec: SiteSpec): { space: string; at: DocPath }[] {
  * prune: such a space would be deleted. Otherwise it must name a live space: a warning (plan checks it, and
  * blocks the site when it names nothing).
  */
-export function crossValidate(
-  entries: DesiredEntry<SiteSpec>[],
-  all: ReadonlyMap<string, DesiredEntry[]>,
-  report: Report,
-  index: IdentityLookup,
-  warn?: Report,
-): void {
+export const crossValidate: CrossValidate<SiteSpec> = (entries, all, report, index, warn) => {
   crossValidateAccess(entries, all, report, index, warn);
   warnStructureUnderGitSync(entries, warn);
   const spaces = all.get('Space') ?? [];
@@ -293,4 +288,4 @@ export function crossValidate(
       else warn?.(e.doc.pos(r.at), mustExistLive('space', r.space, 'Space', e.org));
     }
   }
-}
+};

@@ -4,7 +4,7 @@
  * POST /spaces/{id}/move {parent}, soft DELETE only under prune. Ids are registered so a Site can name
  * spaces by their manifest title. `access:`, when written, is the space's complete list of grants (src/kinds/access).
  */
-import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, Report } from '../../model/kind.js';
+import type { DesiredEntry, FetchContext, KindDefinition, Report } from '../../model/kind.js';
 import type { ManifestDocument } from '../../model/document.js';
 import { accessSpec } from '../access/export.js';
 import { accessReader } from '../access/fetch.js';
@@ -13,7 +13,7 @@ import { crossValidateAccess, withAccessEntries } from '../access/parse.js';
 import { splitAccess } from '../access/state.js';
 import { COLLECTION_KIND, collectionObject, collectionsPath } from '../collection/model.js';
 import { parentNamer, type LiveCollectionRef } from '../parent-refs.js';
-import { exportTitled } from '../common.js';
+import { exportTitled, type CrossValidate } from '../common.js';
 import { titledEntry, withDisplayKeys, matchByIdOrTitle } from '../match.js';
 import { spaceSchema, type SpaceManifestSpec } from '../generated/space.js';
 import { memberIds } from '../access/fetch.js';
@@ -42,13 +42,7 @@ function toDesired(doc: ManifestDocument<SpaceManifestSpec>, report: Report): De
 }
 
 /** A parent naming no Collection manifest must name a live collection: a warning offline (plan blocks the space otherwise). Access lists: crossValidateAccess. */
-function crossValidate(
-  entries: DesiredEntry<SpaceSpec>[],
-  all: ReadonlyMap<string, DesiredEntry[]>,
-  report: Report,
-  index: IdentityLookup,
-  warn?: Report,
-): void {
+const crossValidate: CrossValidate<SpaceSpec> = (entries, all, report, index, warn) => {
   crossValidateAccess(entries, all, report, index, warn);
   if (!warn) return;
   const known = namesManifest(all, COLLECTION_KIND, index);
@@ -57,7 +51,7 @@ function crossValidate(
     if (typeof parent === 'string' && !known(e.org, parent))
       warn(e.doc.pos(['spec', 'parent']), mustExistLive('parent collection', parent, COLLECTION_KIND, e.org));
   }
-}
+};
 
 /** The spaces, and the grants of those whose manifest writes `access:` (src/kinds/access/fetch.ts). */
 async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<SpaceSpec>[]): Promise<SpaceKindState> {

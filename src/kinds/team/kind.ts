@@ -2,16 +2,9 @@
  * Team: identity by title or pinned id; `members`, when written, is the team's complete membership.
  * The diff lives in diff.ts; this file holds the manifest side, fetching and export.
  */
-import type {
-  DesiredEntry,
-  FetchContext,
-  IdentityLookup,
-  KindDefinition,
-  LiveObject,
-  Report,
-} from '../../model/kind.js';
+import type { DesiredEntry, FetchContext, KindDefinition, LiveObject, Report } from '../../model/kind.js';
 import type { ManifestDocument } from '../../model/document.js';
-import { exportTitled, seg } from '../common.js';
+import { exportTitled, seg, type CrossValidate } from '../common.js';
 import { titledObject } from '../titled.js';
 import { titledEntry, matchByIdOrTitle } from '../match.js';
 import { teamSchema, type TeamManifestSpec } from '../generated/team.js';
@@ -71,13 +64,7 @@ function toDesired(doc: ManifestDocument<TeamManifestSpec>, report: Report): Des
  * lists some (plan blocks the team when one is not a member). Duplicate titles and pinned ids are checked
  * generically by the loader.
  */
-function crossValidate(
-  entries: DesiredEntry<TeamSpec>[],
-  _all: ReadonlyMap<string, DesiredEntry[]>,
-  report: Report,
-  index: IdentityLookup,
-  warn?: Report,
-): void {
+const crossValidate: CrossValidate<TeamSpec> = (entries, _all, report, index, warn) => {
   for (const e of entries) {
     const members = index.keys('Members', e.org);
     if (!members) {
@@ -98,7 +85,7 @@ function crossValidate(
       );
     }
   }
-}
+};
 
 const teamObject = (org: string, t: unknown): TeamObject | undefined =>
   titledObject<TeamFields>(TEAM_KIND, org, t, (_item, title) => ({ title }));

@@ -9,7 +9,8 @@
 import type { DesiredEntry, DiffContext, DiffResult, LiveObject } from '../model/kind.js';
 import type { RecoverSpec, RequestSpec, Step } from '../model/plan.js';
 import { ref } from '../model/refs.js';
-import { isRecord, makeStep, stepId, type StepInput } from './common.js';
+import type { SourcePos } from '../model/errors.js';
+import { isRecord, makeStep, plainSource, stepId, type StepInput } from './common.js';
 import { identityTitle, matchByIdOrTitle, stalePinWarnings, withDisplayKeys } from './match.js';
 import { uniqueLiveKey, unmatchedLive, type UnmatchedLive } from './unmatched.js';
 
@@ -179,4 +180,24 @@ export function titledObject<F extends { title: string }>(
 ): LiveObject<F> | undefined {
   if (!isRecord(item) || typeof item['id'] !== 'string' || typeof item['title'] !== 'string') return undefined;
   return { kind, org, key: item['title'], id: item['id'], fields: fields(item, item['title']) };
+}
+
+/**
+ * Under prune, the unmatched objects deleted: all but those another document names (`named`: by id or title →
+ * where), whose delete would take what that document asks for — each of those a blocked object, `why` it is kept.
+ */
+export function deletedUnlessNamed<S, O extends LiveObject>(
+  t: TitledScope<S, O>,
+  named: ReadonlyMap<string, SourcePos>,
+  key: (o: O) => string,
+  why: (at: string) => string,
+): readonly O[] {
+  if (named.size === 0) return t.unmatched;
+  return t.unmatched.filter((o) => {
+    const at = named.get(o.id) ?? named.get(o.key);
+    if (!at) return true;
+    const message = `not deleted (prune): ${why(`${at.file}:${at.line}:${at.column}`)}`;
+    t.result.blocked.push({ kind: t.kind, org: t.org, key: key(o), message, source: plainSource(at) });
+    return false;
+  });
 }

@@ -10,7 +10,7 @@ import { accessPlanner } from '../access/diff.js';
 import { splitAccess } from '../access/state.js';
 import { SOFT_DELETE } from '../collection/model.js';
 import { ambiguousParent, parentMoveStep, resolveCollection, unresolvedParentMessage } from '../parent-refs.js';
-import { blockEntry, changedFields, pick, plainSource, refSteps, stepId } from '../common.js';
+import { blockEntry, changedFields, pick, refSteps, stepId } from '../common.js';
 import {
   BLOCKED,
   BLOCKED_KEEP_ID,
@@ -22,6 +22,7 @@ import {
   type TitledKind,
   type TitledPrune,
   type TitledScope,
+  deletedUnlessNamed,
 } from '../titled.js';
 import { uniqueLiveKey } from '../unmatched.js';
 import { mergeRulesChange, type MergeRulesChange } from './merge-rules.js';
@@ -167,7 +168,11 @@ function updateSpace(t: SpaceScope, entry: DesiredEntry<SpaceSpec>, current: Spa
 function pruneSpec(t: SpaceScope): TitledPrune<SpaceObject> {
   const { ctx, org, unmatched } = t;
   const key = uniqueLiveKey(unmatched);
-  const deleted = t.prune ? pruneSpaces(ctx, org, unmatched, key, t.result) : unmatched;
+  // A space a Site manifest shows (by title or id) is kept: its site space would go when the space is purged.
+  const shown = (at: string) =>
+    `a Site manifest shows it (${at}), and the site space would go when the deleted space is purged; ` +
+    'describe the space in a Space manifest, or take it out of the site';
+  const deleted = t.prune ? deletedUnlessNamed(t, siteNamedSpaces(ctx, org), key, shown) : unmatched;
   const ids = deleted.map((o) => o.id);
   const later = t.prune ? purgeCascades(ctx, org, t.state.aux?.usage, ids, new Set(ids)) : undefined;
   return {
@@ -177,35 +182,6 @@ function pruneSpec(t: SpaceScope): TitledPrune<SpaceObject> {
     note: SOFT_DELETE,
     cascades: (o) => later?.get(o.id) ?? [],
   };
-}
-
-/**
- * The unmatched spaces a prune deletes: all but those a Site manifest shows (by title or id), whose delete would
- * drop that site space at the purge — each of those is a blocked object naming where the site shows it.
- */
-function pruneSpaces(
-  ctx: DiffContext,
-  org: string,
-  unmatched: readonly SpaceObject[],
-  key: (o: SpaceObject) => string,
-  result: DiffResult,
-): readonly SpaceObject[] {
-  const named = siteNamedSpaces(ctx, org);
-  if (named.size === 0) return unmatched;
-  return unmatched.filter((o) => {
-    const at = named.get(o.id) ?? named.get(o.key);
-    if (!at) return true;
-    result.blocked.push({
-      kind: SPACE_KIND,
-      org,
-      key: key(o),
-      message:
-        `not deleted (prune): a Site manifest shows it (${at.file}:${at.line}:${at.column}), and the site space would go when the deleted space is purged; ` +
-        'describe the space in a Space manifest, or take it out of the site',
-      source: plainSource(at),
-    });
-    return false;
-  });
 }
 
 /** The body with its keys in the documented order (stable plans). */

@@ -11,8 +11,8 @@
 import type { SourcePos } from '../../model/errors.js';
 import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
 import { accessNote, knownGrants, teamsNamedByAccess } from '../access/cascades.js';
-import { blockEntry, plainSource, seg } from '../common.js';
-import { BLOCKED, diffTitled, type TitledKind } from '../titled.js';
+import { blockEntry, seg } from '../common.js';
+import { BLOCKED, deletedUnlessNamed, diffTitled, type TitledKind } from '../titled.js';
 import { uniqueLiveKey } from '../unmatched.js';
 import { losingTeamNote, providersLosingTeam } from '../team-ref.js';
 import { teamCascades } from '../team-cascades.js';
@@ -24,6 +24,9 @@ const TEAM: TitledKind<TeamObject> = {
   depth: TEAM_DEPTH,
   renameClash: (o) => `live team ${o.id} already has this title`,
 };
+
+const granted = (at: string): string =>
+  `an access list grants it a role (${at}), and the grant would go with the team; describe the team in a Team manifest, or take it out of that access list`;
 
 export function diffTeams(
   ctx: DiffContext,
@@ -43,7 +46,8 @@ export function diffTeams(
         const key = uniqueLiveKey(t.unmatched);
         const grants = (o: TeamObject) => knownGrants(ctx, org, 'team', o.id);
         return {
-          objects: t.prune ? pruneTeams(ctx, org, t.unmatched, key, t.result) : t.unmatched,
+          // A team an access list names (by title or id) is kept: the grant the list asks for would go with it.
+          objects: t.prune ? deletedUnlessNamed(t, teamsNamedByAccess(ctx, org), key, granted) : t.unmatched,
           key,
           path: (o) => `${teamsPath(org)}/${seg(o.id)}`,
           note: (o) => {
@@ -59,33 +63,6 @@ export function diffTeams(
         };
       },
     };
-  });
-}
-
-/**
- * The unmatched teams a prune deletes: all but those an access list names (by id or title), whose delete would
- * take the grant the list asks for — each of those is a blocked object naming where the list names it.
- */
-function pruneTeams(
-  ctx: DiffContext,
-  org: string,
-  unmatched: readonly TeamObject[],
-  key: (o: TeamObject) => string,
-  result: DiffResult,
-): readonly TeamObject[] {
-  const named = teamsNamedByAccess(ctx, org);
-  if (named.size === 0) return unmatched;
-  return unmatched.filter((o) => {
-    const at = named.get(o.id) ?? named.get(o.key);
-    if (!at) return true;
-    result.blocked.push({
-      kind: TEAM_KIND,
-      org,
-      key: key(o),
-      message: `not deleted (prune): an access list grants it a role (${at.file}:${at.line}:${at.column}), and the grant would go with the team; describe the team in a Team manifest, or take it out of that access list`,
-      source: plainSource(at),
-    });
-    return false;
   });
 }
 

@@ -5,7 +5,7 @@
  * fingerprints, and the request marks the body's certificate `masked` so a printed JSON plan shows the fingerprint
  * too (apply and the saved-plan file send the text).
  *
- * A `defaultTeam` that names nothing, or a team this plan deletes, blocks the provider (see team-ref.ts).
+ * A `defaultTeam` that names nothing, or a team this plan deletes, blocks the provider (see src/kinds/team-ref.ts).
  */
 import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
 import type { RecoverSpec, Step } from '../../model/plan.js';

@@ -1,7 +1,7 @@
 /**
  * SamlProvider: the SAML identity providers of an organization. Identity by label, or a pinned id (which allows
  * renaming). The certificate may be written inline, through `${VAR}`, or as `{file: certs/idp.pem}` next to the
- * manifest; it is compared by fingerprint and never shown (certificate.ts). The diff lives in diff.ts; this file
+ * manifest; it is compared by fingerprint and never shown (src/kinds/certificate.ts). The diff lives in diff.ts; this file
  * holds the manifest side and fetching.
  */
 import type { DesiredEntry, FetchContext, KindDefinition, Report } from '../../model/kind.js';

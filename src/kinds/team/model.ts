@@ -36,7 +36,7 @@ export type TeamObject = LiveObject<TeamFields>;
 export interface TeamAux {
   /** Every org member's e-mail (lower-cased) → user id (fetch). */
   orgMembers?: Record<string, string>;
-  /** Under prune: team id → what deleting that team takes (see cascades.ts). */
+  /** Under prune: team id → what deleting that team takes (see src/kinds/team-cascades.ts). */
   pruned?: Record<string, PrunedTeam>;
   /** Snapshot: team id → the number of spaces the team had permissions on. */
   spaces?: Record<string, number>;

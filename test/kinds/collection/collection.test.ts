@@ -50,6 +50,35 @@ describe('Collection diff', () => {
     expect(result).toEqual({ steps: [], unmanaged: [], warnings: [], blocked: [] });
   });
 
+  it('a pinned collection sharing its title, blocked by its parent, registers nothing; its namesake plans', async () => {
+    // Same-titled pinned entries are keyed `Title (id)` by copies of the entries: the block must hold for the copy.
+    const ctx = fakeDiffContext();
+    const dup = [
+      { object: 'collection', id: 'col-a', title: 'Shared', defaultLevel: null },
+      { object: 'collection', id: 'col-b', title: 'Shared', defaultLevel: null },
+    ];
+    const { result } = await plan(
+      collectionKind,
+      ORG,
+      desired(
+        ...SEED,
+        { title: 'Shared', id: 'col-a', parent: 'Nowhere' },
+        { title: 'Shared', id: 'col-b', description: 'B' },
+      ),
+      { [`/orgs/${ORG}/collections`]: [...routes()[`/orgs/${ORG}/collections`], ...dup] },
+      ctx,
+    );
+    expect(result.blocked.map((b) => [b.key, b.message])).toEqual([
+      [
+        'Shared (col-a)',
+        'parent collection "Nowhere" is neither a Collection manifest nor a live collection (by title or id)',
+      ],
+    ]);
+    expect(result.steps.map((s) => s.id)).toEqual(['Collection/org-demo/Shared (col-b)#update']);
+    expect(ctx.resolve('Collection', ORG, 'Shared (col-a)')).toBeUndefined();
+    expect(ctx.resolve('Collection', ORG, 'Shared (col-b)')).toBe('col-b');
+  });
+
   it('creates under a live parent in one POST, and under a new parent by moving it one wave later', async () => {
     const ctx = fakeDiffContext();
     const { result } = await plan(

@@ -11,7 +11,7 @@ import { UsageError } from '../model/errors.js';
 import type { Plan } from '../model/plan.js';
 import type { LiveState } from '../model/state.js';
 import { renderJson } from '../render/json.js';
-import { parsePlanJson } from '../render/json-parse.js';
+import { readPlan } from './read-plan.js';
 import { OWNERSHIP_MODES, type OwnershipMode } from '../model/plan.js';
 import type { PlanCost } from './cost.js';
 import { liveDigest, planChecksum, type ManifestsDigest } from './digests.js';
@@ -153,7 +153,7 @@ export function parseSavedPlan(text: string, file = 'plan file'): SavedPlan {
     throw new UsageError(`${file} is not a valid docops saved plan:\n${problems.join('\n')}`);
   let plan: Plan;
   try {
-    plan = parsePlanJson(JSON.stringify(data['plan']));
+    plan = readPlan(data['plan']);
   } catch (err) {
     throw new UsageError(`${file}: ${(err as Error).message}`);
   }

@@ -7,9 +7,10 @@
 import type { ErrorObject } from 'ajv';
 import { planSchema, resolveRef, type SchemaNode } from '../model/format-schemas.js';
 import { formatPath, pointerToPath } from '../manifests/paths.js';
+import { isRecord } from '../model/json.js';
 
 type Walked = Record<string, unknown> | undefined;
-const isNode = (v: unknown): v is SchemaNode => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isNode = (v: unknown): v is SchemaNode => isRecord(v);
 
 /** The alternative of a conditional or a union that is of value's type (a request's `recover`: one or a list). */
 function branchOf(root: SchemaNode, node: SchemaNode, value: unknown): SchemaNode {

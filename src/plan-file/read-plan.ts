@@ -9,8 +9,7 @@ import { UsageError } from '../model/errors.js';
 import type { Plan } from '../model/plan.js';
 import { compileSchema } from '../manifests/schema.js';
 import { schemaProblems } from './plan-problems.js';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isRecord } from '../model/json.js';
 
 /** Parse and validate a JSON plan; throws UsageError listing every problem found. */
 export function parsePlanJson(text: string): Plan {
@@ -21,13 +20,13 @@ export function parsePlanJson(text: string): Plan {
     throw new UsageError(`plan is not valid JSON: ${(err as Error).message}`, { cause: err });
   }
   // A saved-plan file (`docops plan --out`, saved-plan.ts) reads as the plan it carries.
-  if (isObject(data) && typeof data['planChecksum'] === 'string' && 'plan' in data) data = data['plan'];
+  if (isRecord(data) && typeof data['planChecksum'] === 'string' && 'plan' in data) data = data['plan'];
   return readPlan(data);
 }
 
 /** `data` (parsed JSON) as a plan, when it is one; throws UsageError listing every problem found. */
 export function readPlan(data: unknown): Plan {
-  if (isObject(data)) {
+  if (isRecord(data)) {
     // Derived from the plan when printed (renderJson's `scopes` and `policy`), never read back.
     delete data['scopes'];
     delete data['policy'];
@@ -45,7 +44,7 @@ export function readPlan(data: unknown): Plan {
 
 /** Step ids are unique, and a step depends only on steps of the plan. */
 function stepReferenceProblems(data: unknown): string[] {
-  const steps = isObject(data) && Array.isArray(data['steps']) ? data['steps'].filter(isObject) : [];
+  const steps = isRecord(data) && Array.isArray(data['steps']) ? data['steps'].filter(isRecord) : [];
   const problems: string[] = [];
   const ids = new Set<unknown>();
   for (const st of steps) {

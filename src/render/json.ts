@@ -6,13 +6,12 @@
  */
 import { planSchema, resolveRef, type SchemaNode } from '../model/format-schemas.js';
 import type { Plan, RequestSpec } from '../model/plan.js';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isRecord } from '../model/json.js';
 
 /** Free-form data with object keys sorted, recursively. */
 function sortedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedKeys);
-  if (isObject(value)) {
+  if (isRecord(value)) {
     return Object.fromEntries(
       Object.keys(value)
         .sort()
@@ -25,7 +24,7 @@ function sortedKeys(value: unknown): unknown {
 /** The alternative of a conditional or a union (a request's `recover`: one RecoverSpec or a list) that is of value's type. */
 function branchOf(root: SchemaNode, node: SchemaNode, value: unknown): SchemaNode | undefined {
   const branches = node.if ? [node.then, node.else] : (node.oneOf ?? node.anyOf ?? []);
-  const type = Array.isArray(value) ? 'array' : isObject(value) ? 'object' : undefined;
+  const type = Array.isArray(value) ? 'array' : isRecord(value) ? 'object' : undefined;
   return branches.map((b) => b && resolveRef(root, b)).find((b) => b?.type === type);
 }
 
@@ -37,7 +36,7 @@ function stable(root: SchemaNode, node: SchemaNode, value: unknown): unknown {
   let at = resolveRef(root, node);
   if (!at.properties && !at.items) at = branchOf(root, at, value) ?? at;
   if (Array.isArray(value) && at.items) return value.map((v) => stable(root, at.items!, v));
-  if (!isObject(value) || !at.properties) return sortedKeys(value);
+  if (!isRecord(value) || !at.properties) return sortedKeys(value);
   const known = at.properties;
   const rest = Object.keys(value)
     .filter((k) => !(k in known))
@@ -64,7 +63,7 @@ export interface JsonOptions {
 /** The body a printed plan shows: each `masked` top-level field replaced by its stand-in text. */
 function shownBody(r: RequestSpec): unknown {
   const body = r.body;
-  if (!r.masked || !isObject(body)) return body;
+  if (!r.masked || !isRecord(body)) return body;
   const out: Record<string, unknown> = { ...body };
   for (const [field, text] of Object.entries(r.masked)) if (field in out) out[field] = text;
   return out;

@@ -10,8 +10,7 @@ import { UsageError } from '../model/errors.js';
 import { journalSchema, type SchemaNode } from '../model/format-schemas.js';
 import type { JournalRecord } from '../model/generated/journal.js';
 import { compileSchema } from '../manifests/schema.js';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isRecord } from '../model/json.js';
 
 export async function readJournal(file: string): Promise<JournalRecord[]> {
   let text: string;
@@ -38,7 +37,7 @@ export async function readJournal(file: string): Promise<JournalRecord[]> {
 function journalRecord(value: unknown, at: string): JournalRecord {
   const schema = journalSchema();
   const members = Object.keys(schema.properties ?? {});
-  const known = isObject(value)
+  const known = isRecord(value)
     ? Object.fromEntries(members.filter((m) => value[m] !== undefined).map((m) => [m, value[m]]))
     : value;
   const validate = compileSchema(schema);
@@ -52,7 +51,7 @@ function journalRecord(value: unknown, at: string): JournalRecord {
  * alone.
  */
 function recordProblem(schema: SchemaNode, errors: readonly ErrorObject[], value: unknown): string {
-  if (!isObject(value)) return 'not a journal record';
+  if (!isRecord(value)) return 'not a journal record';
   // The record's member each error is in: the one it names at the record itself, else the first its path goes into.
   const members = new Set(
     errors.map((e) => e.instancePath.split('/')[1] ?? (e.params as { missingProperty?: string }).missingProperty),

@@ -56,7 +56,7 @@ export interface PlannedRun {
 }
 
 /** The CLI's run: the pipeline's, with what `plan` and `apply` show and save besides the plan. */
-interface CliRun extends PipelineRun {
+export interface CliRun extends PipelineRun {
   /** Every read the plan made. */
   reads: ApiCall[];
   /** The client as connected (the run's `client` counts and records the reads through it). */
@@ -101,6 +101,18 @@ function connectStage(ctx: CommandContext, progress: Progress): Stage<CliRun> {
   };
 }
 
+/** load → connect → read → diff (progress counts the reads), then the annotation: who made the drift. */
+export function cliPlanningStages(
+  ctx: CommandContext,
+  progress: Progress,
+  check?: (desired: DesiredState) => void,
+): { reading: Stage<CliRun>[]; annotate: Stage<CliRun>[] } {
+  return {
+    reading: planningStages({ load: [loadStage(ctx, check)], scope: [connectStage(ctx, progress)] }),
+    annotate: [attributionStage],
+  };
+}
+
 /** `check` judges the loaded manifests before anything is read (an organization's: src/cli/organizations.ts). */
 export async function planFromManifests(
   ctx: CommandContext,
@@ -109,13 +121,14 @@ export async function planFromManifests(
   requireCredentials(ctx);
   const run: CliRun = { kinds: KINDS, mode: 'plan', reads: [] };
   const progress = createProgress(ctx.io.stderr, 'Reading live state');
+  const stages = cliPlanningStages(ctx, progress, check);
   try {
-    await runStages(run, planningStages({ load: [loadStage(ctx, check)], scope: [connectStage(ctx, progress)] }));
+    await runStages(run, stages.reading);
   } finally {
     progress.done();
   }
   // Who made the drift: a separate read after the diff, only when there is drift (src/audit).
-  await runStages(run, [attributionStage]);
+  await runStages(run, stages.annotate);
   const plan = got(run, 'plan');
   ctx.logger.info(
     { steps: plan.steps.length, unmanaged: plan.unmanaged.length, warnings: plan.warnings.length },

@@ -10,7 +10,7 @@ import type { KindDefinition } from '../model/kind.js';
 import type { Plan } from '../model/plan.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import { fetchWhoami, resolveSafetyConfig, type SafetyConfig } from '../safety/index.js';
-import { got, runStages, safetyStage, writingStages, type PipelineRun } from '../pipeline/index.js';
+import { got, runStages, safetyStage, writingStages, type PipelineRun, type Stage } from '../pipeline/index.js';
 import type { FlagSpecs } from './args.js';
 import type { CommandContext } from './command.js';
 import type { ApplyEvent } from '../engine/apply.js';
@@ -83,14 +83,13 @@ export interface GuardedApplyResult {
   journalFile?: string;
 }
 
-/** The run's writing stages: gate (throws SafetyError, exit 3), then apply with every delete journaled first. */
-export async function guardedApply(
+/** safety → journal → apply: `--force` lifts the thresholds (said in a warning), `--journal-dir` places the journal. */
+export function cliWritingStages(
   ctx: CommandContext,
   settings: SafetySettings,
-  input: GuardedApplyInput,
-): Promise<GuardedApplyResult> {
-  const { client, kinds, plan, live, desired } = input;
-  const run: PipelineRun = { kinds, mode: 'apply', client, desired, live, plan };
+  client: ApiClient,
+  onStep?: (e: ApplyEvent) => void,
+): Stage<PipelineRun>[] {
   const safety = safetyStage({
     config: settings.config,
     force: settings.force,
@@ -100,8 +99,19 @@ export async function guardedApply(
         ctx.logger.warn({ rule: v.rule, kind: v.kind, org: v.org }, `--force overrides: ${v.message}`);
     },
   });
-  const apply = { concurrency: ctx.global.concurrency, ...(input.onStep ? { onStep: input.onStep } : {}) };
-  await runStages(run, writingStages({ gates: [safety], journalDir: settings.journalDir, apply }));
+  const apply = { concurrency: ctx.global.concurrency, ...(onStep ? { onStep } : {}) };
+  return writingStages({ gates: [safety], journalDir: settings.journalDir, apply });
+}
+
+/** The run's writing stages: gate (throws SafetyError, exit 3), then apply with every delete journaled first. */
+export async function guardedApply(
+  ctx: CommandContext,
+  settings: SafetySettings,
+  input: GuardedApplyInput,
+): Promise<GuardedApplyResult> {
+  const { client, kinds, plan, live, desired } = input;
+  const run: PipelineRun = { kinds, mode: 'apply', client, desired, live, plan };
+  await runStages(run, cliWritingStages(ctx, settings, client, input.onStep));
   const report = got(run, 'report');
   const file = run.journalFile;
   return file !== undefined && (await exists(file)) ? { report, journalFile: file } : { report };

@@ -82,13 +82,13 @@ export function healthStage(
     name: 'health',
     phase: 'after',
     reads: ['desired', 'live', 'client', 'decision'],
-    writes: ['health'],
+    writes: ['recordFields'],
     skip: (run) => run.whole !== true || !schedule.due(),
     async run(run) {
       const read = await readHealth(got(run, 'client'), got(run, 'desired'), got(run, 'live'), run.log);
       schedule.done(read.read);
       if (!read.health) return;
-      run.health = read.health;
+      run.recordFields = { ...run.recordFields, health: read.health };
       metrics.setBrokenLinks(read.health, got(run, 'decision').type === 'scoped');
     },
   };

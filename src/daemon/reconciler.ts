@@ -16,19 +16,18 @@ import type { DaemonApprovals } from '../policy/daemon-approvals.js';
 import type { Whoami } from '../safety/gate.js';
 import { fetchWhoami, resolveSafetyConfig } from '../safety/index.js';
 import type { ScopeTracker } from './changes.js';
-import { CONFIG_DEFAULTS, type DaemonConfig } from './config.js';
+import type { DaemonConfig } from './config.js';
 import type { Connection } from './connect.js';
 import type { Leadership } from './ha/leadership.js';
 import type { InformerLink } from './informer/link.js';
 import type { DriftKeeper } from './drift/propose.js';
-import { HealthSchedule } from './health.js';
 import type { DaemonMetrics } from './metrics.js';
 import type { Notifier } from './notify/index.js';
 import { createParseCache } from './parse-cache.js';
 import { createPreloader, directoryFingerprint, PRELOAD_QUIET_MS, type Preloader } from './preload.js';
 import { STANDBY } from './readiness.js';
 import { reconcileRun, type LoadManifests, type RunRecord } from './run.js';
-import { daemonStages, type DaemonRunParts } from './run-stages.js';
+import { DaemonStages, type DaemonRunParts } from './run-stages.js';
 import type { WriteGate } from '../engine/apply.js';
 import type { StatusTracker } from './status/tracker.js';
 import type { TriggerReason } from './triggers.js';
@@ -57,7 +56,7 @@ export interface ReconcilerParts {
   driftKeeper(): DriftKeeper | undefined;
   /** A finished run's record (not a standby's, which never started). */
   record(record: RunRecord): void;
-  /** The time, for docs health's interval (default Date.now). */
+  /** The time, for what the stages schedule by the clock (docs health; default Date.now). */
   now?: () => number;
 }
 
@@ -77,11 +76,11 @@ export class Reconciler {
   private runActive = false;
   /** The token's user, asked once: the token does not change while the daemon runs. A failed ask is not kept. */
   private whoami: Promise<Whoami> | undefined;
-  /** When docs health is read: on its own clock, not by every run (src/daemon/health.ts). */
-  private readonly health: HealthSchedule;
+  /** The stages of each run, and what they keep between runs. */
+  private readonly stages: DaemonStages;
 
   constructor(private readonly p: ReconcilerParts) {
-    this.health = new HealthSchedule(p.config.healthEveryMs ?? CONFIG_DEFAULTS.healthMinutes * 60_000, p.now);
+    this.stages = new DaemonStages(p.config, p.now);
   }
 
   /** Whether a run is going now. */
@@ -161,7 +160,7 @@ export class Reconciler {
         logger: this.p.logger,
         metrics: this.p.metrics,
         signal: this.p.signal,
-        stages: (run) => daemonStages(parts, run),
+        stages: (run) => this.stages.for(parts, run),
         observe: (record, plan, report) => {
           approvals?.observe(record, report);
           this.p.status.observe(record, plan, report);
@@ -206,7 +205,6 @@ export class Reconciler {
       ...(informer ? { informer: informer.source } : {}),
       ...(drift ? { drift } : {}),
       ...(approvals ? { policy: (p, l, id, log) => approvals.gate(p, l, id, log) } : {}),
-      health: this.health,
     };
   }
 

@@ -26,7 +26,8 @@ import type { SafetyConfig } from '../safety/index.js';
 import type { Whoami } from '../safety/gate.js';
 import { scopeNames, type ScopeTracker } from './changes.js';
 import type { DriftKeeper } from './drift/propose.js';
-import { healthStage, type HealthSchedule } from './health.js';
+import { CONFIG_DEFAULTS, type DaemonConfig } from './config.js';
+import { HealthSchedule, healthStage } from './health.js';
 import type { LiveSource } from './informer/link.js';
 import { pollDecision } from './informer/poll-run.js';
 import type { DaemonMetrics } from './metrics.js';
@@ -59,11 +60,24 @@ export interface DaemonRunParts {
   drift?: Pick<DriftKeeper, 'settle' | 'quiet'>;
   /** The policy's gate (src/policy/daemon-approvals.ts): throws PolicyError to refuse or wait for approval. */
   policy?: (plan: Plan, live: LiveState, run: number, log: Logger) => Promise<void>;
-  health: HealthSchedule;
 }
 
-/** load → scope → read → diff → annotate → gates → journal → apply → after, for one run. */
-export function daemonStages(p: DaemonRunParts, run: DaemonRun): Stages {
+/** The daemon's stages, built for each run; what a stage keeps between runs (docs health's clock) is kept here. */
+export class DaemonStages {
+  /** When docs health is read: on its own clock, not by every run (src/daemon/health.ts). */
+  private readonly health: HealthSchedule;
+
+  constructor(config: Pick<DaemonConfig, 'healthEveryMs'>, now?: () => number) {
+    this.health = new HealthSchedule(config.healthEveryMs ?? CONFIG_DEFAULTS.healthMinutes * 60_000, now);
+  }
+
+  /** load → scope → read → diff → annotate → gates → journal → apply → after, for one run. */
+  for(p: DaemonRunParts, run: DaemonRun): Stages {
+    return daemonStages(p, run, this.health);
+  }
+}
+
+function daemonStages(p: DaemonRunParts, run: DaemonRun, health: HealthSchedule): Stages {
   return [
     ...planningStages<DaemonRun>({
       load: [loadStage(p)],
@@ -88,7 +102,7 @@ export function daemonStages(p: DaemonRunParts, run: DaemonRun): Stages {
         ...(p.drift ? [driftQuietStage(p.drift)] : []),
         ...(p.informer ? [informerWroteStage(p.informer, p.planOptions)] : []),
         driftGauges(p.metrics, 'after'),
-        healthStage(p.health, p.metrics),
+        healthStage(health, p.metrics),
       ],
     }),
   ];
@@ -116,7 +130,7 @@ function scopeStage(p: DaemonRunParts): Stage<DaemonRun> {
     name: 'scope',
     phase: 'scope',
     reads: ['desired'],
-    writes: ['decision', 'options', 'whole', 'scopeFields'],
+    writes: ['decision', 'options', 'whole', 'recordFields'],
     run(run) {
       const desired = got(run, 'desired');
       const decided = p.scoping.decide(run.id, run.reasons, desired);
@@ -125,14 +139,14 @@ function scopeStage(p: DaemonRunParts): Stage<DaemonRun> {
       const decision =
         pending && run.reasons.every((r) => r === 'poll') ? pollDecision(p.scoping, desired, pending) : decided;
       run.decision = decision;
-      run.scopeFields =
+      run.recordFields =
         decision.type === 'full'
           ? { scope: 'full', fullBecause: decision.why }
           : {
               scope: 'scoped',
               scopes: { changed: scopeNames(decision.changed), reconciled: scopeNames(decision.scopes) },
             };
-      run.log.info(run.scopeFields, decision.type === 'full' ? 'full reconcile' : 'scoped reconcile');
+      run.log.info(run.recordFields, decision.type === 'full' ? 'full reconcile' : 'scoped reconcile');
       const options =
         decision.type === 'scoped' ? { ...p.planOptions, scope: new Set(decision.scopes) } : p.planOptions;
       run.options = options;
@@ -149,7 +163,7 @@ function informerStage(informer: LiveSource, planOptions: PlanOptions): Stage<Da
     name: 'informer',
     phase: 'read',
     reads: ['desired', 'decision'],
-    writes: ['ahead', 'scopeFields'],
+    writes: ['ahead', 'recordFields'],
     async run(run) {
       const decision = got(run, 'decision');
       const read = await informer.read(got(run, 'desired'), planOptions, {
@@ -157,7 +171,7 @@ function informerStage(informer: LiveSource, planOptions: PlanOptions): Stage<Da
         ...(run.reasons.includes('full') ? { full: true } : {}),
       });
       run.ahead = Promise.resolve(read.live);
-      run.scopeFields = { ...run.scopeFields, reads: read.orgs };
+      run.recordFields = { ...run.recordFields, reads: read.orgs };
     },
   };
 }
@@ -168,13 +182,13 @@ function readAheadStage(p: DaemonRunParts): Stage<DaemonRun> {
     name: 'read-ahead',
     phase: 'read',
     reads: ['desired', 'decision'],
-    writes: ['ahead', 'scopeFields'],
+    writes: ['ahead', 'recordFields'],
     skip: (run) => got(run, 'decision').type !== 'scoped',
     run(run) {
       const decision = got(run, 'decision');
       const ahead = decision.type === 'scoped' ? p.readAhead(got(run, 'desired'), decision.scopes) : undefined;
       if (ahead) run.ahead = ahead;
-      run.scopeFields = { ...run.scopeFields, readAhead: ahead !== undefined };
+      run.recordFields = { ...run.recordFields, readAhead: ahead !== undefined };
     },
   };
 }

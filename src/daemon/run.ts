@@ -17,7 +17,7 @@ import type { RunScope } from './changes.js';
 import type { DaemonMode } from './config.js';
 import type { DaemonMetrics } from './metrics.js';
 import { errorFields, message, outcomeFields, typeOf, type ApiTrouble, type RunFields } from './run-outcome.js';
-import type { RunRecord, SpaceHealth } from './run-record.js';
+import type { RunRecord } from './run-record.js';
 import type { TriggerReason } from './triggers.js';
 
 export type { RunRecord } from './run-record.js';
@@ -47,11 +47,10 @@ export interface DaemonRun extends PipelineRun {
   decision?: RunScope;
   /** Whether the run plans every managed scope: then it may speak for the whole organization. */
   whole?: boolean;
-  /** What the record says of the run's scope and how its live state was read. */
-  scopeFields: Pick<RunRecord, 'scope' | 'fullBecause' | 'scopes' | 'readAhead' | 'reads'>;
+  /** What the stages add to the run's record (its scope, how its live state was read, docs health …), in order. */
+  recordFields: Partial<Omit<RunFields, 'result'>>;
   /** The drift kept was settled on this run's plan (which had steps). */
   settled?: boolean;
-  health?: SpaceHealth[];
 }
 
 /** What a run is made in: the daemon's stages for it (run-stages.ts), and who hears of its end. */
@@ -79,7 +78,7 @@ export async function reconcileRun(host: RunHost, id: number, reasons: TriggerRe
     reasons,
     log: host.logger.child({ run: id }),
     api: { ok: true, status: undefined },
-    scopeFields: {},
+    recordFields: {},
   };
   run.log.info({ reasons }, 'reconcile started');
   const records: StageRecord[] = [];
@@ -103,8 +102,7 @@ export async function reconcileRun(host: RunHost, id: number, reasons: TriggerRe
   const record: RunRecord = {
     ...base,
     ...fields,
-    ...run.scopeFields,
-    ...(run.health ? { health: run.health } : {}),
+    ...run.recordFields,
     timings,
     durationMs: Math.round(performance.now() - started),
   };

@@ -32,6 +32,8 @@ export const MAY_IMPORT = {
   policy: ['model', 'manifests', 'plan-file', 'github', 'render', ...BASE],
   // Docs health: the broken links of the managed spaces, read beside a plan.
   health: ['model', 'kinds', ...BASE],
+  // The run's shared stages (load → scope → read → diff → annotate → gate → journal → apply → after), both hosts'.
+  pipeline: ['model', 'engine', 'scopes', 'audit', 'safety', ...BASE],
   daemon: [
     'model',
     'engine',
@@ -46,6 +48,7 @@ export const MAY_IMPORT = {
     'safety',
     'policy',
     'health',
+    'pipeline',
     ...BASE,
   ],
   cli: [
@@ -66,6 +69,7 @@ export const MAY_IMPORT = {
     'init',
     'policy',
     'health',
+    'pipeline',
     'daemon',
     ...BASE,
   ],

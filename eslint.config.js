@@ -102,6 +102,32 @@ const bordersOf = (dir, message, more) =>
     },
   }));
 
+const NO_DOUBLE_CAST = {
+  selector: 'TSAsExpression[expression.type="TSAsExpression"][expression.typeAnnotation.type="TSUnknownKeyword"]',
+  message: '`as unknown as` silences the type checker: read the value with a check, or type what produces it.',
+};
+
+/**
+ * One JSON type guard: `isRecord` in src/model/json.ts. Outside model/, a function named like it, or a type
+ * predicate whose body is its check (`typeof v === 'object'` … `!Array.isArray(v)`), is a private copy.
+ */
+const GUARD_CHECK =
+  'LogicalExpression:has(UnaryExpression[operator="!"] > CallExpression[callee.property.name="isArray"])' +
+  ':has(BinaryExpression[right.value="object"] > UnaryExpression[operator="typeof"])';
+const GUARD_MESSAGE = 'a JSON object guard lives once, in src/model/json.ts (isRecord): import it';
+const NO_PRIVATE_GUARD = [
+  { selector: 'FunctionDeclaration[id.name=/^is(Record|Object|PlainObject|JsonObject)$/]', message: GUARD_MESSAGE },
+  { selector: 'VariableDeclarator[id.name=/^is(Record|Object|PlainObject|JsonObject)$/]', message: GUARD_MESSAGE },
+  {
+    selector: `ArrowFunctionExpression[returnType.typeAnnotation.type="TSTypePredicate"] > ${GUARD_CHECK}`,
+    message: GUARD_MESSAGE,
+  },
+  {
+    selector: `FunctionDeclaration[returnType.typeAnnotation.type="TSTypePredicate"] ReturnStatement > ${GUARD_CHECK}`,
+    message: GUARD_MESSAGE,
+  },
+];
+
 export default tseslint.config(
   { ignores: ['**/dist/', 'dist-tools/', 'node_modules/', 'bench/results/', 'coverage/'] },
   js.configs.recommended,
@@ -141,14 +167,7 @@ export default tseslint.config(
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-restricted-paths': ['error', { zones }],
       'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }],
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector:
-            'TSAsExpression[expression.type="TSAsExpression"][expression.typeAnnotation.type="TSUnknownKeyword"]',
-          message: '`as unknown as` silences the type checker: read the value with a check, or type what produces it.',
-        },
-      ],
+      'no-restricted-syntax': ['error', NO_DOUBLE_CAST],
     },
   },
   {
@@ -178,5 +197,11 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // One JSON type guard (src/model/json.ts): no private copy of isRecord elsewhere in src.
+    files: ['src/**/*.ts'],
+    ignores: ['src/model/**', 'src/kinds/generated/**'],
+    rules: { 'no-restricted-syntax': ['error', NO_DOUBLE_CAST, ...NO_PRIVATE_GUARD] },
   },
 );

@@ -7,6 +7,7 @@ import type { DesiredEntry, DiffResult, LiveKindState, LiveObject } from '../mod
 import type { Step } from '../model/plan.js';
 import { pathSegment, isRef, refsIn, sealStep } from '../model/refs.js';
 import type { ManifestDocument } from '../model/document.js';
+import { isRecord } from '../model/json.js';
 
 export const API_VERSION = 'docops/v1';
 
@@ -47,9 +48,8 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return false;
 }
 
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+// The one JSON object guard (src/model/json.ts), offered here beside the kinds' other helpers.
+export { isRecord };
 
 export interface FieldChanges {
   before: Record<string, unknown>;

@@ -10,6 +10,7 @@ import { OWNERSHIP_MODES } from '../model/plan.js';
 import type { ParsedYamlDoc } from './parse.js';
 import { describeValue, jsonType } from './paths.js';
 import { NOT_SHOWN, isHidden, markAt, markedValues, registerMarkedValues } from './secret-fields.js';
+import { isRecord } from '../model/json.js';
 
 export const API_VERSION = 'docops/v1';
 export const ENVELOPE_FIELDS = ['apiVersion', 'kind', 'metadata', 'prune', 'allowEmpty', 'mode', 'spec'] as const;
@@ -28,7 +29,6 @@ export interface EnvelopeResult {
   doc?: ManifestDocument;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const got = (v: unknown): string =>
   v !== null && typeof v !== 'object' ? `${jsonType(v)} ${describeValue(v)}` : jsonType(v);
 
@@ -39,7 +39,7 @@ export function checkEnvelope(parsed: ParsedYamlDoc, kinds: ReadonlyMap<string, 
     const pos = atKey ? parsed.keyPos(path) : parsed.pos(path);
     issues.push({ ...pos, message, path: path.map((s) => '/' + s).join('') });
   };
-  if (!isObject(v)) {
+  if (!isRecord(v)) {
     issue([], `a manifest must be a mapping with ${REQUIRED.join(', ')} (got ${got(v)})`);
     return { issues };
   }
@@ -62,7 +62,7 @@ export function checkEnvelope(parsed: ParsedYamlDoc, kinds: ReadonlyMap<string, 
   }
   const metadata = v.metadata;
   if ('metadata' in v) {
-    if (!isObject(metadata)) issue(['metadata'], `metadata: must be object (got ${got(metadata)})`);
+    if (!isRecord(metadata)) issue(['metadata'], `metadata: must be object (got ${got(metadata)})`);
     else if (!('organization' in metadata)) issue(['metadata'], 'metadata: missing required field "organization"');
     else if (typeof metadata.organization !== 'string' || metadata.organization.trim() === '') {
       issue(
@@ -77,7 +77,7 @@ export function checkEnvelope(parsed: ParsedYamlDoc, kinds: ReadonlyMap<string, 
       );
     }
     // A misplaced field (e.g. `prune: true` under metadata) must not be silently ignored.
-    if (isObject(metadata)) {
+    if (isRecord(metadata)) {
       for (const field of Object.keys(metadata)) {
         if (!(METADATA_FIELDS as readonly string[]).includes(field)) {
           issue(
@@ -118,7 +118,7 @@ export function checkEnvelope(parsed: ParsedYamlDoc, kinds: ReadonlyMap<string, 
       true,
     );
   }
-  const spec = isObject(v.spec) ? v.spec : undefined;
+  const spec = isRecord(v.spec) ? v.spec : undefined;
   if ('spec' in v && !spec) {
     // A scalar where the kind's spec holds secret fields may be one of them (secret-fields.ts): a secret, unshown.
     const marked = kind ? markedValues(kind.schema, v.spec) : [];
@@ -127,7 +127,7 @@ export function checkEnvelope(parsed: ParsedYamlDoc, kinds: ReadonlyMap<string, 
     issue(['spec'], `spec: must be object (got ${hidden ? `${jsonType(v.spec)}, ${NOT_SHOWN}` : got(v.spec)})`);
   }
 
-  if (issues.length > 0 || !kind || !spec || !isObject(metadata)) return { issues, kind, spec };
+  if (issues.length > 0 || !kind || !spec || !isRecord(metadata)) return { issues, kind, spec };
   const doc: ManifestDocument = {
     file: parsed.file,
     index: parsed.index,

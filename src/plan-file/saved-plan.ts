@@ -16,6 +16,7 @@ import { OWNERSHIP_MODES, type OwnershipMode } from '../model/plan.js';
 import type { PlanCost } from './cost.js';
 import { liveDigest, planChecksum, type ManifestsDigest } from './digests.js';
 import type { InputsDigest } from './inputs.js';
+import { isRecord } from '../model/json.js';
 
 export const SAVED_PLAN_VERSION = 2;
 
@@ -192,8 +193,4 @@ function isCost(v: unknown): v is PlanCost {
       hasNumbers(rate, ['limit', 'remaining']) &&
       (rate['resetInMs'] === undefined || typeof rate['resetInMs'] === 'number'))
   );
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

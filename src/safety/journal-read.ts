@@ -8,11 +8,11 @@ import { UsageError } from '../model/errors.js';
 import type { LiveKindState, LiveObject, Snapshot } from '../model/kind.js';
 import { PHASES, type Action } from '../model/plan.js';
 import { JOURNAL_VERSIONS, type JournalRecord } from './journal.js';
+import { isRecord } from '../model/json.js';
 
 const ACTIONS: readonly Action[] = ['create', 'update', 'delete'];
 const SNAPSHOTS: readonly JournalRecord['snapshot'][] = ['complete', 'live', 'plan'];
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const oneOf = <T>(v: unknown, allowed: readonly T[]): v is T => (allowed as readonly unknown[]).includes(v);
 
 export async function readJournal(file: string): Promise<JournalRecord[]> {

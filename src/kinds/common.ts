@@ -161,11 +161,6 @@ export function exportTitled<O extends LiveObject<{ title: string }>>(
     .map((o) => manifestDoc(kind, org, { title: o.fields.title, id: o.id, ...more(o) }));
 }
 
-/** Entries of one organisation. */
-export function forOrg<E extends DesiredEntry>(entries: readonly E[], org: string): E[] {
-  return entries.filter((e) => e.org === org);
-}
-
 /** A string, else null (live fields the API may leave unset). */
 export function stringOrNull(v: unknown): string | null {
   return typeof v === 'string' ? v : null;

@@ -204,4 +204,45 @@ export default tseslint.config(
     ignores: ['src/model/**', 'src/kinds/generated/**'],
     rules: { 'no-restricted-syntax': ['error', NO_DOUBLE_CAST, ...NO_PRIVATE_GUARD] },
   },
+  {
+    // Functions of at most 80 lines of code: a longer one is split into named steps that say what they do.
+    files: ['src/**/*.ts'],
+    ignores: ['src/kinds/generated/**'],
+    rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }] },
+  },
+  {
+    // The exceptions, for now: functions over 80 lines that issue 35's other parts split (the pipeline, the
+    // config's home, the kinds' skeleton, the plan's schema). Each part takes its files off this list as it
+    // splits them; the list only shrinks.
+    files: [
+      // the run pipeline
+      'src/daemon/run.ts', // reconcileRun
+      'src/daemon/run-outcome.ts', // outcomeFields
+      // docops.yaml's home and the daemon's server
+      'src/cli/commands/daemon.ts', // daemonCommand
+      'src/daemon/config.ts', // loadDaemonConfig
+      'src/daemon/config-fleet.ts', // fleetConfig
+      'src/daemon/drift/adopt.ts', // adoptDrift
+      'src/daemon/fleet/leases.ts', // fleetLeases
+      'src/daemon/informer/link.ts', // createInformerLink
+      'src/daemon/metrics.ts', // families
+      'src/daemon/server.ts', // route
+      'src/daemon/status/tracker.ts', // driftView
+      // the kinds
+      'src/kinds/access/diff.ts', // accessPlanner, objectSteps
+      'src/kinds/collection/diff.ts', // diffCollections
+      'src/kinds/collection/prune.ts', // pruneCollections
+      'src/kinds/site/desired.ts', // checkStructure
+      'src/kinds/site/diff.ts', // diffSites
+      'src/kinds/site/order-diff.ts', // diffOrder
+      'src/kinds/site/sections-diff.ts', // diffSections
+      'src/kinds/site/spaces-diff.ts', // emitContainer
+      'src/kinds/space/diff.ts', // diffSpaces
+      'src/kinds/team/steps.ts', // updateSteps
+      'src/kinds/translation.ts', // diff
+      // the plan's renderers
+      'src/render/markdown.ts', // renderMarkdown
+    ],
+    rules: { 'max-lines-per-function': 'off' },
+  },
 );

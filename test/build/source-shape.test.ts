@@ -52,6 +52,15 @@ describe('the shape of src, as the lint holds it', () => {
     expect(await rulesBroken('src/engine/planted.ts', long.split('\n').slice(1).join('\n'))).toEqual([]);
   });
 
+  it('functions of at most 80 lines of code (blank lines and comments aside)', async () => {
+    const fn = (lines: number): string =>
+      'export function planted(): number {\n  let n = 0;\n' +
+      Array.from({ length: lines - 4 }, (_, i) => `  n += ${i};\n  // a comment\n\n`).join('') +
+      '  return n;\n}\n';
+    expect(await rulesBroken('src/engine/planted.ts', fn(81))).toContain('max-lines-per-function');
+    expect(await rulesBroken('src/engine/planted.ts', fn(80))).toEqual([]);
+  });
+
   it('one JSON type guard: isRecord in src/model/json.ts, and no private copy elsewhere in src', async () => {
     const copy =
       "export const isObject = (v: unknown): v is Record<string, unknown> =>\n  v !== null && typeof v === 'object' && !Array.isArray(v);\n";

@@ -15,16 +15,7 @@ import type { LogFormat, LogLevel } from './log-options.js';
 import { REDACTED, redactText } from './secrets.js';
 
 export type { Logger } from 'pino';
-export {
-  LOG_FORMATS,
-  LOG_LEVELS,
-  REDACTED,
-  isLogFormat,
-  isLogLevel,
-  redactSecrets,
-  type LogFormat,
-  type LogLevel,
-} from './log-options.js';
+export { REDACTED, redactSecrets, type LogFormat, type LogLevel } from './log-options.js';
 
 export const REDACT_PATHS = [
   'token',

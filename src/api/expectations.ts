@@ -18,6 +18,7 @@
  */
 import type { ApiClient, RequestOptions } from '../model/api-client.js';
 import type { HttpMethod } from '../model/plan.js';
+import { isRecord } from '../model/json.js';
 
 /** How far behind a write the lists may answer when nothing says otherwise (docops.yaml `listLagSeconds`). */
 export const DEFAULT_LIST_LAG_MS = 5_000;
@@ -42,8 +43,6 @@ export interface ExpectationsFile {
   lagMs: number;
   expectations: Expectation[];
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 

@@ -125,181 +125,212 @@ interface Budget {
   resetAt: number | undefined;
 }
 
-export function createPacer(opts: PacerOptions = {}): Pacer {
-  const clock = opts.clock ?? systemClock;
-  const maxBlockMs = opts.maxBlockMs ?? 60_000;
-  let budget: Budget | undefined;
-  let debt = 0;
-  let inFlight = 0;
-  let seq = 0;
+/** A pacer's state: the budget as last announced, what may not be counted in it yet, and who waits. */
+interface Pacing {
+  clock: PacerClock;
+  maxBlockMs: number;
+  budget: Budget | undefined;
+  debt: number;
+  inFlight: number;
+  seq: number;
   /** The newest attempt whose answer set the budget: older answers arriving later are stale. */
-  let observedSeq = 0;
-  let lastSentAt = Number.NEGATIVE_INFINITY;
-  let blockedUntil = 0;
+  observedSeq: number;
+  lastSentAt: number;
+  blockedUntil: number;
   /** After a 429: one request may go (once the block ends and nothing is in flight) to learn the budget. */
-  let probe = false;
-  // Foreground first, then background.
-  const queues: [Queue, Queue] = [
-    { items: [], head: 0 },
-    { items: [], head: 0 },
-  ];
-  const waitingIn = (q: Queue): number => q.items.slice(q.head).filter((w) => !w.done).length;
-  const hasWaiting = (q: Queue): boolean => {
-    while (q.head < q.items.length && q.items[q.head]!.done) q.head++;
-    if (q.head === q.items.length) {
-      q.items = [];
-      q.head = 0;
-    }
-    return q.items.length > 0;
-  };
-  let cancelTimer: (() => void) | undefined;
-  const listeners = new Set<(wait: PacerWait) => void>();
+  probe: boolean;
+  /** Foreground first, then background. */
+  queues: [Queue, Queue];
+  cancelTimer: (() => void) | undefined;
+  listeners: Set<(wait: PacerWait) => void>;
   /** The end of the last wait told (the same wait, re-armed by pump, is told once) and when it was told. */
-  let toldUntil = 0;
-  let toldAt = Number.NEGATIVE_INFINITY;
+  toldUntil: number;
+  toldAt: number;
+}
 
-  /** When the next request may go: `now`, a later time, or Infinity (only an answer can tell). */
-  function nextSendAt(now: number, background = false): number {
-    if (now < blockedUntil) return blockedUntil;
-    if (budget === undefined) return now;
-    if (budget.resetAt !== undefined && now >= budget.resetAt) {
-      // Reset passed: the whole limit is back, less what may have been counted since (the debt stays).
-      budget.remaining = budget.limit;
-      budget.resetAt = undefined;
-    }
-    const reserve = background ? Math.ceil(budget.limit * BACKGROUND_RESERVE) : 0;
-    const available = budget.remaining - debt - reserve;
-    if (available >= 1) {
-      // While background requests wait, the reserve they leave is the others' to use at once.
-      if (!background && hasWaiting(queues[1])) return now;
-      if (available > (budget.limit - reserve) / 2 || budget.resetAt === undefined) return now;
-      return Math.max(now, lastSentAt + (budget.resetAt - now) / available);
-    }
-    if (probe && inFlight === 0 && !background) return now;
-    return budget.resetAt ?? (inFlight > 0 ? Number.POSITIVE_INFINITY : now);
-  }
-
-  function grant(now: number): Ticket {
-    seq++;
-    inFlight++;
-    if (budget !== undefined) debt++;
-    lastSentAt = now;
-    probe = false;
-    return { seq };
-  }
-
-  function pump(): void {
-    cancelTimer?.();
-    cancelTimer = undefined;
-    for (;;) {
-      const background = !hasWaiting(queues[0]);
-      const q = queues[background ? 1 : 0];
-      if (!hasWaiting(q)) return;
-      const waiter = q.items[q.head]!;
-      const now = clock.now();
-      const at = nextSendAt(now, background);
-      if (at > now) {
-        if (at !== Number.POSITIVE_INFINITY) {
-          if (at > toldUntil && (at - now >= LONG_WAIT_MS || now - toldAt >= WAIT_NOTICE_INTERVAL_MS)) {
-            toldUntil = at;
-            toldAt = now;
-            const wait: PacerWait = {
-              waitMs: at - now,
-              budget: budget === undefined ? undefined : { ...budget },
-              refused: now < blockedUntil,
-            };
-            for (const l of listeners) l(wait);
-          }
-          cancelTimer = clock.setTimer(() => {
-            cancelTimer = undefined;
-            pump();
-          }, at - now);
-        }
-        return;
-      }
-      q.head++;
-      waiter.done = true;
-      waiter.cleanup();
-      waiter.resolve(grant(now));
-    }
-  }
-
-  function observe(ticketSeq: number, answer: Answer): void {
-    const now = clock.now();
-    const info = readRateLimit(answer.headers, now);
-    if (info === undefined) {
-      // A success without the headers: the API no longer announces a budget, so docops stops pacing.
-      if (answer.status >= 200 && answer.status < 300) {
-        budget = undefined;
-        debt = 0;
-      }
-      return;
-    }
-    if (ticketSeq > observedSeq) {
-      observedSeq = ticketSeq;
-      budget = { limit: info.limit, remaining: info.remaining, resetAt: info.resetAt };
-      debt = inFlight; // in flight: may or may not be counted in `remaining`
-    }
-    if (answer.status === 429 && budget !== undefined) {
-      const retryAfter = first(answer.headers['retry-after']);
-      const wait = parseRetryAfter(retryAfter, now) ?? Math.max(0, info.resetAt - now);
-      blockedUntil = Math.max(blockedUntil, now + Math.min(wait, maxBlockMs));
-      budget.remaining = 0;
-      debt = inFlight;
-      probe = true;
-    }
-  }
-
+export function createPacer(opts: PacerOptions = {}): Pacer {
+  const st: Pacing = {
+    clock: opts.clock ?? systemClock,
+    maxBlockMs: opts.maxBlockMs ?? 60_000,
+    budget: undefined,
+    debt: 0,
+    inFlight: 0,
+    seq: 0,
+    observedSeq: 0,
+    lastSentAt: Number.NEGATIVE_INFINITY,
+    blockedUntil: 0,
+    probe: false,
+    queues: [
+      { items: [], head: 0 },
+      { items: [], head: 0 },
+    ],
+    cancelTimer: undefined,
+    listeners: new Set(),
+    toldUntil: 0,
+    toldAt: Number.NEGATIVE_INFINITY,
+  };
   return {
     onLongWait(listener: (wait: PacerWait) => void): () => void {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
+      st.listeners.add(listener);
+      return () => void st.listeners.delete(listener);
     },
-
     acquire(signal?: AbortSignal, background = false): Ticket | Promise<Ticket> {
-      if (!hasWaiting(queues[0]) && (!background || !hasWaiting(queues[1]))) {
-        const now = clock.now();
-        if (nextSendAt(now, background) <= now) return grant(now);
+      if (!hasWaiting(st.queues[0]) && (!background || !hasWaiting(st.queues[1]))) {
+        const now = st.clock.now();
+        if (nextSendAt(st, now, background) <= now) return grant(st, now);
       }
-      return new Promise<Ticket>((resolve, reject) => {
-        if (signal?.aborted === true) {
-          reject(signal.reason);
-          return;
-        }
-        const onAbort = (): void => {
-          if (waiter.done) return;
-          waiter.done = true;
-          reject(signal?.reason);
-          pump();
-        };
-        const waiter: Waiter = {
-          resolve,
-          reject,
-          done: false,
-          cleanup: () => signal?.removeEventListener('abort', onAbort),
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
-        queues[background ? 1 : 0].items.push(waiter);
-        pump();
-      });
+      return enqueue(st, signal, background);
     },
-
     settle(ticket: Ticket, answer: Answer | undefined): void {
-      inFlight = Math.max(0, inFlight - 1);
-      if (answer !== undefined) observe(ticket.seq, answer);
-      pump();
+      st.inFlight = Math.max(0, st.inFlight - 1);
+      if (answer !== undefined) observe(st, ticket.seq, answer);
+      pump(st);
     },
-
     state(): PacerState {
       return {
-        budget: budget === undefined ? undefined : { ...budget },
-        debt,
-        inFlight,
-        waiting: waitingIn(queues[0]) + waitingIn(queues[1]),
-        blockedUntil,
+        budget: st.budget === undefined ? undefined : { ...st.budget },
+        debt: st.debt,
+        inFlight: st.inFlight,
+        waiting: waitingIn(st.queues[0]) + waitingIn(st.queues[1]),
+        blockedUntil: st.blockedUntil,
       };
     },
   };
+}
+
+const waitingIn = (q: Queue): number => q.items.slice(q.head).filter((w) => !w.done).length;
+
+function hasWaiting(q: Queue): boolean {
+  while (q.head < q.items.length && q.items[q.head]!.done) q.head++;
+  if (q.head === q.items.length) {
+    q.items = [];
+    q.head = 0;
+  }
+  return q.items.length > 0;
+}
+
+/** When the next request may go: `now`, a later time, or Infinity (only an answer can tell). */
+function nextSendAt(st: Pacing, now: number, background = false): number {
+  if (now < st.blockedUntil) return st.blockedUntil;
+  const budget = st.budget;
+  if (budget === undefined) return now;
+  if (budget.resetAt !== undefined && now >= budget.resetAt) {
+    // Reset passed: the whole limit is back, less what may have been counted since (the debt stays).
+    budget.remaining = budget.limit;
+    budget.resetAt = undefined;
+  }
+  const reserve = background ? Math.ceil(budget.limit * BACKGROUND_RESERVE) : 0;
+  const available = budget.remaining - st.debt - reserve;
+  if (available >= 1) {
+    // While background requests wait, the reserve they leave is the others' to use at once.
+    if (!background && hasWaiting(st.queues[1])) return now;
+    if (available > (budget.limit - reserve) / 2 || budget.resetAt === undefined) return now;
+    return Math.max(now, st.lastSentAt + (budget.resetAt - now) / available);
+  }
+  if (st.probe && st.inFlight === 0 && !background) return now;
+  return budget.resetAt ?? (st.inFlight > 0 ? Number.POSITIVE_INFINITY : now);
+}
+
+function grant(st: Pacing, now: number): Ticket {
+  st.seq++;
+  st.inFlight++;
+  if (st.budget !== undefined) st.debt++;
+  st.lastSentAt = now;
+  st.probe = false;
+  return { seq: st.seq };
+}
+
+/** A request that may not go yet waits in its queue (and stops waiting when `signal` aborts). */
+function enqueue(st: Pacing, signal: AbortSignal | undefined, background: boolean): Promise<Ticket> {
+  return new Promise<Ticket>((resolve, reject) => {
+    if (signal?.aborted === true) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      if (waiter.done) return;
+      waiter.done = true;
+      reject(signal?.reason);
+      pump(st);
+    };
+    const waiter: Waiter = {
+      resolve,
+      reject,
+      done: false,
+      cleanup: () => signal?.removeEventListener('abort', onAbort),
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    st.queues[background ? 1 : 0].items.push(waiter);
+    pump(st);
+  });
+}
+
+/** Grants the waiters that may go now, in order; arms a timer for the next one (and tells a long wait). */
+function pump(st: Pacing): void {
+  st.cancelTimer?.();
+  st.cancelTimer = undefined;
+  for (;;) {
+    const background = !hasWaiting(st.queues[0]);
+    const q = st.queues[background ? 1 : 0];
+    if (!hasWaiting(q)) return;
+    const waiter = q.items[q.head]!;
+    const now = st.clock.now();
+    const at = nextSendAt(st, now, background);
+    if (at > now) {
+      if (at !== Number.POSITIVE_INFINITY) {
+        tellWait(st, at, now);
+        st.cancelTimer = st.clock.setTimer(() => {
+          st.cancelTimer = undefined;
+          pump(st);
+        }, at - now);
+      }
+      return;
+    }
+    q.head++;
+    waiter.done = true;
+    waiter.cleanup();
+    waiter.resolve(grant(st, now));
+  }
+}
+
+/** Tells the listeners of a wait until `at`: a long one once, shorter ones at most once per notice interval. */
+function tellWait(st: Pacing, at: number, now: number): void {
+  if (at <= st.toldUntil || (at - now < LONG_WAIT_MS && now - st.toldAt < WAIT_NOTICE_INTERVAL_MS)) return;
+  st.toldUntil = at;
+  st.toldAt = now;
+  const wait: PacerWait = {
+    waitMs: at - now,
+    budget: st.budget === undefined ? undefined : { ...st.budget },
+    refused: now < st.blockedUntil,
+  };
+  for (const l of st.listeners) l(wait);
+}
+
+/** An answer's rate-limit headers: the budget they announce, and the hold a 429 puts on every request. */
+function observe(st: Pacing, ticketSeq: number, answer: Answer): void {
+  const now = st.clock.now();
+  const info = readRateLimit(answer.headers, now);
+  if (info === undefined) {
+    // A success without the headers: the API no longer announces a budget, so docops stops pacing.
+    if (answer.status >= 200 && answer.status < 300) {
+      st.budget = undefined;
+      st.debt = 0;
+    }
+    return;
+  }
+  if (ticketSeq > st.observedSeq) {
+    st.observedSeq = ticketSeq;
+    st.budget = { limit: info.limit, remaining: info.remaining, resetAt: info.resetAt };
+    st.debt = st.inFlight; // in flight: may or may not be counted in `remaining`
+  }
+  if (answer.status === 429 && st.budget !== undefined) {
+    const retryAfter = first(answer.headers['retry-after']);
+    const wait = parseRetryAfter(retryAfter, now) ?? Math.max(0, info.resetAt - now);
+    st.blockedUntil = Math.max(st.blockedUntil, now + Math.min(wait, st.maxBlockMs));
+    st.budget.remaining = 0;
+    st.debt = st.inFlight;
+    st.probe = true;
+  }
 }
 
 function first(value: string | string[] | undefined): string | undefined {

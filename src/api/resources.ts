@@ -23,33 +23,15 @@ export type Plain<T> = T extends string
 /** T with the keys K made optional. */
 type Relax<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
 
-export type MemberRole = `${Api.MemberRole}`;
-export type TeamMemberRole = `${Api.TeamMemberRole}`;
-
-export type User = Plain<Api.User>;
-export type Organization = Plain<Relax<Api.Organization, 'mergeRules' | 'auditLogs'>>;
 export type OrganizationMember = Plain<Relax<Api.OrganizationMember, 'sites'>>;
-export type OrganizationTeam = Plain<Api.OrganizationTeam>;
 export type OrganizationTeamMember = Plain<Omit<Api.OrganizationTeamMember, 'organization'>> & {
   organization: OrganizationMember;
 };
-export type Collection = Plain<Api.Collection>;
-export type Space = Plain<Relax<Api.Space, 'mergeRules'>>;
 
 export type Site = Plain<Relax<Api.Site, 'appliedType' | 'defaultLevel' | 'permissions' | 'features'>> & {
   /** Whether an agent may access the site (management-api.md; not in @gitbook/api 0.202). */
   agentsContext: 'excluded' | 'included';
 };
-export type SiteSpace = Plain<Relax<Api.SiteSpace, 'draft'>>;
-export type SiteSection = Plain<Relax<Api.SiteSection, 'draft'>>;
-export type SiteSectionGroup = Plain<Relax<Api.SiteSectionGroup, 'draft' | 'children'>>;
-export type SiteShareLink = Plain<Api.ShareLink>;
-export type SiteAdaptiveSchema = Plain<Api.SiteAdaptiveSchema>;
-
-export type SamlProvider = Plain<Api.OrganizationSAMLProvider>;
-export type OpenAPISpec = Plain<Relax<Api.OpenAPISpec, 'lastProcessedErrorCount'>>;
-export type OpenAPISpecVersion = Plain<Api.OpenAPISpecVersion>;
-export type Integration = Plain<Api.Integration>;
 
 /**
  * Translation settings as management-api.md describes them. `@gitbook/api`'s `Translation` is a
@@ -65,6 +47,3 @@ export interface TranslationSettings {
   permissions?: { view: boolean; edit: boolean };
   urls?: { location: string };
 }
-
-/** An item of `GET /orgs/{org}/teams/{team}/members`. */
-export type TeamMembership = OrganizationTeamMember;

@@ -9,7 +9,7 @@ import type { ApiClient } from '../model/api-client.js';
 import { ApiError } from '../model/errors.js';
 import type { KindDefinition } from '../model/kind.js';
 import { originOf, type AttributedChange, type Plan } from '../model/plan.js';
-import { matchEvents, type AuditEvent } from './match.js';
+import { isAuditEvent, matchEvents, type AuditEvent } from './match.js';
 
 export const AUDIT_PAGE_SIZE = 100;
 export const MAX_PAGES = 5;
@@ -49,7 +49,7 @@ export async function attributeDrift(
           from,
           ...(page !== undefined ? { page } : {}),
         });
-        events.push(...(Array.isArray(body?.items) ? body.items.filter(isEvent) : []));
+        events.push(...(Array.isArray(body?.items) ? body.items.filter(isAuditEvent) : []));
         page = body?.next?.page;
         // Stop once every step has its newest event: the list is newest first.
         if (page === undefined || matchEvents(steps, events, kinds).length === steps.length) break;
@@ -74,15 +74,4 @@ function whyUnreadable(err: unknown): string {
     return `HTTP ${err.status}`;
   }
   return err instanceof Error ? err.name : 'unknown error';
-}
-
-function isEvent(v: unknown): v is AuditEvent {
-  if (v === null || typeof v !== 'object') return false;
-  const e = v as Record<string, unknown>;
-  const part = (x: unknown): boolean =>
-    x !== null &&
-    typeof x === 'object' &&
-    typeof (x as Record<string, unknown>).type === 'string' &&
-    typeof (x as Record<string, unknown>).id === 'string';
-  return typeof e.occurredAt === 'string' && typeof e.action === 'string' && part(e.actor) && part(e.target);
 }

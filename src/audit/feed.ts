@@ -20,7 +20,7 @@
  */
 import type { ApiClient } from '../model/api-client.js';
 import { ApiError } from '../model/errors.js';
-import type { AuditEvent } from './match.js';
+import { isAuditEvent, type AuditEvent } from './match.js';
 
 export const FEED_PAGE_SIZE = 100;
 
@@ -167,20 +167,7 @@ function unavailableStatus(err: unknown): number | undefined {
     : undefined;
 }
 
+/** An audit event of the feed: one with an id, and a time that reads as one. */
 function isEvent(v: unknown): v is FeedEvent {
-  if (v === null || typeof v !== 'object') return false;
-  const e = v as Record<string, unknown>;
-  const part = (x: unknown): boolean =>
-    x !== null &&
-    typeof x === 'object' &&
-    typeof (x as Record<string, unknown>).type === 'string' &&
-    typeof (x as Record<string, unknown>).id === 'string';
-  return (
-    typeof e.id === 'string' &&
-    typeof e.occurredAt === 'string' &&
-    !Number.isNaN(Date.parse(e.occurredAt)) &&
-    typeof e.action === 'string' &&
-    part(e.actor) &&
-    part(e.target)
-  );
+  return isAuditEvent(v) && typeof (v as { id?: unknown }).id === 'string' && !Number.isNaN(Date.parse(v.occurredAt));
 }

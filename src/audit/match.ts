@@ -7,6 +7,7 @@
 import type { KindDefinition } from '../model/kind.js';
 import type { AttributedChange, Step } from '../model/plan.js';
 import { pathTarget } from './targets.js';
+import { isRecord } from '../model/json.js';
 
 /** The parts of an official `AuditEvent` docops reads. */
 export interface AuditEvent {
@@ -14,6 +15,18 @@ export interface AuditEvent {
   action: string;
   actor: { type: string; id: string; label?: string };
   target: { type: string; id: string; label?: string };
+}
+
+/** An audit event as the API sends it: when, what, and an actor and a target that each have a type and an id. */
+export function isAuditEvent(v: unknown): v is AuditEvent {
+  const party = (x: unknown): boolean => isRecord(x) && typeof x['type'] === 'string' && typeof x['id'] === 'string';
+  return (
+    isRecord(v) &&
+    typeof v['occurredAt'] === 'string' &&
+    typeof v['action'] === 'string' &&
+    party(v['actor']) &&
+    party(v['target'])
+  );
 }
 
 export interface TargetMatcher {

@@ -13,13 +13,6 @@
  *   /orgs/o1/sites/x/sections/y           → site x, part section
  */
 
-export interface AuditTarget {
-  /** Kind of resource, e.g. `member`, `team`, `space`, `site`, `organization`. */
-  type: string;
-  /** Stable identifier of the resource (its API id; an OpenAPI spec's slug). */
-  id: string;
-}
-
 /** A path's object: its type and, when the path names it, its id; and what below it the path addresses. */
 export interface PathTarget {
   type: string;

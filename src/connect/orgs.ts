@@ -5,8 +5,7 @@
  */
 import type { ApiClient } from '../model/api-client.js';
 import { ApiError } from '../model/errors.js';
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isRecord } from '../model/json.js';
 
 export interface VisibleOrg {
   id: string;

@@ -13,6 +13,7 @@ import { ApiError, UsageError } from '../model/errors.js';
 import { pathSegment } from '../model/refs.js';
 import { matchOperation } from '../scopes/operations.js';
 import { listOrgs, type VisibleOrg } from './orgs.js';
+import { isRecord } from '../model/json.js';
 
 /** A read the API refused (403): the request and the OAuth scopes the spec gives its operation. */
 export interface Refusal {
@@ -40,8 +41,6 @@ export interface TokenReport {
   /** Reads answered 403, in the order they were made. */
   refused: Refusal[];
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The value of `read`, or the refusal when the API answered 403 (any other failure propagates). */
 async function orRefused<T>(

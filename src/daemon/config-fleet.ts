@@ -9,6 +9,7 @@ import type { SourcePos, ValidationIssue } from '../model/errors.js';
 import type { Env } from '../manifests/interpolate.js';
 import { notifyTargets } from './notify/config.js';
 import type { NotifyTarget } from './notify/types.js';
+import { isRecord } from '../model/json.js';
 
 export interface OrgConfig {
   /** The organization's id, as its manifests name it. */
@@ -32,8 +33,6 @@ export type ShardConfig = { mode: 'static'; index: number; count: number } | { m
 
 type At = (path: string[]) => SourcePos;
 type Raw = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Raw => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export interface FleetConfigInput {
   raw: Raw;
@@ -72,7 +71,7 @@ export function fleetConfig(input: FleetConfigInput): {
   const seen = new Map<string, number>();
   // By their index in the file (an entry that is not a mapping, refused by the schema, keeps the others' places).
   list.forEach((o, i) => {
-    if (!isObject(o)) return;
+    if (!isRecord(o)) return;
     const where = (...path: string[]): ReturnType<At> => at(['organizations', String(i), ...path]);
     const id = String(o.id ?? '');
     if (seen.has(id))
@@ -105,8 +104,8 @@ export function fleetConfig(input: FleetConfigInput): {
       ...(typeof o.tokenFile === 'string' ? { tokenFile: resolve(input.base, o.tokenFile) } : {}),
       ...(typeof o.tokenEnv === 'string' ? { tokenEnv: o.tokenEnv } : {}),
       ...(typeof o.schedule === 'string' ? { schedule: o.schedule } : {}),
-      ...(isObject(o.prune) ? { prune: o.prune as Record<string, boolean> } : {}),
-      ...(isObject(o.safety) ? { safety: o.safety } : {}),
+      ...(isRecord(o.prune) ? { prune: o.prune as Record<string, boolean> } : {}),
+      ...(isRecord(o.safety) ? { safety: o.safety } : {}),
       ...(notify ? { notify } : {}),
       ...(o.tokenFile !== undefined || o.tokenEnv !== undefined
         ? {
@@ -134,7 +133,7 @@ export function fleetConfig(input: FleetConfigInput): {
 
 function shardConfig(raw: Raw, at: At, atKey: At, issues: ValidationIssue[]): ShardConfig | undefined {
   const s = raw.shard;
-  if (!isObject(s)) return undefined;
+  if (!isRecord(s)) return undefined;
   const num = (k: string): number | undefined => (typeof s[k] === 'number' ? s[k] : undefined);
   const [index, count, leases] = [num('index'), num('count'), num('leases')];
   if (leases !== undefined) {
@@ -143,7 +142,7 @@ function shardConfig(raw: Raw, at: At, atKey: At, issues: ValidationIssue[]): Sh
         ...atKey(['shard', 'leases']),
         message: 'shard: either {index, count} (static shards) or {leases} (dynamic shards), not both',
       });
-    const ha = isObject(raw.ha) ? raw.ha : {};
+    const ha = isRecord(raw.ha) ? raw.ha : {};
     if (ha.mode !== 'kubernetes')
       issues.push({
         ...atKey(['shard', 'leases']),

@@ -23,6 +23,7 @@ import { HA_DEFAULTS, haConfig, type HaConfig } from './config-ha.js';
 import { fleetConfig, type OrgConfig, type ShardConfig } from './config-fleet.js';
 import { cronProblem, parseListen, semanticIssues, type ListenAddress } from './config-checks.js';
 import { envOverrides, type ConfigOverrides } from './config-overrides.js';
+import { isRecord } from '../model/json.js';
 
 export type { OrgConfig, ShardConfig } from './config-fleet.js';
 export { cronProblem, parseListen, type ListenAddress } from './config-checks.js';
@@ -158,7 +159,7 @@ export async function loadDaemonConfig(
   if (doc) {
     const schemaIssues = validateWithSchema(doc.value, configSchema(), doc.pos, '', doc.keyPos, secrets);
     issues.push(...schemaIssues);
-    if (isObject(doc.value)) {
+    if (isRecord(doc.value)) {
       raw = doc.value;
       issues.push(...semanticIssues(raw, doc.pos, doc.keyPos));
       // Each part is checked further unless the schema refused that part: a problem elsewhere hides nothing.
@@ -269,7 +270,7 @@ export async function loadDaemonConfig(
     sandbox: overrides.sandbox === true,
     statusPage: raw.statusPage !== false,
     notify,
-    ...haConfig(isObject(fromEnv.ha) ? { ...(isObject(raw.ha) ? raw.ha : {}), ...fromEnv.ha } : raw.ha),
+    ...haConfig(isRecord(fromEnv.ha) ? { ...(isRecord(raw.ha) ? raw.ha : {}), ...fromEnv.ha } : raw.ha),
     ...(policy.policy ? { policy: policy.policy } : {}),
     ...(policy.approvals ? { approvals: policy.approvals } : {}),
     informer: informerSettings(raw.informer),
@@ -282,7 +283,7 @@ export async function loadDaemonConfig(
 
 function informerSettings(raw: unknown): InformerSettings {
   const d = CONFIG_DEFAULTS.informer;
-  const r = isObject(raw) ? raw : {};
+  const r = isRecord(raw) ? raw : {};
   const num = (k: 'pollSeconds' | 'resyncMinutes' | 'overlapSeconds' | 'maxOverlapSeconds'): number =>
     typeof r[k] === 'number' ? r[k] : d[k];
   return {
@@ -296,11 +297,9 @@ function informerSettings(raw: unknown): InformerSettings {
 
 /** `policy:` (src/policy, and the CEL library, loaded only when the config has one). */
 async function configPolicy(raw: unknown, doc: ConfigDoc): Promise<ConfigPolicy> {
-  if (!isObject(raw)) return { issues: [] };
+  if (!isRecord(raw)) return { issues: [] };
   return (await import('../policy/config.js')).policyFromConfig(raw, doc);
 }
-
-const isObject = (v: unknown): v is RawConfig => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The reconcile secret (registered at once); a file that cannot be read or holds a short one is an issue at its field. */
 async function readSecret(
@@ -336,6 +335,6 @@ function isUnder(path: string | undefined, pointer: string): boolean {
 
 /** `policy:` without the fields the schema refused (their problems are reported already); itself when none was. */
 function policyParts(raw: unknown, refused: (pointer: string) => boolean): unknown {
-  if (!isObject(raw) || !Object.keys(raw).some((k) => refused(`/policy/${k}`))) return raw;
+  if (!isRecord(raw) || !Object.keys(raw).some((k) => refused(`/policy/${k}`))) return raw;
   return Object.fromEntries(Object.entries(raw).filter(([k]) => !refused(`/policy/${k}`)));
 }

@@ -37,7 +37,7 @@ import { createCoalescingRunner, RunnerStoppedError, type CoalescingRunner, type
 import { shutDown } from './shutdown.js';
 import { startWatching, type Watching } from './watch.js';
 
-export type { DaemonDeps, EmbeddedIn } from './daemon-deps.js';
+export type { DaemonDeps } from './daemon-deps.js';
 
 export class Daemon extends EventEmitter {
   readonly metrics: DaemonMetrics;

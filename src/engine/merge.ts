@@ -3,9 +3,8 @@
  * server answered, so that only the members a manifest manages change.
  */
 import type { MergeSpec } from '../model/plan.js';
+import { isRecord } from '../model/json.js';
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 const escapePointer = (k: string): string => k.replace(/~/g, '~0').replace(/\//g, '~1');
 const keysOf = (pointer: string): string[] =>
   pointer
@@ -15,7 +14,7 @@ const keysOf = (pointer: string): string[] =>
 
 function valueAt(root: unknown, keys: readonly string[]): unknown {
   let v = root;
-  for (const k of keys) v = isPlainObject(v) ? v[k] : undefined;
+  for (const k of keys) v = isRecord(v) ? v[k] : undefined;
   return v;
 }
 
@@ -28,7 +27,7 @@ function parentOf(
   let node = root;
   for (const k of keys.slice(0, -1)) {
     const next = node[k];
-    if (isPlainObject(next)) node = next;
+    if (isRecord(next)) node = next;
     else if (make) node = node[k] = {};
     else return undefined;
   }
@@ -40,8 +39,8 @@ const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON
 /** A `sets` delta `{add, remove}` applied to the list read: the removed items out, the added ones it lacks in. */
 function applySet(read: unknown, delta: unknown): unknown[] {
   const list = Array.isArray(read) ? read : [];
-  const add = isPlainObject(delta) && Array.isArray(delta['add']) ? delta['add'] : [];
-  const remove = isPlainObject(delta) && Array.isArray(delta['remove']) ? delta['remove'] : [];
+  const add = isRecord(delta) && Array.isArray(delta['add']) ? delta['add'] : [];
+  const remove = isRecord(delta) && Array.isArray(delta['remove']) ? delta['remove'] : [];
   const kept = list.filter((x) => !remove.some((r) => sameJson(r, x)));
   return [...kept, ...add.filter((a) => !kept.some((x) => sameJson(a, x)))];
 }
@@ -56,7 +55,7 @@ function applySet(read: unknown, delta: unknown): unknown[] {
 export function mergePatch(read: unknown, patch: unknown, spec: MergeSpec = {}): unknown {
   const whole = new Set(spec.whole ?? []);
   let laid = patch;
-  if (isPlainObject(patch) && (spec.sets ?? []).length > 0) {
+  if (isRecord(patch) && (spec.sets ?? []).length > 0) {
     const copy = structuredClone(patch);
     for (const pointer of spec.sets ?? []) {
       const keys = keysOf(pointer);
@@ -66,14 +65,14 @@ export function mergePatch(read: unknown, patch: unknown, spec: MergeSpec = {}):
     laid = copy;
   }
   const merged = mergeAt(read, laid, '', whole, new Set(spec.known ?? []));
-  if (!isPlainObject(merged)) return merged;
+  if (!isRecord(merged)) return merged;
   for (const pointer of spec.remove ?? []) {
     const keys = keysOf(pointer);
     const parent = parentOf(merged, keys, false);
     if (parent) delete parent[keys[keys.length - 1]!];
   }
   for (const k of spec.omit ?? []) delete merged[k];
-  if (spec.pick && isPlainObject(patch)) {
+  if (spec.pick && isRecord(patch)) {
     const keep = new Set([...Object.keys(patch), ...spec.pick]);
     for (const k of Object.keys(merged)) if (!keep.has(k)) delete merged[k];
   }
@@ -87,17 +86,17 @@ function mergeAt(
   whole: ReadonlySet<string>,
   known: ReadonlySet<string>,
 ): unknown {
-  if (!isPlainObject(patch)) return structuredClone(patch);
+  if (!isRecord(patch)) return structuredClone(patch);
   if (pointer !== '' && whole.has(pointer)) {
     const out = structuredClone(patch);
     // Replaced whole, except the members of what was read that docops does not know (see MergeSpec.known).
     const knows = [...known].some((p) => p.startsWith(`${pointer}/`));
-    if (knows && isPlainObject(read))
+    if (knows && isRecord(read))
       for (const [k, v] of Object.entries(read))
         if (!(k in out) && !known.has(`${pointer}/${escapePointer(k)}`)) out[k] = structuredClone(v);
     return out;
   }
-  const out: Record<string, unknown> = isPlainObject(read) ? structuredClone(read) : {};
+  const out: Record<string, unknown> = isRecord(read) ? structuredClone(read) : {};
   for (const [k, v] of Object.entries(patch))
     out[k] = mergeAt(out[k], v, `${pointer}/${escapePointer(k)}`, whole, known);
   return out;

@@ -21,7 +21,7 @@ import { emptyPlan, type Plan, type OwnershipMode } from '../model/plan.js';
 import { sealStep } from '../model/refs.js';
 import { ModeResolver, applyModes, blockWaitingOnDropped } from './modes.js';
 import { blockedDocuments, orgIsUnknown, orgNotFoundState } from './unknown-org.js';
-import { checkScopedSteps, managedScopes, scopedDiffContext, type ScopeSet } from './scope.js';
+import { checkScopedSteps, entriesByScope, managedScopes, scopedDiffContext, type ScopeSet } from './scope.js';
 
 export interface PlanOptions {
   /** Prune per manifest kind from the config (documents can also say `prune: true`). */
@@ -205,15 +205,7 @@ const byOrgCache = new WeakMap<DesiredState, Map<string, DesiredEntry[]>>();
 function desiredOf(desired: DesiredState, kind: string, org: string): readonly DesiredEntry[] {
   let index = byOrgCache.get(desired);
   if (!index) {
-    index = new Map();
-    for (const [k, entries] of desired) {
-      for (const e of entries) {
-        const key = liveKey(k, e.org);
-        const list = index.get(key);
-        if (list) list.push(e);
-        else index.set(key, [e]);
-      }
-    }
+    index = entriesByScope(desired);
     byOrgCache.set(desired, index);
   }
   return index.get(liveKey(kind, org)) ?? [];

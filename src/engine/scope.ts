@@ -100,7 +100,7 @@ export function scopeClosure(
   if (kinds.some((k) => k.scope === undefined)) return undefined;
   const managed = managedScopes(desired);
   const byName = new Map(kinds.map((k) => [k.kind, k]));
-  const entriesOf = entryIndex(desired);
+  const entriesOf = entriesByScope(desired);
   const out = new Set<string>();
   const split = (key: string): [string, string] => {
     const i = key.indexOf('\u0000');
@@ -144,7 +144,8 @@ export function scopeClosure(
   return out;
 }
 
-function entryIndex(desired: DesiredState): Map<string, DesiredEntry[]> {
+/** The desired entries of each scope (kind and organization, keyed as model/state.ts liveKey). */
+export function entriesByScope(desired: DesiredState): Map<string, DesiredEntry[]> {
   const index = new Map<string, DesiredEntry[]>();
   for (const [kind, entries] of desired) {
     for (const e of entries) {

@@ -19,22 +19,9 @@ import { staleAttachments } from './attachment-dirs.js';
 import { staleExportFiles, writeManifestFiles } from './write.js';
 import { setAsideFields, setAsideInDocument } from '../manifests/unknown-values.js';
 
-export { extractAttachments, type Attachment } from '../manifests/attachments.js';
-export {
-  EXPORT_FILE_BUDGET,
-  kindFileName,
-  kindPartPattern,
-  layoutKind,
-  PER_DOCUMENT_DIRS,
-  SINGLE_FILES,
-  SPLIT_LISTS,
-  slug,
-  type LayoutOptions,
-  type PlannedFile,
-} from './layout.js';
-export { probeEntries, probeSpec } from './probe.js';
-export { ATTACHMENT_DIRS } from './attachment-dirs.js';
-export { readForExport, MAX_PASSES, type KindExport } from './read-live.js';
+export { EXPORT_FILE_BUDGET, kindFileName, layoutKind, slug, type LayoutOptions } from './layout.js';
+export { probeSpec } from './probe.js';
+export { readForExport } from './read-live.js';
 export { packDocuments, splitDocument } from './split.js';
 export {
   DOCUMENT_SCHEMA,
@@ -43,10 +30,8 @@ export {
   findEditorSchema,
   gitWorkTree,
   renderDocument,
-  renderManifestFile,
   schemaComment,
 } from './text.js';
-export { staleExportFiles, writeManifestFiles } from './write.js';
 
 export interface ExportResult {
   /** Paths written. */

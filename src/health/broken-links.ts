@@ -12,7 +12,7 @@ import type { DesiredEntry } from '../model/kind.js';
 import { type LiveState } from '../model/state.js';
 import { type DesiredState } from '../model/state.js';
 import { liveKey } from '../model/state.js';
-import { isRecord } from '../kinds/common.js';
+import { isRecord } from '../model/json.js';
 
 /** The kind whose documents make a space "managed". */
 const SPACE_KIND = 'Space';

@@ -7,6 +7,7 @@ import type { DesiredEntry, DiffResult, KindDefinition, LiveKindState, LiveObjec
 import type { Step } from '../model/plan.js';
 import { pathSegment, isRef, refsIn, sealStep } from '../model/refs.js';
 import type { ManifestDocument } from '../model/document.js';
+import { isRecord } from '../model/json.js';
 
 export const API_VERSION = 'docops/v1';
 
@@ -47,9 +48,8 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return false;
 }
 
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+// The one JSON object guard (src/model/json.ts), offered here beside the kinds' other helpers.
+export { isRecord };
 
 export interface FieldChanges {
   before: Record<string, unknown>;
@@ -159,11 +159,6 @@ export function exportTitled<O extends LiveObject<{ title: string }>>(
   return [...live.objects]
     .sort((a, b) => a.key.localeCompare(b.key) || a.id.localeCompare(b.id))
     .map((o) => manifestDoc(kind, org, { title: o.fields.title, id: o.id, ...more(o) }));
-}
-
-/** Entries of one organisation. */
-export function forOrg<E extends DesiredEntry>(entries: readonly E[], org: string): E[] {
-  return entries.filter((e) => e.org === org);
 }
 
 /** A string, else null (live fields the API may leave unset). */

@@ -13,8 +13,6 @@ import { isRecord } from './common.js';
 import type { OrganizationManifestSpec } from './generated/organization.js';
 import type { SpaceManifestSpec } from './generated/space.js';
 
-export type MergeRulesType = 'none' | 'inherit' | 'rules';
-
 /** One rule as written: its kind, and the reviewers (e-mails, lower-cased), expression and message when it has them. */
 export interface MergeRuleSpec {
   rule: string;

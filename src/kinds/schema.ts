@@ -5,13 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import type { SpecSchema } from '../model/kind.js';
-
-const isJsonObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isRecord } from '../model/json.js';
 
 export function loadSchema<D = unknown>(name: string): SpecSchema<D> {
   const url = new URL(`../../schemas/${name}.schema.json`, import.meta.url);
   const schema: unknown = JSON.parse(readFileSync(url, 'utf8'));
-  if (!isJsonObject(schema)) throw new Error(`schemas/${name}.schema.json is not a JSON object`);
+  if (!isRecord(schema)) throw new Error(`schemas/${name}.schema.json is not a JSON object`);
   return schema;
 }

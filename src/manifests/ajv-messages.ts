@@ -66,8 +66,6 @@ export function describeError(
     return problem(`invalid field name "${e.propertyName}": ${inner.message}`, [...path, e.propertyName], true);
   }
   switch (e.keyword) {
-    case 'required':
-      return problem(`missing required field "${String(p.missingProperty)}"`);
     case 'additionalProperties':
     case 'unevaluatedProperties':
       return problem(
@@ -75,68 +73,82 @@ export function describeError(
         [...path, String(p.additionalProperty ?? p.unevaluatedProperty)],
         true,
       );
-    case 'type': {
-      const types = Array.isArray(p.type) ? (p.type as string[]).join(' or ') : String(p.type);
-      const scalar = got !== null && typeof got !== 'object';
-      return problem(
-        `must be ${types} (got ${jsonType(got)}${scalar ? (shown ? ` ${quoted()}` : `, ${NOT_SHOWN}`) : ''})`,
-      );
-    }
-    case 'enum':
-      return problem(
-        `must be one of ${(p.allowedValues as unknown[]).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')} (got ${quoted()})`,
-      );
-    case 'const':
-      return problem(`must be ${JSON.stringify(p.allowedValue)} (got ${quoted()})`);
-    case 'maxLength':
-      return problem(
-        `must be at most ${plural(Number(p.limit), 'character')} (got ${typeof got === 'string' ? [...got].length : '?'})`,
-      );
-    case 'minLength':
-      return problem(
-        `must be at least ${plural(Number(p.limit), 'character')} (got ${typeof got === 'string' ? [...got].length : '?'})`,
-      );
-    case 'pattern':
-      return problem(`must match the pattern ${String(p.pattern)} (got ${quoted()})`);
-    case 'format':
-      return problem(`must be a valid ${String(p.format)} (got ${quoted()})`);
-    case 'maxItems':
-      return problem(
-        `must have at most ${plural(Number(p.limit), 'item')} (got ${Array.isArray(got) ? got.length : '?'})`,
-      );
-    case 'minItems':
-      return problem(
-        `must have at least ${plural(Number(p.limit), 'item')} (got ${Array.isArray(got) ? got.length : '?'})`,
-      );
-    case 'maxProperties':
-      return problem(`must have at most ${plural(Number(p.limit), 'field')}`);
-    case 'minProperties':
-      return problem(`must have at least ${plural(Number(p.limit), 'field')}`);
     case 'uniqueItems': {
       const [a, b] = [Number(p.i), Number(p.j)].sort((x, y) => x - y);
       return { path: [...path, b!], at: [...path, b!], atKey: false, message: `duplicate item (same as item [${a}])` };
     }
+  }
+  const at: Got = { value: got, shown: shown !== undefined, quoted };
+  return problem(
+    shapeMessage(e.keyword, p, at) ?? limitMessage(e.keyword, p, at) ?? e.message ?? `fails "${e.keyword}"`,
+  );
+}
+
+/** The value an error is about: whether it may be quoted, and its quotation (or the words saying it is not shown). */
+interface Got {
+  value: unknown;
+  shown: boolean;
+  quoted: () => string;
+}
+
+/** The message of an error about the value's shape (a field, its type, its allowed values or forms). */
+function shapeMessage(keyword: string, p: Record<string, unknown>, got: Got): string | undefined {
+  switch (keyword) {
+    case 'required':
+      return `missing required field "${String(p.missingProperty)}"`;
+    case 'type': {
+      const types = Array.isArray(p.type) ? (p.type as string[]).join(' or ') : String(p.type);
+      const scalar = got.value !== null && typeof got.value !== 'object';
+      return `must be ${types} (got ${jsonType(got.value)}${scalar ? (got.shown ? ` ${got.quoted()}` : `, ${NOT_SHOWN}`) : ''})`;
+    }
+    case 'enum':
+      return `must be one of ${(p.allowedValues as unknown[]).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')} (got ${got.quoted()})`;
+    case 'const':
+      return `must be ${JSON.stringify(p.allowedValue)} (got ${got.quoted()})`;
+    case 'pattern':
+      return `must match the pattern ${String(p.pattern)} (got ${got.quoted()})`;
+    case 'format':
+      return `must be a valid ${String(p.format)} (got ${got.quoted()})`;
+    case 'dependentRequired':
+    case 'dependencies':
+      return `missing field "${String(p.missingProperty)}" (required when "${String(p.property)}" is set)`;
+    case 'oneOf':
+      return `must match exactly one of the allowed forms (matches ${Array.isArray(p.passingSchemas) ? p.passingSchemas.length : 'none'})`;
+    case 'anyOf':
+      return 'must match one of the allowed forms';
+    case 'not':
+      return 'must not match the forbidden form';
+  }
+  return undefined;
+}
+
+/** The message of an error about a size or a bound (of a text, a list, an object or a number). */
+function limitMessage(keyword: string, p: Record<string, unknown>, got: Got): string | undefined {
+  const { value } = got;
+  const chars = typeof value === 'string' ? [...value].length : '?';
+  const items = Array.isArray(value) ? value.length : '?';
+  switch (keyword) {
+    case 'maxLength':
+      return `must be at most ${plural(Number(p.limit), 'character')} (got ${chars})`;
+    case 'minLength':
+      return `must be at least ${plural(Number(p.limit), 'character')} (got ${chars})`;
+    case 'maxItems':
+      return `must have at most ${plural(Number(p.limit), 'item')} (got ${items})`;
+    case 'minItems':
+      return `must have at least ${plural(Number(p.limit), 'item')} (got ${items})`;
+    case 'maxProperties':
+      return `must have at most ${plural(Number(p.limit), 'field')}`;
+    case 'minProperties':
+      return `must have at least ${plural(Number(p.limit), 'field')}`;
     case 'minimum':
     case 'maximum':
     case 'exclusiveMinimum':
     case 'exclusiveMaximum':
-      return problem(`must be ${String(p.comparison)} ${String(p.limit)} (got ${quoted()})`);
+      return `must be ${String(p.comparison)} ${String(p.limit)} (got ${got.quoted()})`;
     case 'multipleOf':
-      return problem(`must be a multiple of ${String(p.multipleOf)} (got ${quoted()})`);
-    case 'dependentRequired':
-    case 'dependencies':
-      return problem(`missing field "${String(p.missingProperty)}" (required when "${String(p.property)}" is set)`);
-    case 'oneOf':
-      return problem(
-        `must match exactly one of the allowed forms (matches ${Array.isArray(p.passingSchemas) ? p.passingSchemas.length : 'none'})`,
-      );
-    case 'anyOf':
-      return problem('must match one of the allowed forms');
-    case 'not':
-      return problem('must not match the forbidden form');
-    default:
-      return problem(e.message ?? `fails "${e.keyword}"`);
+      return `must be a multiple of ${String(p.multipleOf)} (got ${got.quoted()})`;
   }
+  return undefined;
 }
 
 /** `prefix.path: message`, or just the message at the root with an empty prefix. */

@@ -9,14 +9,13 @@ import path from 'node:path';
 import { DocopsError } from '../model/errors.js';
 import type { KindDefinition } from '../model/kind.js';
 import { redactValue } from '../secrets.js';
+import { isRecord } from '../model/json.js';
 
 export interface Attachment {
   /** Relative to the output directory, with `/`. */
   path: string;
   text: string;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The documents with every `{file, text}` at a `fileFields` path reduced to `{file}`, and the files to write. `dir`

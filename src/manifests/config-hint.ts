@@ -7,8 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ValidationIssue } from '../model/errors.js';
 import type { ParsedYamlDoc } from './parse.js';
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+import { isRecord } from '../model/json.js';
 
 let configFields: ReadonlySet<string> | undefined;
 /** The daemon config's top-level fields (schemas/config.schema.json), read only when a document looks like one. */
@@ -28,7 +27,7 @@ function daemonConfigFields(): ReadonlySet<string> {
  */
 export function daemonConfigIssue(p: ParsedYamlDoc): ValidationIssue | undefined {
   const v = p.value;
-  if (!isObject(v) || 'apiVersion' in v || 'kind' in v) return undefined;
+  if (!isRecord(v) || 'apiVersion' in v || 'kind' in v) return undefined;
   const keys = Object.keys(v);
   const named = typeof v.manifests === 'string';
   if (!named && (keys.length === 0 || !keys.every((k) => daemonConfigFields().has(k)))) return undefined;
@@ -56,7 +55,7 @@ export function daemonConfigIssue(p: ParsedYamlDoc): ValidationIssue | undefined
  */
 export function strayDataFileIssue(p: ParsedYamlDoc): ValidationIssue | undefined {
   const v = p.value;
-  if (!isObject(v) || 'apiVersion' in v || 'kind' in v) return undefined;
+  if (!isRecord(v) || 'apiVersion' in v || 'kind' in v) return undefined;
   const format = 'openapi' in v ? 'an OpenAPI document' : 'swagger' in v ? 'a Swagger document' : undefined;
   if (!format) return undefined;
   return {

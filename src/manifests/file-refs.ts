@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { FileField, KindDefinition } from '../model/kind.js';
 import type { ParsedYamlDoc } from './parse.js';
 import { secretMarkAt, type SecretMark } from './secret-fields.js';
+import { isRecord } from '../model/json.js';
 
 /** What a `{file}` reference becomes once read. */
 export interface FileContent {
@@ -47,11 +48,7 @@ const lazyDigests = new WeakSet<object>();
 const hasSha256 = (v: object): boolean =>
   lazyDigests.has(v) || typeof (v as Record<string, unknown>)['sha256'] === 'string';
 
-export const isFileRef = (v: unknown): v is { file: string } =>
-  typeof v === 'object' &&
-  v !== null &&
-  !Array.isArray(v) &&
-  typeof (v as Record<string, unknown>)['file'] === 'string';
+export const isFileRef = (v: unknown): v is { file: string } => isRecord(v) && typeof v['file'] === 'string';
 
 export const isFileContent = (v: unknown): v is FileContent =>
   isFileRef(v) && typeof (v as Record<string, unknown>)['text'] === 'string' && hasSha256(v);

@@ -19,6 +19,7 @@ import type { Env } from './interpolate.js';
 import type { DocPath } from './paths.js';
 import { schemaText } from './schema-text.js';
 import { MIN_SECRET, registerSecret, shownUrl, urlUserinfo } from '../secrets.js';
+import { isRecord } from '../model/json.js';
 
 export const SECRET_KEYWORD = 'x-secret';
 export const SECRET_MARKS = ['credential', 'payload', 'env', 'userinfo', false] as const;
@@ -45,7 +46,6 @@ interface SchemaIndex {
 
 const indexes = new WeakMap<object, SchemaIndex>();
 
-const isNode = (v: unknown): v is Node => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isMark = (v: unknown): v is SecretMark => (SECRET_MARKS as readonly unknown[]).includes(v);
 
 /** Keywords whose subschemas apply to the value itself. */
@@ -81,7 +81,7 @@ function schemaIndex(schema: object): SchemaIndex {
   let marks = false;
   const visit = (v: unknown, base: string, resource: Node): void => {
     if (Array.isArray(v)) return v.forEach((x) => visit(x, base, resource));
-    if (!isNode(v)) return;
+    if (!isRecord(v)) return;
     if (isMark(v[SECRET_KEYWORD]) && v[SECRET_KEYWORD] !== false) marks = true;
     let [b, r] = [base, resource];
     if (typeof v['$id'] === 'string') {
@@ -112,9 +112,9 @@ function pointer(root: Node, ptr: string): Node | undefined {
   let node: unknown = root;
   for (const raw of ptr.split('/').slice(1)) {
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    node = isNode(node) || Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined;
+    node = isRecord(node) || Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined;
   }
-  return isNode(node) ? node : undefined;
+  return isRecord(node) ? node : undefined;
 }
 
 /** The subschemas of a node (its ref's target included). */
@@ -125,10 +125,10 @@ function children(index: SchemaIndex, node: Node): Node[] {
   for (const k of CHILDREN) {
     const v = node[k];
     if (k === 'properties' || k === 'patternProperties') {
-      if (isNode(v)) out.push(...Object.values(v).filter(isNode));
+      if (isRecord(v)) out.push(...Object.values(v).filter(isRecord));
     } else if (Array.isArray(v)) {
-      out.push(...v.filter(isNode));
-    } else if (isNode(v)) {
+      out.push(...v.filter(isRecord));
+    } else if (isRecord(v)) {
       out.push(v);
     }
   }
@@ -170,11 +170,11 @@ export function markedValues(schema: object, value: unknown): MarkedValue[] {
     if (ref) walk(ref, v, path, seen);
     for (const k of SAME_VALUE) {
       const sub = node[k];
-      const branches = Array.isArray(sub) ? sub.filter(isNode) : isNode(sub) ? [sub] : [];
+      const branches = Array.isArray(sub) ? sub.filter(isRecord) : isRecord(sub) ? [sub] : [];
       for (const s of branches) walk(s, v, path, seen);
     }
     if (Array.isArray(v)) walkItems(node, v, path);
-    else if (isNode(v)) walkProperties(node, v, path);
+    else if (isRecord(v)) walkProperties(node, v, path);
     else if (v !== undefined && v !== null && holdsParts(node)) {
       // A scalar where the schema wants a list or object holding secrets: it is likely one of them.
       const below = reachable(index, node);
@@ -192,21 +192,21 @@ export function markedValues(schema: object, value: unknown): MarkedValue[] {
     const rest = tuple ? (Array.isArray(node['prefixItems']) ? node['items'] : node['additionalItems']) : node['items'];
     v.forEach((item, i) => {
       const s = tuple && i < tuple.length ? tuple[i] : rest;
-      if (isNode(s)) walk(s, item, [...path, i], new Set());
+      if (isRecord(s)) walk(s, item, [...path, i], new Set());
     });
   };
   const walkProperties = (node: Node, v: Node, path: DocPath): void => {
-    const props = isNode(node['properties']) ? node['properties'] : {};
-    const patterns = isNode(node['patternProperties']) ? Object.entries(node['patternProperties']) : [];
+    const props = isRecord(node['properties']) ? node['properties'] : {};
+    const patterns = isRecord(node['patternProperties']) ? Object.entries(node['patternProperties']) : [];
     for (const [k, x] of Object.entries(v)) {
       const named = props[k];
-      const matching = patterns.filter(([p, s]) => isNode(s) && new RegExp(p, 'u').test(k)).map(([, s]) => s as Node);
+      const matching = patterns.filter(([p, s]) => isRecord(s) && new RegExp(p, 'u').test(k)).map(([, s]) => s as Node);
       const rest = node['additionalProperties'];
-      const schemas = isNode(named)
+      const schemas = isRecord(named)
         ? [named, ...matching]
         : matching.length > 0
           ? matching
-          : isNode(rest)
+          : isRecord(rest)
             ? [rest]
             : [];
       for (const s of schemas) walk(s, x, [...path, k], new Set());
@@ -217,7 +217,7 @@ export function markedValues(schema: object, value: unknown): MarkedValue[] {
 }
 
 function holdsParts(node: Node): boolean {
-  return PARTS.some((k) => isNode(node[k]) || Array.isArray(node[k]));
+  return PARTS.some((k) => isRecord(node[k]) || Array.isArray(node[k]));
 }
 
 /** The mark that decides the value at `path`: the innermost marked place at or above it (a hiding one on a tie). */

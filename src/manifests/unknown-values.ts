@@ -15,6 +15,7 @@ import type { ErrorObject } from 'ajv';
 import { selectErrors } from './ajv-messages.js';
 import { formatPath, pointerToPath, valueAt, type DocPath } from './paths.js';
 import { compileSchema } from './schema.js';
+import { isRecord } from '../model/json.js';
 
 /** Prefix of the key a set-aside field is kept under in its parent object (a NUL: no YAML or API key has one). */
 export const UNKNOWN_MARK = '\u0000unknown:';
@@ -29,8 +30,6 @@ export interface SetAside {
   unknown: unknown;
   field: boolean;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The kinds of schema errors a newer API's value makes: a value outside an enum, a field (or name) not in it. */
 function unknownAt(e: ErrorObject, value: unknown): { path: DocPath; field: boolean } | undefined {

@@ -10,6 +10,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { isMap, isScalar, isSeq, parseAllDocuments, stringify, type Document, type Node } from 'yaml';
+import { isRecord } from '../model/json.js';
 
 export type YamlPath = (string | number)[];
 
@@ -36,13 +37,10 @@ export type FileEdit =
 
 export type EditResult = { text: string } | { conflict: string };
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** The identity of an item of a list (`email`, `path`, `title` … or the scalar itself): how items are matched. */
 export function itemIdentity(item: unknown): string | undefined {
   if (typeof item === 'string') return item;
-  if (!isPlainObject(item)) return undefined;
+  if (!isRecord(item)) return undefined;
   for (const k of ['email', 'path', 'title', 'name', 'space', 'id'])
     if (typeof item[k] === 'string') return `${k}:${item[k]}`;
   return undefined;
@@ -55,7 +53,7 @@ export function itemIdentity(item: unknown): string | undefined {
  */
 export function diffOps(from: unknown, to: unknown, path: YamlPath = []): EditOp[] {
   if (isDeepStrictEqual(from, to)) return [];
-  if (isPlainObject(from) && isPlainObject(to)) {
+  if (isRecord(from) && isRecord(to)) {
     const ops: EditOp[] = [];
     for (const k of Object.keys(from))
       if (!(k in to)) ops.push({ path: [...path, k], before: from[k], after: undefined });
@@ -139,7 +137,7 @@ export function applyFileEdits(text: string, edits: readonly FileEdit[]): EditRe
           conflict: `${describe(edit.doc)}: spec.${op.path.join('.')} is ${JSON.stringify(have)} there, not ${JSON.stringify(op.before)}`,
         };
       const node = doc.getIn(full, true) as Node | undefined;
-      if (isScalar(node) && op.after !== undefined && !isPlainObject(op.after) && !Array.isArray(op.after))
+      if (isScalar(node) && op.after !== undefined && !isRecord(op.after) && !Array.isArray(op.after))
         node.value = op.after;
       else {
         scalarOnly = false;
@@ -162,14 +160,9 @@ function locate(docs: readonly Document.Parsed[], ref: DocumentRef): number | st
   const matches = (d: Document.Parsed | undefined): boolean => {
     if (!d) return false;
     const v = d.toJS() as Record<string, unknown> | null;
-    if (
-      !isPlainObject(v) ||
-      v['kind'] !== ref.kind ||
-      !isPlainObject(v['metadata']) ||
-      v['metadata']['organization'] !== ref.org
-    )
+    if (!isRecord(v) || v['kind'] !== ref.kind || !isRecord(v['metadata']) || v['metadata']['organization'] !== ref.org)
       return false;
-    const spec = isPlainObject(v['spec']) ? v['spec'] : {};
+    const spec = isRecord(v['spec']) ? v['spec'] : {};
     return ref.identity === undefined || spec['id'] === ref.identity || spec['title'] === ref.identity;
   };
   if (matches(docs[ref.index])) return ref.index;

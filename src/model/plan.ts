@@ -21,13 +21,11 @@ export type {
   AttributedChange,
   BlockedObject,
   CascadeObject,
-  DriftAttribution,
   OwnedObject,
   OwnershipMode,
   Phase,
   PlanWarning,
   ReportedChange,
-  Source,
   Step,
   UnmanagedObject,
 } from './generated/plan.js';

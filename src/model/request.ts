@@ -10,12 +10,10 @@ export type { HttpMethod } from '@docops/api-shared';
 
 export type {
   BatchSpec,
-  JoinSpec,
   MergeSpec,
   RecoverMatch,
   RecoverSpec,
   RefSlot,
-  RefusedWhen,
   RequestSpec,
   SettleSpec,
 } from './generated/plan.js';

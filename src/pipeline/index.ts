@@ -8,10 +8,9 @@ import { diffStage, readStage, type Stage } from '../engine/run.js';
 import type { ApplyOptions } from '../engine/apply.js';
 import { journalStage, writeStage, type PipelineRun } from './stages.js';
 
-export { attributionStage, journalStage, safetyStage, writeStage, type PipelineRun } from './stages.js';
-export type { SafetyOptions } from './stages.js';
+export { attributionStage, safetyStage, type PipelineRun } from './stages.js';
 export { runStages, got, writes, annotateStage, gateStage, PHASES } from '../engine/run.js';
-export type { Phase, Stage, StageRecord } from '../engine/run.js';
+export type { Stage, StageRecord } from '../engine/run.js';
 
 export interface PlanningStages<R extends PipelineRun> {
   /** Sets `desired` (and whatever the host records of the load). */

@@ -20,6 +20,7 @@ import path from 'node:path';
 import { canonicalJson } from '../plan-file/canonical.js';
 import { CHECKSUM_PATTERN } from './approval.js';
 import type { Approval, WaitingPlan } from './approvals.js';
+import { isRecord } from '../model/json.js';
 
 export const APPROVALS_FILE = 'approvals.json';
 const FORMAT = 'docops-approvals';
@@ -126,10 +127,6 @@ async function syncDirectory(dir: string): Promise<void> {
   } catch {
     // best effort: the file itself was fsync'd before the rename
   }
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string';

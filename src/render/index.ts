@@ -27,5 +27,5 @@ export { renderText } from './text.js';
 export { renderMarkdown, MARKDOWN_MAX_LENGTH } from './markdown.js';
 export { renderJson } from './json.js';
 export { applyResultData, renderApplyReport, stepSources } from './apply-report.js';
-export type { ApplyResult, StepSources } from './apply-report.js';
-export { shouldColor, createColors } from './ansi.js';
+export type { ApplyResult } from './apply-report.js';
+export { shouldColor } from './ansi.js';

@@ -4,6 +4,7 @@
  */
 import type { CascadeObject, Step, OwnedObject, ReportedChange, UnmanagedObject } from '../model/plan.js';
 import { DRIFT_REASON, MODE_REASON } from '../model/plan.js';
+import { isRecord } from '../model/json.js';
 
 export const SENSITIVE = '(sensitive)';
 
@@ -86,9 +87,6 @@ export interface FieldChange {
   after: unknown;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /**
  * Fields that differ between before and after (after's key order first, then fields only before has). Where both
  * sides are objects the change is reported per nested field (`members.ann@x.test`), so one changed entry in a big
@@ -107,7 +105,7 @@ export function fieldChanges(
     if (sameValue(b[f], a[f])) continue;
     const bv = b[f];
     const av = a[f];
-    if (isPlainObject(bv) && isPlainObject(av)) out.push(...fieldChanges(bv, av, `${prefix}${f}.`));
+    if (isRecord(bv) && isRecord(av)) out.push(...fieldChanges(bv, av, `${prefix}${f}.`));
     else out.push({ field: `${prefix}${f}`, before: bv, after: av });
   }
   return out;

@@ -6,6 +6,7 @@
  */
 import type { KindDefinition, LiveKindState, LiveObject, UndoFate, UndoRefs } from '../model/kind.js';
 import type { JournalRecord } from './journal.js';
+import { isRecord } from '../model/json.js';
 
 /** One journaled object and what undo does with it. */
 export interface UndoObject {
@@ -236,8 +237,4 @@ function withoutGonePin(doc: object, goneIds: ReadonlySet<string>, unpinned: Set
     delete spec['id'];
   }
   return copy;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -75,6 +75,31 @@ describe('the shape of src, as the lint holds it', () => {
     expect(await rulesBroken('src/engine/planted.ts', long.split('\n').slice(1).join('\n'))).toEqual([]);
   });
 
+  it('functions of at most 80 lines of code (blank lines and comments aside)', async () => {
+    const fn = (lines: number): string =>
+      'export function planted(): number {\n  let n = 0;\n' +
+      Array.from({ length: lines - 4 }, (_, i) => `  n += ${i};\n  // a comment\n\n`).join('') +
+      '  return n;\n}\n';
+    expect(await rulesBroken('src/engine/planted.ts', fn(81))).toContain('max-lines-per-function');
+    expect(await rulesBroken('src/engine/planted.ts', fn(80))).toEqual([]);
+  });
+
+  it('one JSON type guard: isRecord in src/model/json.ts, and no private copy elsewhere in src', async () => {
+    const copy =
+      "export const isObject = (v: unknown): v is Record<string, unknown> =>\n  v !== null && typeof v === 'object' && !Array.isArray(v);\n";
+    expect(await rulesBroken('src/engine/planted.ts', copy)).toContain('no-restricted-syntax');
+    // The same check under another name, inside a wider guard, is a copy too.
+    const inline =
+      'export function isThing(v: unknown): v is { id: string } {\n' +
+      "  return typeof v === 'object' && v !== null && !Array.isArray(v) && 'id' in v;\n}\n";
+    expect(await rulesBroken('src/api/planted.ts', inline)).toContain('no-restricted-syntax');
+    expect(await rulesBroken('src/model/planted.ts', copy)).toEqual([]);
+    const shared =
+      "import { isRecord } from '../model/json.js';\n\n" +
+      "export const idOf = (v: unknown): unknown => (isRecord(v) ? v['id'] : undefined);\n";
+    expect(await rulesBroken('src/engine/planted.ts', shared)).toEqual([]);
+  });
+
   it('one layout: the formatter refuses code it would write differently, and leaves prose and YAML alone', async () => {
     // What `npm run lint` runs after eslint: `prettier --check .` with the repository's options and ignore file.
     const formatted = async (filePath: string, code: string): Promise<boolean> => {

@@ -14,7 +14,7 @@ import { KINDS } from '../../src/kinds/index.js';
 import { createDaemonMetrics } from '../../src/daemon/metrics.js';
 import { DaemonStages, type DaemonRunParts } from '../../src/daemon/run-stages.js';
 import type { DaemonRun } from '../../src/daemon/run.js';
-import { DEFAULT_SAFETY } from '../../src/safety/index.js';
+import { DEFAULT_SAFETY } from '../../src/safety/config.js';
 import { PHASES, runStages, type PipelineRun, type Stage, type StageRecord } from '../../src/pipeline/index.js';
 
 const guide = readFileSync('docs/dev/architecture.md', 'utf8');

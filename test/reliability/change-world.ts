@@ -17,10 +17,8 @@ import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import type { ApiClient } from '../../src/model/api-client.js';
 import type { PlanOptions } from '../../src/engine/reconcile.js';
 import type { DesiredState } from '../../src/model/state.js';
-import { applyPlan } from '../../src/engine/apply.js';
-import type { ApplyReport } from '../../src/model/apply-report.js';
-import { duplicateIdentities, everyKindManifests } from './every-kind-world.js';
-import { fastClient, loadDesired, planAndApply, planOnce, plannedDeletePaths, tempDir } from '../helpers/pipeline.js';
+import { everyKindManifests } from './every-kind-world.js';
+import { fastClient, loadDesired, planAndApply, planOnce, tempDir } from '../helpers/pipeline.js';
 
 /** Every manifest kind the world deletes objects of, pruned. */
 export const WORLD_PRUNE: Record<string, boolean> = {
@@ -225,53 +223,5 @@ export async function startChangeWorld(
   } catch (err) {
     await close();
     throw err;
-  }
-}
-
-export interface ChangeOutcome {
-  seed: number;
-  converged: boolean;
-  steps: number;
-  /** The steps of the plan after the apply (empty when converged). */
-  left: string[];
-  failed: ApplyReport['failed'];
-  duplicates: string[];
-  unplannedDeletes: string[];
-  /** Faults the sandbox injected during plan and apply. */
-  faults: number;
-}
-
-/**
- * Plan "after" and apply it once under `faults` with `seed` (the world's habits included), then plan again with
- * the faults off: converged when that plan is empty. Nothing may exist twice nor be deleted that no plan asked for.
- */
-export async function changeOnce(
-  seed: number,
-  faults: string,
-  world?: Pick<ChangeWorld, 'before' | 'after'>,
-): Promise<ChangeOutcome> {
-  const w = await startChangeWorld({}, world ?? {});
-  try {
-    w.sandbox.setFaults(`${faults},seed=${seed}`);
-    const plan = await planOnce(w.client, w.desired, w.options);
-    const report = await applyPlan(w.client, plan, { concurrency: 8, sleep: async () => {} });
-    w.sandbox.setFaults(undefined);
-    const stats = w.sandbox.stats();
-    const next = await planOnce(w.client, w.desired, w.options);
-    const allowed = plannedDeletePaths([plan]);
-    return {
-      seed,
-      converged: next.steps.length === 0 && next.blocked.length === 0,
-      steps: plan.steps.length,
-      left: next.steps.map((s) => s.id),
-      failed: report.failed,
-      duplicates: duplicateIdentities(w.sandbox.store),
-      unplannedDeletes: stats.requests
-        .filter((r) => r.method === 'DELETE' && !allowed.has(r.path))
-        .map((r) => `${r.path} (${r.status})`),
-      faults: stats.requests.filter((r) => r.fault !== undefined).length,
-    };
-  } finally {
-    await w.close();
   }
 }

@@ -3,7 +3,7 @@ import { isRecord } from '../../src/kinds/common.js';
 import { emptyPlan, type Phase, type Plan, type Step } from '../../src/model/plan.js';
 import { liveKey, type LiveState } from '../../src/model/state.js';
 import type { ManifestDocument } from '../../src/model/document.js';
-import { DEFAULT_SAFETY, resolveSafetyConfig, type SafetyConfig } from '../../src/safety/config.js';
+import { resolveSafetyConfig, type SafetyConfig } from '../../src/safety/config.js';
 import type { GateOptions } from '../../src/safety/gate.js';
 
 /** A field of a live object whose kind is forgotten (a journal record's, a snapshot part's), read with a check. */
@@ -72,8 +72,6 @@ export function gateOpts(over: Partial<GateOptions> & { safety?: unknown } = {})
   const { safety: _safety, ...rest } = over;
   return { config: over.config ?? config, force: false, desiredCount: 100, ...rest };
 }
-
-export { DEFAULT_SAFETY };
 
 /** A kind with no behaviour beyond what a test passes in. */
 /** A kind that fetches and plans nothing; `extra` supplies the hooks a test needs, typed over record fields. */

@@ -3,8 +3,6 @@ import { expect } from 'vitest';
 import type { Client, Json } from './helpers.js';
 
 export const SITES = '/orgs/org-demo/sites';
-/** The demo seed's spaces. */
-export const SPACES = ['sp-getting-started', 'sp-api', 'sp-runbooks', 'sp-changelog'] as const;
 
 type Call = Client['call'];
 

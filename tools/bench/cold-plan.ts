@@ -20,7 +20,6 @@ import { cleanEnv, docopsCommand, modulesByOrigin, runProbed, runTimed } from '.
 export const DOCUMENTS_PER_FILE = 1000;
 
 /** The bench organization scaled to `members`: teams, memberships, spaces and sites in the same proportions. */
-export { scaledSizes } from './org-model.js';
 
 export interface ColdPlanRun {
   wallMs: number;

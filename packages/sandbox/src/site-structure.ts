@@ -26,20 +26,16 @@ import type { SandboxStore } from './store.js';
 
 // The routes take the navigation's reads from here too, beside its changes.
 export {
-  containerOf,
-  get,
   groupOfSection,
   groupsInOrder,
   hasSections,
   isDefaultSiteSpace,
-  pathsOf,
-  reposition,
   sectionsInOrder,
   siteSpaceCount,
   siteSpacesInOrder,
   siteSpacesOf,
 } from './site-nav.js';
-export type { Position, Where } from './site-nav.js';
+export type { Position } from './site-nav.js';
 
 export interface NewSection {
   title: string;

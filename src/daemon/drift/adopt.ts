@@ -24,6 +24,7 @@ import {
 } from '../../manifests/yaml-edit.js';
 import { compileSchema } from '../../manifests/schema.js';
 import { setAsideUnknown } from '../../manifests/unknown-values.js';
+import { isRecord } from '../../model/json.js';
 
 export interface Adoption {
   /** File (relative to the manifests directory, `/` separators) → its edits. */
@@ -60,14 +61,13 @@ const OVERLAYS: Overlay[] = [
 const UNKNOWN_VALUE =
   'the live value is one docops does not know (from a newer API): no manifest can write it, so it is left as a drift to revert or to change in the app';
 
-const isPlainObject = (v: unknown): v is Spec => typeof v === 'object' && v !== null && !Array.isArray(v);
 const objKey = (kind: string, key: string): string => `${kind}\u0000${key}`;
 const print = (s: Step): string => JSON.stringify([s.id, s.action, s.before, s.after]);
 const blockPrint = (b: BlockedObject): string => JSON.stringify([b.kind, b.org, b.key, b.message]);
 
 /** What the manifest writes, with the live values laid over it (only keys it writes; list items by identity). */
 export function overlay(written: unknown, live: unknown, o: Overlay): unknown {
-  if (isPlainObject(written) && isPlainObject(live)) {
+  if (isRecord(written) && isRecord(live)) {
     const out: Spec = {};
     for (const [k, v] of Object.entries(written)) {
       if (k in live) out[k] = overlay(v, live[k], o);
@@ -109,7 +109,7 @@ function asDocument(value: Spec, file: string, index: number, like?: ManifestDoc
 }
 
 const refOf = (doc: ManifestDocument<unknown>): DocumentRef => {
-  const spec = isPlainObject(doc.spec) ? doc.spec : {};
+  const spec = isRecord(doc.spec) ? doc.spec : {};
   const identity =
     typeof spec['id'] === 'string' ? spec['id'] : typeof spec['title'] === 'string' ? spec['title'] : undefined;
   return {
@@ -298,9 +298,9 @@ function relatedTo(
     for (let k = 0; k <= path.length; k++) {
       const prefix = ['spec', ...path.slice(0, k)];
       if (sources.has(at(doc.pos(prefix)))) return true;
-      if (isPlainObject(node) && Object.keys(node).some((c) => sources.has(at(doc.pos([...prefix, c]))))) return true;
+      if (isRecord(node) && Object.keys(node).some((c) => sources.has(at(doc.pos([...prefix, c]))))) return true;
       node =
-        k < path.length && (isPlainObject(node) || Array.isArray(node))
+        k < path.length && (isRecord(node) || Array.isArray(node))
           ? (node as Record<string | number, unknown>)[path[k]!]
           : undefined;
     }

@@ -253,5 +253,3 @@ export function fingerprint(steps: readonly Step[]): string {
   const lines = steps.map((s) => JSON.stringify([s.id, s.before, s.after])).sort();
   return `sha256:${createHash('sha256').update(lines.join('\n')).digest('hex')}`;
 }
-
-export { MARKER as PROPOSAL_MARKER };

@@ -56,13 +56,6 @@ export interface ElectionTimings {
   retryPeriodMs: number;
 }
 
-/** client-go's defaults (15 s / 10 s / 2 s). */
-export const DEFAULT_TIMINGS: ElectionTimings = {
-  leaseDurationMs: 15_000,
-  renewDeadlineMs: 10_000,
-  retryPeriodMs: 2_000,
-};
-
 export type Role = 'starting' | 'leader' | 'follower';
 
 export interface ElectionStatus {

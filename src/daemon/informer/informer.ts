@@ -28,7 +28,7 @@ import { forgetReads, newOrgState, orgStatus, type OrgRead, type OrgState, type 
 import { OrgReader } from './org-reads.js';
 import { pathTarget } from '../../audit/targets.js';
 
-export { FULL_REASONS, type FullReason, type OrgRead, type OrgStatus } from './org-state.js';
+export { type OrgRead, type OrgStatus } from './org-state.js';
 
 export interface InformerConfig {
   /** Events read again behind the cursor (late events); up to maxOverlapMs once events were seen later than that. */

@@ -16,17 +16,6 @@ export type FullReason =
   | 'too-many'
   | 'unknown-action'
   | 'own-write';
-export const FULL_REASONS: readonly FullReason[] = [
-  'start',
-  'resync',
-  'demand',
-  'unavailable',
-  'expired',
-  'out-of-order',
-  'too-many',
-  'unknown-action',
-  'own-write',
-];
 
 /** How one organization's live state was read for a run. */
 export interface OrgRead {

@@ -6,12 +6,11 @@
 import type { ValidationIssue } from '../../model/errors.js';
 import type { Env } from '../../manifests/interpolate.js';
 import { NOTIFY_EVENTS, type NotifyEvent, type NotifyTarget, type NotifyType } from './types.js';
+import { isRecord } from '../../model/json.js';
 
 type At = (path: string[]) => { file: string; line: number; column: number };
 
 export const MIN_SIGNING_SECRET = 16;
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Targets from a schema-valid `notify` value; issues for what the schema cannot see. */
 export function notifyTargets(raw: unknown, env: Env, at: At): { targets: NotifyTarget[]; issues: ValidationIssue[] } {
@@ -19,7 +18,7 @@ export function notifyTargets(raw: unknown, env: Env, at: At): { targets: Notify
   const issues: ValidationIssue[] = [];
   if (!Array.isArray(raw)) return { targets, issues };
   raw.forEach((item, i) => {
-    if (!isObject(item)) return;
+    if (!isRecord(item)) return;
     const where = (field: string): { file: string; line: number; column: number } => at(['notify', String(i), field]);
     const type = item.type as NotifyType;
     const url = typeof item.url === 'string' ? item.url : '';

@@ -11,7 +11,6 @@ import { uniqueKeys } from '../unmatched.js';
 import {
   grantKey,
   membersListPath,
-  principalLabel,
   teamsListPath,
   type AccessAux,
   type AccessEntry,
@@ -151,6 +150,3 @@ export function accessReader(
     },
   };
 }
-
-/** `team:<title>` / `user:<e-mail>` of a live grant (its id when it has no name). */
-export const grantLabel = (g: LiveGrant): string => principalLabel(g.principal, g.name !== '' ? g.name : g.id);

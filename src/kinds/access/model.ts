@@ -14,9 +14,6 @@ import { orgPath } from '../common.js';
 export const ACCESS_ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const;
 export type AccessRole = (typeof ACCESS_ROLES)[number];
 
-export const isAccessRole = (v: unknown): v is AccessRole =>
-  typeof v === 'string' && (ACCESS_ROLES as readonly string[]).includes(v);
-
 /** A role as written: null only on a site (an override that takes access away). */
 export type GrantRole = AccessRole | null;
 

@@ -62,8 +62,6 @@ export interface RedirectFields {
   destination: unknown;
 }
 
-export const PUBLISHING_BACKENDS = ['custom', 'integration'] as const;
-
 /** Visitor sign-in settings as written; the private key as `{text, fingerprint}` once read (never shown). */
 export type PublishingAuthSpec = Omit<Written<'publishingAuth'>, 'privateKey'> & {
   privateKey?: { text: string; fingerprint: string; file?: string };

@@ -69,8 +69,6 @@ export const WAVE = {
   pruneSite: 30,
 } as const;
 
-export const VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth'] as const;
-
 /** One site space as a manifest writes it (a bare space reference is `{space}`): the space (Space manifest title or space id), its own fields, and where it is written. */
 export type SiteSpaceSpec = Exclude<WrittenSiteSpace, string> & { at: DocPath };
 

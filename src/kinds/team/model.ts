@@ -9,8 +9,6 @@ import type { PrunedTeam } from '../team-cascades.js';
 export const TEAM_KIND = 'Team';
 export const TEAM_DEPTH = 20;
 
-export type TeamRole = 'owner' | 'member';
-
 /** A member as a Team manifest lists it, with its e-mail lower-cased, its role (default `member`) and where it is listed. */
 export type TeamMemberSpec = Required<NonNullable<TeamManifestSpec['members']>[number]> & { at: DocPath };
 

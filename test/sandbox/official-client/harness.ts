@@ -43,10 +43,6 @@ export function operationOf(method: string, path: string): SpecOperation | undef
   return found.sort((a, b) => b.literal - a.literal)[0]?.op;
 }
 
-export function operationById(operationId: string): SpecOperation | undefined {
-  return OPERATIONS.find((o) => o.operationId === operationId);
-}
-
 const requestValidators = new Map<string, ReturnType<typeof requestValidator> | null>();
 
 function requestValidatorFor(op: SpecOperation): ReturnType<typeof requestValidator> | null {

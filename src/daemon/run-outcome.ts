@@ -9,7 +9,7 @@ import { ApiError, PolicyError, SafetyError } from '../model/errors.js';
 import type { Plan } from '../model/plan.js';
 import type { Logger } from '../log.js';
 import { stepLine } from '../render/step-line.js';
-import type { DaemonMode } from './config.js';
+import type { DaemonMode } from '../config/config.js';
 import type { DaemonMetrics } from './metrics.js';
 import type { RunRecord } from './run-record.js';
 

@@ -24,7 +24,7 @@ import type { LiveSource } from './informer/link.js';
 import { pollDecision } from './informer/poll-run.js';
 import type { DriftKeeper } from './drift/propose.js';
 import { markManifestChanges } from './origin.js';
-import type { DaemonMode } from './config.js';
+import type { DaemonMode } from '../config/config.js';
 import { readHealth, type HealthSchedule, type SpaceHealth } from './health.js';
 import type { DaemonMetrics } from './metrics.js';
 import {

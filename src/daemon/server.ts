@@ -22,7 +22,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log.js';
 import { redactText } from '../secrets.js';
-import type { ListenAddress } from './config.js';
+import type { ListenAddress } from '../config/checks.js';
 
 export interface Readiness {
   ready: boolean;

@@ -95,12 +95,12 @@ export async function daemonCommand(argv: string[], io: CliIO, hooks: DaemonComm
   if (typeof format === 'string' && !isLogFormat(format))
     throw new UsageError(`--log-format: expected one of ${LOG_FORMATS.join(', ')}`);
 
-  const [{ loadDaemonConfig }, { Daemon }, { createLogger }] = await Promise.all([
-    import('../../daemon/config.js'),
+  const [{ loadConfig }, { Daemon }, { createLogger }] = await Promise.all([
+    import('../../config/load.js'),
     import('../../daemon/daemon.js'),
     import('../../log.js'),
   ]);
-  const config = await loadDaemonConfig(file, {
+  const config = await loadConfig(file, {
     env: io.env,
     overrides: {
       ...(typeof values['api-url'] === 'string' ? { apiUrl: values['api-url'] } : {}),

@@ -6,7 +6,7 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../../log.js';
 import type { Env } from '../../manifests/interpolate.js';
-import type { HaConfig } from '../config.js';
+import type { HaConfig } from '../../config/ha.js';
 import { LeaderElector, type ElectionStatus, type LeaseLock } from '../ha/election.js';
 import { kubernetesLock, leadershipOf, replicaIdentity, type Leadership } from '../ha/leadership.js';
 import { ShardCoordinator, type ShardView } from './shards.js';

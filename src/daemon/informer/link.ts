@@ -12,7 +12,7 @@ import type { DesiredState, LiveState } from '../../model/state.js';
 import type { ScopeSet } from '../../engine/scope.js';
 import type { Logger } from '../../log.js';
 import type { Clock } from '../backoff.js';
-import type { InformerSettings } from '../config.js';
+import type { InformerSettings } from '../../config/config.js';
 import type { DaemonMetrics } from '../metrics.js';
 import { Informer, type OrgRead, type OrgStatus } from './informer.js';
 

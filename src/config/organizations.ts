@@ -7,8 +7,7 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { SourcePos, ValidationIssue } from '../model/errors.js';
 import type { Env } from '../manifests/interpolate.js';
-import { notifyTargets } from './notify/config.js';
-import type { NotifyTarget } from './notify/types.js';
+import { notifyTargets, type NotifyTarget } from './notify.js';
 
 export interface OrgConfig {
   /** The organization's id, as its manifests name it. */
@@ -23,7 +22,7 @@ export interface OrgConfig {
   prune?: Record<string, boolean>;
   safety?: Record<string, unknown>;
   notify?: NotifyTarget[];
-  /** Where its token's field is written, for the problems found when its token is read (config-tokens.ts). */
+  /** Where its token's field is written, for the problems found when its token is read (tokens.ts). */
   at?: { tokenFile?: SourcePos; tokenEnv?: SourcePos };
 }
 

@@ -173,6 +173,14 @@ type Families = ReturnType<typeof families>;
 /** A fleet's families, one set per registry (every organization's metrics are series of the same families). */
 const shared = new WeakMap<Registry, Families>();
 
+/** One organization's families: its own; a fleet's organization's, those its registry shares with the others. */
+function familiesOf(registry: Registry, org: string | undefined): Families {
+  if (org === undefined) return families(registry, false);
+  const f = shared.get(registry) ?? families(registry, true);
+  shared.set(registry, f);
+  return f;
+}
+
 export interface DaemonMetricsOptions {
   defaultMetrics?: boolean;
   /** The registry to register in (a fleet's, shared by its organizations); default: a new one. */
@@ -185,12 +193,7 @@ export function createDaemonMetrics(options: DaemonMetricsOptions = {}): DaemonM
   const registry = options.registry ?? new Registry();
   if (options.registry === undefined && options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
   const org = options.org;
-  let f: Families;
-  if (org === undefined) f = families(registry, false);
-  else {
-    f = shared.get(registry) ?? families(registry, true);
-    shared.set(registry, f);
-  }
+  const f = familiesOf(registry, org);
   const L = <T extends Record<string, string>>(labels: T): T & { org?: string } =>
     org === undefined ? labels : { ...labels, org };
   const {

@@ -7,7 +7,7 @@
 import type { ValidationIssue } from '../model/errors.js';
 import type { Env } from '../manifests/interpolate.js';
 
-export const NOTIFY_EVENTS = [
+const NOTIFY_EVENTS = [
   'drift',
   'apply_failed',
   'refused',
@@ -17,8 +17,7 @@ export const NOTIFY_EVENTS = [
 ] as const;
 export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
 
-export const NOTIFY_TYPES = ['webhook', 'slack'] as const;
-export type NotifyType = (typeof NOTIFY_TYPES)[number];
+type NotifyType = 'webhook' | 'slack';
 
 export interface NotifyTarget {
   /** For logs: the name given, else `notify[i]` (never the URL: it is a secret). */

@@ -34,6 +34,8 @@ export const MAY_IMPORT = {
   health: ['model', 'kinds', ...BASE],
   // docops.yaml, read by both hosts (the daemon, and `plan`/`apply --config`): it imports neither.
   config: ['model', 'manifests', 'api', 'safety', 'policy', ...BASE],
+  // The run's shared stages (load → scope → read → diff → annotate → gate → journal → apply → after), both hosts'.
+  pipeline: ['model', 'engine', 'scopes', 'audit', 'safety', ...BASE],
   daemon: [
     'config',
     'model',
@@ -49,6 +51,7 @@ export const MAY_IMPORT = {
     'safety',
     'policy',
     'health',
+    'pipeline',
     ...BASE,
   ],
   // Nothing of the daemon: `docops daemon` alone loads it, lazily (DAEMON_COMMAND below).
@@ -71,6 +74,7 @@ export const MAY_IMPORT = {
     'init',
     'policy',
     'health',
+    'pipeline',
     ...BASE,
   ],
 };

@@ -1,9 +1,11 @@
-/** Plan and apply from the manifests: load them, connect, fetch, diff. */
+/**
+ * Planning from the manifests, as `plan` and `apply` do: the run's planning stages (src/pipeline) with the CLI's
+ * load (flags, files) and connection: load → connect → read → diff → attribution.
+ */
 import type { ApiClient } from '../model/api-client.js';
 import { UsageError } from '../model/errors.js';
 import type { KindDefinition } from '../model/kind.js';
 import type { Plan, OwnershipMode } from '../model/plan.js';
-import { computePlan } from '../engine/reconcile.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import type { LoadInputs } from '../manifests/index.js';
 import { recordingClient, type ApiCall } from '../scopes/needs.js';
@@ -11,7 +13,9 @@ import type { CommandContext } from './command.js';
 import { configuredModes } from './config-file.js';
 import { connect, requireCredentials } from './connect.js';
 import { loadDesired } from './pipeline.js';
-import { countingClient, createProgress } from './progress.js';
+import { countingClient, createProgress, type Progress } from './progress.js';
+import { attributionStage, got, planningStages, runStages, type PipelineRun, type Stage } from '../pipeline/index.js';
+import { KINDS } from './wiring.js';
 
 function pruneOptions(
   kinds: readonly KindDefinition[],
@@ -51,37 +55,93 @@ export interface PlannedRun {
   inputs: LoadInputs;
 }
 
+/** The CLI's run: the pipeline's, with what `plan` and `apply` show and save besides the plan. */
+export interface CliRun extends PipelineRun {
+  /** Every read the plan made. */
+  reads: ApiCall[];
+  /** The client as connected (the run's `client` counts and records the reads through it). */
+  connected?: ApiClient;
+  modes?: Record<string, OwnershipMode>;
+  inputs?: LoadInputs;
+}
+
+/** load: the manifests, validated (invalid manifests never reach the API, not even a read); then `check`. */
+function loadStage(ctx: CommandContext, check?: (desired: DesiredState) => void): Stage<CliRun> {
+  return {
+    name: 'manifests',
+    phase: 'load',
+    reads: [],
+    writes: ['desired', 'inputs'],
+    async run(run) {
+      const { desired, inputs } = await loadDesired(ctx);
+      run.desired = desired;
+      run.inputs = inputs;
+      check?.(desired);
+    },
+  };
+}
+
+/** scope: what the plan prunes and owns (--prune, the modes of --config), and the connection it reads through. */
+function connectStage(ctx: CommandContext, progress: Progress): Stage<CliRun> {
+  return {
+    name: 'connect',
+    phase: 'scope',
+    reads: [],
+    writes: ['options', 'modes', 'client', 'connected'],
+    async run(run) {
+      const modes = await configuredModes(ctx);
+      const prune = pruneOptions(run.kinds, ctx.global.prune, modes);
+      const client = await connect(ctx);
+      run.modes = modes;
+      run.options = { prune, invite: ctx.global.invite, modes };
+      run.connected = client;
+      // On a terminal, a long fetch (a large organization) shows how many reads are done, as export does.
+      run.client = countingClient(recordingClient(client, run.reads), () => progress.tick());
+    },
+  };
+}
+
+/** load → connect → read → diff (progress counts the reads), then the annotation: who made the drift. */
+export function cliPlanningStages(
+  ctx: CommandContext,
+  progress: Progress,
+  check?: (desired: DesiredState) => void,
+): { reading: Stage<CliRun>[]; annotate: Stage<CliRun>[] } {
+  return {
+    reading: planningStages({ load: [loadStage(ctx, check)], scope: [connectStage(ctx, progress)] }),
+    annotate: [attributionStage],
+  };
+}
+
 /** `check` judges the loaded manifests before anything is read (an organization's: src/cli/organizations.ts). */
 export async function planFromManifests(
   ctx: CommandContext,
   check?: (desired: DesiredState) => void,
 ): Promise<PlannedRun> {
   requireCredentials(ctx);
-  // Manifests first: invalid manifests never reach the API, not even a read (test/reliability/bad-input.test.ts).
-  const { kinds, desired, inputs } = await loadDesired(ctx);
-  check?.(desired);
-  const modes = await configuredModes(ctx);
-  const prune = pruneOptions(kinds, ctx.global.prune, modes);
-  const client = await connect(ctx);
-  const reads: ApiCall[] = [];
-  // On a terminal, a long fetch (a large organization) shows how many reads are done, as export does.
+  const run: CliRun = { kinds: KINDS, mode: 'plan', reads: [] };
   const progress = createProgress(ctx.io.stderr, 'Reading live state');
-  const reading = countingClient(recordingClient(client, reads), () => progress.tick());
-  let computed;
+  const stages = cliPlanningStages(ctx, progress, check);
   try {
-    computed = await computePlan(reading, kinds, desired, { prune, invite: ctx.global.invite, modes });
+    await runStages(run, stages.reading);
   } finally {
     progress.done();
   }
-  const live = computed.live;
   // Who made the drift: a separate read after the diff, only when there is drift (src/audit).
-  const plan =
-    computed.plan.steps.length > 0
-      ? await (await import('../audit/attribute.js')).attributeDrift(reading, computed.plan, kinds)
-      : computed.plan;
+  await runStages(run, stages.annotate);
+  const plan = got(run, 'plan');
   ctx.logger.info(
     { steps: plan.steps.length, unmanaged: plan.unmanaged.length, warnings: plan.warnings.length },
     'plan computed',
   );
-  return { plan, live, desired, client, kinds, reads, modes, inputs };
+  return {
+    plan,
+    live: got(run, 'live'),
+    desired: got(run, 'desired'),
+    client: got(run, 'connected'),
+    kinds: run.kinds,
+    reads: run.reads,
+    modes: got(run, 'modes'),
+    inputs: got(run, 'inputs'),
+  };
 }

@@ -1,24 +1,16 @@
 /**
- * The safety layer as the CLI's apply uses it: the gate between plan and apply (exit 3 on refusal), the
- * delete journal plugged into applyPlan's beforeStep, and where their settings come from (--force,
- * --config's `safety:` and `journalDir`, --journal-dir).
+ * The safety layer as the CLI's apply uses it: the run's writing stages (src/pipeline: the safety gate, exit 3 on
+ * refusal; the delete journal; the apply), and where their settings come from (--force, --config's `safety:` and
+ * `journalDir`, --journal-dir).
  */
-import { matchOperation } from '../scopes/operations.js';
 import { access } from 'node:fs/promises';
 import type { ApiClient } from '../model/api-client.js';
-import { applyPlan } from '../engine/apply.js';
 import type { ApplyReport } from '../model/apply-report.js';
 import type { KindDefinition } from '../model/kind.js';
 import type { Plan } from '../model/plan.js';
 import type { DesiredState, LiveState } from '../model/state.js';
-import {
-  countDesired,
-  createJournal,
-  fetchWhoami,
-  resolveSafetyConfig,
-  safetyGate,
-  type SafetyConfig,
-} from '../safety/index.js';
+import { fetchWhoami, resolveSafetyConfig, type SafetyConfig } from '../safety/index.js';
+import { got, runStages, safetyStage, writingStages, type PipelineRun, type Stage } from '../pipeline/index.js';
 import type { FlagSpecs } from './args.js';
 import type { CommandContext } from './command.js';
 import type { ApplyEvent } from '../engine/apply.js';
@@ -91,33 +83,38 @@ export interface GuardedApplyResult {
   journalFile?: string;
 }
 
-/** Gate (throws SafetyError, exit 3), then apply with every delete journaled first. */
-export async function guardedApply(
+/** safety → journal → apply: `--force` lifts the thresholds (said in a warning), `--journal-dir` places the journal. */
+export function cliWritingStages(
   ctx: CommandContext,
   settings: SafetySettings,
-  input: GuardedApplyInput,
-): Promise<GuardedApplyResult> {
-  const gate = safetyGate(input.kinds, {
+  client: ApiClient,
+  onStep?: (e: ApplyEvent) => void,
+): Stage<PipelineRun>[] {
+  const safety = safetyStage({
     config: settings.config,
     force: settings.force,
-    desiredCount: countDesired(input.desired),
-    desired: input.desired,
-    whoami: () => fetchWhoami(input.client),
+    whoami: () => fetchWhoami(client),
     onOverridden: (violations) => {
       for (const v of violations)
         ctx.logger.warn({ rule: v.rule, kind: v.kind, org: v.org }, `--force overrides: ${v.message}`);
     },
   });
-  await gate(input.plan, input.live);
-  const journal = createJournal(settings.journalDir, input.live, { client: input.client, kinds: input.kinds });
-  const report = await applyPlan(input.client, input.plan, {
-    concurrency: ctx.global.concurrency,
-    beforeStep: journal.beforeStep,
-    scopesOf: (method, path) => matchOperation(method, path)?.scopes,
-    ...(input.onStep ? { onStep: input.onStep } : {}),
-  });
-  const written = await exists(journal.file);
-  return written ? { report, journalFile: journal.file } : { report };
+  const apply = { concurrency: ctx.global.concurrency, ...(onStep ? { onStep } : {}) };
+  return writingStages({ gates: [safety], journalDir: settings.journalDir, apply });
+}
+
+/** The run's writing stages: gate (throws SafetyError, exit 3), then apply with every delete journaled first. */
+export async function guardedApply(
+  ctx: CommandContext,
+  settings: SafetySettings,
+  input: GuardedApplyInput,
+): Promise<GuardedApplyResult> {
+  const { client, kinds, plan, live, desired } = input;
+  const run: PipelineRun = { kinds, mode: 'apply', client, desired, live, plan };
+  await runStages(run, cliWritingStages(ctx, settings, client, input.onStep));
+  const report = got(run, 'report');
+  const file = run.journalFile;
+  return file !== undefined && (await exists(file)) ? { report, journalFile: file } : { report };
 }
 
 async function exists(file: string): Promise<boolean> {

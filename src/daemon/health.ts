@@ -14,15 +14,10 @@ import type { LiveState } from '../model/state.js';
 import type { DesiredState } from '../model/state.js';
 import { managedSpaces, readBrokenLinks } from '../health/broken-links.js';
 import type { Logger } from '../log.js';
-
-export interface SpaceHealth {
-  org: string;
-  /** Space id, and its title. */
-  id: string;
-  space: string;
-  broken: number;
-  inChangeRequests: number;
-}
+import { got, type Stage } from '../pipeline/index.js';
+import type { DaemonMetrics } from './metrics.js';
+import type { DaemonRun } from './run.js';
+import type { SpaceHealth } from './run-record.js';
 
 /** A failed read is tried again this soon (or at the interval, when shorter), not a whole interval later. */
 export const HEALTH_RETRY_MS = 5 * 60 * 1000;
@@ -76,4 +71,25 @@ export async function readHealth(
     );
     return { health: undefined, read: false };
   }
+}
+
+/** after: docs health, when due and the run planned every managed scope; its spaces go on the record and the gauge. */
+export function healthStage(
+  schedule: HealthSchedule,
+  metrics: Pick<DaemonMetrics, 'setBrokenLinks'>,
+): Stage<DaemonRun> {
+  return {
+    name: 'health',
+    phase: 'after',
+    reads: ['desired', 'live', 'client', 'decision'],
+    writes: ['recordFields'],
+    skip: (run) => run.whole !== true || !schedule.due(),
+    async run(run) {
+      const read = await readHealth(got(run, 'client'), got(run, 'desired'), got(run, 'live'), run.log);
+      schedule.done(read.read);
+      if (!read.health) return;
+      run.recordFields = { ...run.recordFields, health: read.health };
+      metrics.setBrokenLinks(read.health, got(run, 'decision').type === 'scoped');
+    },
+  };
 }

@@ -10,6 +10,8 @@ import type { Plan, Step } from '../model/plan.js';
 import { diffAll, type PlanOptions } from '../engine/reconcile.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import type { Logger } from '../log.js';
+import { annotateStage, got, type Stage } from '../pipeline/index.js';
+import type { DaemonRun } from './run.js';
 
 const print = (s: Step): string => JSON.stringify([s.action, s.after]);
 
@@ -45,4 +47,11 @@ export function markManifestChanges(
     );
     return plan;
   }
+}
+
+/** annotate: the steps a manifest edit asked for, named, when the last successful run tells (Plan.manifestChanges). */
+export function manifestChangesStage(scoping: { reached(): DesiredState | undefined }): Stage<DaemonRun> {
+  return annotateStage<DaemonRun>('manifest-changes', (plan, run) =>
+    markManifestChanges(run.kinds, scoping.reached(), plan, got(run, 'live'), got(run, 'options'), run.log),
+  );
 }

@@ -1,10 +1,9 @@
 /**
  * How the daemon makes one run: the manifests it plans from (the load a file event started, else a fresh one),
  * the live state a scoped run reads while the save's debounce waits, the token's user (asked once), and the
- * context reconcileRun gets. When a run happens, and what its record changes (readiness, retries, history), is
+ * parts its stages are built with (run-stages.ts). When a run happens, and what its record changes (readiness, retries, history), is
  * the Daemon's (daemon.ts).
  */
-import { attributeDrift } from '../audit/attribute.js';
 import { configModes } from '../engine/modes.js';
 import { fetchLive, type PlanOptions } from '../engine/reconcile.js';
 import { documentFingerprints } from '../engine/scope.js';
@@ -17,18 +16,19 @@ import type { DaemonApprovals } from '../policy/daemon-approvals.js';
 import type { Whoami } from '../safety/gate.js';
 import { fetchWhoami, resolveSafetyConfig } from '../safety/index.js';
 import type { ScopeTracker } from './changes.js';
-import { CONFIG_DEFAULTS, type DocopsConfig } from '../config/config.js';
+import type { DocopsConfig } from '../config/config.js';
 import type { Connection } from './connect.js';
 import type { Leadership } from './ha/leadership.js';
 import type { InformerLink } from './informer/link.js';
 import type { DriftKeeper } from './drift/propose.js';
-import { HealthSchedule } from './health.js';
 import type { DaemonMetrics } from './metrics.js';
 import type { Notifier } from './notify/index.js';
 import { createParseCache } from './parse-cache.js';
 import { createPreloader, directoryFingerprint, PRELOAD_QUIET_MS, type Preloader } from './preload.js';
 import { STANDBY } from './readiness.js';
 import { reconcileRun, type LoadManifests, type RunRecord } from './run.js';
+import { DaemonStages, type DaemonRunParts } from './run-stages.js';
+import type { WriteGate } from '../engine/apply.js';
 import type { StatusTracker } from './status/tracker.js';
 import type { TriggerReason } from './triggers.js';
 
@@ -39,7 +39,7 @@ export interface ReconcilerParts {
   kinds: readonly KindDefinition[];
   logger: Logger;
   metrics: DaemonMetrics;
-  /** Aborted on shutdown (RunContext.signal). */
+  /** Aborted on shutdown (RunHost.signal). */
   signal: AbortSignal;
   scoping: ScopeTracker;
   status: StatusTracker;
@@ -56,7 +56,7 @@ export interface ReconcilerParts {
   driftKeeper(): DriftKeeper | undefined;
   /** A finished run's record (not a standby's, which never started). */
   record(record: RunRecord): void;
-  /** The time, for docs health's interval (default Date.now). */
+  /** The time, for what the stages schedule by the clock (docs health; default Date.now). */
   now?: () => number;
 }
 
@@ -76,11 +76,11 @@ export class Reconciler {
   private runActive = false;
   /** The token's user, asked once: the token does not change while the daemon runs. A failed ask is not kept. */
   private whoami: Promise<Whoami> | undefined;
-  /** When docs health is read: on its own clock, not by every run (src/daemon/health.ts). */
-  private readonly health: HealthSchedule;
+  /** The stages of each run, and what they keep between runs. */
+  private readonly stages: DaemonStages;
 
   constructor(private readonly p: ReconcilerParts) {
-    this.health = new HealthSchedule(p.config.healthEveryMs ?? CONFIG_DEFAULTS.healthMinutes * 60_000, p.now);
+    this.stages = new DaemonStages(p.config, p.now);
   }
 
   /** Whether a run is going now. */
@@ -149,43 +149,23 @@ export class Reconciler {
     writeGate: ReturnType<Leadership['writeGate']> | undefined,
     ahead: Reconciler['ahead'],
   ): Promise<RunRecord> {
-    const c = this.p.config;
     const client = this.p.connection()!.client;
     const approvals = this.p.approvals();
-    const informer = this.p.informer();
-    const drift = this.p.driftKeeper();
+    const parts = this.runParts(writeGate, ahead);
     const record = await reconcileRun(
       {
-        manifestsDir: c.manifestsDir,
+        mode: this.p.config.mode,
         kinds: this.p.kinds,
-        env: this.p.env,
         client,
-        mode: c.mode,
-        planOptions: this.planOptions(),
-        concurrency: c.concurrency,
-        safety: resolveSafetyConfig(c.safety ?? {}),
-        journalDir: c.journalDir,
-        signal: this.p.signal,
-        ...(writeGate ? { writeGate } : {}),
         logger: this.p.logger,
         metrics: this.p.metrics,
-        // Who made the drift: the audit events, read after the diff when there is drift (src/audit).
-        annotate: (plan) => attributeDrift(client, plan, this.p.kinds),
-        ...(approvals ? { policy: (p, l, id, log) => approvals.gate(p, l, id, log) } : {}),
+        signal: this.p.signal,
+        stages: (run) => this.stages.for(parts, run),
         observe: (record, plan, report) => {
           approvals?.observe(record, report);
           this.p.status.observe(record, plan, report);
           this.p.notifier?.onRun(record, plan, report);
         },
-        // The load a file event started, when it is still current; else a fresh one.
-        loadManifests: () => (this.preloader ? this.preloader.take() : this.load()),
-        scoping: this.p.scoping,
-        readAhead: (desired, scopes) =>
-          ahead && ahead.desired === desired && ahead.scopes === scopes.join('\n') ? ahead.live : undefined,
-        whoami: () => this.askWhoami(),
-        ...(informer ? { liveSource: informer.source } : {}),
-        ...(drift ? { drift } : {}),
-        health: this.health,
       },
       ++this.runId,
       reasons,
@@ -200,6 +180,32 @@ export class Reconciler {
         );
     this.p.record(record);
     return record;
+  }
+
+  /** What this run's stages are built with (run-stages.ts): the config's settings and the parts started by now. */
+  private runParts(writeGate: WriteGate | undefined, ahead: Reconciler['ahead']): DaemonRunParts {
+    const c = this.p.config;
+    const approvals = this.p.approvals();
+    const informer = this.p.informer();
+    const drift = this.p.driftKeeper();
+    return {
+      metrics: this.p.metrics,
+      planOptions: this.planOptions(),
+      safety: resolveSafetyConfig(c.safety ?? {}),
+      journalDir: c.journalDir,
+      concurrency: c.concurrency,
+      signal: this.p.signal,
+      ...(writeGate ? { writeGate } : {}),
+      // The load a file event started, when it is still current; else a fresh one.
+      load: () => (this.preloader ? this.preloader.take() : this.load()),
+      scoping: this.p.scoping,
+      whoami: () => this.askWhoami(),
+      readAhead: (desired, scopes) =>
+        ahead && ahead.desired === desired && ahead.scopes === scopes.join('\n') ? ahead.live : undefined,
+      ...(informer ? { informer: informer.source } : {}),
+      ...(drift ? { drift } : {}),
+      ...(approvals ? { policy: (p, l, id, log) => approvals.gate(p, l, id, log) } : {}),
+    };
   }
 
   askWhoami(): Promise<Whoami> {

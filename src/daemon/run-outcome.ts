@@ -7,6 +7,7 @@ import type { ApplyEvent } from '../engine/apply.js';
 import type { ReconcileOutcome } from '../engine/run.js';
 import { ApiError, PolicyError, SafetyError } from '../model/errors.js';
 import type { Plan } from '../model/plan.js';
+import type { ApplyReport } from '../model/apply-report.js';
 import type { Logger } from '../log.js';
 import { stepLine } from '../render/step-line.js';
 import type { DaemonMode } from '../config/config.js';
@@ -22,10 +23,18 @@ export interface ApiTrouble {
   status: number | undefined;
 }
 
+type OutcomeRun = {
+  mode: DaemonMode;
+  signal: AbortSignal;
+  documents: number;
+  timings: RunRecord['timings'];
+  api: ApiTrouble;
+};
+
 /** The record of a run whose plan was made, with the lines that say what drifted, what was kept and what applied. */
 export function outcomeFields(
   outcome: Pick<ReconcileOutcome, 'plan' | 'report'>,
-  run: { mode: DaemonMode; signal: AbortSignal; documents: number; timings: RunRecord['timings']; api: ApiTrouble },
+  run: OutcomeRun,
   log: Logger,
 ): RunFields {
   const counts = { documents: run.documents, planned: outcome.plan.steps.length };
@@ -38,8 +47,21 @@ export function outcomeFields(
     );
   const blockedError =
     blocked.length > 0 ? { error: `${blocked.length} manifest object(s) blocked: the plan cannot reach them` } : {};
-  // Drift the ownership modes leave alone is said in either mode: it is never written (src/engine/modes.ts).
-  for (const x of outcome.plan.reported ?? []) {
+  logReported(outcome.plan, log);
+  if (!outcome.report) {
+    logDrift(outcome.plan, log);
+    log.info(
+      { ...counts, warnings: outcome.plan.warnings.length },
+      run.mode === 'plan' && counts.planned > 0 ? 'drift found (plan mode: nothing written)' : 'reconcile done',
+    );
+    return { result: blocked.length > 0 ? 'failed' : 'success', ...counts, apiOk: true, ...blockedError };
+  }
+  return appliedFields(outcome.report, { ...counts, blocked: blocked.length, blockedError }, run, log);
+}
+
+/** Drift the ownership modes leave alone is said in either mode: it is never written (src/engine/modes.ts). */
+function logReported(plan: Plan, log: Logger): void {
+  for (const x of plan.reported ?? []) {
     log.info(
       {
         step: x.id,
@@ -55,35 +77,40 @@ export function outcomeFields(
       x.drift ? `drift kept (drift: ${x.drift}): not reverted` : 'drift reported (ownership mode: not written)',
     );
   }
-  if (!outcome.report) {
-    // Plan mode: say what drifted, not only how much (steps carry no secrets by design).
-    for (const step of outcome.plan.steps) {
-      log.info(
-        {
-          step: step.id,
-          kind: step.kind,
-          org: step.org,
-          key: step.key,
-          action: step.action,
-          before: step.before,
-          after: step.after,
-        },
-        'drift',
-      );
-    }
+}
+
+/** Plan mode: say what drifted, not only how much (steps carry no secrets by design). */
+function logDrift(plan: Plan, log: Logger): void {
+  for (const step of plan.steps) {
     log.info(
-      { ...counts, warnings: outcome.plan.warnings.length },
-      run.mode === 'plan' && counts.planned > 0 ? 'drift found (plan mode: nothing written)' : 'reconcile done',
+      {
+        step: step.id,
+        kind: step.kind,
+        org: step.org,
+        key: step.key,
+        action: step.action,
+        before: step.before,
+        after: step.after,
+      },
+      'drift',
     );
-    return { result: blocked.length > 0 ? 'failed' : 'success', ...counts, apiOk: true, ...blockedError };
   }
-  const r = outcome.report;
+}
+
+/** The record of a run that applied: what it wrote, failed or skipped, and what stopped it. */
+function appliedFields(
+  r: ApplyReport,
+  plan: { documents: number; planned: number; blocked: number; blockedError: { error?: string } },
+  run: OutcomeRun,
+  log: Logger,
+): RunFields {
+  const { blocked, blockedError, ...counts } = plan;
   const tally = { ...counts, applied: r.applied.length, failed: r.failed.length, skipped: r.skipped.length };
   // The lost lease first: it may have stopped the apply during a shutdown too, and it is the stricter stop.
   const interruptedBy =
     r.stopped !== undefined ? 'lease' : run.signal.aborted && r.skipped.length > 0 ? 'shutdown' : undefined;
   const interrupted = interruptedBy !== undefined;
-  const ok = r.failed.length === 0 && !interrupted && blocked.length === 0;
+  const ok = r.failed.length === 0 && !interrupted && blocked === 0;
   // Half-created objects are said in a sentence each, not only as step ids of failures.
   for (const x of r.incomplete)
     log.error({ step: x.stepId, kind: x.kind, key: x.key, id: x.id }, `left behind: ${x.summary}`);
@@ -97,7 +124,7 @@ export function outcomeFields(
           ? `apply stopped, the API is unreachable (${r.unreachable}); the ${r.skipped.length} step(s) not started were not attempted`
           : r.failed.length > 0
             ? 'apply finished with failed steps'
-            : blocked.length > 0
+            : blocked > 0
               ? 'applied what the plan could reach; some objects are blocked'
               : 'reconcile applied';
   log[ok ? 'info' : 'error']({ ...tally, timings: run.timings }, what);

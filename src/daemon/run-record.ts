@@ -5,7 +5,6 @@
 import type { ValidationIssue } from '../model/errors.js';
 import type { OrgRead } from './informer/informer.js';
 import type { DaemonMode } from '../config/config.js';
-import type { SpaceHealth } from './health.js';
 import type { RunResult } from './metrics.js';
 import type { TriggerReason } from './triggers.js';
 
@@ -55,4 +54,14 @@ export interface RunRecord {
   scopes?: { changed: string[]; reconciled: string[] };
   /** How each organization's live state was read (with an informer): from its audit events, or whole and why. */
   reads?: OrgRead[];
+}
+
+/** The broken links of one managed space (docs health, src/daemon/health.ts). */
+export interface SpaceHealth {
+  org: string;
+  /** Space id, and its title. */
+  id: string;
+  space: string;
+  broken: number;
+  inChangeRequests: number;
 }

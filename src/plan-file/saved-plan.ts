@@ -11,11 +11,12 @@ import { UsageError } from '../model/errors.js';
 import type { Plan } from '../model/plan.js';
 import type { LiveState } from '../model/state.js';
 import { renderJson } from '../render/json.js';
-import { parsePlanJson } from '../render/json-parse.js';
+import { readPlan } from './read-plan.js';
 import { OWNERSHIP_MODES, type OwnershipMode } from '../model/plan.js';
 import type { PlanCost } from './cost.js';
 import { liveDigest, planChecksum, type ManifestsDigest } from './digests.js';
 import type { InputsDigest } from './inputs.js';
+import { isRecord } from '../model/json.js';
 
 export const SAVED_PLAN_VERSION = 2;
 
@@ -153,7 +154,7 @@ export function parseSavedPlan(text: string, file = 'plan file'): SavedPlan {
     throw new UsageError(`${file} is not a valid docops saved plan:\n${problems.join('\n')}`);
   let plan: Plan;
   try {
-    plan = parsePlanJson(JSON.stringify(data['plan']));
+    plan = readPlan(data['plan']);
   } catch (err) {
     throw new UsageError(`${file}: ${(err as Error).message}`);
   }
@@ -192,8 +193,4 @@ function isCost(v: unknown): v is PlanCost {
       hasNumbers(rate, ['limit', 'remaining']) &&
       (rate['resetInMs'] === undefined || typeof rate['resetInMs'] === 'number'))
   );
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

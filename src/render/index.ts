@@ -26,7 +26,6 @@ export function renderPlan(plan: Plan, format: PlanFormat, options: RenderOption
 export { renderText } from './text.js';
 export { renderMarkdown, MARKDOWN_MAX_LENGTH } from './markdown.js';
 export { renderJson } from './json.js';
-export { parsePlanJson } from './json-parse.js';
 export { applyResultData, renderApplyReport, stepSources } from './apply-report.js';
 export type { ApplyResult, StepSources } from './apply-report.js';
 export { shouldColor, createColors } from './ansi.js';

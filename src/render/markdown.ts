@@ -158,64 +158,63 @@ function summaryTable(plan: Plan, t: Totals): string {
   );
 }
 
-export function renderMarkdown(fullPlan: Plan, options: MarkdownOptions = {}): string {
-  // Updates of objects this plan creates are shown under their create (createFollowUps): counted and listed with it.
-  const { byCreate, folded } = createFollowUps(fullPlan.steps);
-  const plan: Plan = { ...fullPlan, steps: fullPlan.steps.filter((s) => !folded.has(s.id)) };
-  const maxLength = options.maxLength ?? MARKDOWN_MAX_LENGTH;
-  const reserve = truncationNote(plan.steps.length, plan.steps.length).length + 2;
-  const budget = new Budget(maxLength);
-  budget.add(`### ${options.title ?? 'docops plan'}\n\n`);
+/** A bulleted list of at most MAX_LISTED items, then how many more. */
+function bullets<T>(all: readonly T[], item: (x: T) => string): string {
+  const items = all.slice(0, MAX_LISTED).map((x) => `- ${item(x)}`);
+  if (all.length > MAX_LISTED) items.push(`- … and ${all.length - MAX_LISTED} more`);
+  return items.join('\n');
+}
 
+/** The summary: "No changes" (or why there is nothing else), else the totals, the table and who made the drift. */
+function summary(plan: Plan): string {
   const reported = plan.reported ?? [];
-  if (plan.steps.length === 0) {
-    budget.add(
-      `${plan.blocked.length > 0 ? `**${NOTHING_ELSE}**` : reported.length > 0 ? `**${reportedOnly(reported.length)}**` : NO_CHANGES}\n\n`,
-    );
-  } else {
-    const t = totals(plan.steps);
-    budget.add(`**${summaryLine(t)}**\n\n${summaryTable(plan, t)}\n\n`);
-    const unknown = unavailableLine(plan);
-    if (unknown !== undefined) budget.add(`${escapeMarkdown(unknown)}\n\n`);
-  }
-  for (const section of options.sections ?? []) budget.add(`${section}\n\n`);
-  for (const note of options.notes ?? []) budget.tryAdd(`${note}\n\n`, reserve);
+  if (plan.steps.length === 0)
+    return `${plan.blocked.length > 0 ? `**${NOTHING_ELSE}**` : reported.length > 0 ? `**${reportedOnly(reported.length)}**` : NO_CHANGES}\n\n`;
+  const t = totals(plan.steps);
+  const unknown = unavailableLine(plan);
+  return `**${summaryLine(t)}**\n\n${summaryTable(plan, t)}\n\n${unknown !== undefined ? `${escapeMarkdown(unknown)}\n\n` : ''}`;
+}
 
-  // Blocked objects come before everything optional: a reviewer must see that the plan falls short.
-  if (plan.blocked.length > 0) {
-    const items = plan.blocked
-      .slice(0, MAX_LISTED)
-      .map((b) => `- :x: ${escapeMarkdown(`${stepLabel(b)}: ${sourcePrefix(b)}${b.message}`)}`);
-    if (plan.blocked.length > MAX_LISTED) items.push(`- … and ${plan.blocked.length - MAX_LISTED} more`);
-    budget.tryAdd(`**${escapeMarkdown(blockedHeading(plan.blocked.length))}**\n\n${items.join('\n')}\n\n`, reserve);
-  }
-
-  // Drift the ownership modes leave alone, and what another writer owns: one line each (after Blocked).
-  if (reported.length > 0) {
-    const items = reported
-      .slice(0, MAX_LISTED)
-      .map(
-        (r) =>
-          `- ${escapeMarkdown(`${stepLine(reportedStep(r), 400)} (${[modeTag(r, true), r.note].filter(Boolean).join('; ')})`)}`,
-      );
-    if (reported.length > MAX_LISTED) items.push(`- … and ${reported.length - MAX_LISTED} more`);
-    budget.tryAdd(`**${escapeMarkdown(reportedHeading(reported.length))}**\n\n${items.join('\n')}\n\n`, reserve);
-  }
+/**
+ * What stands beside the steps, one line each: blocked objects first (a reviewer must see that the plan falls
+ * short), then drift the ownership modes leave alone, what another writer owns, and the warnings.
+ */
+function listSections(plan: Plan): string[] {
+  const reported = plan.reported ?? [];
   const owned = plan.owned ?? [];
-  if (owned.length > 0) {
-    const items = owned.slice(0, MAX_LISTED).map((o) => `- ${escapeMarkdown(ownedLine(o))}`);
-    if (owned.length > MAX_LISTED) items.push(`- … and ${owned.length - MAX_LISTED} more`);
-    budget.tryAdd(`**${escapeMarkdown(ownedHeading(owned.length))}**\n\n${items.join('\n')}\n\n`, reserve);
-  }
+  const sections: string[] = [];
+  if (plan.blocked.length > 0)
+    sections.push(
+      `**${escapeMarkdown(blockedHeading(plan.blocked.length))}**\n\n` +
+        bullets(plan.blocked, (b) => `:x: ${escapeMarkdown(`${stepLabel(b)}: ${sourcePrefix(b)}${b.message}`)}`),
+    );
+  if (reported.length > 0)
+    sections.push(
+      `**${escapeMarkdown(reportedHeading(reported.length))}**\n\n` +
+        bullets(reported, (r) =>
+          escapeMarkdown(
+            `${stepLine(reportedStep(r), 400)} (${[modeTag(r, true), r.note].filter(Boolean).join('; ')})`,
+          ),
+        ),
+    );
+  if (owned.length > 0)
+    sections.push(
+      `**${escapeMarkdown(ownedHeading(owned.length))}**\n\n` + bullets(owned, (o) => escapeMarkdown(ownedLine(o))),
+    );
+  if (plan.warnings.length > 0)
+    sections.push(
+      `**Warnings (${plan.warnings.length})**\n\n` +
+        bullets(plan.warnings, (w) => escapeMarkdown(`${stepLabel(w)}: ${w.message}`)),
+    );
+  return sections.map((section) => `${section}\n\n`);
+}
 
-  if (plan.warnings.length > 0) {
-    const items = plan.warnings.slice(0, MAX_LISTED).map((w) => `- ${escapeMarkdown(`${stepLabel(w)}: ${w.message}`)}`);
-    if (plan.warnings.length > MAX_LISTED) items.push(`- … and ${plan.warnings.length - MAX_LISTED} more`);
-    budget.tryAdd(`**Warnings (${plan.warnings.length})**\n\n${items.join('\n')}\n\n`, reserve);
-  }
-
-  // Per-kind details, in plan order of first appearance. Space is shared so that every kind keeps at least its
-  // heading (a collapsed block saying how many of its steps were left out) when the budget runs out.
+/**
+ * Per-kind details, in plan order of first appearance. Space is shared so that every kind keeps at least its
+ * heading (a collapsed block saying how many of its steps were left out) when the budget runs out; how many steps
+ * were shown.
+ */
+function kindDetails(plan: Plan, byCreate: ReadonlyMap<string, Step[]>, budget: Budget, reserve: number): number {
   const byKind = new Map<string, Step[]>();
   for (const s of plan.steps) {
     const list = byKind.get(s.kind);
@@ -231,7 +230,6 @@ export function renderMarkdown(fullPlan: Plan, options: MarkdownOptions = {}): s
   const unmanagedReserve = plan.unmanaged.length > 0 ? unmanagedLine(plan.unmanaged.length).length : 0;
   let laterReserve = kinds.reduce((n, k) => n + collapsedBlock(k.head, k.steps.length).length, 0);
   let shown = 0;
-  let truncated = false;
   for (const { head, steps } of kinds) {
     laterReserve -= collapsedBlock(head, steps.length).length;
     const reserveHere = reserve + laterReserve + unmanagedReserve;
@@ -248,30 +246,41 @@ export function renderMarkdown(fullPlan: Plan, options: MarkdownOptions = {}): s
     }
     shown += body.length;
     const hidden = steps.length - body.length;
-    if (hidden > 0) truncated = true;
-    if (body.length === 0) {
-      budget.tryAdd(collapsedBlock(head, hidden), reserve + laterReserve + unmanagedReserve);
-    } else {
+    if (body.length === 0) budget.tryAdd(collapsedBlock(head, hidden), reserveHere);
+    else
       budget.add(
         head + FENCE_OPEN + body.join('') + FENCE_CLOSE + (hidden > 0 ? moreLine(hidden) : '') + DETAILS_CLOSE,
       );
-    }
   }
+  return shown;
+}
 
-  if (plan.unmanaged.length > 0) {
-    const n = plan.unmanaged.length;
-    const items = plan.unmanaged
-      .slice(0, MAX_LISTED)
-      .map(
-        (u) => `- ${escapeMarkdown(`${stepLabel(u)}${u.mode !== undefined ? unmanagedTags({ mode: u.mode }) : ''}`)}`,
-      );
-    if (n > MAX_LISTED) items.push(`- … and ${n - MAX_LISTED} more`);
-    const section =
-      `<details><summary>Unmanaged: ${n} live object${n === 1 ? '' : 's'} not in any manifest (left alone)</summary>\n\n` +
-      `${items.join('\n')}\n\n</details>\n\n`;
-    if (!budget.tryAdd(section, reserve)) budget.tryAdd(unmanagedLine(n), reserve);
-  }
+/** The live objects no manifest mentions, listed in a closed block, or counted in one line when that does not fit. */
+function unmanagedSection(plan: Plan, budget: Budget, reserve: number): void {
+  const n = plan.unmanaged.length;
+  if (n === 0) return;
+  const items = bullets(plan.unmanaged, (u) =>
+    escapeMarkdown(`${stepLabel(u)}${u.mode !== undefined ? unmanagedTags({ mode: u.mode }) : ''}`),
+  );
+  const section =
+    `<details><summary>Unmanaged: ${n} live object${n === 1 ? '' : 's'} not in any manifest (left alone)</summary>\n\n` +
+    `${items}\n\n</details>\n\n`;
+  if (!budget.tryAdd(section, reserve)) budget.tryAdd(unmanagedLine(n), reserve);
+}
 
-  if (truncated) budget.add(truncationNote(shown, plan.steps.length));
+export function renderMarkdown(fullPlan: Plan, options: MarkdownOptions = {}): string {
+  // Updates of objects this plan creates are shown under their create (createFollowUps): counted and listed with it.
+  const { byCreate, folded } = createFollowUps(fullPlan.steps);
+  const plan: Plan = { ...fullPlan, steps: fullPlan.steps.filter((s) => !folded.has(s.id)) };
+  const reserve = truncationNote(plan.steps.length, plan.steps.length).length + 2;
+  const budget = new Budget(options.maxLength ?? MARKDOWN_MAX_LENGTH);
+  budget.add(`### ${options.title ?? 'docops plan'}\n\n`);
+  budget.add(summary(plan));
+  for (const section of options.sections ?? []) budget.add(`${section}\n\n`);
+  for (const note of options.notes ?? []) budget.tryAdd(`${note}\n\n`, reserve);
+  for (const section of listSections(plan)) budget.tryAdd(section, reserve);
+  const shown = kindDetails(plan, byCreate, budget, reserve);
+  unmanagedSection(plan, budget, reserve);
+  if (shown < plan.steps.length) budget.add(truncationNote(shown, plan.steps.length));
   return budget.parts.join('').trimEnd() + '\n';
 }

@@ -205,7 +205,7 @@ export const reportedStep = (r: ReportedChange): Step => ({ ...r, requests: [], 
 
 /** What a line says of its ownership mode: a reported change why it is not applied, an additive step its mode. */
 export function modeTag(s: Pick<Step, 'mode'> | ReportedChange, reported = false): string | undefined {
-  if (reported && 'drift' in s && s.drift !== undefined && s.drift !== 'revert') return DRIFT_REASON[s.drift];
+  if (reported && 'drift' in s && s.drift !== undefined) return DRIFT_REASON[s.drift];
   if (s.mode === undefined || s.mode === 'authoritative') return undefined;
   return reported ? MODE_REASON[s.mode] : s.mode;
 }

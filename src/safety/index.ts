@@ -28,13 +28,5 @@ export {
   type JournalRecord,
 } from './journal.js';
 export { redactSecrets } from './redact.js';
-export {
-  collectParts,
-  readJournal,
-  undoRecords,
-  type UndoInput,
-  type UndoObject,
-  type UndoPart,
-  type UndoResult,
-} from './undo.js';
+export { collectParts, undoRecords, type UndoInput, type UndoObject, type UndoPart, type UndoResult } from './undo.js';
 export { fetchWhoami } from './whoami.js';

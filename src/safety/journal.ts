@@ -10,44 +10,18 @@ import path from 'node:path';
 import type { ApiClient } from '../model/api-client.js';
 import { createFetchContext } from '../engine/fetch-context.js';
 import type { KindDefinition, LiveObject, Snapshot } from '../model/kind.js';
-import { pathSegments, type Action, type Phase, type Step } from '../model/plan.js';
+import { pathSegments, type Step } from '../model/plan.js';
+import type { JournalRecord } from '../model/generated/journal.js';
 import type { LiveState } from '../model/state.js';
 import { redactCredentials } from '../secrets.js';
 import { redactSecretsReporting } from './redact.js';
 import { openInside } from '../write-inside.js';
 
-/** Format 2 adds `state` and `redacted`; undo still reads format 1. */
-export const JOURNAL_VERSION = 2;
-export const JOURNAL_VERSIONS = [1, 2] as const;
+/** The format this docops writes (schemas/journal.schema.json, which undo reads with); format 2 adds `state` and `redacted`. */
+export const JOURNAL_VERSION = 2 satisfies JournalRecord['v'];
 
-export interface JournalRecord {
-  v: (typeof JOURNAL_VERSIONS)[number];
-  /** When the snapshot was taken (ISO 8601). */
-  time: string;
-  stepId: string;
-  phase: Phase;
-  action: Action;
-  kind: string;
-  org: string;
-  /** The step's key (for duplicate titles `title (id)`); objectKey is the live object's own key. */
-  key: string;
-  objectKey: string;
-  id?: string;
-  /**
-   * The live object's fields (secrets removed), or the step's `before` when no live object was found: a JSON
-   * object (readJournal checks), whose shape only the object's kind knows.
-   */
-  fields: unknown;
-  /**
-   * `complete`: the kind's snapshot read the object and what its delete takes along (`state`); `live`: the
-   * object as fetched for this plan; `plan`: only the managed fields the step recorded.
-   */
-  snapshot: 'complete' | 'live' | 'plan';
-  /** With `complete`: live states by manifest kind, as the kinds' export reads them (secrets removed). */
-  state?: Snapshot;
-  /** Fields left out because their names look like secrets (paths into the record), so undo can say so. */
-  redacted?: string[];
-}
+/** One line of the journal: its type is generated from schemas/journal.schema.json. */
+export type { JournalRecord };
 
 export interface JournalOptions {
   now?: () => Date;
@@ -134,7 +108,8 @@ function snapshotOf(step: Step, object: LiveObject | undefined, state: Snapshot 
     const fields = redactSecretsReporting(step.before ?? {}, 'fields');
     return { ...base, objectKey: step.key, fields: fields.value, snapshot: 'plan', ...redacted(fields.dropped) };
   }
-  const fields = redactSecretsReporting(object.fields, 'fields');
+  // A live object's fields are its kind's JSON object (LiveObject leaves their type to the kind).
+  const fields = redactSecretsReporting(object.fields as JournalRecord['fields'], 'fields');
   const record: JournalRecord = {
     ...base,
     objectKey: object.key,

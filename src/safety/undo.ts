@@ -7,8 +7,6 @@
 import type { KindDefinition, LiveKindState, LiveObject, UndoFate, UndoRefs } from '../model/kind.js';
 import type { JournalRecord } from './journal.js';
 
-export { readJournal } from './journal-read.js';
-
 /** One journaled object and what undo does with it. */
 export interface UndoObject {
   kind: string;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderJson } from '../../src/render/json.js';
-import { parsePlanJson } from '../../src/render/json-parse.js';
+import { parsePlanJson } from '../../src/plan-file/read-plan.js';
 import { runCli } from './run-cli.js';
 
 const M = ['-m', 'config.example/manifests', '--log-level', 'silent'];

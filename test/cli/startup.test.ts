@@ -261,8 +261,16 @@ describe('which modules each command loads', () => {
   });
 
   it('the daemon without ha does not load the Kubernetes client nor the election', async () => {
+    // A copy of the example config, so its journal directory (`../.docops/journal`, where the daemon keeps what a
+    // run wrote) is in the scratch directory, not in the checkout.
+    const dir = mkdtempSync(join(scratch, 'single-'));
+    const config = readFileSync(join(REPO, 'config.example/docops.yaml'), 'utf8').replace(
+      'manifests: ./manifests',
+      `manifests: ${join(REPO, 'config.example/manifests')}`,
+    );
+    writeFileSync(join(dir, 'docops.yaml'), config);
     const files = await daemonLoaded(
-      ['-c', 'config.example/docops.yaml', '--api-url', sandbox.url],
+      ['-c', join(dir, 'docops.yaml'), '--api-url', sandbox.url],
       { DOCOPS_TOKEN: sandbox.token },
       /"msg":"reconcile (applied|done)"/,
     );

@@ -139,7 +139,7 @@ describe('apply: a 2xx answer that says the write was not done (refusedWhen)', (
 describe('a saved plan keeps bulk writes and refusals', () => {
   it('the JSON plan round-trips batch and refusedWhen, and the parser checks their shape', async () => {
     const { renderJson } = await import('../../src/render/json.js');
-    const { parsePlanJson } = await import('../../src/render/json-parse.js');
+    const { parsePlanJson } = await import('../../src/plan-file/read-plan.js');
     const refusedWhen = [{ field: 'type', value: 'checkout', message: 'upgrade' }];
     const plan = planOf([
       element('a1'),

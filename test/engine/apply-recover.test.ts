@@ -11,7 +11,7 @@ import { orderSteps } from '../../src/engine/order.js';
 import { emptyPlan, type HttpMethod, type Plan, type Step } from '../../src/model/plan.js';
 import { ref } from '../../src/model/refs.js';
 import { renderJson } from '../../src/render/json.js';
-import { parsePlanJson } from '../../src/render/json-parse.js';
+import { parsePlanJson } from '../../src/plan-file/read-plan.js';
 import { step } from './helpers.js';
 
 const planOf = (steps: Step[]): Plan => ({ ...emptyPlan(), steps: orderSteps(steps) });

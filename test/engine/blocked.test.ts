@@ -5,7 +5,8 @@ import { emptyPlan, type Plan } from '../../src/model/plan.js';
 import { diffAll } from '../../src/engine/reconcile.js';
 import { liveKey, type LiveState } from '../../src/model/state.js';
 import { blockEntry, makeStep } from '../../src/kinds/common.js';
-import { parsePlanJson, renderJson, renderMarkdown, renderText } from '../../src/render/index.js';
+import { parsePlanJson } from '../../src/plan-file/read-plan.js';
+import { renderJson, renderMarkdown, renderText } from '../../src/render/index.js';
 import { fakeDoc } from '../kinds/helpers.js';
 
 /** A kind whose entries name a target; a target that is neither desired nor live blocks the entry. */

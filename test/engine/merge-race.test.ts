@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { mergePatch } from '../../src/engine/merge.js';
-import { parsePlanJson } from '../../src/render/json-parse.js';
+import { parsePlanJson } from '../../src/plan-file/read-plan.js';
 import { renderJson } from '../../src/render/json.js';
 import { emptyPlan, type Plan } from '../../src/model/plan.js';
 

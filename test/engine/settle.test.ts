@@ -10,7 +10,7 @@ import { emptyPlan, type Plan, type SettleSpec, type Step } from '../../src/mode
 import { SETTLE_DELAYS_MS } from '../../src/engine/settle.js';
 import { estimateCost } from '../../src/plan-file/cost.js';
 import { renderJson } from '../../src/render/json.js';
-import { parsePlanJson } from '../../src/render/json-parse.js';
+import { parsePlanJson } from '../../src/plan-file/read-plan.js';
 import { recordingClient, step } from './helpers.js';
 
 const planOf = (steps: Step[]): Plan => ({ ...emptyPlan(), steps: orderSteps(steps) });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
 import { DocopsError } from '../../src/model/errors.js';
 import { pathSegment, sealRequest, isRef, placeholder, ref, refsIn, resolveRequest } from '../../src/model/refs.js';
-import { parsePlanJson, renderJson } from '../../src/render/index.js';
+import { parsePlanJson } from '../../src/plan-file/read-plan.js';
+import { renderJson } from '../../src/render/index.js';
 import { seg } from '../../src/kinds/common.js';
 import { step } from '../engine/helpers.js';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Plan, Step } from '../../src/model/plan.js';
 import { renderJson } from '../../src/render/json.js';
-import { parsePlanJson } from '../../src/render/json-parse.js';
+import { parsePlanJson } from '../../src/plan-file/read-plan.js';
 import { renderMarkdown } from '../../src/render/markdown.js';
 import { renderText } from '../../src/render/text.js';
 

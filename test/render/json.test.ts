@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DocopsError } from '../../src/model/errors.js';
 import { emptyPlan } from '../../src/model/plan.js';
 import { renderJson } from '../../src/render/json.js';
-import { parsePlanJson } from '../../src/render/json-parse.js';
+import { parsePlanJson } from '../../src/plan-file/read-plan.js';
 import { hugePlan, samplePlan } from './fixture.js';
 
 describe('renderJson / parsePlanJson', () => {
@@ -126,5 +126,26 @@ describe('renderJson / parsePlanJson', () => {
     const bad = JSON.parse(renderJson(samplePlan())) as { steps: { requests: { path: string }[] }[] };
     bad.steps[0]!.requests[0]!.path = 'https://evil.example/x';
     expect(() => parsePlanJson(JSON.stringify(bad))).toThrow(/requests\[0\]\.path: expected a string starting with \//);
+  });
+
+  // The schema is the reader: what it describes reads back (the hand parser refused a daemon plan's manifestChanges,
+  // which the schema has always listed), and what a reader says names the member a plan lacks, not only its type.
+  it('reads back every member the schema describes, and says which members are missing', () => {
+    const plan = { ...samplePlan(), manifestChanges: [samplePlan().steps[0]!.id] };
+    const text = renderJson(plan);
+    expect(parsePlanJson(text)).toStrictEqual(JSON.parse(JSON.stringify(plan)));
+    const bad = JSON.parse(text) as { steps: Record<string, unknown>[] };
+    delete bad.steps[0]!['wave'];
+    delete bad.steps[1]!['requests'];
+    const message = (() => {
+      try {
+        parsePlanJson(JSON.stringify(bad));
+        return '';
+      } catch (e) {
+        return (e as Error).message;
+      }
+    })();
+    expect(message).toContain('plan.steps[0].wave: expected an integer ≥ 0 (missing)');
+    expect(message).toContain('plan.steps[1].requests: expected an array (missing)');
   });
 });

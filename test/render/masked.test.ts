@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyPlan, type Plan } from '../../src/model/plan.js';
 import { createSavedPlan, parseSavedPlan, renderSavedPlan } from '../../src/plan-file/saved-plan.js';
 import { renderJson } from '../../src/render/json.js';
-import { parsePlanJson } from '../../src/render/json-parse.js';
+import { parsePlanJson } from '../../src/plan-file/read-plan.js';
 
 const PEM = '-----BEGIN CERTIFICATE-----\nMIIBijCCATGgAwIBAgIUbKqxzoHTLeJwL\n-----END CERTIFICATE-----';
 

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/engine/apply.js';
+import { compileSchema } from '../../src/manifests/schema.js';
+import { journalSchema } from '../../src/model/format-schemas.js';
 import type { LiveKindState } from '../../src/model/kind.js';
 import { emptyPlan, type Plan } from '../../src/model/plan.js';
 import { liveKey, type LiveState } from '../../src/model/state.js';
@@ -20,12 +22,18 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** The records of a journal; each line written must be one schemas/journal.schema.json describes, member for member. */
 const readRecords = (file: string): JournalRecord[] =>
   existsSync(file)
     ? readFileSync(file, 'utf8')
         .split('\n')
         .filter((l) => l !== '')
-        .map((l) => JSON.parse(l) as JournalRecord)
+        .map((l) => {
+          const record = JSON.parse(l) as JournalRecord;
+          const validate = compileSchema(journalSchema());
+          expect(validate(record), `a journal line the schema refuses: ${JSON.stringify(validate.errors)}`).toBe(true);
+          return record;
+        })
     : [];
 
 const teamsLive = (): LiveState =>

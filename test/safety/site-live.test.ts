@@ -15,7 +15,8 @@ import { KINDS } from '../../src/kinds/index.js';
 import { resolveSafetyConfig } from '../../src/safety/config.js';
 import { countDesired, evaluatePlan } from '../../src/safety/gate.js';
 import { createJournal } from '../../src/safety/journal.js';
-import { collectParts, readJournal, undoRecords } from '../../src/safety/undo.js';
+import { collectParts, undoRecords } from '../../src/safety/undo.js';
+import { readJournal } from '../../src/undo/journal-read.js';
 import { loadDesired } from '../helpers/pipeline.js';
 import { sandboxPerTest, type SandboxRun } from '../kinds/sandbox-per-test.js';
 

@@ -91,7 +91,7 @@ const journaled = (o: LiveObject, state: Snapshot): JournalRecord => ({
   key: o.key,
   objectKey: o.key,
   id: o.id,
-  fields: o.fields,
+  fields: o.fields as JournalRecord['fields'],
   snapshot: 'complete',
   state,
 });

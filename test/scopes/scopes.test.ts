@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeScopesTable } from '../../tools/build/extract-scopes.js';
-import { parsePlanJson } from '../../src/render/json-parse.js';
+import { parsePlanJson } from '../../src/plan-file/read-plan.js';
 import { extractScopes, matchOperation, operationScopes, type OperationScopes } from '../../src/scopes/operations.js';
 import { tokenNeeds } from '../../src/scopes/needs.js';
 import { runCli } from '../cli/run-cli.js';

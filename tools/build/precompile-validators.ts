@@ -1,7 +1,7 @@
 /**
  * Build step (run after tsc, from package.json "build"): ajv standalone code of every schema docops validates
  * with — each registered kind's spec schema, the daemon config schema (docops.yaml, also read by
- * `apply --config`) and the config fields the DOCOPS_* variables override — written to
+ * `apply --config`), the config fields the DOCOPS_* variables override, and the plan and journal formats — written to
  * dist/manifests/validators/, so no run compiles a schema, nor loads ajv's compiler or a meta-schema.
  * `compileSchema` picks a generated validator only for a schema with exactly the same JSON text, and
  * compiles at run time otherwise (or when this step did not run, as under vitest).
@@ -13,6 +13,7 @@ import type { Ajv } from 'ajv';
 import { ENV_OVERRIDES } from '#src/config/overrides.js';
 import { configSchema } from '#src/config/schema.js';
 import { KINDS } from '#src/kinds/index.js';
+import { journalSchema, planSchema } from '#src/model/format-schemas.js';
 import { createAjv } from '#src/manifests/schema.js';
 import { policySchemas } from '#src/policy/schemas.js';
 import { factorRepeats, keepOriginalErrorPaths } from './shared-subschemas.js';
@@ -86,7 +87,7 @@ export function standaloneValidator(schema: object): string {
   return toCode(ajv as Ajv, ajv.compile(factored.schema));
 }
 
-/** Every schema a run validates with: the kinds', the daemon config's, each env-overridable config field's, the policy's. */
+/** Every schema a run validates with: the kinds', the daemon config's, each env-overridable config field's, the policy's, the plan's and the journal's. */
 export function shippedSchemas(): NamedSchema[] {
   const config = configSchema() as { properties: Record<string, object> };
   const fields = [...new Set(Object.values(ENV_OVERRIDES))];
@@ -98,6 +99,9 @@ export function shippedSchemas(): NamedSchema[] {
     { name: 'policy', schema: policy.file },
     { name: 'policy-rules', schema: policy.list },
     { name: 'policy-approvers', schema: policy.approvers },
+    // The readers of the files docops writes: `apply --plan` and `docops undo`.
+    { name: 'plan', schema: planSchema() },
+    { name: 'journal', schema: journalSchema() },
   ];
 }
 

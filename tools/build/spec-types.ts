@@ -11,14 +11,18 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
+import { writeFormatModules } from './format-types.js';
+import { asTypeAliases } from './type-aliases.js';
+
+export { asTypeAliases } from './type-aliases.js';
 
 /** The package root, from tools/build (vitest) and dist-tools/build (the build) alike. */
 const ROOT = new URL('../../', import.meta.url);
 export const SCHEMAS_DIR = new URL('schemas/', ROOT);
 export const GENERATED_DIR = new URL('src/kinds/generated/', ROOT);
 
-/** Schemas in schemas/ that are not a kind's spec: the manifest envelope, the daemon config, its safety and policy blocks, and the plan. */
-export const NOT_KIND_SPECS: readonly string[] = ['document', 'config', 'safety', 'policy', 'plan'];
+/** Schemas in schemas/ that are not a kind's spec: the manifest envelope, the daemon config, its safety and policy blocks, the plan and the delete journal. */
+export const NOT_KIND_SPECS: readonly string[] = ['document', 'config', 'safety', 'policy', 'plan', 'journal'];
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 const isObject = (v: Json | undefined): v is { [k: string]: Json } =>
@@ -58,24 +62,6 @@ export function kindSpecSchemas(): string[] {
     .map((f) => f.slice(0, -'.schema.json'.length))
     .filter((name) => !NOT_KIND_SPECS.includes(name))
     .sort();
-}
-
-/**
- * json-schema-to-typescript's interfaces as type aliases: a written value is then also a plain JSON object
- * (`Record<string, unknown>`) to the code that handles any JSON, as the customization block's is (TypeScript gives
- * a type alias of an object type an implicit index signature, an interface none).
- */
-export function asTypeAliases(ts: string): string {
-  const lines = ts.split('\n');
-  let open = false;
-  for (let i = 0; i < lines.length; i++) {
-    const start = /^export interface (\w+) \{$/.exec(lines[i]!);
-    if (start) [lines[i], open] = [`export type ${start[1]} = {`, true];
-    else if (open && lines[i] === '}') [lines[i], open] = ['};', false];
-  }
-  if (open || lines.some((l) => l.startsWith('export interface ')))
-    throw new Error('json-schema-to-typescript wrote an interface this step cannot make a type alias');
-  return lines.join('\n');
 }
 
 /** The generated module of one kind spec schema: its type, and the schema typed with it. */
@@ -134,5 +120,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const written = await writeSpecModules();
   process.stdout.write(
     `generated the spec types of ${kindSpecSchemas().length} kinds in src/kinds/generated${written.length > 0 ? ` (rewrote ${written.join(', ')})` : ''}\n`,
+  );
+  // The plan's and the journal's types too: the same step, so the build script runs one generator.
+  const formats = await writeFormatModules();
+  process.stdout.write(
+    `generated the plan's and the journal's types in src/model/generated${formats.length > 0 ? ` (rewrote ${formats.join(', ')})` : ''}\n`,
   );
 }

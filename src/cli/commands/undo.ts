@@ -10,7 +10,8 @@ import { ApplyError, BlockedError, EXIT, UsageError } from '../../model/errors.j
 import type { KindDefinition } from '../../model/kind.js';
 import { createLogger, type Logger } from '../../log.js';
 import { renderApplyReport, renderJson, shouldColor } from '../../render/index.js';
-import { collectParts, readJournal, undoRecords, type UndoResult } from '../../safety/undo.js';
+import { collectParts, undoRecords, type UndoResult } from '../../safety/undo.js';
+import { readJournal } from '../../undo/journal-read.js';
 import { undoFiles, withoutUnknownValues, writeUndoFiles } from '../../undo/documents.js';
 import { planUndo } from '../../undo/plan.js';
 import { renderUndoMarkdown, renderUndoText, undoJson } from '../../undo/report.js';

@@ -181,9 +181,7 @@ export class StatusTracker {
         total: reported.length,
         items: reported
           .slice(0, MAX_REPORTED)
-          .map((x) =>
-            view(reportedStep(x), ['reported', x.drift && x.drift !== 'revert' ? DRIFT_REASON[x.drift] : null]),
-          ),
+          .map((x) => view(reportedStep(x), ['reported', x.drift ? DRIFT_REASON[x.drift] : null])),
       },
       owned: (plan.owned ?? []).map((o) => ({
         kind: o.kind,

@@ -9,7 +9,7 @@ import type { Plan } from '../../../src/model/plan.js';
 import { openApiSpecKind } from '../../../src/kinds/openapi/kind.js';
 import { digestOf } from '../../../src/kinds/openapi/model.js';
 import { renderJson } from '../../../src/render/json.js';
-import { parsePlanJson } from '../../../src/render/json-parse.js';
+import { parsePlanJson } from '../../../src/plan-file/read-plan.js';
 import { desiredOf, fakeDiffContext, fakeDoc, fakeFetchContext, reports } from '../helpers.js';
 
 const ORG = 'o1';

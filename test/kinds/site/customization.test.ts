@@ -17,7 +17,7 @@ import {
 } from '../../../src/kinds/site/customization.js';
 import { loadManifests } from '../../../src/manifests/index.js';
 import { renderJson } from '../../../src/render/json.js';
-import { parsePlanJson } from '../../../src/render/json-parse.js';
+import { parsePlanJson } from '../../../src/plan-file/read-plan.js';
 import { defaultCustomization } from '../../../packages/sandbox/src/customization.js';
 import { tempDir } from '../../helpers/pipeline.js';
 

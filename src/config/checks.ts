@@ -6,6 +6,7 @@ import { validateDetailed } from 'node-cron';
 import type { ValidationIssue } from '../model/errors.js';
 import { driftIssues, modeIssues } from './ownership.js';
 import { haIssues } from './ha.js';
+import { isRecord } from '../model/json.js';
 
 export interface ListenAddress {
   host: string;
@@ -13,8 +14,6 @@ export interface ListenAddress {
 }
 
 type At = (path: string[]) => { file: string; line: number; column: number };
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** `HOST:PORT` (IPv6 in brackets) → address; undefined when malformed. */
 export function parseListen(value: string): ListenAddress | undefined {
@@ -41,7 +40,7 @@ export function semanticIssues(raw: Record<string, unknown>, at: At, atKey: At):
     });
   }
   issues.push(...haIssues(raw.ha, at), ...modeIssues(raw, at), ...driftIssues(raw, at));
-  const retry = isObject(raw.retry) ? raw.retry : {};
+  const retry = isRecord(raw.retry) ? raw.retry : {};
   if (typeof retry.initialMs === 'number' && typeof retry.maxMs === 'number' && retry.maxMs < retry.initialMs) {
     issues.push({ ...at(['retry', 'maxMs']), message: 'retry.maxMs: must not be smaller than retry.initialMs' });
   }

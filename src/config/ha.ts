@@ -3,6 +3,7 @@
  * client-go defaults, and the checks of its timings the schema cannot make.
  */
 import type { ValidationIssue } from '../model/errors.js';
+import { isRecord } from '../model/json.js';
 
 export interface HaConfig {
   mode: 'kubernetes';
@@ -24,10 +25,8 @@ export const HA_DEFAULTS = {
 
 type At = (path: string[]) => { file: string; line: number; column: number };
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 export function haConfig(raw: unknown): { ha?: HaConfig } {
-  if (!isObject(raw) || raw.mode !== 'kubernetes') return {};
+  if (!isRecord(raw) || raw.mode !== 'kubernetes') return {};
   const d = HA_DEFAULTS;
   const num = (k: keyof typeof d): number => (typeof raw[k] === 'number' ? raw[k] : (d[k] as number));
   return {
@@ -48,7 +47,7 @@ export function haConfig(raw: unknown): { ha?: HaConfig } {
  * client-go's jitter factor).
  */
 export function haIssues(raw: unknown, at: At): ValidationIssue[] {
-  if (!isObject(raw)) return [];
+  if (!isRecord(raw)) return [];
   const d = HA_DEFAULTS;
   const value = (k: 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs'): number | undefined =>
     raw[k] === undefined ? d[k] : typeof raw[k] === 'number' ? raw[k] : undefined;

@@ -26,6 +26,7 @@ import { haConfig } from './ha.js';
 import { fleetConfig } from './organizations.js';
 import { cronProblem, parseListen, semanticIssues } from './checks.js';
 import { envOverrides, type ConfigOverrides } from './overrides.js';
+import { isRecord } from '../model/json.js';
 
 type RawConfig = Record<string, unknown>;
 
@@ -95,7 +96,7 @@ async function readParts(file: string, configFile: string, text: Buffer, env: En
   if (!doc) return parts;
   const schemaIssues = validateWithSchema(doc.value, configSchema(), doc.pos, '', doc.keyPos, secrets);
   issues.push(...schemaIssues);
-  if (!isObject(doc.value)) return parts;
+  if (!isRecord(doc.value)) return parts;
   // Each part is checked further unless the schema refused that part: a problem elsewhere hides nothing.
   const refused = (pointer: string): boolean => schemaIssues.some((i) => isUnder(i.path, pointer));
   return checkedParts({ ...parts, raw: doc.value }, doc, refused, {
@@ -200,7 +201,7 @@ function configOf({ doc, raw, notify, policy, fleet }: FileParts, o: Overlaid): 
     sandbox: overrides.sandbox === true,
     statusPage: raw.statusPage !== false,
     notify,
-    ...haConfig(isObject(fromEnv.ha) ? { ...(isObject(raw.ha) ? raw.ha : {}), ...fromEnv.ha } : raw.ha),
+    ...haConfig(isRecord(fromEnv.ha) ? { ...(isRecord(raw.ha) ? raw.ha : {}), ...fromEnv.ha } : raw.ha),
     ...(policy.policy ? { policy: policy.policy } : {}),
     ...(policy.approvals ? { approvals: policy.approvals } : {}),
     informer: informerSettings(raw.informer),
@@ -213,7 +214,7 @@ function configOf({ doc, raw, notify, policy, fleet }: FileParts, o: Overlaid): 
 
 function informerSettings(raw: unknown): InformerSettings {
   const d = CONFIG_DEFAULTS.informer;
-  const r = isObject(raw) ? raw : {};
+  const r = isRecord(raw) ? raw : {};
   const num = (k: 'pollSeconds' | 'resyncMinutes' | 'overlapSeconds' | 'maxOverlapSeconds'): number =>
     typeof r[k] === 'number' ? r[k] : d[k];
   return {
@@ -227,11 +228,9 @@ function informerSettings(raw: unknown): InformerSettings {
 
 /** `policy:` (src/policy, and the CEL library, loaded only when the config has one). */
 async function configPolicy(raw: unknown, doc: ConfigDoc): Promise<ConfigPolicy> {
-  if (!isObject(raw)) return { issues: [] };
+  if (!isRecord(raw)) return { issues: [] };
   return (await import('../policy/config.js')).policyFromConfig(raw, doc);
 }
-
-const isObject = (v: unknown): v is RawConfig => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The reconcile secret (registered at once); a file that cannot be read or holds a short one is an issue at its field. */
 async function readSecret(
@@ -267,6 +266,6 @@ function isUnder(path: string | undefined, pointer: string): boolean {
 
 /** `policy:` without the fields the schema refused (their problems are reported already); itself when none was. */
 function policyParts(raw: unknown, refused: (pointer: string) => boolean): unknown {
-  if (!isObject(raw) || !Object.keys(raw).some((k) => refused(`/policy/${k}`))) return raw;
+  if (!isRecord(raw) || !Object.keys(raw).some((k) => refused(`/policy/${k}`))) return raw;
   return Object.fromEntries(Object.entries(raw).filter(([k]) => !refused(`/policy/${k}`)));
 }

@@ -6,6 +6,7 @@
  */
 import type { ValidationIssue } from '../model/errors.js';
 import type { Env } from '../manifests/interpolate.js';
+import { isRecord } from '../model/json.js';
 
 const NOTIFY_EVENTS = [
   'drift',
@@ -34,15 +35,13 @@ type At = (path: string[]) => { file: string; line: number; column: number };
 
 export const MIN_SIGNING_SECRET = 16;
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /** Targets from a schema-valid `notify` value; issues for what the schema cannot see. */
 export function notifyTargets(raw: unknown, env: Env, at: At): { targets: NotifyTarget[]; issues: ValidationIssue[] } {
   const targets: NotifyTarget[] = [];
   const issues: ValidationIssue[] = [];
   if (!Array.isArray(raw)) return { targets, issues };
   raw.forEach((item, i) => {
-    if (!isObject(item)) return;
+    if (!isRecord(item)) return;
     const where = (field: string): { file: string; line: number; column: number } => at(['notify', String(i), field]);
     const type = item.type as NotifyType;
     const url = typeof item.url === 'string' ? item.url : '';

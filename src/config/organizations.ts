@@ -8,6 +8,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { SourcePos, ValidationIssue } from '../model/errors.js';
 import type { Env } from '../manifests/interpolate.js';
 import { notifyTargets, type NotifyTarget } from './notify.js';
+import { isRecord } from '../model/json.js';
 
 export interface OrgConfig {
   /** The organization's id, as its manifests name it. */
@@ -31,8 +32,6 @@ export type ShardConfig = { mode: 'static'; index: number; count: number } | { m
 
 type At = (path: string[]) => SourcePos;
 type Raw = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Raw => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export interface FleetConfigInput {
   raw: Raw;
@@ -71,7 +70,7 @@ export function fleetConfig(input: FleetConfigInput): {
   const seen = new Map<string, number>();
   // By their index in the file (an entry that is not a mapping, refused by the schema, keeps the others' places).
   list.forEach((o, i) => {
-    if (isObject(o)) organizations.push(orgEntry(o, i, seen, input, issues));
+    if (isRecord(o)) organizations.push(orgEntry(o, i, seen, input, issues));
   });
   issues.push(...overlapIssues(organizations, at));
   const shard = shardConfig(raw, at, atKey, issues);
@@ -118,8 +117,8 @@ function orgEntry(
     ...(typeof o.tokenFile === 'string' ? { tokenFile: resolve(input.base, o.tokenFile) } : {}),
     ...(typeof o.tokenEnv === 'string' ? { tokenEnv: o.tokenEnv } : {}),
     ...(typeof o.schedule === 'string' ? { schedule: o.schedule } : {}),
-    ...(isObject(o.prune) ? { prune: o.prune as Record<string, boolean> } : {}),
-    ...(isObject(o.safety) ? { safety: o.safety } : {}),
+    ...(isRecord(o.prune) ? { prune: o.prune as Record<string, boolean> } : {}),
+    ...(isRecord(o.safety) ? { safety: o.safety } : {}),
     ...(notify ? { notify } : {}),
     ...(o.tokenFile !== undefined || o.tokenEnv !== undefined
       ? {
@@ -149,7 +148,7 @@ function overlapIssues(organizations: readonly OrgConfig[], at: At): ValidationI
 
 function shardConfig(raw: Raw, at: At, atKey: At, issues: ValidationIssue[]): ShardConfig | undefined {
   const s = raw.shard;
-  if (!isObject(s)) return undefined;
+  if (!isRecord(s)) return undefined;
   const num = (k: string): number | undefined => (typeof s[k] === 'number' ? s[k] : undefined);
   const [index, count, leases] = [num('index'), num('count'), num('leases')];
   if (leases !== undefined) {
@@ -158,7 +157,7 @@ function shardConfig(raw: Raw, at: At, atKey: At, issues: ValidationIssue[]): Sh
         ...atKey(['shard', 'leases']),
         message: 'shard: either {index, count} (static shards) or {leases} (dynamic shards), not both',
       });
-    const ha = isObject(raw.ha) ? raw.ha : {};
+    const ha = isRecord(raw.ha) ? raw.ha : {};
     if (ha.mode !== 'kubernetes')
       issues.push({
         ...atKey(['shard', 'leases']),

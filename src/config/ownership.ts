@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import type { SourcePos, ValidationIssue } from '../model/errors.js';
+import { isRecord } from '../model/json.js';
 
 /** Where drift under `drift: propose` is proposed (`proposals.github`, paths resolved; the token is read at start). */
 export interface ProposalsConfig {
@@ -14,7 +15,6 @@ export interface ProposalsConfig {
 
 type RawConfig = Record<string, unknown>;
 type At = (path: string[]) => { file: string; line: number; column: number };
-const isObject = (v: unknown): v is RawConfig => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** GitHub's API when the config names none (DOCOPS_GITHUB_API_URL, else github.com's). */
 export const githubApiUrl = (env: Readonly<Record<string, string | undefined>>): string =>
@@ -26,7 +26,7 @@ export function proposalsConfig(
   doc?: { pos: (path: string[]) => SourcePos; keyPos: (path: string[]) => SourcePos },
   defaultApiUrl = 'https://api.github.com',
 ): { proposals?: ProposalsConfig } {
-  const gh = isObject(raw) && isObject(raw.github) ? raw.github : undefined;
+  const gh = isRecord(raw) && isRecord(raw.github) ? raw.github : undefined;
   if (!gh || typeof gh.repository !== 'string') return {};
   const str = (k: string): string | undefined => (typeof gh[k] === 'string' ? (gh[k] as string) : undefined);
   const tokenFile = str('tokenFile');
@@ -54,11 +54,11 @@ export function proposalsConfig(
 
 /** drift: propose needs somewhere to propose; observe never writes, so no drift setting means anything beside it. */
 export function driftIssues(raw: RawConfig, at: At): ValidationIssue[] {
-  if (!isObject(raw.kinds)) return [];
+  if (!isRecord(raw.kinds)) return [];
   const issues: ValidationIssue[] = [];
-  const github = isObject(raw.proposals) && isObject(raw.proposals.github);
+  const github = isRecord(raw.proposals) && isRecord(raw.proposals.github);
   for (const [kind, c] of Object.entries(raw.kinds)) {
-    if (!isObject(c) || c.drift === undefined || c.drift === 'revert') continue;
+    if (!isRecord(c) || c.drift === undefined || c.drift === 'revert') continue;
     if (c.mode === 'observe')
       issues.push({
         ...at(['kinds', kind, 'drift']),
@@ -75,10 +75,10 @@ export function driftIssues(raw: RawConfig, at: At): ValidationIssue[] {
 
 /** Prune deletes what no manifest writes; a kind in additive or observe mode never does (src/engine/modes.ts). */
 export function modeIssues(raw: RawConfig, at: At): ValidationIssue[] {
-  if (!isObject(raw.kinds) || !isObject(raw.prune)) return [];
+  if (!isRecord(raw.kinds) || !isRecord(raw.prune)) return [];
   const issues: ValidationIssue[] = [];
   for (const [kind, c] of Object.entries(raw.kinds)) {
-    const mode = isObject(c) ? c.mode : undefined;
+    const mode = isRecord(c) ? c.mode : undefined;
     if (raw.prune[kind] !== true || (mode !== 'additive' && mode !== 'observe')) continue;
     issues.push({
       ...at(['kinds', kind, 'mode']),

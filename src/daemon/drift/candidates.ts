@@ -16,6 +16,7 @@ import {
   type FileEdit,
   type YamlPath,
 } from '../../manifests/yaml-edit.js';
+import { isRecord } from '../../model/json.js';
 
 type Spec = Record<string, unknown>;
 type Overlay = { keep: boolean; lists: 'partial' | 'complete' | 'live' };
@@ -42,7 +43,6 @@ interface Exported {
   entries: DesiredEntry[];
 }
 
-const isPlainObject = (v: unknown): v is Spec => typeof v === 'object' && v !== null && !Array.isArray(v);
 export const objKey = (kind: string, key: string): string => `${kind}\u0000${key}`;
 
 /** Made in the app (a prune would delete it): its exported documents, appended beside its kind's others. */
@@ -108,7 +108,7 @@ export function editCandidates(
 
 /** What the manifest writes, with the live values laid over it (only keys it writes; list items by identity). */
 function overlay(written: unknown, live: unknown, o: Overlay): unknown {
-  if (isPlainObject(written) && isPlainObject(live)) {
+  if (isRecord(written) && isRecord(live)) {
     const out: Spec = {};
     for (const [k, v] of Object.entries(written)) {
       if (k in live) out[k] = overlay(v, live[k], o);
@@ -155,7 +155,7 @@ export function asDocument(
 }
 
 const refOf = (doc: ManifestDocument<unknown>): DocumentRef => {
-  const spec = isPlainObject(doc.spec) ? doc.spec : {};
+  const spec = isRecord(doc.spec) ? doc.spec : {};
   const identity =
     typeof spec['id'] === 'string' ? spec['id'] : typeof spec['title'] === 'string' ? spec['title'] : undefined;
   return {
@@ -184,9 +184,9 @@ function relatedTo(
     for (let k = 0; k <= path.length; k++) {
       const prefix = ['spec', ...path.slice(0, k)];
       if (sources.has(at(doc.pos(prefix)))) return true;
-      if (isPlainObject(node) && Object.keys(node).some((c) => sources.has(at(doc.pos([...prefix, c]))))) return true;
+      if (isRecord(node) && Object.keys(node).some((c) => sources.has(at(doc.pos([...prefix, c]))))) return true;
       node =
-        k < path.length && (isPlainObject(node) || Array.isArray(node))
+        k < path.length && (isRecord(node) || Array.isArray(node))
           ? (node as Record<string | number, unknown>)[path[k]!]
           : undefined;
     }

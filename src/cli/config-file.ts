@@ -4,7 +4,7 @@
  * command, and only when the flag is given (the loader brings node-cron and compiles the config schema).
  */
 import type { OwnershipMode } from '../model/plan.js';
-import type { DaemonConfig } from '../daemon/config.js';
+import type { DocopsConfig } from '../config/config.js';
 import type { FlagSpecs } from './args.js';
 import type { CommandContext } from './command.js';
 
@@ -14,21 +14,21 @@ export const CONFIG_FLAG = {
   description: "Read the kinds' ownership modes (`kinds:`) from this docops.yaml (default: every kind authoritative)",
 } as const satisfies FlagSpecs[string];
 
-const read = new WeakMap<CommandContext, Promise<DaemonConfig | undefined>>();
+const read = new WeakMap<CommandContext, Promise<DocopsConfig | undefined>>();
 
-export function configFromFlag(ctx: CommandContext): Promise<DaemonConfig | undefined> {
+export function configFromFlag(ctx: CommandContext): Promise<DocopsConfig | undefined> {
   let config = read.get(ctx);
   if (!config) read.set(ctx, (config = load(ctx)));
   return config;
 }
 
-async function load(ctx: CommandContext): Promise<DaemonConfig | undefined> {
+async function load(ctx: CommandContext): Promise<DocopsConfig | undefined> {
   const file = ctx.values.config;
   if (typeof file !== 'string') return undefined;
   // The daemon's config loader (file:line errors for the whole file); -m stands in for its `manifests`.
-  const { loadDaemonConfig } = await import('../daemon/config.js');
+  const { loadConfig } = await import('../config/load.js');
   const manifests = typeof ctx.values.manifests === 'string' ? ctx.values.manifests : '.';
-  return loadDaemonConfig(file, { env: { ...ctx.io.env, DOCOPS_MANIFESTS: manifests } });
+  return loadConfig(file, { env: { ...ctx.io.env, DOCOPS_MANIFESTS: manifests } });
 }
 
 /** The ownership mode per manifest kind that --config names (none without it). */

@@ -5,7 +5,8 @@
  * organization's failure does not stop the others; the exit code is the worst of them.
  */
 import { UsageError, ValidationError } from '../model/errors.js';
-import type { DaemonConfig, OrgConfig } from '../daemon/config.js';
+import type { DocopsConfig } from '../config/config.js';
+import type { OrgConfig } from '../config/organizations.js';
 import type { ManifestDocument } from '../model/document.js';
 import { escapeMarkdown } from '../render/markdown.js';
 import type { CommandContext } from './command.js';
@@ -14,11 +15,11 @@ import { reportError } from './report-error.js';
 /** The organizations of `--config`, when it names some (the config's loader is imported only with --config). */
 export async function configOrganizations(
   ctx: CommandContext,
-): Promise<{ config: DaemonConfig; orgs: OrgConfig[] } | undefined> {
+): Promise<{ config: DocopsConfig; orgs: OrgConfig[] } | undefined> {
   const file = ctx.values.config;
   if (typeof file !== 'string') return undefined;
-  const { loadDaemonConfig } = await import('../daemon/config.js');
-  const config = await loadDaemonConfig(file, {
+  const { loadConfig } = await import('../config/load.js');
+  const config = await loadConfig(file, {
     env: { ...ctx.io.env, DOCOPS_MANIFESTS: typeof ctx.values.manifests === 'string' ? ctx.values.manifests : '.' },
   });
   if (!config.organizations) return undefined;
@@ -41,11 +42,11 @@ export async function configOrganizations(
  * The command's context for one organization: its manifests, its token, its prune (besides --prune). No
  * organization's token variable is left in its environment: a manifest cannot read another's token.
  */
-export async function orgContext(ctx: CommandContext, config: DaemonConfig, org: OrgConfig): Promise<CommandContext> {
+export async function orgContext(ctx: CommandContext, config: DocopsConfig, org: OrgConfig): Promise<CommandContext> {
   const env = withoutTokens(ctx.io.env, config.organizations ?? []);
   // Read here (its file or its variable), so a problem names the field's place in the config; loaded only with
   // --config, like the config's loader.
-  const { orgToken } = await import('../daemon/config-tokens.js');
+  const { orgToken } = await import('../config/tokens.js');
   const token = orgToken(ctx.io.env, org, Math.max(0, (config.organizations ?? []).indexOf(org)));
   const prune = Object.entries(org.prune ?? config.prune)
     .filter(([, on]) => on)
@@ -97,7 +98,7 @@ export function orgHeading(org: string, format: string): string {
  */
 export async function eachOrganization(
   ctx: CommandContext,
-  config: DaemonConfig,
+  config: DocopsConfig,
   orgs: OrgConfig[],
   format: string,
   one: (orgCtx: CommandContext, org: OrgConfig) => Promise<number>,

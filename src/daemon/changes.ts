@@ -13,7 +13,7 @@
 import type { KindDefinition } from '../model/kind.js';
 import type { DesiredState } from '../model/state.js';
 import { changedScopes, documentFingerprints, scopeClosure, scopeName } from '../engine/scope.js';
-import type { DaemonConfig } from './config.js';
+import type { DocopsConfig } from '../config/config.js';
 import type { TriggerReason } from './triggers.js';
 
 export type RunScope =
@@ -34,7 +34,7 @@ export const isFullReason = (r: TriggerReason): boolean => r !== 'watch';
 
 /** What else decides a plan besides the documents, as ScopeTracker's `config`: a different value makes the next run full. */
 export const planConfigOf = (
-  c: Pick<DaemonConfig, 'manifestsDir' | 'prune' | 'invite' | 'allowEnv' | 'kinds'>,
+  c: Pick<DocopsConfig, 'manifestsDir' | 'prune' | 'invite' | 'allowEnv' | 'kinds'>,
 ): string => JSON.stringify([c.manifestsDir, c.prune, c.invite, c.allowEnv ?? [], c.kinds ?? {}]);
 
 interface Baseline {

@@ -14,7 +14,7 @@ import type { Logger } from '../log.js';
 import type { Env } from '../manifests/interpolate.js';
 import { registerSecret } from '../secrets.js';
 import { startSandbox, type RunningSandbox } from '@docops/sandbox';
-import type { DaemonConfig } from './config.js';
+import type { DocopsConfig } from '../config/config.js';
 
 export type { ResponseInfo };
 
@@ -46,7 +46,7 @@ const defaultFactory: ClientFactory = async (o) => createApiClient(o);
 const defaultSettings: SettingsResolver = async (o) => resolveApiSettings({ ...o, env: { ...o.env } });
 
 export async function connectApi(
-  config: DaemonConfig,
+  config: DocopsConfig,
   env: Env,
   logger: Logger,
   onResponse: (info: ResponseInfo) => void,

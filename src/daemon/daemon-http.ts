@@ -3,14 +3,14 @@
  * POST /reconcile and POST /approve. A fleet serves its own (fleet/http.ts) around its organizations' daemons.
  */
 import type { DaemonApprovals } from '../policy/daemon-approvals.js';
-import type { DaemonConfig } from './config.js';
+import type { DocopsConfig } from '../config/config.js';
 import type { DaemonMetrics } from './metrics.js';
 import type { EndpointHandlers, ReconcileAnswer, Readiness } from './server.js';
 import type { StatusTracker } from './status/tracker.js';
 import type { Logger } from '../log.js';
 
 export interface ServedDaemon {
-  readonly config: DaemonConfig;
+  readonly config: DocopsConfig;
   readonly metrics: DaemonMetrics;
   readonly status: StatusTracker;
   readonly logger: Logger;

@@ -11,12 +11,12 @@ import type { Env } from '../manifests/interpolate.js';
 import type { RunningSandbox } from '@docops/sandbox';
 import { resolveSafetyConfig } from '../safety/index.js';
 import { allProblems, rejections } from '../model/errors.js';
-import { readTokenFile } from './config-tokens.js';
+import { readTokenFile } from '../config/tokens.js';
 import { registerSecret } from '../secrets.js';
 import type { Notifier } from './notify/index.js';
 import { planConfigOf, ScopeTracker } from './changes.js';
 import { createRetrier, systemClock, type Retrier } from './backoff.js';
-import type { DaemonConfig } from './config.js';
+import type { DocopsConfig } from '../config/config.js';
 import { connectApi, type Connection } from './connect.js';
 import type { Leadership } from './ha/leadership.js';
 import type { DaemonApprovals } from '../policy/daemon-approvals.js';
@@ -73,7 +73,7 @@ export class Daemon extends EventEmitter {
   private driftKeeper: DriftKeeper | undefined;
 
   constructor(
-    readonly config: DaemonConfig,
+    readonly config: DocopsConfig,
     private readonly deps: DaemonDeps = {},
   ) {
     super();

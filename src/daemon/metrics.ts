@@ -34,118 +34,137 @@ export interface DaemonMetrics {
   setBrokenLinks(spaces: readonly { org: string; id: string; space: string; broken: number }[], only?: boolean): void;
 }
 
+/** A metric family: its name and help (docs/daemon.md lists them) and its labels besides a fleet's `org`. */
+interface FamilySpec {
+  name: string;
+  help: string;
+  labels: string[];
+}
+
+/** The families, in the order they are registered (and exposed). */
+const FAMILIES = {
+  duration: {
+    name: 'docops_reconcile_duration_seconds',
+    help: 'Duration of reconcile runs (load, fetch, diff and, in apply mode, apply).',
+    labels: ['result'],
+  },
+  runs: {
+    name: 'docops_reconcile_runs_total',
+    help: 'Reconcile runs by result.',
+    labels: ['result'],
+  },
+  applied: {
+    name: 'docops_changes_applied_total',
+    help: 'Changes applied, by kind and action: each object once per run and action (the steps of a team create, its members included, are one).',
+    labels: ['kind', 'action'],
+  },
+  failedSteps: {
+    name: 'docops_changes_failed_total',
+    help: 'Changes that failed, by kind and action: each object once per run and action.',
+    labels: ['kind', 'action'],
+  },
+  drift: {
+    name: 'docops_drift',
+    help: 'Changes pending by kind in the last plan (in plan mode: drift left in place; in apply mode: before apply).',
+    labels: ['kind'],
+  },
+  byScope: {
+    name: 'docops_reconcile_scope_runs_total',
+    help: 'Reconcile runs by scope (full: every managed kind and organization; scoped: those a file change touched) and result.',
+    labels: ['scope', 'result'],
+  },
+  lastSuccess: {
+    name: 'docops_last_success_timestamp_seconds',
+    help: 'Unix time of the last successful reconcile.',
+    labels: [],
+  },
+  api: {
+    name: 'docops_api_requests_total',
+    help: 'API responses by method and status (0 = no response).',
+    labels: ['method', 'status'],
+  },
+  loadErrors: {
+    name: 'docops_manifest_load_errors',
+    help: 'Problems found by the last manifest load (0 when it succeeded).',
+    labels: [],
+  },
+  loadFailures: {
+    name: 'docops_manifest_load_failures_total',
+    help: 'Manifest loads that failed validation.',
+    labels: [],
+  },
+  ready: {
+    name: 'docops_ready',
+    help: '1 when the last manifest load and the last API contact succeeded.',
+    labels: [],
+  },
+  backoff: {
+    name: 'docops_retry_backoff_seconds',
+    help: 'Delay before the scheduled retry of a failed reconcile (0 when none).',
+    labels: [],
+  },
+  leader: {
+    name: 'docops_leader',
+    help: '1 while this replica holds the lease and reconciles (always 1 without ha), 0 while it stands by.',
+    labels: [],
+  },
+  informerReads: {
+    name: 'docops_informer_reads_total',
+    help: 'Live state reads per organization: informer (audit events since the last poll), full (reason: why), scoped (a file change, no informer).',
+    labels: ['read', 'reason'],
+  },
+  informerEvents: {
+    name: 'docops_informer_events_total',
+    help: "Audit events the informer followed (docops's own writes not counted).",
+    labels: [],
+  },
+  informerOrgs: {
+    name: 'docops_informer_organizations',
+    help: 'Organizations by how their live state is read: informer (audit events) or fallback (a full read every run).',
+    labels: ['mode'],
+  },
+  brokenLinks: {
+    name: 'docops_broken_links',
+    help: 'Broken links the API reports in each managed space (a space a Space manifest describes), read at most every healthMinutes.',
+    labels: ['org', 'space', 'title'],
+  },
+} satisfies Record<string, FamilySpec>;
+
 /**
  * The metric families of one registry. Without `org` (one organization) they carry the labels listed in
  * docs/daemon.md; a fleet's (src/daemon/fleet) carry an `org` label besides, one family for every organization.
  */
 function families(registry: Registry, byOrg: boolean) {
   const registers = [registry];
-  const labels = (...names: string[]): string[] => (byOrg ? [...names, 'org'] : names);
+  /** `byOrg`: the family's labels and `org`; a family labelled by organization already (`withOrg` false) keeps its own. */
+  const options = (spec: FamilySpec, withOrg = true) => ({
+    name: spec.name,
+    help: spec.help,
+    labelNames: byOrg && withOrg ? [...spec.labels, 'org'] : spec.labels,
+    registers,
+  });
   return {
     duration: new Histogram({
-      name: 'docops_reconcile_duration_seconds',
-      help: 'Duration of reconcile runs (load, fetch, diff and, in apply mode, apply).',
-      labelNames: labels('result'),
+      ...options(FAMILIES.duration),
       buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
-      registers,
     }),
-    runs: new Counter({
-      name: 'docops_reconcile_runs_total',
-      help: 'Reconcile runs by result.',
-      labelNames: labels('result'),
-      registers,
-    }),
-    applied: new Counter({
-      name: 'docops_changes_applied_total',
-      help: 'Changes applied, by kind and action: each object once per run and action (the steps of a team create, its members included, are one).',
-      labelNames: labels('kind', 'action'),
-      registers,
-    }),
-    failedSteps: new Counter({
-      name: 'docops_changes_failed_total',
-      help: 'Changes that failed, by kind and action: each object once per run and action.',
-      labelNames: labels('kind', 'action'),
-      registers,
-    }),
-    drift: new Gauge({
-      name: 'docops_drift',
-      help: 'Changes pending by kind in the last plan (in plan mode: drift left in place; in apply mode: before apply).',
-      labelNames: labels('kind'),
-      registers,
-    }),
-    byScope: new Counter({
-      name: 'docops_reconcile_scope_runs_total',
-      help: 'Reconcile runs by scope (full: every managed kind and organization; scoped: those a file change touched) and result.',
-      labelNames: labels('scope', 'result'),
-      registers,
-    }),
-    lastSuccess: new Gauge({
-      name: 'docops_last_success_timestamp_seconds',
-      help: 'Unix time of the last successful reconcile.',
-      labelNames: labels(),
-      registers,
-    }),
-    api: new Counter({
-      name: 'docops_api_requests_total',
-      help: 'API responses by method and status (0 = no response).',
-      labelNames: labels('method', 'status'),
-      registers,
-    }),
-    loadErrors: new Gauge({
-      name: 'docops_manifest_load_errors',
-      help: 'Problems found by the last manifest load (0 when it succeeded).',
-      labelNames: labels(),
-      registers,
-    }),
-    loadFailures: new Counter({
-      name: 'docops_manifest_load_failures_total',
-      help: 'Manifest loads that failed validation.',
-      labelNames: labels(),
-      registers,
-    }),
-    ready: new Gauge({
-      name: 'docops_ready',
-      help: '1 when the last manifest load and the last API contact succeeded.',
-      labelNames: labels(),
-      registers,
-    }),
-    backoff: new Gauge({
-      name: 'docops_retry_backoff_seconds',
-      help: 'Delay before the scheduled retry of a failed reconcile (0 when none).',
-      labelNames: labels(),
-      registers,
-    }),
-    leader: new Gauge({
-      name: 'docops_leader',
-      help: '1 while this replica holds the lease and reconciles (always 1 without ha), 0 while it stands by.',
-      labelNames: labels(),
-      registers,
-    }),
-    informerReads: new Counter({
-      name: 'docops_informer_reads_total',
-      help: 'Live state reads per organization: informer (audit events since the last poll), full (reason: why), scoped (a file change, no informer).',
-      labelNames: labels('read', 'reason'),
-      registers,
-    }),
-    informerEvents: new Counter({
-      name: 'docops_informer_events_total',
-      help: "Audit events the informer followed (docops's own writes not counted).",
-      labelNames: labels(),
-      registers,
-    }),
-    informerOrgs: new Gauge({
-      name: 'docops_informer_organizations',
-      help: 'Organizations by how their live state is read: informer (audit events) or fallback (a full read every run).',
-      labelNames: labels('mode'),
-      registers,
-    }),
+    runs: new Counter(options(FAMILIES.runs)),
+    applied: new Counter(options(FAMILIES.applied)),
+    failedSteps: new Counter(options(FAMILIES.failedSteps)),
+    drift: new Gauge(options(FAMILIES.drift)),
+    byScope: new Counter(options(FAMILIES.byScope)),
+    lastSuccess: new Gauge(options(FAMILIES.lastSuccess)),
+    api: new Counter(options(FAMILIES.api)),
+    loadErrors: new Gauge(options(FAMILIES.loadErrors)),
+    loadFailures: new Counter(options(FAMILIES.loadFailures)),
+    ready: new Gauge(options(FAMILIES.ready)),
+    backoff: new Gauge(options(FAMILIES.backoff)),
+    leader: new Gauge(options(FAMILIES.leader)),
+    informerReads: new Counter(options(FAMILIES.informerReads)),
+    informerEvents: new Counter(options(FAMILIES.informerEvents)),
+    informerOrgs: new Gauge(options(FAMILIES.informerOrgs)),
     // Labelled by organization already (a space's).
-    brokenLinks: new Gauge({
-      name: 'docops_broken_links',
-      help: 'Broken links the API reports in each managed space (a space a Space manifest describes), read at most every healthMinutes.',
-      labelNames: ['org', 'space', 'title'],
-      registers,
-    }),
+    brokenLinks: new Gauge(options(FAMILIES.brokenLinks, false)),
   };
 }
 
@@ -153,6 +172,14 @@ type Families = ReturnType<typeof families>;
 
 /** A fleet's families, one set per registry (every organization's metrics are series of the same families). */
 const shared = new WeakMap<Registry, Families>();
+
+/** One organization's families: its own; a fleet's organization's, those its registry shares with the others. */
+function familiesOf(registry: Registry, org: string | undefined): Families {
+  if (org === undefined) return families(registry, false);
+  const f = shared.get(registry) ?? families(registry, true);
+  shared.set(registry, f);
+  return f;
+}
 
 export interface DaemonMetricsOptions {
   defaultMetrics?: boolean;
@@ -166,12 +193,7 @@ export function createDaemonMetrics(options: DaemonMetricsOptions = {}): DaemonM
   const registry = options.registry ?? new Registry();
   if (options.registry === undefined && options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
   const org = options.org;
-  let f: Families;
-  if (org === undefined) f = families(registry, false);
-  else {
-    f = shared.get(registry) ?? families(registry, true);
-    shared.set(registry, f);
-  }
+  const f = familiesOf(registry, org);
   const L = <T extends Record<string, string>>(labels: T): T & { org?: string } =>
     org === undefined ? labels : { ...labels, org };
   const {

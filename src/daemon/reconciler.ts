@@ -16,7 +16,7 @@ import type { DaemonApprovals } from '../policy/daemon-approvals.js';
 import type { Whoami } from '../safety/gate.js';
 import { fetchWhoami, resolveSafetyConfig } from '../safety/index.js';
 import type { ScopeTracker } from './changes.js';
-import type { DaemonConfig } from './config.js';
+import type { DocopsConfig } from '../config/config.js';
 import type { Connection } from './connect.js';
 import type { Leadership } from './ha/leadership.js';
 import type { InformerLink } from './informer/link.js';
@@ -34,7 +34,7 @@ import type { TriggerReason } from './triggers.js';
 
 /** What a run is made with: the daemon's parts, and those it starts later (read when a run happens). */
 export interface ReconcilerParts {
-  config: DaemonConfig;
+  config: DocopsConfig;
   env: Env;
   kinds: readonly KindDefinition[];
   logger: Logger;

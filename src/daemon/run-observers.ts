@@ -3,7 +3,7 @@
  * the config has `notify:` targets. Built with the Daemon (daemon.ts); what they show of it is read when asked.
  */
 import type { Logger } from '../log.js';
-import type { DaemonConfig } from './config.js';
+import type { DocopsConfig } from '../config/config.js';
 import type { DaemonDeps } from './daemon-deps.js';
 import type { ProposalView } from './drift/propose.js';
 import { Notifier } from './notify/index.js';
@@ -24,7 +24,7 @@ export interface ObservedDaemon {
 }
 
 export function runObservers(
-  config: DaemonConfig,
+  config: DocopsConfig,
   deps: Pick<DaemonDeps, 'role' | 'notifyRetry'>,
   logger: Logger,
   d: ObservedDaemon,

@@ -10,7 +10,7 @@ import type { Plan } from '../model/plan.js';
 import type { ApplyReport } from '../model/apply-report.js';
 import type { Logger } from '../log.js';
 import { stepLine } from '../render/step-line.js';
-import type { DaemonMode } from './config.js';
+import type { DaemonMode } from '../config/config.js';
 import type { DaemonMetrics } from './metrics.js';
 import type { RunRecord } from './run-record.js';
 

@@ -4,7 +4,7 @@
  */
 import type { ValidationIssue } from '../model/errors.js';
 import type { OrgRead } from './informer/informer.js';
-import type { DaemonMode } from './config.js';
+import type { DaemonMode } from '../config/config.js';
 import type { RunResult } from './metrics.js';
 import type { TriggerReason } from './triggers.js';
 

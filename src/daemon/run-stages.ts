@@ -26,7 +26,7 @@ import type { SafetyConfig } from '../safety/index.js';
 import type { Whoami } from '../safety/gate.js';
 import { scopeNames, type ScopeTracker } from './changes.js';
 import type { DriftKeeper } from './drift/propose.js';
-import { CONFIG_DEFAULTS, type DaemonConfig } from './config.js';
+import { CONFIG_DEFAULTS, type DocopsConfig } from '../config/config.js';
 import { HealthSchedule, healthStage } from './health.js';
 import type { LiveSource } from './informer/link.js';
 import { pollDecision } from './informer/poll-run.js';
@@ -67,7 +67,7 @@ export class DaemonStages {
   /** When docs health is read: on its own clock, not by every run (src/daemon/health.ts). */
   private readonly health: HealthSchedule;
 
-  constructor(config: Pick<DaemonConfig, 'healthEveryMs'>, now?: () => number) {
+  constructor(config: Pick<DocopsConfig, 'healthEveryMs'>, now?: () => number) {
     this.health = new HealthSchedule(config.healthEveryMs ?? CONFIG_DEFAULTS.healthMinutes * 60_000, now);
   }
 

@@ -14,7 +14,7 @@ import type { Env } from '../manifests/interpolate.js';
 import type { LoadOptions } from '../manifests/load.js';
 import { PHASES, runStages, type PipelineRun, type Stage, type StageRecord } from '../pipeline/index.js';
 import type { RunScope } from './changes.js';
-import type { DaemonMode } from './config.js';
+import type { DaemonMode } from '../config/config.js';
 import type { DaemonMetrics } from './metrics.js';
 import { errorFields, message, outcomeFields, typeOf, type ApiTrouble, type RunFields } from './run-outcome.js';
 import type { RunRecord } from './run-record.js';

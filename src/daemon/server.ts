@@ -22,7 +22,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log.js';
 import { redactText } from '../secrets.js';
-import type { ListenAddress } from './config.js';
+import type { ListenAddress } from '../config/checks.js';
 
 export interface Readiness {
   ready: boolean;
@@ -97,6 +97,15 @@ export async function startDaemonServer(listen: ListenAddress, handlers: Endpoin
   };
 }
 
+/** What an endpoint gets: the request, its answer, its URL, the handlers, and `only` (false: 405 answered). */
+interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  h: EndpointHandlers;
+  only(allowed: string): boolean;
+}
+
 async function route(req: IncomingMessage, res: ServerResponse, h: EndpointHandlers): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://daemon');
   const method = req.method ?? 'GET';
@@ -106,87 +115,10 @@ async function route(req: IncomingMessage, res: ServerResponse, h: EndpointHandl
     json(res, 405, { error: `use ${allowed}` });
     return false;
   };
-  switch (url.pathname) {
-    case '/healthz':
-      if (only('GET')) json(res, 200, { status: 'ok' });
-      return;
-    case '/readyz': {
-      if (!only('GET')) return;
-      const r = h.readiness(url.searchParams.get('org') ?? undefined);
-      if (r === undefined) json(res, 404, { error: NO_SUCH_ORG });
-      else json(res, r.ready ? 200 : 503, r.body);
-      return;
-    }
-    case '/metrics': {
-      if (!only('GET')) return;
-      const m = await h.metrics();
-      res.writeHead(200, { 'content-type': m.contentType });
-      res.end(redactText(m.body));
-      return;
-    }
-    case '/reconcile': {
-      if (h.reconcileSecret === undefined) {
-        json(res, 404, { error: 'POST /reconcile is disabled: no reconcileSecret is configured' });
-        return;
-      }
-      if (!only('POST')) return;
-      req.resume(); // the body is not used
-      if (!bearerMatches(req.headers.authorization, h.reconcileSecret)) {
-        res.setHeader('www-authenticate', 'Bearer');
-        json(res, 401, { error: 'missing or wrong bearer secret' });
-        return;
-      }
-      const flag = (name: string): boolean => ['1', 'true', 'yes'].includes(url.searchParams.get(name) ?? '');
-      const org = url.searchParams.get('org');
-      const answer = await h.reconcile(flag('wait'), flag('full'), org ?? undefined);
-      json(res, answer.status, answer.body);
-      return;
-    }
-    case '/approve': {
-      if (h.approve === undefined) {
-        json(res, 404, { error: 'POST /approve is disabled: no policy with an approver token is configured' });
-        return;
-      }
-      if (!only('POST')) return;
-      if (!bearerMatches(req.headers.authorization, h.approve.token)) {
-        req.resume();
-        res.setHeader('www-authenticate', 'Bearer');
-        json(res, 401, { error: 'missing or wrong approver token' });
-        return;
-      }
-      const body = await readJson(req);
-      if (body === undefined) {
-        json(res, 400, { error: `expected a JSON body of at most ${MAX_BODY} bytes` });
-        return;
-      }
-      const answer = await h.approve.handle(body);
-      json(res, answer.status, answer.body);
-      return;
-    }
-    case '/':
-    case '/api/status': {
-      if (!h.status) break;
-      if (!only('GET')) return;
-      if (url.pathname === '/api/status') json(res, 200, await h.status.json());
-      else html(res, await h.status.html());
-      return;
-    }
-  }
-  const orgPath = h.orgs && h.status ? /^\/(?:api\/)?orgs\/([^/]+)(\/.*)?$/.exec(url.pathname) : null;
-  if (orgPath) {
-    const pages = h.orgs!(decodeURIComponent(orgPath[1]!));
-    if (!pages) {
-      json(res, 404, { error: 'no such organization in this daemon' });
-      return;
-    }
-    const api = url.pathname.startsWith('/api/');
-    const rest = orgPath[2] ?? '';
-    if (!only('GET')) return;
-    if (!api && (rest === '/' || rest === '')) return html(res, await pages.html());
-    if (api && rest === '/status') return json(res, 200, await pages.json());
-    const r = api ? /^\/runs\/([^/]*)$/.exec(rest) : null;
-    if (r) return runAnswer(res, pages, r[1]!);
-  }
+  const x: Exchange = { req, res, url, h, only };
+  const endpoint = ENDPOINTS.get(url.pathname);
+  if (endpoint && (await endpoint(x)) !== false) return;
+  if (await orgPages(x)) return;
   const run = /^\/api\/runs\/([^/]*)$/.exec(url.pathname);
   if (run && h.status) {
     if (!only('GET')) return;
@@ -205,6 +137,108 @@ async function route(req: IncomingMessage, res: ServerResponse, h: EndpointHandl
       ...(h.orgs && h.status ? ['/orgs/{id}/', '/api/orgs/{id}/status', '/api/orgs/{id}/runs/{n}'] : []),
     ],
   });
+}
+
+/** The endpoints of fixed paths; one that answers `false` leaves the path to the others (the status page when off). */
+const ENDPOINTS = new Map<string, (x: Exchange) => Promise<boolean | void> | boolean | void>([
+  ['/healthz', healthz],
+  ['/readyz', readyz],
+  ['/metrics', metrics],
+  ['/reconcile', reconcile],
+  ['/approve', approve],
+  ['/', statusPage],
+  ['/api/status', statusPage],
+]);
+
+function healthz({ res, only }: Exchange): void {
+  if (only('GET')) json(res, 200, { status: 'ok' });
+}
+
+function readyz({ res, url, h, only }: Exchange): void {
+  if (!only('GET')) return;
+  const r = h.readiness(url.searchParams.get('org') ?? undefined);
+  if (r === undefined) json(res, 404, { error: NO_SUCH_ORG });
+  else json(res, r.ready ? 200 : 503, r.body);
+}
+
+async function metrics({ res, h, only }: Exchange): Promise<void> {
+  if (!only('GET')) return;
+  const m = await h.metrics();
+  res.writeHead(200, { 'content-type': m.contentType });
+  res.end(redactText(m.body));
+}
+
+async function reconcile(x: Exchange): Promise<void> {
+  const { req, res, url, h } = x;
+  const disabled = 'POST /reconcile is disabled: no reconcileSecret is configured';
+  if (!authorized(x, h.reconcileSecret, disabled, 'missing or wrong bearer secret')) return;
+  req.resume(); // the body is not used
+  const flag = (name: string): boolean => ['1', 'true', 'yes'].includes(url.searchParams.get(name) ?? '');
+  const org = url.searchParams.get('org');
+  const answer = await h.reconcile(flag('wait'), flag('full'), org ?? undefined);
+  json(res, answer.status, answer.body);
+}
+
+async function approve(x: Exchange): Promise<void> {
+  const { req, res, h } = x;
+  const disabled = 'POST /approve is disabled: no policy with an approver token is configured';
+  if (!authorized(x, h.approve?.token, disabled, 'missing or wrong approver token')) return;
+  const body = await readJson(req);
+  if (body === undefined) {
+    json(res, 400, { error: `expected a JSON body of at most ${MAX_BODY} bytes` });
+    return;
+  }
+  const answer = await h.approve!.handle(body);
+  json(res, answer.status, answer.body);
+}
+
+/**
+ * A POST bearing `secret`: 404 (`disabled`) without one, 405 for another method, 401 (`wrong`) without the right
+ * bearer, its body left unread. False when one of those was answered.
+ */
+function authorized(
+  { req, res, only }: Exchange,
+  secret: string | undefined,
+  disabled: string,
+  wrong: string,
+): boolean {
+  if (secret === undefined) {
+    json(res, 404, { error: disabled });
+    return false;
+  }
+  if (!only('POST')) return false;
+  if (bearerMatches(req.headers.authorization, secret)) return true;
+  req.resume();
+  res.setHeader('www-authenticate', 'Bearer');
+  json(res, 401, { error: wrong });
+  return false;
+}
+
+async function statusPage({ res, url, h, only }: Exchange): Promise<boolean> {
+  if (!h.status) return false;
+  if (!only('GET')) return true;
+  if (url.pathname === '/api/status') json(res, 200, await h.status.json());
+  else html(res, await h.status.html());
+  return true;
+}
+
+/** A fleet's organization's page, JSON and runs (`/orgs/{id}/…`, `/api/orgs/{id}/…`); false when the path is none of them. */
+async function orgPages({ res, url, h, only }: Exchange): Promise<boolean> {
+  const orgPath = h.orgs && h.status ? /^\/(?:api\/)?orgs\/([^/]+)(\/.*)?$/.exec(url.pathname) : null;
+  if (!orgPath) return false;
+  const pages = h.orgs!(decodeURIComponent(orgPath[1]!));
+  if (!pages) {
+    json(res, 404, { error: 'no such organization in this daemon' });
+    return true;
+  }
+  const api = url.pathname.startsWith('/api/');
+  const rest = orgPath[2] ?? '';
+  if (!only('GET')) return true;
+  if (!api && (rest === '/' || rest === '')) return (html(res, await pages.html()), true);
+  if (api && rest === '/status') return (json(res, 200, await pages.json()), true);
+  const r = api ? /^\/runs\/([^/]*)$/.exec(rest) : null;
+  if (r) return (runAnswer(res, pages, r[1]!), true);
+  return false;
 }
 
 function runAnswer(res: ServerResponse, status: StatusHandlers, n: string): void {

@@ -6,12 +6,12 @@ import type { Logger } from '../log.js';
 import type { Env } from '../manifests/interpolate.js';
 import type { KindDefinition } from '../model/kind.js';
 import type { DaemonApprovals } from '../policy/daemon-approvals.js';
-import type { DaemonConfig } from './config.js';
+import type { DocopsConfig } from '../config/config.js';
 import { manifestsRevision } from './status/revision.js';
 
 export async function startApprovals(
-  c: DaemonConfig,
-  policy: NonNullable<DaemonConfig['policy']>,
+  c: DocopsConfig,
+  policy: NonNullable<DocopsConfig['policy']>,
   parts: { env: Env; logger: Logger; kinds: readonly KindDefinition[]; fire(): void },
 ): Promise<DaemonApprovals> {
   const { DaemonApprovals } = await import('../policy/daemon-approvals.js');

@@ -7,7 +7,7 @@ import type { ApiClient } from '../model/api-client.js';
 import type { KindDefinition } from '../model/kind.js';
 import type { Logger } from '../log.js';
 import { systemClock } from './backoff.js';
-import type { DaemonConfig } from './config.js';
+import type { DocopsConfig } from '../config/config.js';
 import type { DaemonDeps } from './daemon-deps.js';
 import { createInformerLink, type InformerLink } from './informer/link.js';
 import type { DaemonMetrics } from './metrics.js';
@@ -33,7 +33,7 @@ export interface WatchParts {
 }
 
 export async function startWatching(
-  c: DaemonConfig,
+  c: DocopsConfig,
   deps: Pick<DaemonDeps, 'scheduler' | 'clock'>,
   p: WatchParts,
 ): Promise<Watching> {

@@ -57,6 +57,25 @@ describe('the shape of src, as the lint holds it', () => {
     );
   });
 
+  it('the CLI imports nothing of the daemon but in the `daemon` command; the config imports neither host', async () => {
+    const breach = 'import-x/no-restricted-paths';
+    expect(await rulesBroken('src/cli/planted.ts', "export { RUN_RESULTS } from '../daemon/metrics.js';\n")).toContain(
+      breach,
+    );
+    // A lazy import is an import too: only the daemon command may load the daemon, even late.
+    const lazy = "export const later = () => import('../../daemon/daemon.js');\n";
+    expect(await rulesBroken('src/cli/commands/planted.ts', lazy)).toContain(breach);
+    expect(await rulesBroken('src/cli/commands/daemon.ts', lazy)).toEqual([]);
+    expect(await rulesBroken('src/cli/commands/daemon.ts', readFileSync('src/cli/commands/daemon.ts', 'utf8'))).toEqual(
+      [],
+    );
+    expect(
+      await rulesBroken('src/config/planted.ts', "export { RUN_RESULTS } from '../daemon/metrics.js';\n"),
+    ).toContain(breach);
+    expect(await rulesBroken('src/cli/planted.ts', "export { loadConfig } from '../config/load.js';\n")).toEqual([]);
+    expect(await rulesBroken('src/daemon/planted.ts', "export { loadConfig } from '../config/load.js';\n")).toEqual([]);
+  });
+
   it('no import circle', async () => {
     // src/engine/run.ts imports apply.ts: apply.ts importing run.ts closes a circle.
     const apply =

@@ -11,7 +11,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadDaemonConfig } from '../../src/daemon/config.js';
+import { loadConfig } from '../../src/config/load.js';
 import { INIT_LAYOUT } from '../../src/init/index.js';
 import { runCli } from './run-cli.js';
 import { filesIn, liveCli, tempDir, type LiveCli } from './safety-cli-helpers.js';
@@ -159,7 +159,7 @@ describe('who applies: one choice, followed by docops.yaml, the workflow and Nex
   it('--applier workflow (the default): the daemon never writes, the workflow applies after its environment approves', async () => {
     const live = await liveCli();
     const { dir, stdout, workflow } = await init(live);
-    const config = await loadDaemonConfig(path.join(dir, 'docops.yaml'), { env: {}, cwd: dir });
+    const config = await loadConfig(path.join(dir, 'docops.yaml'), { env: {}, cwd: dir });
     expect(config.mode).toBe('plan');
     expect(config.policy).toBeUndefined();
     const apply = Object.values(workflow.jobs).filter((j) => j.steps.some((s) => s.with?.command === 'apply'));
@@ -172,7 +172,7 @@ describe('who applies: one choice, followed by docops.yaml, the workflow and Nex
   it('--applier daemon: the daemon applies once a member of the team approves on the pull request; the workflow only plans', async () => {
     const live = await liveCli();
     const { dir, stdout, workflow } = await init(live, 'daemon');
-    const config = await loadDaemonConfig(path.join(dir, 'docops.yaml'), { env: {}, cwd: dir });
+    const config = await loadConfig(path.join(dir, 'docops.yaml'), { env: {}, cwd: dir });
     expect(config.mode).toBe('apply');
     expect(config.policy?.approvers).toEqual({ githubTeam: 'acme/docs-approvers' });
     expect(config.policy?.rules.map((r) => r.outcome)).toEqual(['require-approval']);

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { once } from 'node:events';
-import { loadDaemonConfig } from '../../src/daemon/config.js';
+import { loadConfig } from '../../src/config/load.js';
 import { Daemon } from '../../src/daemon/daemon.js';
 import type { RunRecord } from '../../src/daemon/run.js';
 import { createLogger } from '../../src/log.js';
@@ -101,7 +101,7 @@ describe('docops init', () => {
     const live = await liveCli();
     const dir = path.join(await tempDir(), 'repo');
     expect((await live.run(['init', '--org', 'org-demo', dir])).code).toBe(0);
-    const config = await loadDaemonConfig(path.join(dir, 'docops.yaml'), { env: {}, cwd: dir });
+    const config = await loadConfig(path.join(dir, 'docops.yaml'), { env: {}, cwd: dir });
     expect(config.manifestsDir).toBe(path.join(dir, INIT_LAYOUT.manifests));
     expect(config.journalDir).toBe(path.join(dir, INIT_JOURNAL_DIR));
     expect(config.mode).toBe('plan'); // the workflow applies (the default applier)
@@ -127,7 +127,7 @@ describe('docops init', () => {
     // Without its policy: this test is about the config's manifests and journal, approvals are the e2e test's.
     const text = await readFile(path.join(dir, 'docops.yaml'), 'utf8');
     await writeFile(path.join(dir, 'docops.yaml'), text.slice(0, text.indexOf('\npolicy:')) + '\n');
-    const config = await loadDaemonConfig(path.join(dir, 'docops.yaml'), { env: {}, cwd: dir });
+    const config = await loadConfig(path.join(dir, 'docops.yaml'), { env: {}, cwd: dir });
     const daemon = new Daemon(
       { ...config, apiUrl: live.sb.url, listen: { host: '127.0.0.1', port: 0 }, debounceMs: 100 },
       {

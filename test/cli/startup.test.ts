@@ -321,13 +321,28 @@ describe('which modules each command loads', () => {
     }
   });
 
-  it('apply without --config does not load the daemon config loader (node-cron, the config schema)', async () => {
+  it('apply without --config does not load the config loader (node-cron, the config schema)', async () => {
     const files = await loaded(
       ['apply', '-m', 'config.example/manifests', '--api-url', sandbox.url, '--journal-dir', join(scratch, 'journal')],
       { DOCOPS_TOKEN: sandbox.token },
     );
     expect(under(files, 'dist/daemon/')).toEqual([]);
+    expect(under(files, 'dist/config/')).toEqual([]);
     expect(packages(files)).not.toContain('node-cron');
+  });
+
+  it("plan --config with organizations: reads docops.yaml and each organization's token, and nothing of the daemon", async () => {
+    const dir = mkdtempSync(join(scratch, 'orgs-'));
+    writeFileSync(
+      join(dir, 'docops.yaml'),
+      `organizations:\n  - id: org-demo\n    manifests: ${join(REPO, 'config.example/manifests')}\n    tokenEnv: DEMO_TOKEN\n`,
+    );
+    const files = await loaded(['plan', '--config', join(dir, 'docops.yaml'), '--api-url', sandbox.url], {
+      DEMO_TOKEN: sandbox.token,
+    });
+    expect(files).toContain('dist/config/load.js'); // it did read the config,
+    expect(files).toContain('dist/config/tokens.js'); // and the organization's token
+    expect(under(files, 'dist/daemon/')).toEqual([]);
   });
 
   it('apply --config validates docops.yaml with the generated validators (no schema compiler)', async () => {
@@ -348,7 +363,8 @@ describe('which modules each command loads', () => {
         DOCOPS_SCHEDULE: '*/5 * * * *', // an overridden field is checked against its own schema
       },
     );
-    expect(files).toContain('dist/daemon/config.js');
+    expect(files).toContain('dist/config/load.js');
+    expect(under(files, 'dist/daemon/')).toEqual([]); // docops.yaml is both hosts': reading it loads no daemon part
     expect(files).toContain('dist/manifests/validators/config.cjs');
     expect(files).toContain('dist/manifests/validators/config-schedule.cjs');
     expect(files.filter((f) => AJV_COMPILER.test(f))).toEqual([]);

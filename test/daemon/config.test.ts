@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError, ValidationError } from '../../src/model/errors.js';
-import { loadDaemonConfig, parseListen } from '../../src/daemon/config.js';
+import { loadConfig } from '../../src/config/load.js';
+import { parseListen } from '../../src/config/checks.js';
 
 function configFile(text: string): { dir: string; file: string } {
   const dir = mkdtempSync(join(tmpdir(), 'docops-config-'));
@@ -12,12 +13,12 @@ function configFile(text: string): { dir: string; file: string } {
   return { dir, file };
 }
 
-describe('loadDaemonConfig', () => {
+describe('loadConfig', () => {
   it('resolves paths against the config file and fills defaults', async () => {
     const { dir, file } = configFile(
       'manifests: ./manifests\ntokenFile: secrets/token\nschedule: "*/5 * * * *"\nprune: { Team: true }\n',
     );
-    const config = await loadDaemonConfig(file, { env: {} });
+    const config = await loadConfig(file, { env: {} });
     expect(config.manifestsDir).toBe(join(dir, 'manifests'));
     expect(config.tokenFile).toBe(join(dir, 'secrets/token'));
     expect(config).toMatchObject({
@@ -35,7 +36,7 @@ describe('loadDaemonConfig', () => {
   });
 
   it('follows the audit log by default; informer: sets the poll, the resync and the overlap, or turns it off', async () => {
-    const defaults = await loadDaemonConfig(configFile('manifests: ./m\n').file, { env: {} });
+    const defaults = await loadConfig(configFile('manifests: ./m\n').file, { env: {} });
     expect(defaults.informer).toEqual({
       enabled: true,
       pollMs: 30_000,
@@ -44,7 +45,7 @@ describe('loadDaemonConfig', () => {
       maxOverlapMs: 3_600_000,
     });
     expect(defaults.listLagMs).toBe(5_000);
-    const set = await loadDaemonConfig(
+    const set = await loadConfig(
       configFile(
         'manifests: ./m\nlistLagSeconds: 0\ninformer: { pollSeconds: 10, resyncMinutes: 0, overlapSeconds: 5, maxOverlapSeconds: 600 }\n',
       ).file,
@@ -59,10 +60,10 @@ describe('loadDaemonConfig', () => {
     });
     expect(set.listLagMs).toBe(0);
     expect(
-      (await loadDaemonConfig(configFile('manifests: ./m\ninformer: { enabled: false }\n').file, { env: {} })).informer
+      (await loadConfig(configFile('manifests: ./m\ninformer: { enabled: false }\n').file, { env: {} })).informer
         ?.enabled,
     ).toBe(false);
-    const bad = (await loadDaemonConfig(configFile('manifests: ./m\ninformer: { pollSeconds: -1, every: 3 }\n').file, {
+    const bad = (await loadConfig(configFile('manifests: ./m\ninformer: { pollSeconds: -1, every: 3 }\n').file, {
       env: {},
     }).catch((e: unknown) => e)) as ValidationError;
     expect(bad).toBeInstanceOf(ValidationError);
@@ -73,7 +74,7 @@ describe('loadDaemonConfig', () => {
     const { file } = configFile(
       ['manifests: ./m', 'mode: dry', 'schedule: "61 * * * *"', 'bogus: 1', 'safety: 3', ''].join('\n'),
     );
-    const error = await loadDaemonConfig(file, { env: {} }).catch((e: unknown) => e);
+    const error = await loadConfig(file, { env: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     const issues = (error as ValidationError).issues;
     expect(issues.map((i) => `${i.line}:${i.column}`).sort()).toEqual(['2:7', '3:11', '4:1', '5:9']); // schema and cron, together
@@ -98,7 +99,7 @@ describe('loadDaemonConfig', () => {
         '',
       ].join('\n'),
     );
-    const error = (await loadDaemonConfig(file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    const error = (await loadConfig(file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.issues.map((i) => `${i.line}: ${i.message.replace(/ \(.*$/, '')}`)).toEqual([
       '2: mode: must be one of apply, plan',
@@ -120,7 +121,7 @@ describe('loadDaemonConfig', () => {
         '',
       ].join('\n'),
     );
-    const error = (await loadDaemonConfig(file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    const error = (await loadConfig(file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
     const lines = error.issues.map(
       (i) => `${i.line}: ${i.message.replace(/ \(.*$/, '').replace(/\S*nowhere/, 'NOWHERE')}`,
@@ -142,7 +143,7 @@ describe('loadDaemonConfig', () => {
         '',
       ].join('\n'),
     );
-    const error = (await loadDaemonConfig(file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    const error = (await loadConfig(file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.issues.map((i) => [i.line, i.message.split(':')[0]])).toEqual([
       [2, 'schedule'],
@@ -154,7 +155,7 @@ describe('loadDaemonConfig', () => {
 
   it('interpolates ${VAR} and lets DOCOPS_* variables and flags override the file', async () => {
     const { file } = configFile('manifests: ./m\napiUrl: ${API}\nmode: apply\nlisten: 127.0.0.1:9000\n');
-    const config = await loadDaemonConfig(file, {
+    const config = await loadConfig(file, {
       env: {
         API: 'https://file.example/v1',
         DOCOPS_MODE: 'plan',
@@ -177,7 +178,7 @@ describe('loadDaemonConfig', () => {
 
   it('rejects bad environment values without echoing the secret', async () => {
     const { file } = configFile('manifests: ./m\n');
-    const error = (await loadDaemonConfig(file, {
+    const error = (await loadConfig(file, {
       env: { DOCOPS_MODE: 'yolo', DOCOPS_CONCURRENCY: 'many', DOCOPS_RECONCILE_SECRET: 'short-secret' },
     }).catch((e: unknown) => e)) as Error;
     expect(error).toBeInstanceOf(UsageError);
@@ -189,8 +190,8 @@ describe('loadDaemonConfig', () => {
 
   it('requires a manifests directory from the file or the environment', async () => {
     const { file } = configFile('mode: plan\n');
-    await expect(loadDaemonConfig(file, { env: {} })).rejects.toThrow(/manifests: required/);
-    await expect(loadDaemonConfig(file, { env: { DOCOPS_MANIFESTS: '/m' } })).resolves.toMatchObject({
+    await expect(loadConfig(file, { env: {} })).rejects.toThrow(/manifests: required/);
+    await expect(loadConfig(file, { env: { DOCOPS_MANIFESTS: '/m' } })).resolves.toMatchObject({
       manifestsDir: '/m',
     });
   });
@@ -198,14 +199,14 @@ describe('loadDaemonConfig', () => {
   it('reads the reconcile secret from a file next to the config', async () => {
     const { dir, file } = configFile('manifests: ./m\nreconcileSecretFile: secret.txt\n');
     writeFileSync(join(dir, 'secret.txt'), 'a-long-enough-secret-value\n');
-    expect((await loadDaemonConfig(file, { env: {} })).reconcileSecret).toBe('a-long-enough-secret-value');
+    expect((await loadConfig(file, { env: {} })).reconcileSecret).toBe('a-long-enough-secret-value');
   });
 
   it('validates the safety section with its own schema (internal refs included)', async () => {
     const good = configFile('manifests: ./m\nsafety:\n  deletes: { fraction: 0.5 }\n');
-    expect((await loadDaemonConfig(good.file, { env: {} })).safety).toEqual({ deletes: { fraction: 0.5 } });
+    expect((await loadConfig(good.file, { env: {} })).safety).toEqual({ deletes: { fraction: 0.5 } });
     const bad = configFile('manifests: ./m\nsafety:\n  deletes: { fraction: lots }\n  nonsense: true\n');
-    const error = (await loadDaemonConfig(bad.file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    const error = (await loadConfig(bad.file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.issues.map((i) => i.line).sort()).toEqual([3, 4]);
   });
@@ -220,14 +221,13 @@ describe('loadDaemonConfig', () => {
 
 describe('ha', () => {
   it("is off by default; kubernetes takes client-go's timings unless given", async () => {
-    expect((await loadDaemonConfig(configFile('manifests: ./m\n').file, { env: {} })).ha).toBeUndefined();
+    expect((await loadConfig(configFile('manifests: ./m\n').file, { env: {} })).ha).toBeUndefined();
     expect(
-      (await loadDaemonConfig(configFile('manifests: ./m\nha: { mode: "off", leaseName: x }\n').file, { env: {} })).ha,
+      (await loadConfig(configFile('manifests: ./m\nha: { mode: "off", leaseName: x }\n').file, { env: {} })).ha,
     ).toBeUndefined();
-    const config = await loadDaemonConfig(
-      configFile('manifests: ./m\nha:\n  mode: kubernetes\n  namespace: ${NS}\n').file,
-      { env: { NS: 'docs' } },
-    );
+    const config = await loadConfig(configFile('manifests: ./m\nha:\n  mode: kubernetes\n  namespace: ${NS}\n').file, {
+      env: { NS: 'docs' },
+    });
     expect(config.ha).toEqual({
       mode: 'kubernetes',
       namespace: 'docs',
@@ -250,9 +250,7 @@ describe('ha', () => {
       '  extra: 1',
       '',
     ].join('\n');
-    const error = (await loadDaemonConfig(configFile(text).file, { env: {} }).catch(
-      (e: unknown) => e,
-    )) as ValidationError;
+    const error = (await loadConfig(configFile(text).file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
     const at = Object.fromEntries(error.issues.map((i) => [`${i.line}:${i.column}`, i.message]));
     expect(Object.keys(at).sort()).toEqual(['3:9', '4:14', '6:20', '7:18', '8:3'].sort());
@@ -266,12 +264,12 @@ describe('ha', () => {
 
 describe('kinds: ownership modes per kind', () => {
   it("reads each kind's mode; a kind the registry does not know or a mode that does not exist is an error at its place", async () => {
-    const config = await loadDaemonConfig(
+    const config = await loadConfig(
       configFile('manifests: ./m\nkinds:\n  Members: { mode: observe }\n  Team: { mode: additive }\n').file,
       { env: {} },
     );
     expect(config.kinds).toEqual({ Members: { mode: 'observe' }, Team: { mode: 'additive' } });
-    const error = (await loadDaemonConfig(
+    const error = (await loadConfig(
       configFile('manifests: ./m\nkinds:\n  Widget: { mode: observe }\n  Team: { mode: readonly }\n').file,
       { env: {} },
     ).catch((e: unknown) => e)) as ValidationError;
@@ -288,9 +286,7 @@ describe('kinds: ownership modes per kind', () => {
       '  Team: { mode: authoritative }',
       '',
     ].join('\n');
-    const error = (await loadDaemonConfig(configFile(text).file, { env: {} }).catch(
-      (e: unknown) => e,
-    )) as ValidationError;
+    const error = (await loadConfig(configFile(text).file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.issues.map((i) => `${i.line}:${i.column}: ${i.message}`)).toEqual([
       '4:20: kinds.Members.mode: additive never deletes what no manifest writes, so prune.Members: true contradicts it (remove one of them)',
@@ -310,7 +306,7 @@ describe('kinds: drift per kind, and where proposals go', () => {
       '',
     ].join('\n');
     const { file } = configFile(text);
-    const config = await loadDaemonConfig(file, { env: {} });
+    const config = await loadConfig(file, { env: {} });
     expect(config.kinds).toEqual({ Members: { drift: 'propose' }, Team: { mode: 'additive', drift: 'report' } });
     expect(config.proposals).toEqual({
       github: {
@@ -333,15 +329,13 @@ describe('kinds: drift per kind, and where proposals go', () => {
       '  Space: { drift: revert }',
       '',
     ].join('\n');
-    const error = (await loadDaemonConfig(configFile(text).file, { env: {} }).catch(
-      (e: unknown) => e,
-    )) as ValidationError;
+    const error = (await loadConfig(configFile(text).file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.issues.map((i) => `${i.line}:${i.column}: ${i.message}`)).toEqual([
       "3:21: kinds.Members.drift: propose needs proposals.github (the manifests' repository) to propose in",
       '4:33: kinds.Team.drift: observe never writes, so it reverts no drift to keep (remove drift or the mode)',
     ]);
-    const bad = (await loadDaemonConfig(configFile('manifests: ./m\nkinds:\n  Team: { drift: adopt }\n').file, {
+    const bad = (await loadConfig(configFile('manifests: ./m\nkinds:\n  Team: { drift: adopt }\n').file, {
       env: {},
     }).catch((e: unknown) => e)) as ValidationError;
     expect(bad.issues.map((i) => i.line)).toEqual([3]);
@@ -359,7 +353,7 @@ describe('organizations: and shard:', () => {
     const { dir, file } = configFile(
       [...orgs, 'schedule: "0 * * * *"', 'shard: { index: 1, count: 2 }', ''].join('\n'),
     );
-    const config = await loadDaemonConfig(file, { env: {} });
+    const config = await loadConfig(file, { env: {} });
     expect(config.organizations).toEqual([
       {
         id: 'org-a',
@@ -392,7 +386,7 @@ describe('organizations: and shard:', () => {
         '',
       ].join('\n'),
     );
-    const error = (await loadDaemonConfig(file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    const error = (await loadConfig(file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
     const said = error.issues.map((i) => `${i.line}: ${i.message}`).join('\n');
     expect(said).toMatch(/^1: manifests: not with organizations/m);
@@ -416,7 +410,7 @@ describe('organizations: and shard:', () => {
         '',
       ].join('\n'),
     );
-    const error = (await loadDaemonConfig(file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    const error = (await loadConfig(file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.issues.map((i) => `${i.line}: ${i.message.replace(/ \(.*$/, '')}`)).toEqual([
       '2: organizations[0]: unknown field "bogus"',
@@ -425,19 +419,19 @@ describe('organizations: and shard:', () => {
   });
 
   it('a shard needs organizations; dynamic shards need ha on Kubernetes Leases', async () => {
-    const alone = (await loadDaemonConfig(configFile('manifests: ./m\nshard: { index: 0, count: 2 }\n').file, {
+    const alone = (await loadConfig(configFile('manifests: ./m\nshard: { index: 0, count: 2 }\n').file, {
       env: {},
     }).catch((e: unknown) => e)) as ValidationError;
     expect(alone.issues.map((i) => i.message)).toEqual([
       'shard: only with organizations (shards spread organizations over daemons)',
     ]);
-    const dynamic = (await loadDaemonConfig(configFile([...orgs, 'shard: { leases: 4 }', ''].join('\n')).file, {
+    const dynamic = (await loadConfig(configFile([...orgs, 'shard: { leases: 4 }', ''].join('\n')).file, {
       env: {},
     }).catch((e: unknown) => e)) as ValidationError;
     expect(dynamic.issues.map((i) => i.message)).toEqual([
       'shard.leases: dynamic shards are held through Kubernetes Leases; set ha.mode: kubernetes',
     ]);
-    const ok = await loadDaemonConfig(
+    const ok = await loadConfig(
       configFile([...orgs, 'shard: { leases: 4 }', 'ha: { mode: kubernetes }', ''].join('\n')).file,
       { env: {} },
     );

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { CONFIG_DEFAULTS } from '../../src/daemon/config.js';
+import { CONFIG_DEFAULTS } from '../../src/config/config.js';
 import { REPO } from './build.js';
 
 interface Instruction {

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { loadDaemonConfig, type DaemonConfig } from '../../src/daemon/config.js';
+import { loadConfig } from '../../src/config/load.js';
+import { type DocopsConfig } from '../../src/config/config.js';
 import { daemonConfigText } from '../../src/init/index.js';
 import { REPO } from './build.js';
 
@@ -36,7 +37,7 @@ const docopsOf = (deployment: Resource): Container =>
   )!;
 
 /** The repository's docops.yaml (as `docops init` writes it), read with the plain values a Deployment sets. */
-async function configOf(...deployments: Resource[]): Promise<DaemonConfig> {
+async function configOf(...deployments: Resource[]): Promise<DocopsConfig> {
   const dir = mkdtempSync(join(tmpdir(), 'docops-ha-cm-'));
   writeFileSync(join(dir, 'docops.yaml'), daemonConfigText('org-demo', { applier: 'workflow' }));
   const env = Object.fromEntries(
@@ -44,7 +45,7 @@ async function configOf(...deployments: Resource[]): Promise<DaemonConfig> {
       .flatMap((d) => docopsOf(d).env ?? [])
       .flatMap((e) => (e.value !== undefined ? [[e.name, e.value]] : [])),
   );
-  return loadDaemonConfig(join(dir, 'docops.yaml'), { env, cwd: dir });
+  return loadConfig(join(dir, 'docops.yaml'), { env, cwd: dir });
 }
 
 describe('deploy/kubernetes-ha', () => {

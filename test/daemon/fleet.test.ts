@@ -7,7 +7,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadDaemonConfig } from '../../src/daemon/config.js';
+import { loadConfig } from '../../src/config/load.js';
 import { Fleet } from '../../src/daemon/fleet/fleet.js';
 import type { RunRecord } from '../../src/daemon/run.js';
 import { createLogger } from '../../src/log.js';
@@ -34,7 +34,7 @@ async function startFleet(orgs: TestOrg[], extra: string[] = [], team?: (o: Test
     format: 'json',
     stream: { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) },
   });
-  const fleet = new Fleet(await loadDaemonConfig(config, { env }), {
+  const fleet = new Fleet(await loadConfig(config, { env }), {
     env,
     logger,
     defaultMetrics: false,
@@ -199,7 +199,7 @@ describe('one daemon, many organizations', () => {
     for (const index of [0, 1, 2]) {
       writeFileSync(config, readFileSync(config, 'utf8').replace(/index: \d/, `index: ${index}`));
       shares.push(
-        new Fleet(await loadDaemonConfig(config, { env: {} }), { defaultMetrics: false }).share().map((s) => s.org.id),
+        new Fleet(await loadConfig(config, { env: {} }), { defaultMetrics: false }).share().map((s) => s.org.id),
       );
     }
     expect(shares.flat().sort()).toEqual([...ids].sort()); // each organization in exactly one shard

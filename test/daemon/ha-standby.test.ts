@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadPolicyPath } from '../../src/policy/load.js';
-import { CONFIG_DEFAULTS, type DaemonConfig } from '../../src/daemon/config.js';
+import { CONFIG_DEFAULTS, type DocopsConfig } from '../../src/config/config.js';
 import { Daemon } from '../../src/daemon/daemon.js';
 import { microTime } from '../../src/daemon/ha/election.js';
 import { memoryLease } from './memory-lease.js';
@@ -46,7 +46,7 @@ describe('a daemon standing by', () => {
       renewTime: now,
       leaseTransitions: 0,
     });
-    const config: DaemonConfig = {
+    const config: DocopsConfig = {
       configFile: '',
       manifestsDir: dir,
       apiUrl: sandbox.url,

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadDaemonConfig } from '../../src/daemon/config.js';
+import { loadConfig } from '../../src/config/load.js';
 import { HEALTH_RETRY_MS, HealthSchedule } from '../../src/daemon/health.js';
 import {
   changeRequestHost,
@@ -152,8 +152,8 @@ describe('docs health', () => {
       mkdirSync(join(dir, 'm'));
       writeFileSync(join(dir, 'a.yaml'), 'manifests: m\n');
       writeFileSync(join(dir, 'b.yaml'), 'manifests: m\nhealthMinutes: 0\n');
-      expect((await loadDaemonConfig(join(dir, 'a.yaml'), { env: {} })).healthEveryMs).toBe(3_600_000);
-      expect((await loadDaemonConfig(join(dir, 'b.yaml'), { env: {} })).healthEveryMs).toBe(0);
+      expect((await loadConfig(join(dir, 'a.yaml'), { env: {} })).healthEveryMs).toBe(3_600_000);
+      expect((await loadConfig(join(dir, 'b.yaml'), { env: {} })).healthEveryMs).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '../../src/api/client.js';
-import { CONFIG_DEFAULTS, type DaemonConfig } from '../../src/daemon/config.js';
+import { CONFIG_DEFAULTS, type DocopsConfig } from '../../src/config/config.js';
 import type { ClientFactory } from '../../src/daemon/connect.js';
 import { Daemon, type DaemonDeps } from '../../src/daemon/daemon.js';
 import type { RunRecord } from '../../src/daemon/run.js';
@@ -50,7 +50,7 @@ export interface TestDaemon {
 export async function startTestDaemon(options: {
   files: Record<string, string>;
   /** Over the defaults; a function gets the manifests directory (for paths inside it). */
-  config?: Partial<DaemonConfig> | ((dir: string) => Partial<DaemonConfig>);
+  config?: Partial<DocopsConfig> | ((dir: string) => Partial<DocopsConfig>);
   deps?: DaemonDeps;
   faults?: string;
   sandbox?: SandboxOptions;
@@ -76,7 +76,7 @@ export async function startTestDaemon(options: {
   });
   const scheduler = new FakeScheduler();
   const clock = new FakeClock();
-  const config: DaemonConfig = {
+  const config: DocopsConfig = {
     configFile: '',
     manifestsDir: dir,
     apiUrl: sandbox.url,

@@ -4,7 +4,7 @@
  * shard, in which order), never on how long something took.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HaConfig } from '../../src/daemon/config.js';
+import type { HaConfig } from '../../src/config/ha.js';
 import { LeaseConflictError, type LeaseLock, type LeaseRecord } from '../../src/daemon/ha/election.js';
 import { ShardCoordinator } from '../../src/daemon/fleet/shards.js';
 import { createLogger } from '../../src/log.js';

@@ -17,7 +17,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { loadDaemonConfig, type DaemonConfig } from '../../src/daemon/config.js';
+import { loadConfig } from '../../src/config/load.js';
+import { type DocopsConfig } from '../../src/config/config.js';
 import { daemonConfigText } from '../../src/init/index.js';
 import { REPO } from '../daemon/build.js';
 
@@ -125,7 +126,7 @@ async function daemonConfigOf(
   all: Resource[],
   docops: Container,
   repository = REPOSITORY_CONFIGS.workflow,
-): Promise<DaemonConfig> {
+): Promise<DocopsConfig> {
   const file = docops.args![docops.args!.indexOf('-c') + 1]!;
   const mount = docops.volumeMounts.find((m) => file.startsWith(`${m.mountPath}/`))!;
   const volume = podOf(all).volumes.find((v) => v.name === mount.name)!;
@@ -140,7 +141,7 @@ async function daemonConfigOf(
     const value = ref ? SECRET[ref.key] : e.value;
     if (value !== undefined) env[e.name] = value;
   }
-  const config = await loadDaemonConfig(join(dir, 'docops.yaml'), { env, cwd: '/' });
+  const config = await loadConfig(join(dir, 'docops.yaml'), { env, cwd: '/' });
   // The file's relative paths are relative to where the pod has it.
   const back = (p: string): string => (p.startsWith(dir) ? dirname(file) + p.slice(dir.length) : p);
   return {

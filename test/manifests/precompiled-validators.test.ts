@@ -6,8 +6,8 @@ import type { ValidateFunction } from 'ajv';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { shippedSchemas, writeValidators } from '../../tools/build/precompile-validators.js';
-import { ENV_OVERRIDES } from '../../src/daemon/config.js';
-import { configSchema } from '../../src/daemon/config-schema.js';
+import { ENV_OVERRIDES } from '../../src/config/overrides.js';
+import { configSchema } from '../../src/config/schema.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { compileSchema, createAjv } from '../../src/manifests/schema.js';
 

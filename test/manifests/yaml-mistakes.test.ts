@@ -11,7 +11,7 @@ import { parseYamlFile } from '../../src/manifests/index.js';
 import { formatIssue, ValidationError } from '../../src/model/errors.js';
 import { loadManifests } from '../../src/manifests/load.js';
 import { KINDS } from '../../src/kinds/index.js';
-import { loadDaemonConfig } from '../../src/daemon/config.js';
+import { loadConfig } from '../../src/config/load.js';
 import { loadPolicyPath } from '../../src/policy/load.js';
 
 const TEAM = 'apiVersion: docops/v1\nkind: Team\nmetadata:\n  organization: org-demo\nspec:\n';
@@ -171,7 +171,7 @@ describe('the same words for every YAML input', () => {
   it('docops.yaml', async () => {
     const file = join(dir, 'docops.yaml');
     writeFileSync(file, 'safety:\n  deletes: { max: 5 }\n   updates: { max: 5 }\n');
-    expect(await issuesOf(() => loadDaemonConfig(file, { env: {} }))).toEqual([
+    expect(await issuesOf(() => loadConfig(file, { env: {} }))).toEqual([
       `${file}:3:4: indentation: "updates" is indented 3 spaces, but "deletes" on line 2 is indented 2; keys of one mapping start at the same column (YAML: All mapping items must start at the same column)`,
     ]);
   });

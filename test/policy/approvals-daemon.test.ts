@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { DaemonConfig } from '../../src/daemon/config.js';
+import type { DocopsConfig } from '../../src/config/config.js';
 import type { RunRecord } from '../../src/daemon/run.js';
 import { loadManifests } from '../../src/manifests/index.js';
 import { loadPolicyPath } from '../../src/policy/load.js';
@@ -40,7 +40,7 @@ afterEach(async () => {
 let beforeLoad: (() => Promise<void>) | undefined;
 
 async function start(
-  config: Partial<DaemonConfig> = {},
+  config: Partial<DocopsConfig> = {},
   env: Record<string, string> = {},
   files: Record<string, string> = {},
 ): Promise<TestDaemon> {

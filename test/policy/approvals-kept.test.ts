@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '@docops/sandbox';
-import { CONFIG_DEFAULTS, type DaemonConfig } from '../../src/daemon/config.js';
+import { CONFIG_DEFAULTS, type DocopsConfig } from '../../src/config/config.js';
 import { Daemon } from '../../src/daemon/daemon.js';
 import { microTime, type LeaseRecord } from '../../src/daemon/ha/election.js';
 import type { RunRecord } from '../../src/daemon/run.js';
@@ -185,7 +185,7 @@ describe('approvals survive a lease handover', () => {
     const lease = memoryLease(free);
     const replica = async (name: string, load = crashableLoad()) => {
       const logs: Record<string, unknown>[] = [];
-      const config: DaemonConfig = {
+      const config: DocopsConfig = {
         configFile: '',
         manifestsDir: w.dir,
         apiUrl: w.sandbox.url,

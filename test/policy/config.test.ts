@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { ValidationError, formatIssue } from '../../src/model/errors.js';
-import { loadDaemonConfig } from '../../src/daemon/config.js';
+import { loadConfig } from '../../src/config/load.js';
 import { DaemonApprovals } from '../../src/policy/daemon-approvals.js';
 import { createLogger } from '../../src/log.js';
 import { tempDir } from './helpers.js';
@@ -17,7 +17,7 @@ let n = 0;
 async function load(text: string) {
   const file = tmp.write(`c${++n}/docops.yaml`, text);
   tmp.write(`c${n}/manifests/.keep`, '');
-  return loadDaemonConfig(file, { env: {} });
+  return loadConfig(file, { env: {} });
 }
 
 async function issues(text: string): Promise<string[]> {

@@ -432,7 +432,7 @@ export const MANIFEST_CASES: BadCase[] = [
   },
 ];
 
-/** test/fixtures/bad/config: daemon configs (docops.yaml) that loadDaemonConfig must reject with this message. */
+/** test/fixtures/bad/config: daemon configs (docops.yaml) that loadConfig must reject with this message. */
 export const CONFIG_CASES: BadCase[] = [
   { path: 'unknown-field.yaml', expected: 'unknown-field.yaml:2:1: unknown field "manifestDir"' },
   { path: 'mode-bad.yaml', expected: 'mode-bad.yaml:2:7: mode: must be one of apply, plan (got "dry-run")' },

@@ -79,18 +79,15 @@ describe('allowEnv in the daemon config', () => {
     const { mkdtempSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const { loadDaemonConfig } = await import('../../src/daemon/config.js');
+    const { loadConfig } = await import('../../src/config/load.js');
     const file = join(mkdtempSync(join(tmpdir(), 'docops-allow-')), 'docops.yaml');
     writeFileSync(file, 'manifests: ./m\nallowEnv: [ORG_ID, TEAM_*]\n');
-    expect((await loadDaemonConfig(file, { env: {} })).allowEnv).toEqual(['ORG_ID', 'TEAM_*']);
-    expect((await loadDaemonConfig(file, { env: { DOCOPS_ALLOW_ENV: 'SITE_*, X' } })).allowEnv).toEqual([
-      'SITE_*',
-      'X',
-    ]);
-    await expect(loadDaemonConfig(file, { env: { DOCOPS_ALLOW_ENV: 'A,B-C' } })).rejects.toThrow(
+    expect((await loadConfig(file, { env: {} })).allowEnv).toEqual(['ORG_ID', 'TEAM_*']);
+    expect((await loadConfig(file, { env: { DOCOPS_ALLOW_ENV: 'SITE_*, X' } })).allowEnv).toEqual(['SITE_*', 'X']);
+    await expect(loadConfig(file, { env: { DOCOPS_ALLOW_ENV: 'A,B-C' } })).rejects.toThrow(
       /DOCOPS_ALLOW_ENV=A,B-C: allowEnv\[1\]: must match the pattern/,
     );
     writeFileSync(file, 'manifests: ./m\n');
-    expect((await loadDaemonConfig(file, { env: {} })).allowEnv).toBeUndefined();
+    expect((await loadConfig(file, { env: {} })).allowEnv).toBeUndefined();
   });
 });

@@ -1,13 +1,13 @@
 /**
  * Bad input never reaches the API: every case of the corpus (test/fixtures/bad/) and a few generated monsters
  * make `validate` and `plan` exit 1 with their specific `file:line:column: message`, and `plan` sends ZERO
- * requests (a counting sandbox stands behind --api-url). Daemon configs fail loadDaemonConfig the same way.
+ * requests (a counting sandbox stands behind --api-url). Daemon configs fail loadConfig the same way.
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/model/errors.js';
-import { loadDaemonConfig } from '../../src/daemon/config.js';
+import { loadConfig } from '../../src/config/load.js';
 import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { runCliCollecting } from '../helpers/output-collector.js';
 import { tempDir } from '../helpers/pipeline.js';
@@ -108,13 +108,13 @@ describe('bad daemon configs (docops.yaml): rejected with file:line:column', () 
   });
 
   it.each(CONFIG_CASES)('$path', async ({ path, expected }) => {
-    const error = await loadDaemonConfig(`${CONFIGS}/${path}`, { env: {} }).catch((e: unknown) => e);
+    const error = await loadConfig(`${CONFIGS}/${path}`, { env: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as Error).message).toContain(`${CONFIGS}/${expected}`);
   });
 
   it('never echoes the reconcile secret it rejects', async () => {
-    const error = (await loadDaemonConfig(`${CONFIGS}/reconcile-secret-short.yaml`, { env: {} }).catch(
+    const error = (await loadConfig(`${CONFIGS}/reconcile-secret-short.yaml`, { env: {} }).catch(
       (e: unknown) => e,
     )) as Error;
     expect(error.message).not.toContain('hunter2');

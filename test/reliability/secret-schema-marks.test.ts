@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { configSchema } from '../../src/daemon/config-schema.js';
+import { configSchema } from '../../src/config/schema.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { SECRET_KEYWORD, SECRET_MARKS, secretMarkAt } from '../../src/manifests/secret-fields.js';
 

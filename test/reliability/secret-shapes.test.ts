@@ -9,9 +9,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { configSchema } from '../../src/daemon/config-schema.js';
-import { ENV_OVERRIDES } from '../../src/daemon/config.js';
-import { envOverrides } from '../../src/daemon/config-overrides.js';
+import { configSchema } from '../../src/config/schema.js';
+import { ENV_OVERRIDES } from '../../src/config/overrides.js';
+import { envOverrides } from '../../src/config/overrides.js';
 import { validateWithSchema } from '../../src/manifests/schema.js';
 import { SECRET_KEYWORD } from '../../src/manifests/secret-fields.js';
 import { clearSecretsForTests, MIN_SECRET, redactText } from '../../src/secrets.js';

@@ -63,19 +63,19 @@ export function selfContained(options: SelfContainedOptions): Plugin {
       find: "fileURLToPath(new URL('../../dist/api/operation-scopes.json', import.meta.url))",
       replace: () => "'dist/api/operation-scopes.json (in the bundle)'",
     },
-    // The daemon config's schema, for `apply --config docops.yaml` (its `safety:` limits and journalDir).
+    // docops.yaml's schema, for `apply --config docops.yaml` (its `safety:` limits and journalDir).
     {
-      module: 'src/daemon/config-schema.ts',
+      module: 'src/config/schema.ts',
       find: "readJson(new URL('../../schemas/config.schema.json', import.meta.url))",
       replace: () => `JSON.parse(${JSON.stringify(text('schemas/config.schema.json'))})`,
     },
     {
-      module: 'src/daemon/config-schema.ts',
+      module: 'src/config/schema.ts',
       find: 'const safetyUrl = new URL(`../../schemas/${SAFETY_REF}`, import.meta.url);',
       replace: () => '',
     },
     {
-      module: 'src/daemon/config-schema.ts',
+      module: 'src/config/schema.ts',
       find: "existsSync(safetyUrl) ? (readJson(safetyUrl) as Record<string, unknown>) : { type: 'object' }",
       replace: () => `(JSON.parse(${JSON.stringify(text('schemas/safety.schema.json'))}) as Record<string, unknown>)`,
     },

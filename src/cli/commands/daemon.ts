@@ -12,6 +12,9 @@ import { isLogFormat, isLogLevel, LOG_FORMATS, LOG_LEVELS } from '../../log-opti
 import type { CliIO } from '../io.js';
 import type { Daemon, DaemonDeps } from '../../daemon/daemon.js';
 import type { Fleet } from '../../daemon/fleet/fleet.js';
+import type { ListenAddress } from '../../config/checks.js';
+import type { ConfigOverrides } from '../../config/overrides.js';
+import type { Logger } from '../../log.js';
 
 export const DAEMON_HELP = `Usage: docops daemon -c FILE [options]
 
@@ -40,7 +43,7 @@ Examples:
 `;
 
 /** A listen address already taken gets the flag and variable that change it (a second \`npm start\`). */
-function listenError(err: unknown, listen: { host: string; port: number }): unknown {
+function listenError(err: unknown, listen: ListenAddress): unknown {
   if ((err as NodeJS.ErrnoException | undefined)?.code !== 'EADDRINUSE') return err;
   return new UsageError(
     `cannot listen on ${listen.host}:${listen.port}: the address is in use (another docops daemon, or a second \`npm start\`?). ` +
@@ -61,26 +64,10 @@ export interface DaemonCommandHooks {
   deps?: DaemonDeps;
 }
 
+type Flags = Record<string, string | boolean | undefined>;
+
 export async function daemonCommand(argv: string[], io: CliIO, hooks: DaemonCommandHooks = {}): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        config: { type: 'string', short: 'c' },
-        'api-url': { type: 'string' },
-        listen: { type: 'string' },
-        sandbox: { type: 'boolean' },
-        'log-level': { type: 'string' },
-        'log-format': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (err) {
-    throw new UsageError(`docops daemon: ${(err as Error).message}. Run \`docops daemon --help\`.`);
-  }
+  const values = parseFlags(argv);
   if (values.help === true) {
     io.stdout.write(DAEMON_HELP);
     return 0;
@@ -95,19 +82,12 @@ export async function daemonCommand(argv: string[], io: CliIO, hooks: DaemonComm
   if (typeof format === 'string' && !isLogFormat(format))
     throw new UsageError(`--log-format: expected one of ${LOG_FORMATS.join(', ')}`);
 
-  const [{ loadDaemonConfig }, { Daemon }, { createLogger }] = await Promise.all([
-    import('../../daemon/config.js'),
+  const [{ loadConfig }, { Daemon }, { createLogger }] = await Promise.all([
+    import('../../config/load.js'),
     import('../../daemon/daemon.js'),
     import('../../log.js'),
   ]);
-  const config = await loadDaemonConfig(file, {
-    env: io.env,
-    overrides: {
-      ...(typeof values['api-url'] === 'string' ? { apiUrl: values['api-url'] } : {}),
-      ...(typeof values.listen === 'string' ? { listen: values.listen } : {}),
-      ...(values.sandbox === true ? { sandbox: true } : {}),
-    },
-  });
+  const config = await loadConfig(file, { env: io.env, overrides: configOverrides(values) });
   const logger =
     hooks.deps?.logger ??
     createLogger({
@@ -122,7 +102,50 @@ export async function daemonCommand(argv: string[], io: CliIO, hooks: DaemonComm
   const daemon = config.organizations
     ? new (await import('../../daemon/fleet/fleet.js')).Fleet(config, { ...hooks.deps, env: io.env, logger })
     : new Daemon(config, { ...hooks.deps, env: io.env, logger });
+  const started = (): void => (daemon instanceof Daemon ? hooks.onStarted?.(daemon) : hooks.onFleetStarted?.(daemon));
+  return runUntilStopped(daemon, { hooks, logger, listen: config.listen, started });
+}
 
+function parseFlags(argv: string[]): Flags {
+  try {
+    return parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        config: { type: 'string', short: 'c' },
+        'api-url': { type: 'string' },
+        listen: { type: 'string' },
+        sandbox: { type: 'boolean' },
+        'log-level': { type: 'string' },
+        'log-format': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (err) {
+    throw new UsageError(`docops daemon: ${(err as Error).message}. Run \`docops daemon --help\`.`);
+  }
+}
+
+/** The flags that override the config file (and the environment). */
+function configOverrides(values: Flags): ConfigOverrides {
+  return {
+    ...(typeof values['api-url'] === 'string' ? { apiUrl: values['api-url'] } : {}),
+    ...(typeof values.listen === 'string' ? { listen: values.listen } : {}),
+    ...(values.sandbox === true ? { sandbox: true } : {}),
+  };
+}
+
+/** Starts the daemon (or fleet) and serves until SIGTERM/SIGINT or the hooks' stop signal; 1 when the stop was not graceful. */
+async function runUntilStopped(
+  daemon: Daemon | Fleet,
+  {
+    hooks,
+    logger,
+    listen,
+    started,
+  }: { hooks: DaemonCommandHooks; logger: Logger; listen: ListenAddress; started(): void },
+): Promise<number> {
   // Stop requests may come before start() finishes; they are honoured right after.
   let stopRequested: () => void = () => {};
   const stopped = new Promise<void>((res) => (stopRequested = res));
@@ -143,10 +166,9 @@ export async function daemonCommand(argv: string[], io: CliIO, hooks: DaemonComm
       await daemon.start();
     } catch (err) {
       await daemon.stop({ quiet: true }); // what it closes is not news: why it did not start is
-      throw listenError(err, config.listen);
+      throw listenError(err, listen);
     }
-    if (daemon instanceof Daemon) hooks.onStarted?.(daemon);
-    else hooks.onFleetStarted?.(daemon);
+    started();
     await stopped;
     const { graceful } = await daemon.stop();
     return graceful ? 0 : 1;

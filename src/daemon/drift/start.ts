@@ -11,11 +11,11 @@ import type { DriftPolicy } from '../../model/plan.js';
 import type { KindDefinition } from '../../model/kind.js';
 import type { Env } from '../../manifests/interpolate.js';
 import { registerSecret } from '../../secrets.js';
-import type { DaemonConfig } from '../config.js';
+import type { DocopsConfig } from '../../config/config.js';
 import { DriftKeeper, type ProposalTarget } from './propose.js';
 
 /** Kind → its drift setting, for the kinds that keep drift (none: the daemon makes no DriftKeeper). */
-export function driftPolicies(config: Pick<DaemonConfig, 'kinds'>): Record<string, DriftPolicy> {
+export function driftPolicies(config: Pick<DocopsConfig, 'kinds'>): Record<string, DriftPolicy> {
   const out: Record<string, DriftPolicy> = {};
   for (const [kind, c] of Object.entries(config.kinds ?? {}))
     if (c.drift !== undefined && c.drift !== 'revert') out[kind] = c.drift;
@@ -23,7 +23,7 @@ export function driftPolicies(config: Pick<DaemonConfig, 'kinds'>): Record<strin
 }
 
 export async function startDriftKeeper(
-  config: DaemonConfig,
+  config: DocopsConfig,
   kinds: readonly KindDefinition[],
   env: Env,
 ): Promise<DriftKeeper | undefined> {

@@ -11,17 +11,17 @@ import { EventEmitter } from 'node:events';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createLogger, type Logger } from '../../log.js';
 import { loadManifests } from '../../manifests/index.js';
-import type { DaemonConfig } from '../config.js';
+import type { DocopsConfig } from '../../config/config.js';
 import { Daemon, type DaemonDeps } from '../daemon.js';
 import type { Leadership, LeaseLock } from '../ha/leadership.js';
 import { createDaemonMetrics } from '../metrics.js';
 import type { RunRecord } from '../run.js';
 import { startDaemonServer, type DaemonServer } from '../server.js';
-import type { OrgConfig } from '../config-fleet.js';
+import type { OrgConfig } from '../../config/organizations.js';
 import { fleetHandlers } from './http.js';
 import type { FleetOrg, FleetView } from './types.js';
 import { orgDaemonConfig, orgEnv, orgLoader } from './org-daemon.js';
-import { orgToken } from '../config-tokens.js';
+import { orgToken } from '../../config/tokens.js';
 import { allProblems, rejections } from '../../model/errors.js';
 import { shardOf } from './shard-of.js';
 import type { FleetLeases } from './leases.js';
@@ -50,7 +50,7 @@ export class Fleet extends EventEmitter implements FleetView {
   private stopping: Promise<{ graceful: boolean }> | undefined;
 
   constructor(
-    readonly config: DaemonConfig,
+    readonly config: DocopsConfig,
     private readonly deps: FleetDeps = {},
   ) {
     super();

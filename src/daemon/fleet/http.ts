@@ -3,13 +3,13 @@
  * /metrics for all (series labelled `org`), POST /reconcile for one organization (`?org=ID`) or all, POST /approve
  * routed to the organization whose plan waits for that checksum.
  */
-import type { DaemonConfig } from '../config.js';
+import type { DocopsConfig } from '../../config/config.js';
 import type { EndpointHandlers, ReconcileAnswer, Readiness, StatusHandlers } from '../server.js';
 import type { FleetOrg, FleetStatus, FleetView as Fleet } from './types.js';
 
 export type { FleetStatus } from './types.js';
 
-export function fleetHandlers(fleet: Fleet, c: DaemonConfig): EndpointHandlers {
+export function fleetHandlers(fleet: Fleet, c: DocopsConfig): EndpointHandlers {
   const org = (id: string): FleetOrg | undefined => fleet.orgs.get(id);
   const pages = (o: FleetOrg): StatusHandlers => ({
     html: async () =>

@@ -6,7 +6,7 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../../log.js';
 import type { Env } from '../../manifests/interpolate.js';
-import type { HaConfig } from '../config.js';
+import type { HaConfig } from '../../config/ha.js';
 import { LeaderElector, type ElectionStatus, type LeaseLock } from '../ha/election.js';
 import { kubernetesLock, leadershipOf, replicaIdentity, type Leadership } from '../ha/leadership.js';
 import { ShardCoordinator, type ShardView } from './shards.js';
@@ -40,55 +40,52 @@ export interface FleetLeasesDeps {
   idle(shard: number): boolean;
 }
 
+/** What both ways of electing start from. */
+interface Election {
+  ha: HaConfig;
+  deps: FleetLeasesDeps;
+  identity: string;
+  lockFor(name: string): Promise<LeaseLock>;
+  log: Logger;
+}
+
 export async function fleetLeases(ha: HaConfig, deps: FleetLeasesDeps): Promise<FleetLeases> {
   const identity = deps.identity ?? replicaIdentity(deps.env);
   const lockFor = deps.lockFor ?? ((name: string) => kubernetesLock(ha, name, deps.env));
-  const log = deps.logger.child({ component: 'leader-election' });
+  const election: Election = { ha, deps, identity, lockFor, log: deps.logger.child({ component: 'leader-election' }) };
+  return deps.shards === undefined ? oneLease(election) : dynamicShards(election, deps.shards);
+}
+
+/** The one Lease every organization is written under. */
+async function oneLease({ ha, deps, identity, lockFor, log }: Election): Promise<FleetLeases> {
   let onGained: (shard: number | undefined) => void = () => {};
-  if (deps.shards === undefined) {
-    const elector = new LeaderElector(deps.lock ?? (await lockFor(ha.leaseName)), identity, ha, log);
-    elector.on('started-leading', () => {
-      deps.setLeader(undefined, true);
-      onGained(undefined);
-    });
-    elector.on('stopped-leading', (reason: string) => {
-      deps.setLeader(undefined, false);
-      if (reason !== 'stopping')
-        log.error({ reason }, 'lost the lease: writes stopped in every organization; standing by');
-    });
-    const leadership = leadershipOf(elector);
-    return {
-      of: () => leadership,
-      async start(cb) {
-        onGained = cb;
-        log.info(
-          { identity, lease: ha.leaseName },
-          'leader election started: reconciling only while holding the lease',
-        );
-        elector.start();
-      },
-      stop: (release) => elector.stop({ release }),
-      view: () => ({ mode: 'single', election: elector.status() }),
-    };
-  }
-  const S = deps.shards;
-  const owner = new Gauge({
-    name: 'docops_shard_owner',
-    help: '1 while this replica holds the shard Lease (its organizations are written by this replica), else 0.',
-    labelNames: ['shard'],
-    registers: [deps.registry],
+  const elector = new LeaderElector(deps.lock ?? (await lockFor(ha.leaseName)), identity, ha, log);
+  elector.on('started-leading', () => {
+    deps.setLeader(undefined, true);
+    onGained(undefined);
   });
-  new Gauge({
-    name: 'docops_shards',
-    help: 'Shard Leases of the fleet (shard.leases): as many shards must be held, each by one replica.',
-    registers: [deps.registry],
-  }).set(S);
-  const replicas = new Gauge({
-    name: 'docops_shard_replicas',
-    help: 'Replicas alive as this one sees them (member Leases held).',
-    registers: [deps.registry],
+  elector.on('stopped-leading', (reason: string) => {
+    deps.setLeader(undefined, false);
+    if (reason !== 'stopping')
+      log.error({ reason }, 'lost the lease: writes stopped in every organization; standing by');
   });
-  for (let i = 0; i < S; i++) owner.set({ shard: String(i) }, 0);
+  const leadership = leadershipOf(elector);
+  return {
+    of: () => leadership,
+    async start(cb) {
+      onGained = cb;
+      log.info({ identity, lease: ha.leaseName }, 'leader election started: reconciling only while holding the lease');
+      elector.start();
+    },
+    stop: (release) => elector.stop({ release }),
+    view: () => ({ mode: 'single', election: elector.status() }),
+  };
+}
+
+/** `S` shard Leases, a fair share of them taken by each replica (shards.ts). */
+async function dynamicShards({ ha, deps, identity, lockFor, log }: Election, S: number): Promise<FleetLeases> {
+  let onGained: (shard: number | undefined) => void = () => {};
+  const { owner, replicas } = shardGauges(deps.registry, S);
   const coordinator = await ShardCoordinator.create(ha, {
     shards: S,
     identity,
@@ -135,4 +132,26 @@ export async function fleetLeases(ha: HaConfig, deps: FleetLeasesDeps): Promise<
       };
     },
   };
+}
+
+/** The shards' metrics: who owns each, how many there are, how many replicas share them. */
+function shardGauges(registry: Registry, S: number): { owner: Gauge; replicas: Gauge } {
+  const owner = new Gauge({
+    name: 'docops_shard_owner',
+    help: '1 while this replica holds the shard Lease (its organizations are written by this replica), else 0.',
+    labelNames: ['shard'],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'docops_shards',
+    help: 'Shard Leases of the fleet (shard.leases): as many shards must be held, each by one replica.',
+    registers: [registry],
+  }).set(S);
+  const replicas = new Gauge({
+    name: 'docops_shard_replicas',
+    help: 'Replicas alive as this one sees them (member Leases held).',
+    registers: [registry],
+  });
+  for (let i = 0; i < S; i++) owner.set({ shard: String(i) }, 0);
+  return { owner, replicas };
 }

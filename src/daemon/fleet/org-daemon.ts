@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { ValidationError } from '../../model/errors.js';
 import type { Env } from '../../manifests/interpolate.js';
 import type { ManifestDocument } from '../../model/document.js';
-import type { DaemonConfig } from '../config.js';
+import type { DocopsConfig } from '../../config/config.js';
 import type { LoadManifests } from '../run.js';
-import type { OrgConfig } from '../config-fleet.js';
+import type { OrgConfig } from '../../config/organizations.js';
 
-export function orgDaemonConfig(base: DaemonConfig, org: OrgConfig): DaemonConfig {
+export function orgDaemonConfig(base: DocopsConfig, org: OrgConfig): DocopsConfig {
   const { organizations: _o, shard: _s, ha: _h, tokenFile: _t, at: _a, schedule, notify, safety, ...rest } = base;
   void [_o, _s, _h, _t, _a];
   const chosenSchedule = org.schedule ?? schedule;
@@ -32,7 +32,7 @@ export function orgDaemonConfig(base: DaemonConfig, org: OrgConfig): DaemonConfi
 }
 
 /**
- * The organization's environment: its token (read by config-tokens.ts, orgToken) as DOCOPS_TOKEN when it comes from
+ * The organization's environment: its token (read by src/config/tokens.ts, orgToken) as DOCOPS_TOKEN when it comes from
  * its variable, and never the process's own DOCOPS_TOKEN nor any organization's token variable: no manifest can
  * read another organization's token as `${VAR}`.
  */

@@ -13,7 +13,7 @@
  * that shard's elector).
  */
 import type { Logger } from '../../log.js';
-import type { HaConfig } from '../config.js';
+import type { HaConfig } from '../../config/ha.js';
 import { LeaderElector, type LeaseLock } from '../ha/election.js';
 
 export interface ShardDeps {

@@ -5,8 +5,8 @@
  */
 import type { Registry } from 'prom-client';
 import type { Logger } from '../../log.js';
-import type { DaemonConfig } from '../config.js';
-import type { OrgConfig } from '../config-fleet.js';
+import type { DocopsConfig } from '../../config/config.js';
+import type { OrgConfig } from '../../config/organizations.js';
 import type { Daemon } from '../daemon.js';
 import type { FleetLeases } from './leases.js';
 
@@ -20,7 +20,7 @@ export interface FleetOrg {
 
 /** What the endpoints read of a running fleet (http.ts). */
 export interface FleetView {
-  readonly config: DaemonConfig;
+  readonly config: DocopsConfig;
   readonly logger: Logger;
   readonly registry: Registry;
   readonly orgs: ReadonlyMap<string, FleetOrg>;
@@ -30,7 +30,7 @@ export interface FleetView {
 
 export interface FleetStatus {
   generatedAt: string;
-  fleet: { organizations: number; configured: number; shard: DaemonConfig['shard'] | null; leases: unknown };
+  fleet: { organizations: number; configured: number; shard: DocopsConfig['shard'] | null; leases: unknown };
   organizations: ({ org: string; shard: number | null } & Awaited<
     ReturnType<FleetOrg['daemon']['status']['status']>
   >)[];

@@ -11,7 +11,7 @@ import type { WriteGate } from '../../engine/apply.js';
 import { UsageError } from '../../model/errors.js';
 import type { Logger } from '../../log.js';
 import type { Env } from '../../manifests/interpolate.js';
-import type { HaConfig } from '../config.js';
+import type { HaConfig } from '../../config/ha.js';
 import type { DaemonMetrics } from '../metrics.js';
 import { LeaderElector, type ElectionStatus, type LeaseLock } from './election.js';
 import type * as KubernetesLease from './kubernetes.js';

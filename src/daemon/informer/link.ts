@@ -12,7 +12,7 @@ import type { DesiredState, LiveState } from '../../model/state.js';
 import type { ScopeSet } from '../../engine/scope.js';
 import type { Logger } from '../../log.js';
 import type { Clock } from '../backoff.js';
-import type { InformerSettings } from '../config.js';
+import type { InformerSettings } from '../../config/config.js';
 import type { DaemonMetrics } from '../metrics.js';
 import { Informer, type OrgRead, type OrgStatus } from './informer.js';
 
@@ -43,36 +43,19 @@ export interface InformerLink {
   status(): InformerStatus;
 }
 
-export function createInformerLink(
-  settings: InformerSettings,
-  deps: {
-    kinds: readonly KindDefinition[];
-    client: ApiClient;
-    metrics: DaemonMetrics;
-    logger: Logger;
-    clock: Clock;
-    selfId: () => Promise<string | undefined>;
-  },
-): InformerLink | undefined {
+interface InformerLinkDeps {
+  kinds: readonly KindDefinition[];
+  client: ApiClient;
+  metrics: DaemonMetrics;
+  logger: Logger;
+  clock: Clock;
+  selfId: () => Promise<string | undefined>;
+}
+
+export function createInformerLink(settings: InformerSettings, deps: InformerLinkDeps): InformerLink | undefined {
   if (!settings.enabled || !Informer.usable(deps.kinds)) return undefined;
   const log = deps.logger.child({ component: 'informer' });
-  const informer = new Informer({
-    kinds: deps.kinds,
-    client: deps.client,
-    ...(deps.client.background ? { background: deps.client.background() } : {}),
-    config: {
-      overlapMs: settings.overlapMs,
-      ...(settings.maxOverlapMs !== undefined ? { maxOverlapMs: settings.maxOverlapMs } : {}),
-      maxPages: 10,
-      resyncMs: settings.resyncMs,
-    },
-    selfId: deps.selfId,
-    logger: log,
-    onRead: (r) => {
-      deps.metrics.informerRead(r.read, r.why, r.events ?? 0);
-      if (r.read === 'full') log.info({ org: r.org, why: r.why }, 'informer: full read');
-    },
-  });
+  const informer = informerOf(settings, deps, log);
   let pending = new Set<string>();
   let timer: unknown;
   let stopped = false;
@@ -128,4 +111,25 @@ export function createInformerLink(
       orgs: informer.status(),
     }),
   };
+}
+
+/** The informer the settings describe, its reads counted in the metrics (and a full read logged). */
+function informerOf(settings: InformerSettings, deps: InformerLinkDeps, log: Logger): Informer {
+  return new Informer({
+    kinds: deps.kinds,
+    client: deps.client,
+    ...(deps.client.background ? { background: deps.client.background() } : {}),
+    config: {
+      overlapMs: settings.overlapMs,
+      ...(settings.maxOverlapMs !== undefined ? { maxOverlapMs: settings.maxOverlapMs } : {}),
+      maxPages: 10,
+      resyncMs: settings.resyncMs,
+    },
+    selfId: deps.selfId,
+    logger: log,
+    onRead: (r) => {
+      deps.metrics.informerRead(r.read, r.why, r.events ?? 0);
+      if (r.read === 'full') log.info({ org: r.org, why: r.why }, 'informer: full read');
+    },
+  });
 }

@@ -7,9 +7,9 @@ import { registerSecret } from '../../secrets.js';
 import { slackBody, webhookBody } from './message.js';
 import { NotifyPolicy } from './policy.js';
 import { NotificationSender, type SenderOptions } from './sender.js';
-import type { NotifyTarget } from './types.js';
+import type { NotifyTarget } from '../../config/notify.js';
 
-export type { NotifyTarget } from './types.js';
+export type { NotifyTarget } from '../../config/notify.js';
 
 export class Notifier {
   private readonly policy = new NotifyPolicy();

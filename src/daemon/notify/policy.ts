@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import type { ApplyReport } from '../../model/apply-report.js';
 import { originOf, type Plan, type Step } from '../../model/plan.js';
 import type { RunRecord } from '../run.js';
-import type { NotifyEvent } from './types.js';
+import type { NotifyEvent } from '../../config/notify.js';
 
 export interface Decision {
   event: NotifyEvent;

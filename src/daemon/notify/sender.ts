@@ -11,7 +11,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Logger } from '../../log.js';
 import { redactText } from '../../secrets.js';
-import type { NotifyEvent, NotifyTarget } from './types.js';
+import type { NotifyEvent, NotifyTarget } from '../../config/notify.js';
 
 export interface RetryPolicy {
   attempts: number;

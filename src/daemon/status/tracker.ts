@@ -119,47 +119,41 @@ export class StatusTracker {
     return r ? { ...r, drift: this.drift?.run === id ? this.drift : null } : undefined;
   }
 
+  private stepView(plan: Plan, s: Step, [o, detail]: Outcome): DriftStep {
+    const origin = originOf(plan, s);
+    // A manifest edit has no live author: the audit event on its object is someone else's change.
+    const by = origin === 'manifests' ? undefined : changeOf(plan, s);
+    return {
+      id: s.id,
+      kind: s.kind,
+      org: s.org,
+      key: s.key,
+      action: s.action,
+      mode: s.mode ?? 'authoritative',
+      prune: s.phase === 'prune',
+      note: s.note ?? null,
+      changes: stepChanges(s),
+      origin,
+      sentence: stepSentence(plan, s),
+      changedBy: by ? { actor: by.actor, at: by.at, action: by.action } : null,
+      outcome: o,
+      outcomeDetail: detail,
+      source: this.place(s.source),
+    };
+  }
+
   private rel(file: string): string {
     return manifestRelative(this.facts.manifestsDir, file);
   }
 
+  /** `file:line:column`, the file relative to the manifests directory. */
+  private place(source: { file: string; line: number; column: number } | undefined): string | null {
+    return source ? `${this.rel(source.file)}:${source.line}:${source.column}` : null;
+  }
+
   private driftView(r: RunRecord, plan: Plan, report: ApplyReport | undefined): DriftView {
-    const failed = new Map(report?.failed.map((f) => [f.stepId, f.message]) ?? []);
-    const skipped = report?.skipReasons ?? {};
-    const applied = new Set(report?.applied ?? []);
-    const outcome = (s: Step): [StepOutcome, string | null] => {
-      if (r.result === 'refused') return ['refused', null];
-      if (applied.has(s.id)) return ['applied', null];
-      if (failed.has(s.id)) return ['failed', failed.get(s.id)!];
-      if (s.id in skipped) return ['skipped', skipped[s.id]!];
-      return report
-        ? ['not applied', null]
-        : r.mode === 'plan'
-          ? ['pending', null]
-          : ['not applied', r.errorType ?? null];
-    };
-    const view = (s: Step, [o, detail]: [StepOutcome, string | null]): DriftStep => {
-      const origin = originOf(plan, s);
-      // A manifest edit has no live author: the audit event on its object is someone else's change.
-      const by = origin === 'manifests' ? undefined : changeOf(plan, s);
-      return {
-        id: s.id,
-        kind: s.kind,
-        org: s.org,
-        key: s.key,
-        action: s.action,
-        mode: s.mode ?? 'authoritative',
-        prune: s.phase === 'prune',
-        note: s.note ?? null,
-        changes: stepChanges(s),
-        origin,
-        sentence: stepSentence(plan, s),
-        changedBy: by ? { actor: by.actor, at: by.at, action: by.action } : null,
-        outcome: o,
-        outcomeDetail: detail,
-        source: s.source ? `${this.rel(s.source.file)}:${s.source.line}:${s.source.column}` : null,
-      };
-    };
+    const outcome = outcomeOf(r, report);
+    const view = (s: Step, o: Outcome): DriftStep => this.stepView(plan, s, o);
     const byKind = new Map<string, DriftStep[]>();
     for (const s of plan.steps) {
       const step = view(s, outcome(s));
@@ -181,7 +175,7 @@ export class StatusTracker {
         org: b.org,
         key: b.key,
         message: b.message,
-        source: b.source ? `${this.rel(b.source.file)}:${b.source.line}:${b.source.column}` : null,
+        source: this.place(b.source),
       })),
       reported: {
         total: reported.length,
@@ -205,6 +199,26 @@ export class StatusTracker {
       },
     };
   }
+}
+
+type Outcome = [StepOutcome, string | null];
+
+/** What became of a step of the run's plan (and why, when it was not applied). */
+function outcomeOf(r: RunRecord, report: ApplyReport | undefined): (s: Step) => Outcome {
+  const failed = new Map(report?.failed.map((f) => [f.stepId, f.message]) ?? []);
+  const skipped = report?.skipReasons ?? {};
+  const applied = new Set(report?.applied ?? []);
+  return (s) => {
+    if (r.result === 'refused') return ['refused', null];
+    if (applied.has(s.id)) return ['applied', null];
+    if (failed.has(s.id)) return ['failed', failed.get(s.id)!];
+    if (s.id in skipped) return ['skipped', skipped[s.id]!];
+    return report
+      ? ['not applied', null]
+      : r.mode === 'plan'
+        ? ['pending', null]
+        : ['not applied', r.errorType ?? null];
+  };
 }
 
 /** Field by field: what is live and what the manifests say (a create shows its fields, a delete nothing). */

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ValidationError, formatIssue } from '../../../src/model/errors.js';
-import { loadDaemonConfig } from '../../../src/daemon/config.js';
+import { loadConfig } from '../../../src/config/load.js';
 import { Notifier } from '../../../src/daemon/notify/index.js';
 import { createLogger } from '../../../src/log.js';
 import { redactText } from '../../../src/secrets.js';
@@ -33,7 +33,7 @@ describe('notify config', () => {
         '',
       ].join('\n'),
     );
-    const config = await loadDaemonConfig(file, { env: { SLACK_URL: SLACK, HOOK_KEY: 'k'.repeat(20) } });
+    const config = await loadConfig(file, { env: { SLACK_URL: SLACK, HOOK_KEY: 'k'.repeat(20) } });
     expect(config.statusPage).toBe(false);
     expect(config.notify).toEqual([
       { name: 'notify[0]', type: 'slack', url: SLACK, events: ['drift', 'recovered'] },
@@ -45,7 +45,7 @@ describe('notify config', () => {
         events: ['drift', 'apply_failed', 'refused', 'awaiting_approval', 'recovered', 'manifests_invalid'],
       },
     ]);
-    expect((await loadDaemonConfig(configFile('manifests: ./m\n'), { env: {} })).statusPage).toBe(true);
+    expect((await loadConfig(configFile('manifests: ./m\n'), { env: {} })).statusPage).toBe(true);
     new Notifier(config.notify!, { logger: createLogger({ level: 'silent' }) });
     expect(redactText(`sent to ${SLACK}`)).toBe('sent to [redacted]');
   });
@@ -61,7 +61,7 @@ describe('notify config', () => {
         '',
       ].join('\n'),
     );
-    const error = await loadDaemonConfig(file, { env: { HOOK_KEY: 'k'.repeat(20) } }).catch((e: unknown) => e);
+    const error = await loadConfig(file, { env: { HOOK_KEY: 'k'.repeat(20) } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     const lines = (error as ValidationError).issues.map(formatIssue);
     expect(lines).toEqual([
@@ -71,7 +71,7 @@ describe('notify config', () => {
       ),
       expect.stringMatching(/docops\.yaml:5:\d+: notify\[2\]\.url: not an http\(s\) URL/),
     ]);
-    const schema = await loadDaemonConfig(
+    const schema = await loadConfig(
       configFile('manifests: ./m\nnotify:\n  - { type: email, url: "https://x.test", events: [] }\n'),
       { env: {} },
     ).catch((e: unknown) => e);

@@ -5,7 +5,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { NotifyTarget } from '../../../src/daemon/notify/types.js';
+import type { NotifyTarget } from '../../../src/config/notify.js';
 import { redactText } from '../../../src/secrets.js';
 import { startTestDaemon, type TestDaemon } from '../helpers.js';
 import { CAROL, membersYaml, teamYaml } from '../../audit/fixtures.js';

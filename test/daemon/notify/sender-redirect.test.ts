@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/log.js';
 import { NotificationSender, REDIRECT_NOT_FOLLOWED, SIGNATURE_HEADER } from '../../../src/daemon/notify/sender.js';
-import type { NotifyTarget } from '../../../src/daemon/notify/types.js';
+import type { NotifyTarget } from '../../../src/config/notify.js';
 import { startElsewhere, type Elsewhere } from '../../helpers/elsewhere.js';
 import { startReceiver, type Receiver } from './receiver.js';
 

@@ -1,8 +1,8 @@
 /**
  * The API tokens docops.yaml names, read when the daemon starts (and by `plan`/`apply --config` for each
  * organization): a token file, or an organization's `tokenEnv`. Each is registered as a secret the moment it is
- * read; a problem names the place of the field that named it (every config problem does: docs/daemon.md). Its
- * own module so the CLI loads nothing else of the daemon for it.
+ * read; a problem names the place of the field that named it (every config problem does: docs/daemon.md). The
+ * daemon and `plan`/`apply --config` read tokens through this module alone.
  */
 import { readFileSync } from 'node:fs';
 import { configProblem, type SourcePos } from '../model/errors.js';

@@ -7,8 +7,7 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { SourcePos, ValidationIssue } from '../model/errors.js';
 import type { Env } from '../manifests/interpolate.js';
-import { notifyTargets } from './notify/config.js';
-import type { NotifyTarget } from './notify/types.js';
+import { notifyTargets, type NotifyTarget } from './notify.js';
 import { isRecord } from '../model/json.js';
 
 export interface OrgConfig {
@@ -24,7 +23,7 @@ export interface OrgConfig {
   prune?: Record<string, boolean>;
   safety?: Record<string, unknown>;
   notify?: NotifyTarget[];
-  /** Where its token's field is written, for the problems found when its token is read (config-tokens.ts). */
+  /** Where its token's field is written, for the problems found when its token is read (tokens.ts). */
   at?: { tokenFile?: SourcePos; tokenEnv?: SourcePos };
 }
 
@@ -71,53 +70,70 @@ export function fleetConfig(input: FleetConfigInput): {
   const seen = new Map<string, number>();
   // By their index in the file (an entry that is not a mapping, refused by the schema, keeps the others' places).
   list.forEach((o, i) => {
-    if (!isRecord(o)) return;
-    const where = (...path: string[]): ReturnType<At> => at(['organizations', String(i), ...path]);
-    const id = String(o.id ?? '');
-    if (seen.has(id))
-      issues.push({
-        ...where('id'),
-        message: `organizations[${i}].id: ${id} is already organizations[${seen.get(id)}]`,
-      });
-    seen.set(id, i);
-    if ((o.tokenFile === undefined) === (o.tokenEnv === undefined)) {
-      const both = o.tokenFile !== undefined;
-      issues.push({
-        ...(both ? atKey(['organizations', String(i), 'tokenEnv']) : where()),
-        message: `organizations[${i}]: ${both ? 'give tokenFile or tokenEnv, not both' : 'give tokenFile or tokenEnv: where its token is read (never the token itself)'}`,
-      });
-    }
-    if (typeof o.schedule === 'string') {
-      const problem = input.cronProblem(o.schedule);
-      if (problem) issues.push({ ...where('schedule'), message: `organizations[${i}].schedule: ${problem}` });
-    }
-    let notify: NotifyTarget[] | undefined;
-    // Checked unless the schema refused them: another organization's problem (or another field's) hides nothing.
-    if (o.notify !== undefined && !input.refused(`/organizations/${i}/notify`)) {
-      const found = notifyTargets(o.notify, input.env, (path) => where(...path));
-      notify = found.targets;
-      issues.push(...found.issues.map((x) => ({ ...x, message: `organizations[${i}].${x.message}` })));
-    }
-    organizations.push({
-      id,
-      manifestsDir: resolve(input.base, String(o.manifests ?? '.')),
-      ...(typeof o.tokenFile === 'string' ? { tokenFile: resolve(input.base, o.tokenFile) } : {}),
-      ...(typeof o.tokenEnv === 'string' ? { tokenEnv: o.tokenEnv } : {}),
-      ...(typeof o.schedule === 'string' ? { schedule: o.schedule } : {}),
-      ...(isRecord(o.prune) ? { prune: o.prune as Record<string, boolean> } : {}),
-      ...(isRecord(o.safety) ? { safety: o.safety } : {}),
-      ...(notify ? { notify } : {}),
-      ...(o.tokenFile !== undefined || o.tokenEnv !== undefined
-        ? {
-            at: {
-              ...(o.tokenFile !== undefined ? { tokenFile: where('tokenFile') } : {}),
-              ...(o.tokenEnv !== undefined ? { tokenEnv: where('tokenEnv') } : {}),
-            },
-          }
-        : {}),
-    });
+    if (isRecord(o)) organizations.push(orgEntry(o, i, seen, input, issues));
   });
-  // A directory inside another's would be read by both: each organization reads only its own.
+  issues.push(...overlapIssues(organizations, at));
+  const shard = shardConfig(raw, at, atKey, issues);
+  return { organizations, ...(shard ? { shard } : {}), issues };
+}
+
+/** One entry of `organizations:` (`i` its index), its problems pushed to `issues`; `seen`: the ids before it. */
+function orgEntry(
+  o: Raw,
+  i: number,
+  seen: Map<string, number>,
+  input: FleetConfigInput,
+  issues: ValidationIssue[],
+): OrgConfig {
+  const where = (...path: string[]): ReturnType<At> => input.at(['organizations', String(i), ...path]);
+  const id = String(o.id ?? '');
+  if (seen.has(id))
+    issues.push({
+      ...where('id'),
+      message: `organizations[${i}].id: ${id} is already organizations[${seen.get(id)}]`,
+    });
+  seen.set(id, i);
+  if ((o.tokenFile === undefined) === (o.tokenEnv === undefined)) {
+    const both = o.tokenFile !== undefined;
+    issues.push({
+      ...(both ? input.atKey(['organizations', String(i), 'tokenEnv']) : where()),
+      message: `organizations[${i}]: ${both ? 'give tokenFile or tokenEnv, not both' : 'give tokenFile or tokenEnv: where its token is read (never the token itself)'}`,
+    });
+  }
+  if (typeof o.schedule === 'string') {
+    const problem = input.cronProblem(o.schedule);
+    if (problem) issues.push({ ...where('schedule'), message: `organizations[${i}].schedule: ${problem}` });
+  }
+  let notify: NotifyTarget[] | undefined;
+  // Checked unless the schema refused them: another organization's problem (or another field's) hides nothing.
+  if (o.notify !== undefined && !input.refused(`/organizations/${i}/notify`)) {
+    const found = notifyTargets(o.notify, input.env, (path) => where(...path));
+    notify = found.targets;
+    issues.push(...found.issues.map((x) => ({ ...x, message: `organizations[${i}].${x.message}` })));
+  }
+  return {
+    id,
+    manifestsDir: resolve(input.base, String(o.manifests ?? '.')),
+    ...(typeof o.tokenFile === 'string' ? { tokenFile: resolve(input.base, o.tokenFile) } : {}),
+    ...(typeof o.tokenEnv === 'string' ? { tokenEnv: o.tokenEnv } : {}),
+    ...(typeof o.schedule === 'string' ? { schedule: o.schedule } : {}),
+    ...(isRecord(o.prune) ? { prune: o.prune as Record<string, boolean> } : {}),
+    ...(isRecord(o.safety) ? { safety: o.safety } : {}),
+    ...(notify ? { notify } : {}),
+    ...(o.tokenFile !== undefined || o.tokenEnv !== undefined
+      ? {
+          at: {
+            ...(o.tokenFile !== undefined ? { tokenFile: where('tokenFile') } : {}),
+            ...(o.tokenEnv !== undefined ? { tokenEnv: where('tokenEnv') } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+/** A directory inside another's would be read by both: each organization reads only its own. */
+function overlapIssues(organizations: readonly OrgConfig[], at: At): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
   organizations.forEach((a, i) =>
     organizations.forEach((b, j) => {
       if (j <= i || !(contains(a.manifestsDir, b.manifestsDir) || contains(b.manifestsDir, a.manifestsDir))) return;
@@ -127,8 +143,7 @@ export function fleetConfig(input: FleetConfigInput): {
       });
     }),
   );
-  const shard = shardConfig(raw, at, atKey, issues);
-  return { organizations, ...(shard ? { shard } : {}), issues };
+  return issues;
 }
 
 function shardConfig(raw: Raw, at: At, atKey: At, issues: ValidationIssue[]): ShardConfig | undefined {

@@ -1,6 +1,6 @@
 /**
  * The config's ownership settings (docs/daemon.md, "Who owns what"): `kinds.<Kind>.mode` and `.drift`, and
- * `proposals`, where drift under `propose` becomes a pull request. Read and checked here; config.ts calls these.
+ * `proposals`, where drift under `propose` becomes a pull request. Read and checked here; load.ts calls these.
  */
 import { resolve } from 'node:path';
 import type { SourcePos, ValidationIssue } from '../model/errors.js';

@@ -1,12 +1,12 @@
 /**
- * What overrides single fields of docops.yaml (config.ts applies them): DOCOPS_* environment variables, each
+ * What overrides single fields of docops.yaml (load.ts applies them): DOCOPS_* environment variables, each
  * checked against its field's schema, and then command-line flags.
  */
 import type { Env } from '../manifests/interpolate.js';
 import { validateWithSchema } from '../manifests/schema.js';
 import { quotable, secretMarkAt } from '../manifests/secret-fields.js';
-import { cronProblem, parseListen } from './config-checks.js';
-import { configSchema } from './config-schema.js';
+import { cronProblem, parseListen } from './checks.js';
+import { configSchema } from './schema.js';
 
 /** Command-line flags that override the file (and the environment). */
 export interface ConfigOverrides {
@@ -31,7 +31,7 @@ export const ENV_OVERRIDES = {
 
 /**
  * The fields the environment sets, and what is wrong with them (as lines: the variables have no positions). The
- * values of DOCOPS_MANIFESTS and DOCOPS_JOURNAL_DIR are relative to the working directory (config.ts).
+ * values of DOCOPS_MANIFESTS and DOCOPS_JOURNAL_DIR are relative to the working directory (load.ts).
  */
 export function envOverrides(env: Env): { values: Record<string, unknown>; problems: string[] } {
   const values: Record<string, unknown> = {};

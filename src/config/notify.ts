@@ -1,12 +1,35 @@
 /**
- * `notify:` of docops.yaml → NotifyTarget[]. The JSON schema (schemas/config.schema.json) checks shapes; this
- * checks what it cannot: a URL that parses, `secretEnv` only on webhooks and naming a variable that is set (16+
- * characters). Problems come back as issues at the field's file:line:column, with the rest of the config's.
+ * `notify:` of docops.yaml → NotifyTarget[]: the targets and the events they subscribe to (src/daemon/notify sends
+ * to them). The JSON schema (schemas/config.schema.json) checks shapes; this checks what it cannot: a URL that
+ * parses, `secretEnv` only on webhooks and naming a variable that is set (16+ characters). Problems come back as
+ * issues at the field's file:line:column, with the rest of the config's.
  */
-import type { ValidationIssue } from '../../model/errors.js';
-import type { Env } from '../../manifests/interpolate.js';
-import { NOTIFY_EVENTS, type NotifyEvent, type NotifyTarget, type NotifyType } from './types.js';
-import { isRecord } from '../../model/json.js';
+import type { ValidationIssue } from '../model/errors.js';
+import type { Env } from '../manifests/interpolate.js';
+import { isRecord } from '../model/json.js';
+
+const NOTIFY_EVENTS = [
+  'drift',
+  'apply_failed',
+  'refused',
+  'awaiting_approval',
+  'recovered',
+  'manifests_invalid',
+] as const;
+export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
+
+type NotifyType = 'webhook' | 'slack';
+
+export interface NotifyTarget {
+  /** For logs: the name given, else `notify[i]` (never the URL: it is a secret). */
+  name: string;
+  type: NotifyType;
+  /** Registered as a secret (a Slack webhook URL is a credential). */
+  url: string;
+  /** HMAC-SHA256 key of a generic webhook's signature header (from the variable `secretEnv` names). */
+  secret?: string;
+  events: NotifyEvent[];
+}
 
 type At = (path: string[]) => { file: string; line: number; column: number };
 

@@ -1,11 +1,11 @@
 /**
- * The checks of docops.yaml's values that JSON Schema cannot express (config.ts reports them with the schema's):
+ * The checks of docops.yaml's values that JSON Schema cannot express (load.ts reports them with the schema's):
  * a listen address, a cron expression, and the fields that must agree with one another.
  */
 import { validateDetailed } from 'node-cron';
 import type { ValidationIssue } from '../model/errors.js';
-import { driftIssues, modeIssues } from './config-ownership.js';
-import { haIssues } from './config-ha.js';
+import { driftIssues, modeIssues } from './ownership.js';
+import { haIssues } from './ha.js';
 import { isRecord } from '../model/json.js';
 
 export interface ListenAddress {

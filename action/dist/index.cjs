@@ -18214,6 +18214,7577 @@ var require_policy_approvers = /* @__PURE__ */ __commonJSMin(((exports, module) 
 		return errors === 0;
 	}
 }));
+// dist/manifests/validators/plan.cjs
+var require_plan = /* @__PURE__ */ __commonJSMin(((exports, module) => {
+	module.exports = validate0;
+	module.exports.default = validate0;
+	const schema0 = {
+		"$schema": "http://json-schema.org/draft-07/schema#",
+		"$id": "https://docops.dev/schemas/plan.schema.json",
+		"title": "docops plan (docops plan --format json), formatVersion 1",
+		"description": "What `docops plan --format json` prints, and the `plan` of a saved-plan file and of `docops apply --format json`. Compatibility (docs/policy.md, \"The plan format\"): within formatVersion 1 docops only adds optional members, each added here in the same release; a change that removes, renames or retypes a member, or changes its meaning, comes with formatVersion 2. Consumers should check formatVersion and ignore members they do not know.",
+		"type": "object",
+		"additionalProperties": false,
+		"required": [
+			"formatVersion",
+			"steps",
+			"unmanaged",
+			"warnings",
+			"blocked"
+		],
+		"properties": {
+			"formatVersion": { "const": 1 },
+			"steps": {
+				"type": "array",
+				"items": { "$ref": "#/definitions/Step" },
+				"description": "In apply order: phase (create, update, delete, prune), then wave, then kind, then key."
+			},
+			"unmanaged": {
+				"type": "array",
+				"description": "Live objects no manifest mentions, left alone (prune is off for their kind).",
+				"items": { "$ref": "#/definitions/UnmanagedObject" }
+			},
+			"warnings": {
+				"type": "array",
+				"items": { "$ref": "#/definitions/PlanWarning" }
+			},
+			"blocked": {
+				"type": "array",
+				"description": "Manifest objects the plan cannot reach: none of their steps are planned, and plan/apply exit 1.",
+				"items": { "$ref": "#/definitions/BlockedObject" }
+			},
+			"reported": {
+				"type": "array",
+				"description": "Changes the diff found that their ownership mode does not let docops make (observe: any; additive: a delete): shown, never sent, counted by no safety threshold.",
+				"items": { "$ref": "#/definitions/ReportedChange" }
+			},
+			"owned": {
+				"type": "array",
+				"description": "Live objects (or parts of them) another writer owns, which docops leaves alone: a site's structure under Git Sync.",
+				"items": { "$ref": "#/definitions/OwnedObject" }
+			},
+			"attribution": { "$ref": "#/definitions/DriftAttribution" },
+			"manifestChanges": {
+				"type": "array",
+				"items": { "type": "string" },
+				"description": "The daemon's plans: the ids of the steps a manifest edit asked for (every other step reverts drift)."
+			},
+			"scopes": {
+				"type": "object",
+				"additionalProperties": false,
+				"required": ["plan", "apply"],
+				"description": "Derived, not part of the plan: the OAuth scopes the plan's reads used and its apply would use.",
+				"properties": {
+					"plan": { "$ref": "#/definitions/TokenNeeds" },
+					"apply": { "$ref": "#/definitions/TokenNeeds" }
+				}
+			},
+			"policy": { "$ref": "#/definitions/PolicyVerdict" }
+		},
+		"definitions": {
+			"Action": { "enum": [
+				"create",
+				"update",
+				"delete"
+			] },
+			"Phase": {
+				"description": "Phases run in this order. prune: deleting live objects no manifest mentions (only when prune is on); delete: deletes a manifest asks for implicitly (e.g. a membership dropped from a managed team).",
+				"enum": [
+					"create",
+					"update",
+					"delete",
+					"prune"
+				]
+			},
+			"OwnershipMode": {
+				"description": "How much of a kind's live state docops may write (docs/kinds.md, \"Who owns what\"): authoritative — the manifests win; additive — create and update what is written, never delete or revert what is not; observe — never write, report the drift.",
+				"enum": [
+					"authoritative",
+					"additive",
+					"observe"
+				]
+			},
+			"Source": {
+				"type": "object",
+				"additionalProperties": false,
+				"required": [
+					"file",
+					"line",
+					"column"
+				],
+				"properties": {
+					"file": { "type": "string" },
+					"line": {
+						"type": "integer",
+						"minimum": 1
+					},
+					"column": {
+						"type": "integer",
+						"minimum": 1
+					}
+				}
+			},
+			"Fields": {
+				"type": ["object", "null"],
+				"description": "Only the managed (compared) fields (before: live, after: the manifests'); null for a create's before and a delete's after. Never secrets."
+			},
+			"Nulls": {
+				"type": "object",
+				"additionalProperties": { "type": "string" },
+				"description": "What a null value of a top-level field of before/after means in the API, where it is a value rather than nothing (a member's role: null is a guest): field → meaning. Only fields the step holds null. Renderers show such a null as \"null (guest)\", not \"(unset)\"."
+			},
+			"CascadeObject": {
+				"type": "object",
+				"description": "One live object the server deletes because a step deletes another (a collection takes the spaces inside it, a site its sections, site spaces, groups and share links, a team its memberships). Known from the fetched live state; an object the plan deletes with a step of its own is not repeated here.",
+				"additionalProperties": false,
+				"required": [
+					"kind",
+					"org",
+					"key"
+				],
+				"properties": {
+					"kind": { "type": "string" },
+					"org": { "type": "string" },
+					"key": { "type": "string" },
+					"id": { "type": "string" },
+					"note": {
+						"type": "string",
+						"description": "How it goes when that is not a plain delete, e.g. \"soft delete: restorable for 7 days\"."
+					}
+				}
+			},
+			"Step": {
+				"type": "object",
+				"additionalProperties": false,
+				"required": [
+					"id",
+					"action",
+					"phase",
+					"kind",
+					"org",
+					"key",
+					"wave",
+					"before",
+					"after",
+					"dependsOn",
+					"requests"
+				],
+				"properties": {
+					"id": {
+						"type": "string",
+						"description": "Unique within the plan and stable for the same inputs, e.g. Team/org1/platform#create."
+					},
+					"action": { "$ref": "#/definitions/Action" },
+					"phase": { "$ref": "#/definitions/Phase" },
+					"kind": { "type": "string" },
+					"org": { "type": "string" },
+					"key": {
+						"type": "string",
+						"description": "The object's identity as the manifest names it (e-mail, title, path …)."
+					},
+					"wave": {
+						"type": "integer",
+						"minimum": 0,
+						"description": "Depth in the parent → child hierarchy (plus nesting inside a kind)."
+					},
+					"mode": {
+						"$ref": "#/definitions/OwnershipMode",
+						"description": "The ownership mode that produced the step, when it is not authoritative (then only additive: observe never writes)."
+					},
+					"before": { "$ref": "#/definitions/Fields" },
+					"after": { "$ref": "#/definitions/Fields" },
+					"nulls": { "$ref": "#/definitions/Nulls" },
+					"dependsOn": {
+						"type": "array",
+						"items": { "type": "string" },
+						"description": "Step ids that must succeed before this one runs."
+					},
+					"requests": {
+						"type": "array",
+						"items": { "$ref": "#/definitions/RequestSpec" }
+					},
+					"source": {
+						"$ref": "#/definitions/Source",
+						"description": "Where the manifest entry behind this step is written, when there is one."
+					},
+					"note": {
+						"type": "string",
+						"description": "Human note shown in renderings, e.g. \"invite by e-mail\"."
+					},
+					"cascades": {
+						"type": "array",
+						"description": "Live objects this step deletes along with its own object, as fetched for this plan; absent when it takes none. The renderers list them under the step and the safety gate counts each one as a delete of its own kind.",
+						"items": { "$ref": "#/definitions/CascadeObject" }
+					}
+				}
+			},
+			"ReportedChange": {
+				"type": "object",
+				"description": "A change the diff found that docops does not make: its ownership mode forbids it (mode: an update or create in observe, a delete in additive), or it would revert drift the daemon's drift setting keeps (drift: report, or propose as a pull request). Shown as report-only, never sent: it has no requests.",
+				"additionalProperties": false,
+				"required": [
+					"id",
+					"action",
+					"phase",
+					"kind",
+					"org",
+					"key",
+					"wave",
+					"before",
+					"after"
+				],
+				"properties": {
+					"id": {
+						"type": "string",
+						"description": "Unique within the plan and stable for the same inputs, e.g. Team/org1/platform#create."
+					},
+					"action": { "$ref": "#/definitions/Action" },
+					"phase": { "$ref": "#/definitions/Phase" },
+					"kind": { "type": "string" },
+					"org": { "type": "string" },
+					"key": {
+						"type": "string",
+						"description": "The object's identity as the manifest names it (e-mail, title, path …)."
+					},
+					"wave": {
+						"type": "integer",
+						"minimum": 0,
+						"description": "Depth in the parent → child hierarchy (plus nesting inside a kind)."
+					},
+					"mode": {
+						"enum": ["additive", "observe"],
+						"description": "The ownership mode that keeps the change out."
+					},
+					"before": { "$ref": "#/definitions/Fields" },
+					"after": { "$ref": "#/definitions/Fields" },
+					"nulls": { "$ref": "#/definitions/Nulls" },
+					"source": {
+						"$ref": "#/definitions/Source",
+						"description": "Where the manifest entry behind this step is written, when there is one."
+					},
+					"note": {
+						"type": "string",
+						"description": "Human note shown in renderings, e.g. \"invite by e-mail\"."
+					},
+					"cascades": {
+						"type": "array",
+						"description": "Live objects this step deletes along with its own object, as fetched for this plan; absent when it takes none. The renderers list them under the step and the safety gate counts each one as a delete of its own kind.",
+						"items": { "$ref": "#/definitions/CascadeObject" }
+					},
+					"drift": {
+						"enum": ["report", "propose"],
+						"description": "The daemon's drift setting that keeps the drift (not reverted)."
+					}
+				},
+				"anyOf": [{ "required": ["mode"] }, { "required": ["drift"] }]
+			},
+			"RequestSpec": {
+				"type": "object",
+				"additionalProperties": false,
+				"required": ["method", "path"],
+				"properties": {
+					"method": { "enum": [
+						"GET",
+						"POST",
+						"PUT",
+						"PATCH",
+						"DELETE"
+					] },
+					"path": {
+						"type": "string",
+						"pattern": "^/",
+						"description": "Path below the API base, starting with /, e.g. /orgs/o1/teams. Refs show as placeholders."
+					},
+					"body": {
+						"description": "The JSON body (printed plans show a masked field's stand-in text instead).",
+						"tsType": "unknown"
+					},
+					"capture": {
+						"type": "object",
+						"additionalProperties": { "type": "string" },
+						"description": "Values to keep from the response body for later steps: output name → dotted path in the body (e.g. id)."
+					},
+					"refs": {
+						"type": "array",
+						"description": "The refs of this request and where they sit; nothing else in path or body is ever substituted.",
+						"items": { "$ref": "#/definitions/RefSlot" }
+					},
+					"recover": {
+						"description": "On a create (or another write that is not idempotent): how to tell whether it happened after a failure that leaves that open. Several: a batch over several arrays of the body, each in its own list.",
+						"if": { "type": "array" },
+						"then": {
+							"type": "array",
+							"minItems": 1,
+							"items": { "$ref": "#/definitions/RecoverSpec" },
+							"if": { "minItems": 2 },
+							"then": {
+								"x-message": "required when a request has several RecoverSpecs",
+								"items": { "required": ["each"] }
+							}
+						},
+						"else": { "$ref": "#/definitions/RecoverSpec" }
+					},
+					"idempotent": {
+						"const": true,
+						"description": "Sending it again leaves what sending it once leaves (a move, adding a section to a group, turning SSO on), whatever its method: retried like a PUT after a failure that leaves open whether it happened. Without it a POST is never sent again once it may have reached the server."
+					},
+					"settle": { "$ref": "#/definitions/SettleSpec" },
+					"masked": {
+						"type": "object",
+						"additionalProperties": { "type": "string" },
+						"description": "Body values a printed plan (--format json) shows as this text instead of the value sent: top-level body field → text, e.g. a SAML certificate → its fingerprint. Apply and the saved-plan file keep the body as it is sent."
+					},
+					"merge": { "$ref": "#/definitions/MergeSpec" },
+					"joins": { "$ref": "#/definitions/JoinSpec" },
+					"refusedWhen": {
+						"type": "array",
+						"description": "A 2xx answer that says the write was not done: the step fails when the answer's dotted field equals value, with message. The answer's values are not quoted: they may be secrets, such as a payment session.",
+						"items": { "$ref": "#/definitions/RefusedWhen" }
+					},
+					"batch": { "$ref": "#/definitions/BatchSpec" }
+				}
+			},
+			"RefSlot": {
+				"type": "object",
+				"description": "Where a ref sits in a request: a whole path segment starting at character offset of the path (at: path), or a whole body value at the JSON pointer pointer (at: body; '' = the body itself). The text there is the ref's placeholder; step and output name the step whose output fills it.",
+				"additionalProperties": false,
+				"required": [
+					"at",
+					"step",
+					"output"
+				],
+				"properties": {
+					"at": { "enum": ["path", "body"] },
+					"offset": {
+						"type": "integer",
+						"minimum": 1
+					},
+					"pointer": { "type": "string" },
+					"step": { "type": "string" },
+					"output": { "type": "string" }
+				},
+				"if": { "properties": { "at": { "const": "path" } } },
+				"then": { "required": ["offset"] },
+				"else": { "required": ["pointer"] }
+			},
+			"SettleSpec": {
+				"type": "object",
+				"description": "A post-condition of a write the server finishes after answering (an OpenAPI spec is processed after its PUT). Once the request succeeded, apply reads path (GET) until every until condition holds (dotted field equals value), at most reads times, waiting a growing delay between reads. Then the step fails when a failWhen field is set, with message, the field and its value, and detail's value. Reads that never settle fail the step too; either way the write itself stays done.",
+				"additionalProperties": false,
+				"required": [
+					"path",
+					"until",
+					"reads"
+				],
+				"properties": {
+					"path": {
+						"type": "string",
+						"pattern": "^/"
+					},
+					"until": {
+						"type": "array",
+						"items": {
+							"type": "object",
+							"additionalProperties": false,
+							"required": ["field", "value"],
+							"properties": {
+								"field": { "type": "string" },
+								"value": { "type": "string" }
+							}
+						}
+					},
+					"failWhen": {
+						"type": "array",
+						"items": {
+							"type": "object",
+							"additionalProperties": false,
+							"required": ["field"],
+							"properties": {
+								"field": { "type": "string" },
+								"message": { "type": "string" },
+								"detail": { "type": "string" }
+							}
+						}
+					},
+					"reads": {
+						"type": "integer",
+						"minimum": 1
+					}
+				}
+			},
+			"MergeSpec": {
+				"type": "object",
+				"description": "A read-modify-write of an object the API only takes whole (e.g. a site's customization): body holds only the managed values (the patch). Right before sending, apply GETs the request's own path and lays the patch over what it read: a plain object merges member by member, any other value (or an object at a whole pointer) replaces the value read. omit: top-level members of the read the PUT does not take. whole: JSON pointers of objects that replace whole. pick: a PATCH sends only the patch's own top-level members and these, as read. sets: JSON pointers of lists written as a delta ({add, remove}). remove: JSON pointers deleted from the merged object. known: JSON pointers of the members docops knows of the objects at whole pointers (a member read that is not here is kept).",
+				"additionalProperties": false,
+				"properties": {
+					"known": {
+						"type": "array",
+						"items": { "type": "string" }
+					},
+					"omit": {
+						"type": "array",
+						"items": { "type": "string" }
+					},
+					"pick": {
+						"type": "array",
+						"items": { "type": "string" }
+					},
+					"remove": {
+						"type": "array",
+						"items": { "type": "string" }
+					},
+					"sets": {
+						"type": "array",
+						"items": { "type": "string" }
+					},
+					"whole": {
+						"type": "array",
+						"items": { "type": "string" }
+					}
+				}
+			},
+			"JoinSpec": {
+				"type": "object",
+				"description": "A create that answers with the ids of what it made (invites): they are objects of list (below the API base) from now on, and their ids are at the JSON pointer ids of the answer.",
+				"additionalProperties": false,
+				"required": ["list", "ids"],
+				"properties": {
+					"ids": { "type": "string" },
+					"list": {
+						"type": "string",
+						"pattern": "^/"
+					}
+				}
+			},
+			"RefusedWhen": {
+				"type": "object",
+				"additionalProperties": false,
+				"required": [
+					"field",
+					"value",
+					"message"
+				],
+				"properties": {
+					"field": { "type": "string" },
+					"message": { "type": "string" },
+					"value": { "type": "string" }
+				}
+			},
+			"BatchSpec": {
+				"type": "object",
+				"description": "A bulk write: apply sends the requests of one ordered group with the same method, path and batch together, at most max elements of the body's list per request; each element's result (at results) whose failed.field equals failed.value fails its own step. Each step carries one such request holding its own element(s), complete on its own; a batched request carries nothing else that needs its own answer (no capture, recover, merge or settle).",
+				"additionalProperties": false,
+				"required": [
+					"list",
+					"max",
+					"results",
+					"failed"
+				],
+				"properties": {
+					"failed": { "$ref": "#/definitions/RefusedWhen" },
+					"list": { "type": "string" },
+					"max": {
+						"type": "integer",
+						"minimum": 1
+					},
+					"results": { "type": "string" }
+				}
+			},
+			"RecoverSpec": {
+				"type": "object",
+				"description": "How apply finds the object a create request makes, in the list it lives in, after a failure that leaves open whether the server processed it: exactly one listed item matches → the create happened (the item stands in for the answer); none → it did not (sent again, or the step fails after a timeout); several → the step fails naming their ids. Values compared come from the request body after its refs are filled.",
+				"additionalProperties": false,
+				"required": ["match"],
+				"properties": {
+					"each": {
+						"type": "string",
+						"description": "A batch create: the body array at this JSON pointer makes one object per element, and match body pointers are relative to an element. With several RecoverSpecs on one request, each has its own each."
+					},
+					"exclude": {
+						"type": "array",
+						"items": { "type": "string" },
+						"description": "Ids of live objects that had this identity when the plan was made (claimed by other entries): never a match."
+					},
+					"match": {
+						"type": "array",
+						"description": "Every condition must hold for a listed item to match.",
+						"items": { "$ref": "#/definitions/RecoverMatch" }
+					},
+					"path": {
+						"type": "string",
+						"pattern": "^/",
+						"description": "The list to read, below the API base; holds no refs. Default: the request's own path after its refs are filled."
+					},
+					"suffix": {
+						"type": "string",
+						"pattern": "^/",
+						"description": "Appended to the list's path (/teams after /spaces/<<ref>>/permissions): a list below a new object."
+					}
+				}
+			},
+			"RecoverMatch": {
+				"type": "object",
+				"additionalProperties": false,
+				"required": ["field"],
+				"properties": {
+					"body": {
+						"type": "string",
+						"description": "JSON pointer into the resolved body (or into the element, with each) holding the value the field must equal; a value the body does not hold matches only an absent or null field."
+					},
+					"field": {
+						"type": "string",
+						"description": "Dotted path into a listed item, e.g. title, space.id, user.email."
+					},
+					"ignoreCase": {
+						"type": "boolean",
+						"description": "Compare strings case-insensitively (e-mail addresses)."
+					},
+					"not": {
+						"const": true,
+						"description": "The field must differ from the value instead (what differs was written since the plan's live read)."
+					},
+					"value": {
+						"type": ["string", "null"],
+						"description": "Or a fixed value the field must equal (null: the field is absent or null)."
+					}
+				},
+				"oneOf": [{ "required": ["body"] }, { "required": ["value"] }]
+			},
+			"UnmanagedObject": {
+				"type": "object",
+				"additionalProperties": false,
+				"required": [
+					"kind",
+					"org",
+					"key"
+				],
+				"properties": {
+					"kind": { "type": "string" },
+					"org": { "type": "string" },
+					"key": { "type": "string" },
+					"id": { "type": "string" },
+					"mode": {
+						"$ref": "#/definitions/OwnershipMode",
+						"description": "Set when an ownership mode leaves the object in place (additive), rather than prune being off."
+					}
+				}
+			},
+			"PlanWarning": {
+				"type": "object",
+				"additionalProperties": false,
+				"required": [
+					"kind",
+					"org",
+					"key",
+					"message"
+				],
+				"properties": {
+					"kind": { "type": "string" },
+					"org": { "type": "string" },
+					"key": { "type": "string" },
+					"message": { "type": "string" }
+				}
+			},
+			"BlockedObject": {
+				"type": "object",
+				"additionalProperties": false,
+				"required": [
+					"kind",
+					"org",
+					"key",
+					"message"
+				],
+				"properties": {
+					"kind": { "type": "string" },
+					"org": { "type": "string" },
+					"key": { "type": "string" },
+					"message": {
+						"type": "string",
+						"description": "Why, naming what could not be resolved."
+					},
+					"source": {
+						"$ref": "#/definitions/Source",
+						"description": "Where the manifest writes the offending value."
+					}
+				}
+			},
+			"OwnedObject": {
+				"type": "object",
+				"additionalProperties": false,
+				"required": [
+					"kind",
+					"org",
+					"key",
+					"what",
+					"owner"
+				],
+				"properties": {
+					"kind": { "type": "string" },
+					"org": { "type": "string" },
+					"key": { "type": "string" },
+					"id": { "type": "string" },
+					"what": {
+						"type": "string",
+						"description": "The parts owned, e.g. sections, section groups and site spaces."
+					},
+					"owner": {
+						"type": "string",
+						"description": "The writer, e.g. Git Sync (repository acme/docs)."
+					}
+				}
+			},
+			"AttributedChange": {
+				"type": "object",
+				"additionalProperties": false,
+				"required": [
+					"step",
+					"actor",
+					"at",
+					"action"
+				],
+				"properties": {
+					"step": {
+						"type": "string",
+						"description": "The step id."
+					},
+					"actor": {
+						"type": "string",
+						"description": "Who: the actor's label (an e-mail for users), else its id."
+					},
+					"at": {
+						"type": "string",
+						"description": "When (ISO 8601)."
+					},
+					"action": {
+						"type": "string",
+						"description": "The audit action, e.g. member.updated."
+					}
+				}
+			},
+			"DriftAttribution": {
+				"type": "object",
+				"additionalProperties": false,
+				"required": ["changes"],
+				"description": "Who made the live changes the steps revert (the organization's audit events).",
+				"properties": {
+					"changes": {
+						"type": "array",
+						"description": "The most recent audit event on each step's object (steps without one are not listed).",
+						"items": { "$ref": "#/definitions/AttributedChange" }
+					},
+					"unavailable": {
+						"type": "string",
+						"description": "One line: why the events could not be read (403, 404, …); the plan goes on without them."
+					}
+				}
+			},
+			"TokenNeeds": {
+				"type": "object",
+				"additionalProperties": false,
+				"required": [
+					"scopes",
+					"personalTokenOnly",
+					"unmatched"
+				],
+				"properties": {
+					"scopes": {
+						"type": "array",
+						"items": { "type": "string" }
+					},
+					"personalTokenOnly": {
+						"type": "array",
+						"x-secret": false,
+						"items": { "type": "string" },
+						"description": "Operations only a personal access token may call (names of operations, not secrets)."
+					},
+					"unmatched": {
+						"type": "array",
+						"items": { "type": "string" }
+					}
+				}
+			},
+			"PolicyVerdict": {
+				"type": "object",
+				"additionalProperties": false,
+				"required": [
+					"rules",
+					"decision",
+					"fired"
+				],
+				"description": "Derived, not part of the plan: what the configured policy says (docs/policy.md).",
+				"properties": {
+					"rules": {
+						"type": "integer",
+						"minimum": 1
+					},
+					"decision": { "enum": [
+						"pass",
+						"warn",
+						"require-approval",
+						"deny"
+					] },
+					"fired": {
+						"type": "array",
+						"items": {
+							"type": "object",
+							"additionalProperties": false,
+							"required": [
+								"rule",
+								"outcome",
+								"message",
+								"step",
+								"object",
+								"ruleSource"
+							],
+							"properties": {
+								"rule": { "type": "string" },
+								"outcome": { "enum": [
+									"deny",
+									"require-approval",
+									"warn"
+								] },
+								"message": { "type": "string" },
+								"step": {
+									"type": "string",
+									"description": "The step it fired on ('' when it fired on the plan as a whole: a policy that ran out of time)."
+								},
+								"object": { "type": "string" },
+								"source": { "$ref": "#/definitions/Source" },
+								"ruleSource": { "$ref": "#/definitions/Source" },
+								"error": {
+									"type": "string",
+									"description": "Why the rule could not be evaluated on this change (it counts as fired)."
+								}
+							}
+						}
+					},
+					"approval": {
+						"type": "object",
+						"additionalProperties": false,
+						"properties": {
+							"checksum": {
+								"type": "string",
+								"pattern": "^sha256:[0-9a-f]{64}$"
+							},
+							"approvers": {
+								"type": "object",
+								"additionalProperties": false,
+								"required": ["githubTeam"],
+								"properties": { "githubTeam": { "type": "string" } }
+							}
+						}
+					}
+				}
+			}
+		}
+	};
+	const func0 = Object.prototype.hasOwnProperty;
+	const schema1 = {
+		"type": "object",
+		"additionalProperties": false,
+		"required": [
+			"id",
+			"action",
+			"phase",
+			"kind",
+			"org",
+			"key",
+			"wave",
+			"before",
+			"after",
+			"dependsOn",
+			"requests"
+		],
+		"properties": {
+			"id": {
+				"type": "string",
+				"description": "Unique within the plan and stable for the same inputs, e.g. Team/org1/platform#create."
+			},
+			"action": { "$ref": "#/definitions/Action" },
+			"phase": { "$ref": "#/definitions/Phase" },
+			"kind": { "type": "string" },
+			"org": { "type": "string" },
+			"key": {
+				"type": "string",
+				"description": "The object's identity as the manifest names it (e-mail, title, path …)."
+			},
+			"wave": {
+				"type": "integer",
+				"minimum": 0,
+				"description": "Depth in the parent → child hierarchy (plus nesting inside a kind)."
+			},
+			"mode": {
+				"$ref": "#/definitions/OwnershipMode",
+				"description": "The ownership mode that produced the step, when it is not authoritative (then only additive: observe never writes)."
+			},
+			"before": { "$ref": "#/definitions/Fields" },
+			"after": { "$ref": "#/definitions/Fields" },
+			"nulls": { "$ref": "#/definitions/Nulls" },
+			"dependsOn": {
+				"type": "array",
+				"items": { "type": "string" },
+				"description": "Step ids that must succeed before this one runs."
+			},
+			"requests": {
+				"type": "array",
+				"items": { "$ref": "#/definitions/RequestSpec" }
+			},
+			"source": {
+				"$ref": "#/definitions/Source",
+				"description": "Where the manifest entry behind this step is written, when there is one."
+			},
+			"note": {
+				"type": "string",
+				"description": "Human note shown in renderings, e.g. \"invite by e-mail\"."
+			},
+			"cascades": {
+				"type": "array",
+				"description": "Live objects this step deletes along with its own object, as fetched for this plan; absent when it takes none. The renderers list them under the step and the safety gate counts each one as a delete of its own kind.",
+				"items": { "$ref": "#/definitions/CascadeObject" }
+			}
+		}
+	};
+	const schema2 = { "enum": [
+		"create",
+		"update",
+		"delete"
+	] };
+	const schema3 = {
+		"description": "Phases run in this order. prune: deleting live objects no manifest mentions (only when prune is on); delete: deletes a manifest asks for implicitly (e.g. a membership dropped from a managed team).",
+		"enum": [
+			"create",
+			"update",
+			"delete",
+			"prune"
+		]
+	};
+	const schema4 = {
+		"description": "How much of a kind's live state docops may write (docs/kinds.md, \"Who owns what\"): authoritative — the manifests win; additive — create and update what is written, never delete or revert what is not; observe — never write, report the drift.",
+		"enum": [
+			"authoritative",
+			"additive",
+			"observe"
+		]
+	};
+	const schema5 = {
+		"type": ["object", "null"],
+		"description": "Only the managed (compared) fields (before: live, after: the manifests'); null for a create's before and a delete's after. Never secrets."
+	};
+	const schema8 = {
+		"type": "object",
+		"additionalProperties": false,
+		"required": ["method", "path"],
+		"properties": {
+			"method": { "enum": [
+				"GET",
+				"POST",
+				"PUT",
+				"PATCH",
+				"DELETE"
+			] },
+			"path": {
+				"type": "string",
+				"pattern": "^/",
+				"description": "Path below the API base, starting with /, e.g. /orgs/o1/teams. Refs show as placeholders."
+			},
+			"body": {
+				"description": "The JSON body (printed plans show a masked field's stand-in text instead).",
+				"tsType": "unknown"
+			},
+			"capture": {
+				"type": "object",
+				"additionalProperties": { "type": "string" },
+				"description": "Values to keep from the response body for later steps: output name → dotted path in the body (e.g. id)."
+			},
+			"refs": {
+				"type": "array",
+				"description": "The refs of this request and where they sit; nothing else in path or body is ever substituted.",
+				"items": { "$ref": "#/definitions/RefSlot" }
+			},
+			"recover": {
+				"description": "On a create (or another write that is not idempotent): how to tell whether it happened after a failure that leaves that open. Several: a batch over several arrays of the body, each in its own list.",
+				"if": { "type": "array" },
+				"then": {
+					"type": "array",
+					"minItems": 1,
+					"items": { "$ref": "#/definitions/RecoverSpec" },
+					"if": { "minItems": 2 },
+					"then": {
+						"x-message": "required when a request has several RecoverSpecs",
+						"items": { "required": ["each"] }
+					}
+				},
+				"else": { "$ref": "#/definitions/RecoverSpec" }
+			},
+			"idempotent": {
+				"const": true,
+				"description": "Sending it again leaves what sending it once leaves (a move, adding a section to a group, turning SSO on), whatever its method: retried like a PUT after a failure that leaves open whether it happened. Without it a POST is never sent again once it may have reached the server."
+			},
+			"settle": { "$ref": "#/definitions/SettleSpec" },
+			"masked": {
+				"type": "object",
+				"additionalProperties": { "type": "string" },
+				"description": "Body values a printed plan (--format json) shows as this text instead of the value sent: top-level body field → text, e.g. a SAML certificate → its fingerprint. Apply and the saved-plan file keep the body as it is sent."
+			},
+			"merge": { "$ref": "#/definitions/MergeSpec" },
+			"joins": { "$ref": "#/definitions/JoinSpec" },
+			"refusedWhen": {
+				"type": "array",
+				"description": "A 2xx answer that says the write was not done: the step fails when the answer's dotted field equals value, with message. The answer's values are not quoted: they may be secrets, such as a payment session.",
+				"items": { "$ref": "#/definitions/RefusedWhen" }
+			},
+			"batch": { "$ref": "#/definitions/BatchSpec" }
+		}
+	};
+	const schema9 = {
+		"type": "object",
+		"description": "Where a ref sits in a request: a whole path segment starting at character offset of the path (at: path), or a whole body value at the JSON pointer pointer (at: body; '' = the body itself). The text there is the ref's placeholder; step and output name the step whose output fills it.",
+		"additionalProperties": false,
+		"required": [
+			"at",
+			"step",
+			"output"
+		],
+		"properties": {
+			"at": { "enum": ["path", "body"] },
+			"offset": {
+				"type": "integer",
+				"minimum": 1
+			},
+			"pointer": { "type": "string" },
+			"step": { "type": "string" },
+			"output": { "type": "string" }
+		},
+		"if": { "properties": { "at": { "const": "path" } } },
+		"then": { "required": ["offset"] },
+		"else": { "required": ["pointer"] }
+	};
+	const pattern0 = /* @__PURE__ */ new RegExp("^/", "u");
+	const schema11 = {
+		"type": "object",
+		"additionalProperties": false,
+		"required": ["field"],
+		"properties": {
+			"body": {
+				"type": "string",
+				"description": "JSON pointer into the resolved body (or into the element, with each) holding the value the field must equal; a value the body does not hold matches only an absent or null field."
+			},
+			"field": {
+				"type": "string",
+				"description": "Dotted path into a listed item, e.g. title, space.id, user.email."
+			},
+			"ignoreCase": {
+				"type": "boolean",
+				"description": "Compare strings case-insensitively (e-mail addresses)."
+			},
+			"not": {
+				"const": true,
+				"description": "The field must differ from the value instead (what differs was written since the plan's live read)."
+			},
+			"value": {
+				"type": ["string", "null"],
+				"description": "Or a fixed value the field must equal (null: the field is absent or null)."
+			}
+		},
+		"oneOf": [{ "required": ["body"] }, { "required": ["value"] }]
+	};
+	function validate3(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+		let vErrors = null;
+		let errors = 0;
+		if (data && typeof data == "object" && !Array.isArray(data)) {
+			if (data.match === void 0) {
+				const err0 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "match" },
+					message: "must have required property 'match'"
+				};
+				if (vErrors === null) vErrors = [err0];
+				else vErrors.push(err0);
+				errors++;
+			}
+			for (const key0 in data) if (!(key0 === "each" || key0 === "exclude" || key0 === "match" || key0 === "path" || key0 === "suffix")) {
+				const err1 = {
+					instancePath,
+					schemaPath: "#/additionalProperties",
+					keyword: "additionalProperties",
+					params: { additionalProperty: key0 },
+					message: "must NOT have additional properties"
+				};
+				if (vErrors === null) vErrors = [err1];
+				else vErrors.push(err1);
+				errors++;
+			}
+			if (data.each !== void 0) {
+				if (typeof data.each !== "string") {
+					const err2 = {
+						instancePath: instancePath + "/each",
+						schemaPath: "#/properties/each/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err2];
+					else vErrors.push(err2);
+					errors++;
+				}
+			}
+			if (data.exclude !== void 0) {
+				let data1 = data.exclude;
+				if (Array.isArray(data1)) {
+					const len0 = data1.length;
+					for (let i0 = 0; i0 < len0; i0++) if (typeof data1[i0] !== "string") {
+						const err3 = {
+							instancePath: instancePath + "/exclude/" + i0,
+							schemaPath: "#/properties/exclude/items/type",
+							keyword: "type",
+							params: { type: "string" },
+							message: "must be string"
+						};
+						if (vErrors === null) vErrors = [err3];
+						else vErrors.push(err3);
+						errors++;
+					}
+				} else {
+					const err4 = {
+						instancePath: instancePath + "/exclude",
+						schemaPath: "#/properties/exclude/type",
+						keyword: "type",
+						params: { type: "array" },
+						message: "must be array"
+					};
+					if (vErrors === null) vErrors = [err4];
+					else vErrors.push(err4);
+					errors++;
+				}
+			}
+			if (data.match !== void 0) {
+				let data3 = data.match;
+				if (Array.isArray(data3)) {
+					const len1 = data3.length;
+					for (let i1 = 0; i1 < len1; i1++) {
+						let data4 = data3[i1];
+						const _errs13 = errors;
+						let valid6 = false;
+						let passing0 = null;
+						const _errs14 = errors;
+						if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
+							if (data4.body === void 0) {
+								const err5 = {
+									instancePath: instancePath + "/match/" + i1,
+									schemaPath: "#/definitions/RecoverMatch/oneOf/0/required",
+									keyword: "required",
+									params: { missingProperty: "body" },
+									message: "must have required property 'body'"
+								};
+								if (vErrors === null) vErrors = [err5];
+								else vErrors.push(err5);
+								errors++;
+							}
+						}
+						var _valid0 = _errs14 === errors;
+						if (_valid0) {
+							valid6 = true;
+							passing0 = 0;
+						}
+						const _errs15 = errors;
+						if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
+							if (data4.value === void 0) {
+								const err6 = {
+									instancePath: instancePath + "/match/" + i1,
+									schemaPath: "#/definitions/RecoverMatch/oneOf/1/required",
+									keyword: "required",
+									params: { missingProperty: "value" },
+									message: "must have required property 'value'"
+								};
+								if (vErrors === null) vErrors = [err6];
+								else vErrors.push(err6);
+								errors++;
+							}
+						}
+						var _valid0 = _errs15 === errors;
+						if (_valid0 && valid6) {
+							valid6 = false;
+							passing0 = [passing0, 1];
+						} else if (_valid0) {
+							valid6 = true;
+							passing0 = 1;
+						}
+						if (!valid6) {
+							const err7 = {
+								instancePath: instancePath + "/match/" + i1,
+								schemaPath: "#/definitions/RecoverMatch/oneOf",
+								keyword: "oneOf",
+								params: { passingSchemas: passing0 },
+								message: "must match exactly one schema in oneOf"
+							};
+							if (vErrors === null) vErrors = [err7];
+							else vErrors.push(err7);
+							errors++;
+						} else {
+							errors = _errs13;
+							if (vErrors !== null) {
+								if (_errs13) vErrors.length = _errs13;
+								else vErrors = null;
+							}
+						}
+						if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
+							if (data4.field === void 0) {
+								const err8 = {
+									instancePath: instancePath + "/match/" + i1,
+									schemaPath: "#/definitions/RecoverMatch/required",
+									keyword: "required",
+									params: { missingProperty: "field" },
+									message: "must have required property 'field'"
+								};
+								if (vErrors === null) vErrors = [err8];
+								else vErrors.push(err8);
+								errors++;
+							}
+							for (const key1 in data4) if (!(key1 === "body" || key1 === "field" || key1 === "ignoreCase" || key1 === "not" || key1 === "value")) {
+								const err9 = {
+									instancePath: instancePath + "/match/" + i1,
+									schemaPath: "#/definitions/RecoverMatch/additionalProperties",
+									keyword: "additionalProperties",
+									params: { additionalProperty: key1 },
+									message: "must NOT have additional properties"
+								};
+								if (vErrors === null) vErrors = [err9];
+								else vErrors.push(err9);
+								errors++;
+							}
+							if (data4.body !== void 0) {
+								if (typeof data4.body !== "string") {
+									const err10 = {
+										instancePath: instancePath + "/match/" + i1 + "/body",
+										schemaPath: "#/definitions/RecoverMatch/properties/body/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err10];
+									else vErrors.push(err10);
+									errors++;
+								}
+							}
+							if (data4.field !== void 0) {
+								if (typeof data4.field !== "string") {
+									const err11 = {
+										instancePath: instancePath + "/match/" + i1 + "/field",
+										schemaPath: "#/definitions/RecoverMatch/properties/field/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err11];
+									else vErrors.push(err11);
+									errors++;
+								}
+							}
+							if (data4.ignoreCase !== void 0) {
+								if (typeof data4.ignoreCase !== "boolean") {
+									const err12 = {
+										instancePath: instancePath + "/match/" + i1 + "/ignoreCase",
+										schemaPath: "#/definitions/RecoverMatch/properties/ignoreCase/type",
+										keyword: "type",
+										params: { type: "boolean" },
+										message: "must be boolean"
+									};
+									if (vErrors === null) vErrors = [err12];
+									else vErrors.push(err12);
+									errors++;
+								}
+							}
+							if (data4.not !== void 0) {
+								if (true !== data4.not) {
+									const err13 = {
+										instancePath: instancePath + "/match/" + i1 + "/not",
+										schemaPath: "#/definitions/RecoverMatch/properties/not/const",
+										keyword: "const",
+										params: { allowedValue: true },
+										message: "must be equal to constant"
+									};
+									if (vErrors === null) vErrors = [err13];
+									else vErrors.push(err13);
+									errors++;
+								}
+							}
+							if (data4.value !== void 0) {
+								let data9 = data4.value;
+								if (typeof data9 !== "string" && data9 !== null) {
+									const err14 = {
+										instancePath: instancePath + "/match/" + i1 + "/value",
+										schemaPath: "#/definitions/RecoverMatch/properties/value/type",
+										keyword: "type",
+										params: { type: schema11.properties.value.type },
+										message: "must be string,null"
+									};
+									if (vErrors === null) vErrors = [err14];
+									else vErrors.push(err14);
+									errors++;
+								}
+							}
+						} else {
+							const err15 = {
+								instancePath: instancePath + "/match/" + i1,
+								schemaPath: "#/definitions/RecoverMatch/type",
+								keyword: "type",
+								params: { type: "object" },
+								message: "must be object"
+							};
+							if (vErrors === null) vErrors = [err15];
+							else vErrors.push(err15);
+							errors++;
+						}
+					}
+				} else {
+					const err16 = {
+						instancePath: instancePath + "/match",
+						schemaPath: "#/properties/match/type",
+						keyword: "type",
+						params: { type: "array" },
+						message: "must be array"
+					};
+					if (vErrors === null) vErrors = [err16];
+					else vErrors.push(err16);
+					errors++;
+				}
+			}
+			if (data.path !== void 0) {
+				let data10 = data.path;
+				if (typeof data10 === "string") {
+					if (!pattern0.test(data10)) {
+						const err17 = {
+							instancePath: instancePath + "/path",
+							schemaPath: "#/properties/path/pattern",
+							keyword: "pattern",
+							params: { pattern: "^/" },
+							message: "must match pattern \"^/\""
+						};
+						if (vErrors === null) vErrors = [err17];
+						else vErrors.push(err17);
+						errors++;
+					}
+				} else {
+					const err18 = {
+						instancePath: instancePath + "/path",
+						schemaPath: "#/properties/path/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err18];
+					else vErrors.push(err18);
+					errors++;
+				}
+			}
+			if (data.suffix !== void 0) {
+				let data11 = data.suffix;
+				if (typeof data11 === "string") {
+					if (!pattern0.test(data11)) {
+						const err19 = {
+							instancePath: instancePath + "/suffix",
+							schemaPath: "#/properties/suffix/pattern",
+							keyword: "pattern",
+							params: { pattern: "^/" },
+							message: "must match pattern \"^/\""
+						};
+						if (vErrors === null) vErrors = [err19];
+						else vErrors.push(err19);
+						errors++;
+					}
+				} else {
+					const err20 = {
+						instancePath: instancePath + "/suffix",
+						schemaPath: "#/properties/suffix/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err20];
+					else vErrors.push(err20);
+					errors++;
+				}
+			}
+		} else {
+			const err21 = {
+				instancePath,
+				schemaPath: "#/type",
+				keyword: "type",
+				params: { type: "object" },
+				message: "must be object"
+			};
+			if (vErrors === null) vErrors = [err21];
+			else vErrors.push(err21);
+			errors++;
+		}
+		validate3.errors = vErrors;
+		return errors === 0;
+	}
+	function validate6(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+		let vErrors = null;
+		let errors = 0;
+		if (data && typeof data == "object" && !Array.isArray(data)) {
+			if (data.list === void 0) {
+				const err0 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "list" },
+					message: "must have required property 'list'"
+				};
+				if (vErrors === null) vErrors = [err0];
+				else vErrors.push(err0);
+				errors++;
+			}
+			if (data.max === void 0) {
+				const err1 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "max" },
+					message: "must have required property 'max'"
+				};
+				if (vErrors === null) vErrors = [err1];
+				else vErrors.push(err1);
+				errors++;
+			}
+			if (data.results === void 0) {
+				const err2 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "results" },
+					message: "must have required property 'results'"
+				};
+				if (vErrors === null) vErrors = [err2];
+				else vErrors.push(err2);
+				errors++;
+			}
+			if (data.failed === void 0) {
+				const err3 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "failed" },
+					message: "must have required property 'failed'"
+				};
+				if (vErrors === null) vErrors = [err3];
+				else vErrors.push(err3);
+				errors++;
+			}
+			for (const key0 in data) if (!(key0 === "failed" || key0 === "list" || key0 === "max" || key0 === "results")) {
+				const err4 = {
+					instancePath,
+					schemaPath: "#/additionalProperties",
+					keyword: "additionalProperties",
+					params: { additionalProperty: key0 },
+					message: "must NOT have additional properties"
+				};
+				if (vErrors === null) vErrors = [err4];
+				else vErrors.push(err4);
+				errors++;
+			}
+			if (data.failed !== void 0) {
+				let data0 = data.failed;
+				if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+					if (data0.field === void 0) {
+						const err5 = {
+							instancePath: instancePath + "/failed",
+							schemaPath: "#/definitions/RefusedWhen/required",
+							keyword: "required",
+							params: { missingProperty: "field" },
+							message: "must have required property 'field'"
+						};
+						if (vErrors === null) vErrors = [err5];
+						else vErrors.push(err5);
+						errors++;
+					}
+					if (data0.value === void 0) {
+						const err6 = {
+							instancePath: instancePath + "/failed",
+							schemaPath: "#/definitions/RefusedWhen/required",
+							keyword: "required",
+							params: { missingProperty: "value" },
+							message: "must have required property 'value'"
+						};
+						if (vErrors === null) vErrors = [err6];
+						else vErrors.push(err6);
+						errors++;
+					}
+					if (data0.message === void 0) {
+						const err7 = {
+							instancePath: instancePath + "/failed",
+							schemaPath: "#/definitions/RefusedWhen/required",
+							keyword: "required",
+							params: { missingProperty: "message" },
+							message: "must have required property 'message'"
+						};
+						if (vErrors === null) vErrors = [err7];
+						else vErrors.push(err7);
+						errors++;
+					}
+					for (const key1 in data0) if (!(key1 === "field" || key1 === "message" || key1 === "value")) {
+						const err8 = {
+							instancePath: instancePath + "/failed",
+							schemaPath: "#/definitions/RefusedWhen/additionalProperties",
+							keyword: "additionalProperties",
+							params: { additionalProperty: key1 },
+							message: "must NOT have additional properties"
+						};
+						if (vErrors === null) vErrors = [err8];
+						else vErrors.push(err8);
+						errors++;
+					}
+					if (data0.field !== void 0) {
+						if (typeof data0.field !== "string") {
+							const err9 = {
+								instancePath: instancePath + "/failed/field",
+								schemaPath: "#/definitions/RefusedWhen/properties/field/type",
+								keyword: "type",
+								params: { type: "string" },
+								message: "must be string"
+							};
+							if (vErrors === null) vErrors = [err9];
+							else vErrors.push(err9);
+							errors++;
+						}
+					}
+					if (data0.message !== void 0) {
+						if (typeof data0.message !== "string") {
+							const err10 = {
+								instancePath: instancePath + "/failed/message",
+								schemaPath: "#/definitions/RefusedWhen/properties/message/type",
+								keyword: "type",
+								params: { type: "string" },
+								message: "must be string"
+							};
+							if (vErrors === null) vErrors = [err10];
+							else vErrors.push(err10);
+							errors++;
+						}
+					}
+					if (data0.value !== void 0) {
+						if (typeof data0.value !== "string") {
+							const err11 = {
+								instancePath: instancePath + "/failed/value",
+								schemaPath: "#/definitions/RefusedWhen/properties/value/type",
+								keyword: "type",
+								params: { type: "string" },
+								message: "must be string"
+							};
+							if (vErrors === null) vErrors = [err11];
+							else vErrors.push(err11);
+							errors++;
+						}
+					}
+				} else {
+					const err12 = {
+						instancePath: instancePath + "/failed",
+						schemaPath: "#/definitions/RefusedWhen/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err12];
+					else vErrors.push(err12);
+					errors++;
+				}
+			}
+			if (data.list !== void 0) {
+				if (typeof data.list !== "string") {
+					const err13 = {
+						instancePath: instancePath + "/list",
+						schemaPath: "#/properties/list/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err13];
+					else vErrors.push(err13);
+					errors++;
+				}
+			}
+			if (data.max !== void 0) {
+				let data5 = data.max;
+				if (!(typeof data5 == "number" && !(data5 % 1) && !isNaN(data5))) {
+					const err14 = {
+						instancePath: instancePath + "/max",
+						schemaPath: "#/properties/max/type",
+						keyword: "type",
+						params: { type: "integer" },
+						message: "must be integer"
+					};
+					if (vErrors === null) vErrors = [err14];
+					else vErrors.push(err14);
+					errors++;
+				}
+				if (typeof data5 == "number") {
+					if (data5 < 1 || isNaN(data5)) {
+						const err15 = {
+							instancePath: instancePath + "/max",
+							schemaPath: "#/properties/max/minimum",
+							keyword: "minimum",
+							params: {
+								comparison: ">=",
+								limit: 1
+							},
+							message: "must be >= 1"
+						};
+						if (vErrors === null) vErrors = [err15];
+						else vErrors.push(err15);
+						errors++;
+					}
+				}
+			}
+			if (data.results !== void 0) {
+				if (typeof data.results !== "string") {
+					const err16 = {
+						instancePath: instancePath + "/results",
+						schemaPath: "#/properties/results/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err16];
+					else vErrors.push(err16);
+					errors++;
+				}
+			}
+		} else {
+			const err17 = {
+				instancePath,
+				schemaPath: "#/type",
+				keyword: "type",
+				params: { type: "object" },
+				message: "must be object"
+			};
+			if (vErrors === null) vErrors = [err17];
+			else vErrors.push(err17);
+			errors++;
+		}
+		validate6.errors = vErrors;
+		return errors === 0;
+	}
+	function validate2(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+		let vErrors = null;
+		let errors = 0;
+		if (data && typeof data == "object" && !Array.isArray(data)) {
+			if (data.method === void 0) {
+				const err0 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "method" },
+					message: "must have required property 'method'"
+				};
+				if (vErrors === null) vErrors = [err0];
+				else vErrors.push(err0);
+				errors++;
+			}
+			if (data.path === void 0) {
+				const err1 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "path" },
+					message: "must have required property 'path'"
+				};
+				if (vErrors === null) vErrors = [err1];
+				else vErrors.push(err1);
+				errors++;
+			}
+			for (const key0 in data) if (!func0.call(schema8.properties, key0)) {
+				const err2 = {
+					instancePath,
+					schemaPath: "#/additionalProperties",
+					keyword: "additionalProperties",
+					params: { additionalProperty: key0 },
+					message: "must NOT have additional properties"
+				};
+				if (vErrors === null) vErrors = [err2];
+				else vErrors.push(err2);
+				errors++;
+			}
+			if (data.method !== void 0) {
+				let data0 = data.method;
+				if (!(data0 === "GET" || data0 === "POST" || data0 === "PUT" || data0 === "PATCH" || data0 === "DELETE")) {
+					const err3 = {
+						instancePath: instancePath + "/method",
+						schemaPath: "#/properties/method/enum",
+						keyword: "enum",
+						params: { allowedValues: schema8.properties.method.enum },
+						message: "must be equal to one of the allowed values"
+					};
+					if (vErrors === null) vErrors = [err3];
+					else vErrors.push(err3);
+					errors++;
+				}
+			}
+			if (data.path !== void 0) {
+				let data1 = data.path;
+				if (typeof data1 === "string") {
+					if (!pattern0.test(data1)) {
+						const err4 = {
+							instancePath: instancePath + "/path",
+							schemaPath: "#/properties/path/pattern",
+							keyword: "pattern",
+							params: { pattern: "^/" },
+							message: "must match pattern \"^/\""
+						};
+						if (vErrors === null) vErrors = [err4];
+						else vErrors.push(err4);
+						errors++;
+					}
+				} else {
+					const err5 = {
+						instancePath: instancePath + "/path",
+						schemaPath: "#/properties/path/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err5];
+					else vErrors.push(err5);
+					errors++;
+				}
+			}
+			if (data.capture !== void 0) {
+				let data2 = data.capture;
+				if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
+					for (const key1 in data2) if (typeof data2[key1] !== "string") {
+						const err6 = {
+							instancePath: instancePath + "/capture/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+							schemaPath: "#/properties/capture/additionalProperties/type",
+							keyword: "type",
+							params: { type: "string" },
+							message: "must be string"
+						};
+						if (vErrors === null) vErrors = [err6];
+						else vErrors.push(err6);
+						errors++;
+					}
+				} else {
+					const err7 = {
+						instancePath: instancePath + "/capture",
+						schemaPath: "#/properties/capture/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err7];
+					else vErrors.push(err7);
+					errors++;
+				}
+			}
+			if (data.refs !== void 0) {
+				let data4 = data.refs;
+				if (Array.isArray(data4)) {
+					const len0 = data4.length;
+					for (let i0 = 0; i0 < len0; i0++) {
+						let data5 = data4[i0];
+						const _errs15 = errors;
+						let valid5 = true;
+						const _errs16 = errors;
+						if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
+							if (data5.at !== void 0) {
+								if ("path" !== data5.at) {
+									const err8 = {};
+									if (vErrors === null) vErrors = [err8];
+									else vErrors.push(err8);
+									errors++;
+								}
+							}
+						}
+						var _valid0 = _errs16 === errors;
+						errors = _errs15;
+						if (vErrors !== null) {
+							if (_errs15) vErrors.length = _errs15;
+							else vErrors = null;
+						}
+						let ifClause0;
+						if (_valid0) {
+							const _errs18 = errors;
+							if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
+								if (data5.offset === void 0) {
+									const err9 = {
+										instancePath: instancePath + "/refs/" + i0,
+										schemaPath: "#/definitions/RefSlot/then/required",
+										keyword: "required",
+										params: { missingProperty: "offset" },
+										message: "must have required property 'offset'"
+									};
+									if (vErrors === null) vErrors = [err9];
+									else vErrors.push(err9);
+									errors++;
+								}
+							}
+							var _valid0 = _errs18 === errors;
+							valid5 = _valid0;
+							ifClause0 = "then";
+						} else {
+							const _errs19 = errors;
+							if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
+								if (data5.pointer === void 0) {
+									const err10 = {
+										instancePath: instancePath + "/refs/" + i0,
+										schemaPath: "#/definitions/RefSlot/else/required",
+										keyword: "required",
+										params: { missingProperty: "pointer" },
+										message: "must have required property 'pointer'"
+									};
+									if (vErrors === null) vErrors = [err10];
+									else vErrors.push(err10);
+									errors++;
+								}
+							}
+							var _valid0 = _errs19 === errors;
+							valid5 = _valid0;
+							ifClause0 = "else";
+						}
+						if (!valid5) {
+							const err11 = {
+								instancePath: instancePath + "/refs/" + i0,
+								schemaPath: "#/definitions/RefSlot/if",
+								keyword: "if",
+								params: { failingKeyword: ifClause0 },
+								message: "must match \"" + ifClause0 + "\" schema"
+							};
+							if (vErrors === null) vErrors = [err11];
+							else vErrors.push(err11);
+							errors++;
+						}
+						if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
+							if (data5.at === void 0) {
+								const err12 = {
+									instancePath: instancePath + "/refs/" + i0,
+									schemaPath: "#/definitions/RefSlot/required",
+									keyword: "required",
+									params: { missingProperty: "at" },
+									message: "must have required property 'at'"
+								};
+								if (vErrors === null) vErrors = [err12];
+								else vErrors.push(err12);
+								errors++;
+							}
+							if (data5.step === void 0) {
+								const err13 = {
+									instancePath: instancePath + "/refs/" + i0,
+									schemaPath: "#/definitions/RefSlot/required",
+									keyword: "required",
+									params: { missingProperty: "step" },
+									message: "must have required property 'step'"
+								};
+								if (vErrors === null) vErrors = [err13];
+								else vErrors.push(err13);
+								errors++;
+							}
+							if (data5.output === void 0) {
+								const err14 = {
+									instancePath: instancePath + "/refs/" + i0,
+									schemaPath: "#/definitions/RefSlot/required",
+									keyword: "required",
+									params: { missingProperty: "output" },
+									message: "must have required property 'output'"
+								};
+								if (vErrors === null) vErrors = [err14];
+								else vErrors.push(err14);
+								errors++;
+							}
+							for (const key2 in data5) if (!(key2 === "at" || key2 === "offset" || key2 === "pointer" || key2 === "step" || key2 === "output")) {
+								const err15 = {
+									instancePath: instancePath + "/refs/" + i0,
+									schemaPath: "#/definitions/RefSlot/additionalProperties",
+									keyword: "additionalProperties",
+									params: { additionalProperty: key2 },
+									message: "must NOT have additional properties"
+								};
+								if (vErrors === null) vErrors = [err15];
+								else vErrors.push(err15);
+								errors++;
+							}
+							if (data5.at !== void 0) {
+								let data7 = data5.at;
+								if (!(data7 === "path" || data7 === "body")) {
+									const err16 = {
+										instancePath: instancePath + "/refs/" + i0 + "/at",
+										schemaPath: "#/definitions/RefSlot/properties/at/enum",
+										keyword: "enum",
+										params: { allowedValues: schema9.properties.at.enum },
+										message: "must be equal to one of the allowed values"
+									};
+									if (vErrors === null) vErrors = [err16];
+									else vErrors.push(err16);
+									errors++;
+								}
+							}
+							if (data5.offset !== void 0) {
+								let data8 = data5.offset;
+								if (!(typeof data8 == "number" && !(data8 % 1) && !isNaN(data8))) {
+									const err17 = {
+										instancePath: instancePath + "/refs/" + i0 + "/offset",
+										schemaPath: "#/definitions/RefSlot/properties/offset/type",
+										keyword: "type",
+										params: { type: "integer" },
+										message: "must be integer"
+									};
+									if (vErrors === null) vErrors = [err17];
+									else vErrors.push(err17);
+									errors++;
+								}
+								if (typeof data8 == "number") {
+									if (data8 < 1 || isNaN(data8)) {
+										const err18 = {
+											instancePath: instancePath + "/refs/" + i0 + "/offset",
+											schemaPath: "#/definitions/RefSlot/properties/offset/minimum",
+											keyword: "minimum",
+											params: {
+												comparison: ">=",
+												limit: 1
+											},
+											message: "must be >= 1"
+										};
+										if (vErrors === null) vErrors = [err18];
+										else vErrors.push(err18);
+										errors++;
+									}
+								}
+							}
+							if (data5.pointer !== void 0) {
+								if (typeof data5.pointer !== "string") {
+									const err19 = {
+										instancePath: instancePath + "/refs/" + i0 + "/pointer",
+										schemaPath: "#/definitions/RefSlot/properties/pointer/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err19];
+									else vErrors.push(err19);
+									errors++;
+								}
+							}
+							if (data5.step !== void 0) {
+								if (typeof data5.step !== "string") {
+									const err20 = {
+										instancePath: instancePath + "/refs/" + i0 + "/step",
+										schemaPath: "#/definitions/RefSlot/properties/step/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err20];
+									else vErrors.push(err20);
+									errors++;
+								}
+							}
+							if (data5.output !== void 0) {
+								if (typeof data5.output !== "string") {
+									const err21 = {
+										instancePath: instancePath + "/refs/" + i0 + "/output",
+										schemaPath: "#/definitions/RefSlot/properties/output/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err21];
+									else vErrors.push(err21);
+									errors++;
+								}
+							}
+						} else {
+							const err22 = {
+								instancePath: instancePath + "/refs/" + i0,
+								schemaPath: "#/definitions/RefSlot/type",
+								keyword: "type",
+								params: { type: "object" },
+								message: "must be object"
+							};
+							if (vErrors === null) vErrors = [err22];
+							else vErrors.push(err22);
+							errors++;
+						}
+					}
+				} else {
+					const err23 = {
+						instancePath: instancePath + "/refs",
+						schemaPath: "#/properties/refs/type",
+						keyword: "type",
+						params: { type: "array" },
+						message: "must be array"
+					};
+					if (vErrors === null) vErrors = [err23];
+					else vErrors.push(err23);
+					errors++;
+				}
+			}
+			if (data.recover !== void 0) {
+				let data12 = data.recover;
+				const _errs31 = errors;
+				let valid8 = true;
+				const _errs32 = errors;
+				if (!Array.isArray(data12)) {
+					const err24 = {};
+					if (vErrors === null) vErrors = [err24];
+					else vErrors.push(err24);
+					errors++;
+				}
+				var _valid1 = _errs32 === errors;
+				errors = _errs31;
+				if (vErrors !== null) {
+					if (_errs31) vErrors.length = _errs31;
+					else vErrors = null;
+				}
+				let ifClause1;
+				if (_valid1) {
+					const _errs34 = errors;
+					const _errs36 = errors;
+					let valid9 = true;
+					const _errs37 = errors;
+					if (Array.isArray(data12)) {
+						if (data12.length < 2) {
+							const err25 = {};
+							if (vErrors === null) vErrors = [err25];
+							else vErrors.push(err25);
+							errors++;
+						}
+					}
+					var _valid2 = _errs37 === errors;
+					errors = _errs36;
+					if (vErrors !== null) {
+						if (_errs36) vErrors.length = _errs36;
+						else vErrors = null;
+					}
+					if (_valid2) {
+						const _errs38 = errors;
+						if (Array.isArray(data12)) {
+							const len1 = data12.length;
+							for (let i1 = 0; i1 < len1; i1++) {
+								let data13 = data12[i1];
+								if (data13 && typeof data13 == "object" && !Array.isArray(data13)) {
+									if (data13.each === void 0) {
+										const err26 = {
+											instancePath: instancePath + "/recover/" + i1,
+											schemaPath: "#/properties/recover/then/then/items/required",
+											keyword: "required",
+											params: { missingProperty: "each" },
+											message: "must have required property 'each'"
+										};
+										if (vErrors === null) vErrors = [err26];
+										else vErrors.push(err26);
+										errors++;
+									}
+								}
+							}
+						}
+						var _valid2 = _errs38 === errors;
+						valid9 = _valid2;
+					}
+					if (!valid9) {
+						const err27 = {
+							instancePath: instancePath + "/recover",
+							schemaPath: "#/properties/recover/then/if",
+							keyword: "if",
+							params: { failingKeyword: "then" },
+							message: "must match \"then\" schema"
+						};
+						if (vErrors === null) vErrors = [err27];
+						else vErrors.push(err27);
+						errors++;
+					}
+					if (Array.isArray(data12)) {
+						if (data12.length < 1) {
+							const err28 = {
+								instancePath: instancePath + "/recover",
+								schemaPath: "#/properties/recover/then/minItems",
+								keyword: "minItems",
+								params: { limit: 1 },
+								message: "must NOT have fewer than 1 items"
+							};
+							if (vErrors === null) vErrors = [err28];
+							else vErrors.push(err28);
+							errors++;
+						}
+						const len2 = data12.length;
+						for (let i2 = 0; i2 < len2; i2++) if (!validate3(data12[i2], {
+							instancePath: instancePath + "/recover/" + i2,
+							parentData: data12,
+							parentDataProperty: i2,
+							rootData
+						})) {
+							vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+							errors = vErrors.length;
+						}
+					} else {
+						const err29 = {
+							instancePath: instancePath + "/recover",
+							schemaPath: "#/properties/recover/then/type",
+							keyword: "type",
+							params: { type: "array" },
+							message: "must be array"
+						};
+						if (vErrors === null) vErrors = [err29];
+						else vErrors.push(err29);
+						errors++;
+					}
+					var _valid1 = _errs34 === errors;
+					valid8 = _valid1;
+					ifClause1 = "then";
+				} else {
+					const _errs41 = errors;
+					if (!validate3(data12, {
+						instancePath: instancePath + "/recover",
+						parentData: data,
+						parentDataProperty: "recover",
+						rootData
+					})) {
+						vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+						errors = vErrors.length;
+					}
+					var _valid1 = _errs41 === errors;
+					valid8 = _valid1;
+					ifClause1 = "else";
+				}
+				if (!valid8) {
+					const err30 = {
+						instancePath: instancePath + "/recover",
+						schemaPath: "#/properties/recover/if",
+						keyword: "if",
+						params: { failingKeyword: ifClause1 },
+						message: "must match \"" + ifClause1 + "\" schema"
+					};
+					if (vErrors === null) vErrors = [err30];
+					else vErrors.push(err30);
+					errors++;
+				}
+			}
+			if (data.idempotent !== void 0) {
+				if (true !== data.idempotent) {
+					const err31 = {
+						instancePath: instancePath + "/idempotent",
+						schemaPath: "#/properties/idempotent/const",
+						keyword: "const",
+						params: { allowedValue: true },
+						message: "must be equal to constant"
+					};
+					if (vErrors === null) vErrors = [err31];
+					else vErrors.push(err31);
+					errors++;
+				}
+			}
+			if (data.settle !== void 0) {
+				let data16 = data.settle;
+				if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
+					if (data16.path === void 0) {
+						const err32 = {
+							instancePath: instancePath + "/settle",
+							schemaPath: "#/definitions/SettleSpec/required",
+							keyword: "required",
+							params: { missingProperty: "path" },
+							message: "must have required property 'path'"
+						};
+						if (vErrors === null) vErrors = [err32];
+						else vErrors.push(err32);
+						errors++;
+					}
+					if (data16.until === void 0) {
+						const err33 = {
+							instancePath: instancePath + "/settle",
+							schemaPath: "#/definitions/SettleSpec/required",
+							keyword: "required",
+							params: { missingProperty: "until" },
+							message: "must have required property 'until'"
+						};
+						if (vErrors === null) vErrors = [err33];
+						else vErrors.push(err33);
+						errors++;
+					}
+					if (data16.reads === void 0) {
+						const err34 = {
+							instancePath: instancePath + "/settle",
+							schemaPath: "#/definitions/SettleSpec/required",
+							keyword: "required",
+							params: { missingProperty: "reads" },
+							message: "must have required property 'reads'"
+						};
+						if (vErrors === null) vErrors = [err34];
+						else vErrors.push(err34);
+						errors++;
+					}
+					for (const key3 in data16) if (!(key3 === "path" || key3 === "until" || key3 === "failWhen" || key3 === "reads")) {
+						const err35 = {
+							instancePath: instancePath + "/settle",
+							schemaPath: "#/definitions/SettleSpec/additionalProperties",
+							keyword: "additionalProperties",
+							params: { additionalProperty: key3 },
+							message: "must NOT have additional properties"
+						};
+						if (vErrors === null) vErrors = [err35];
+						else vErrors.push(err35);
+						errors++;
+					}
+					if (data16.path !== void 0) {
+						let data17 = data16.path;
+						if (typeof data17 === "string") {
+							if (!pattern0.test(data17)) {
+								const err36 = {
+									instancePath: instancePath + "/settle/path",
+									schemaPath: "#/definitions/SettleSpec/properties/path/pattern",
+									keyword: "pattern",
+									params: { pattern: "^/" },
+									message: "must match pattern \"^/\""
+								};
+								if (vErrors === null) vErrors = [err36];
+								else vErrors.push(err36);
+								errors++;
+							}
+						} else {
+							const err37 = {
+								instancePath: instancePath + "/settle/path",
+								schemaPath: "#/definitions/SettleSpec/properties/path/type",
+								keyword: "type",
+								params: { type: "string" },
+								message: "must be string"
+							};
+							if (vErrors === null) vErrors = [err37];
+							else vErrors.push(err37);
+							errors++;
+						}
+					}
+					if (data16.until !== void 0) {
+						let data18 = data16.until;
+						if (Array.isArray(data18)) {
+							const len3 = data18.length;
+							for (let i3 = 0; i3 < len3; i3++) {
+								let data19 = data18[i3];
+								if (data19 && typeof data19 == "object" && !Array.isArray(data19)) {
+									if (data19.field === void 0) {
+										const err38 = {
+											instancePath: instancePath + "/settle/until/" + i3,
+											schemaPath: "#/definitions/SettleSpec/properties/until/items/required",
+											keyword: "required",
+											params: { missingProperty: "field" },
+											message: "must have required property 'field'"
+										};
+										if (vErrors === null) vErrors = [err38];
+										else vErrors.push(err38);
+										errors++;
+									}
+									if (data19.value === void 0) {
+										const err39 = {
+											instancePath: instancePath + "/settle/until/" + i3,
+											schemaPath: "#/definitions/SettleSpec/properties/until/items/required",
+											keyword: "required",
+											params: { missingProperty: "value" },
+											message: "must have required property 'value'"
+										};
+										if (vErrors === null) vErrors = [err39];
+										else vErrors.push(err39);
+										errors++;
+									}
+									for (const key4 in data19) if (!(key4 === "field" || key4 === "value")) {
+										const err40 = {
+											instancePath: instancePath + "/settle/until/" + i3,
+											schemaPath: "#/definitions/SettleSpec/properties/until/items/additionalProperties",
+											keyword: "additionalProperties",
+											params: { additionalProperty: key4 },
+											message: "must NOT have additional properties"
+										};
+										if (vErrors === null) vErrors = [err40];
+										else vErrors.push(err40);
+										errors++;
+									}
+									if (data19.field !== void 0) {
+										if (typeof data19.field !== "string") {
+											const err41 = {
+												instancePath: instancePath + "/settle/until/" + i3 + "/field",
+												schemaPath: "#/definitions/SettleSpec/properties/until/items/properties/field/type",
+												keyword: "type",
+												params: { type: "string" },
+												message: "must be string"
+											};
+											if (vErrors === null) vErrors = [err41];
+											else vErrors.push(err41);
+											errors++;
+										}
+									}
+									if (data19.value !== void 0) {
+										if (typeof data19.value !== "string") {
+											const err42 = {
+												instancePath: instancePath + "/settle/until/" + i3 + "/value",
+												schemaPath: "#/definitions/SettleSpec/properties/until/items/properties/value/type",
+												keyword: "type",
+												params: { type: "string" },
+												message: "must be string"
+											};
+											if (vErrors === null) vErrors = [err42];
+											else vErrors.push(err42);
+											errors++;
+										}
+									}
+								} else {
+									const err43 = {
+										instancePath: instancePath + "/settle/until/" + i3,
+										schemaPath: "#/definitions/SettleSpec/properties/until/items/type",
+										keyword: "type",
+										params: { type: "object" },
+										message: "must be object"
+									};
+									if (vErrors === null) vErrors = [err43];
+									else vErrors.push(err43);
+									errors++;
+								}
+							}
+						} else {
+							const err44 = {
+								instancePath: instancePath + "/settle/until",
+								schemaPath: "#/definitions/SettleSpec/properties/until/type",
+								keyword: "type",
+								params: { type: "array" },
+								message: "must be array"
+							};
+							if (vErrors === null) vErrors = [err44];
+							else vErrors.push(err44);
+							errors++;
+						}
+					}
+					if (data16.failWhen !== void 0) {
+						let data22 = data16.failWhen;
+						if (Array.isArray(data22)) {
+							const len4 = data22.length;
+							for (let i4 = 0; i4 < len4; i4++) {
+								let data23 = data22[i4];
+								if (data23 && typeof data23 == "object" && !Array.isArray(data23)) {
+									if (data23.field === void 0) {
+										const err45 = {
+											instancePath: instancePath + "/settle/failWhen/" + i4,
+											schemaPath: "#/definitions/SettleSpec/properties/failWhen/items/required",
+											keyword: "required",
+											params: { missingProperty: "field" },
+											message: "must have required property 'field'"
+										};
+										if (vErrors === null) vErrors = [err45];
+										else vErrors.push(err45);
+										errors++;
+									}
+									for (const key5 in data23) if (!(key5 === "field" || key5 === "message" || key5 === "detail")) {
+										const err46 = {
+											instancePath: instancePath + "/settle/failWhen/" + i4,
+											schemaPath: "#/definitions/SettleSpec/properties/failWhen/items/additionalProperties",
+											keyword: "additionalProperties",
+											params: { additionalProperty: key5 },
+											message: "must NOT have additional properties"
+										};
+										if (vErrors === null) vErrors = [err46];
+										else vErrors.push(err46);
+										errors++;
+									}
+									if (data23.field !== void 0) {
+										if (typeof data23.field !== "string") {
+											const err47 = {
+												instancePath: instancePath + "/settle/failWhen/" + i4 + "/field",
+												schemaPath: "#/definitions/SettleSpec/properties/failWhen/items/properties/field/type",
+												keyword: "type",
+												params: { type: "string" },
+												message: "must be string"
+											};
+											if (vErrors === null) vErrors = [err47];
+											else vErrors.push(err47);
+											errors++;
+										}
+									}
+									if (data23.message !== void 0) {
+										if (typeof data23.message !== "string") {
+											const err48 = {
+												instancePath: instancePath + "/settle/failWhen/" + i4 + "/message",
+												schemaPath: "#/definitions/SettleSpec/properties/failWhen/items/properties/message/type",
+												keyword: "type",
+												params: { type: "string" },
+												message: "must be string"
+											};
+											if (vErrors === null) vErrors = [err48];
+											else vErrors.push(err48);
+											errors++;
+										}
+									}
+									if (data23.detail !== void 0) {
+										if (typeof data23.detail !== "string") {
+											const err49 = {
+												instancePath: instancePath + "/settle/failWhen/" + i4 + "/detail",
+												schemaPath: "#/definitions/SettleSpec/properties/failWhen/items/properties/detail/type",
+												keyword: "type",
+												params: { type: "string" },
+												message: "must be string"
+											};
+											if (vErrors === null) vErrors = [err49];
+											else vErrors.push(err49);
+											errors++;
+										}
+									}
+								} else {
+									const err50 = {
+										instancePath: instancePath + "/settle/failWhen/" + i4,
+										schemaPath: "#/definitions/SettleSpec/properties/failWhen/items/type",
+										keyword: "type",
+										params: { type: "object" },
+										message: "must be object"
+									};
+									if (vErrors === null) vErrors = [err50];
+									else vErrors.push(err50);
+									errors++;
+								}
+							}
+						} else {
+							const err51 = {
+								instancePath: instancePath + "/settle/failWhen",
+								schemaPath: "#/definitions/SettleSpec/properties/failWhen/type",
+								keyword: "type",
+								params: { type: "array" },
+								message: "must be array"
+							};
+							if (vErrors === null) vErrors = [err51];
+							else vErrors.push(err51);
+							errors++;
+						}
+					}
+					if (data16.reads !== void 0) {
+						let data27 = data16.reads;
+						if (!(typeof data27 == "number" && !(data27 % 1) && !isNaN(data27))) {
+							const err52 = {
+								instancePath: instancePath + "/settle/reads",
+								schemaPath: "#/definitions/SettleSpec/properties/reads/type",
+								keyword: "type",
+								params: { type: "integer" },
+								message: "must be integer"
+							};
+							if (vErrors === null) vErrors = [err52];
+							else vErrors.push(err52);
+							errors++;
+						}
+						if (typeof data27 == "number") {
+							if (data27 < 1 || isNaN(data27)) {
+								const err53 = {
+									instancePath: instancePath + "/settle/reads",
+									schemaPath: "#/definitions/SettleSpec/properties/reads/minimum",
+									keyword: "minimum",
+									params: {
+										comparison: ">=",
+										limit: 1
+									},
+									message: "must be >= 1"
+								};
+								if (vErrors === null) vErrors = [err53];
+								else vErrors.push(err53);
+								errors++;
+							}
+						}
+					}
+				} else {
+					const err54 = {
+						instancePath: instancePath + "/settle",
+						schemaPath: "#/definitions/SettleSpec/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err54];
+					else vErrors.push(err54);
+					errors++;
+				}
+			}
+			if (data.masked !== void 0) {
+				let data28 = data.masked;
+				if (data28 && typeof data28 == "object" && !Array.isArray(data28)) {
+					for (const key6 in data28) if (typeof data28[key6] !== "string") {
+						const err55 = {
+							instancePath: instancePath + "/masked/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),
+							schemaPath: "#/properties/masked/additionalProperties/type",
+							keyword: "type",
+							params: { type: "string" },
+							message: "must be string"
+						};
+						if (vErrors === null) vErrors = [err55];
+						else vErrors.push(err55);
+						errors++;
+					}
+				} else {
+					const err56 = {
+						instancePath: instancePath + "/masked",
+						schemaPath: "#/properties/masked/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err56];
+					else vErrors.push(err56);
+					errors++;
+				}
+			}
+			if (data.merge !== void 0) {
+				let data30 = data.merge;
+				if (data30 && typeof data30 == "object" && !Array.isArray(data30)) {
+					for (const key7 in data30) if (!(key7 === "known" || key7 === "omit" || key7 === "pick" || key7 === "remove" || key7 === "sets" || key7 === "whole")) {
+						const err57 = {
+							instancePath: instancePath + "/merge",
+							schemaPath: "#/definitions/MergeSpec/additionalProperties",
+							keyword: "additionalProperties",
+							params: { additionalProperty: key7 },
+							message: "must NOT have additional properties"
+						};
+						if (vErrors === null) vErrors = [err57];
+						else vErrors.push(err57);
+						errors++;
+					}
+					if (data30.known !== void 0) {
+						let data31 = data30.known;
+						if (Array.isArray(data31)) {
+							const len5 = data31.length;
+							for (let i5 = 0; i5 < len5; i5++) if (typeof data31[i5] !== "string") {
+								const err58 = {
+									instancePath: instancePath + "/merge/known/" + i5,
+									schemaPath: "#/definitions/MergeSpec/properties/known/items/type",
+									keyword: "type",
+									params: { type: "string" },
+									message: "must be string"
+								};
+								if (vErrors === null) vErrors = [err58];
+								else vErrors.push(err58);
+								errors++;
+							}
+						} else {
+							const err59 = {
+								instancePath: instancePath + "/merge/known",
+								schemaPath: "#/definitions/MergeSpec/properties/known/type",
+								keyword: "type",
+								params: { type: "array" },
+								message: "must be array"
+							};
+							if (vErrors === null) vErrors = [err59];
+							else vErrors.push(err59);
+							errors++;
+						}
+					}
+					if (data30.omit !== void 0) {
+						let data33 = data30.omit;
+						if (Array.isArray(data33)) {
+							const len6 = data33.length;
+							for (let i6 = 0; i6 < len6; i6++) if (typeof data33[i6] !== "string") {
+								const err60 = {
+									instancePath: instancePath + "/merge/omit/" + i6,
+									schemaPath: "#/definitions/MergeSpec/properties/omit/items/type",
+									keyword: "type",
+									params: { type: "string" },
+									message: "must be string"
+								};
+								if (vErrors === null) vErrors = [err60];
+								else vErrors.push(err60);
+								errors++;
+							}
+						} else {
+							const err61 = {
+								instancePath: instancePath + "/merge/omit",
+								schemaPath: "#/definitions/MergeSpec/properties/omit/type",
+								keyword: "type",
+								params: { type: "array" },
+								message: "must be array"
+							};
+							if (vErrors === null) vErrors = [err61];
+							else vErrors.push(err61);
+							errors++;
+						}
+					}
+					if (data30.pick !== void 0) {
+						let data35 = data30.pick;
+						if (Array.isArray(data35)) {
+							const len7 = data35.length;
+							for (let i7 = 0; i7 < len7; i7++) if (typeof data35[i7] !== "string") {
+								const err62 = {
+									instancePath: instancePath + "/merge/pick/" + i7,
+									schemaPath: "#/definitions/MergeSpec/properties/pick/items/type",
+									keyword: "type",
+									params: { type: "string" },
+									message: "must be string"
+								};
+								if (vErrors === null) vErrors = [err62];
+								else vErrors.push(err62);
+								errors++;
+							}
+						} else {
+							const err63 = {
+								instancePath: instancePath + "/merge/pick",
+								schemaPath: "#/definitions/MergeSpec/properties/pick/type",
+								keyword: "type",
+								params: { type: "array" },
+								message: "must be array"
+							};
+							if (vErrors === null) vErrors = [err63];
+							else vErrors.push(err63);
+							errors++;
+						}
+					}
+					if (data30.remove !== void 0) {
+						let data37 = data30.remove;
+						if (Array.isArray(data37)) {
+							const len8 = data37.length;
+							for (let i8 = 0; i8 < len8; i8++) if (typeof data37[i8] !== "string") {
+								const err64 = {
+									instancePath: instancePath + "/merge/remove/" + i8,
+									schemaPath: "#/definitions/MergeSpec/properties/remove/items/type",
+									keyword: "type",
+									params: { type: "string" },
+									message: "must be string"
+								};
+								if (vErrors === null) vErrors = [err64];
+								else vErrors.push(err64);
+								errors++;
+							}
+						} else {
+							const err65 = {
+								instancePath: instancePath + "/merge/remove",
+								schemaPath: "#/definitions/MergeSpec/properties/remove/type",
+								keyword: "type",
+								params: { type: "array" },
+								message: "must be array"
+							};
+							if (vErrors === null) vErrors = [err65];
+							else vErrors.push(err65);
+							errors++;
+						}
+					}
+					if (data30.sets !== void 0) {
+						let data39 = data30.sets;
+						if (Array.isArray(data39)) {
+							const len9 = data39.length;
+							for (let i9 = 0; i9 < len9; i9++) if (typeof data39[i9] !== "string") {
+								const err66 = {
+									instancePath: instancePath + "/merge/sets/" + i9,
+									schemaPath: "#/definitions/MergeSpec/properties/sets/items/type",
+									keyword: "type",
+									params: { type: "string" },
+									message: "must be string"
+								};
+								if (vErrors === null) vErrors = [err66];
+								else vErrors.push(err66);
+								errors++;
+							}
+						} else {
+							const err67 = {
+								instancePath: instancePath + "/merge/sets",
+								schemaPath: "#/definitions/MergeSpec/properties/sets/type",
+								keyword: "type",
+								params: { type: "array" },
+								message: "must be array"
+							};
+							if (vErrors === null) vErrors = [err67];
+							else vErrors.push(err67);
+							errors++;
+						}
+					}
+					if (data30.whole !== void 0) {
+						let data41 = data30.whole;
+						if (Array.isArray(data41)) {
+							const len10 = data41.length;
+							for (let i10 = 0; i10 < len10; i10++) if (typeof data41[i10] !== "string") {
+								const err68 = {
+									instancePath: instancePath + "/merge/whole/" + i10,
+									schemaPath: "#/definitions/MergeSpec/properties/whole/items/type",
+									keyword: "type",
+									params: { type: "string" },
+									message: "must be string"
+								};
+								if (vErrors === null) vErrors = [err68];
+								else vErrors.push(err68);
+								errors++;
+							}
+						} else {
+							const err69 = {
+								instancePath: instancePath + "/merge/whole",
+								schemaPath: "#/definitions/MergeSpec/properties/whole/type",
+								keyword: "type",
+								params: { type: "array" },
+								message: "must be array"
+							};
+							if (vErrors === null) vErrors = [err69];
+							else vErrors.push(err69);
+							errors++;
+						}
+					}
+				} else {
+					const err70 = {
+						instancePath: instancePath + "/merge",
+						schemaPath: "#/definitions/MergeSpec/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err70];
+					else vErrors.push(err70);
+					errors++;
+				}
+			}
+			if (data.joins !== void 0) {
+				let data43 = data.joins;
+				if (data43 && typeof data43 == "object" && !Array.isArray(data43)) {
+					if (data43.list === void 0) {
+						const err71 = {
+							instancePath: instancePath + "/joins",
+							schemaPath: "#/definitions/JoinSpec/required",
+							keyword: "required",
+							params: { missingProperty: "list" },
+							message: "must have required property 'list'"
+						};
+						if (vErrors === null) vErrors = [err71];
+						else vErrors.push(err71);
+						errors++;
+					}
+					if (data43.ids === void 0) {
+						const err72 = {
+							instancePath: instancePath + "/joins",
+							schemaPath: "#/definitions/JoinSpec/required",
+							keyword: "required",
+							params: { missingProperty: "ids" },
+							message: "must have required property 'ids'"
+						};
+						if (vErrors === null) vErrors = [err72];
+						else vErrors.push(err72);
+						errors++;
+					}
+					for (const key8 in data43) if (!(key8 === "ids" || key8 === "list")) {
+						const err73 = {
+							instancePath: instancePath + "/joins",
+							schemaPath: "#/definitions/JoinSpec/additionalProperties",
+							keyword: "additionalProperties",
+							params: { additionalProperty: key8 },
+							message: "must NOT have additional properties"
+						};
+						if (vErrors === null) vErrors = [err73];
+						else vErrors.push(err73);
+						errors++;
+					}
+					if (data43.ids !== void 0) {
+						if (typeof data43.ids !== "string") {
+							const err74 = {
+								instancePath: instancePath + "/joins/ids",
+								schemaPath: "#/definitions/JoinSpec/properties/ids/type",
+								keyword: "type",
+								params: { type: "string" },
+								message: "must be string"
+							};
+							if (vErrors === null) vErrors = [err74];
+							else vErrors.push(err74);
+							errors++;
+						}
+					}
+					if (data43.list !== void 0) {
+						let data45 = data43.list;
+						if (typeof data45 === "string") {
+							if (!pattern0.test(data45)) {
+								const err75 = {
+									instancePath: instancePath + "/joins/list",
+									schemaPath: "#/definitions/JoinSpec/properties/list/pattern",
+									keyword: "pattern",
+									params: { pattern: "^/" },
+									message: "must match pattern \"^/\""
+								};
+								if (vErrors === null) vErrors = [err75];
+								else vErrors.push(err75);
+								errors++;
+							}
+						} else {
+							const err76 = {
+								instancePath: instancePath + "/joins/list",
+								schemaPath: "#/definitions/JoinSpec/properties/list/type",
+								keyword: "type",
+								params: { type: "string" },
+								message: "must be string"
+							};
+							if (vErrors === null) vErrors = [err76];
+							else vErrors.push(err76);
+							errors++;
+						}
+					}
+				} else {
+					const err77 = {
+						instancePath: instancePath + "/joins",
+						schemaPath: "#/definitions/JoinSpec/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err77];
+					else vErrors.push(err77);
+					errors++;
+				}
+			}
+			if (data.refusedWhen !== void 0) {
+				let data46 = data.refusedWhen;
+				if (Array.isArray(data46)) {
+					const len11 = data46.length;
+					for (let i11 = 0; i11 < len11; i11++) {
+						let data47 = data46[i11];
+						if (data47 && typeof data47 == "object" && !Array.isArray(data47)) {
+							if (data47.field === void 0) {
+								const err78 = {
+									instancePath: instancePath + "/refusedWhen/" + i11,
+									schemaPath: "#/definitions/RefusedWhen/required",
+									keyword: "required",
+									params: { missingProperty: "field" },
+									message: "must have required property 'field'"
+								};
+								if (vErrors === null) vErrors = [err78];
+								else vErrors.push(err78);
+								errors++;
+							}
+							if (data47.value === void 0) {
+								const err79 = {
+									instancePath: instancePath + "/refusedWhen/" + i11,
+									schemaPath: "#/definitions/RefusedWhen/required",
+									keyword: "required",
+									params: { missingProperty: "value" },
+									message: "must have required property 'value'"
+								};
+								if (vErrors === null) vErrors = [err79];
+								else vErrors.push(err79);
+								errors++;
+							}
+							if (data47.message === void 0) {
+								const err80 = {
+									instancePath: instancePath + "/refusedWhen/" + i11,
+									schemaPath: "#/definitions/RefusedWhen/required",
+									keyword: "required",
+									params: { missingProperty: "message" },
+									message: "must have required property 'message'"
+								};
+								if (vErrors === null) vErrors = [err80];
+								else vErrors.push(err80);
+								errors++;
+							}
+							for (const key9 in data47) if (!(key9 === "field" || key9 === "message" || key9 === "value")) {
+								const err81 = {
+									instancePath: instancePath + "/refusedWhen/" + i11,
+									schemaPath: "#/definitions/RefusedWhen/additionalProperties",
+									keyword: "additionalProperties",
+									params: { additionalProperty: key9 },
+									message: "must NOT have additional properties"
+								};
+								if (vErrors === null) vErrors = [err81];
+								else vErrors.push(err81);
+								errors++;
+							}
+							if (data47.field !== void 0) {
+								if (typeof data47.field !== "string") {
+									const err82 = {
+										instancePath: instancePath + "/refusedWhen/" + i11 + "/field",
+										schemaPath: "#/definitions/RefusedWhen/properties/field/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err82];
+									else vErrors.push(err82);
+									errors++;
+								}
+							}
+							if (data47.message !== void 0) {
+								if (typeof data47.message !== "string") {
+									const err83 = {
+										instancePath: instancePath + "/refusedWhen/" + i11 + "/message",
+										schemaPath: "#/definitions/RefusedWhen/properties/message/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err83];
+									else vErrors.push(err83);
+									errors++;
+								}
+							}
+							if (data47.value !== void 0) {
+								if (typeof data47.value !== "string") {
+									const err84 = {
+										instancePath: instancePath + "/refusedWhen/" + i11 + "/value",
+										schemaPath: "#/definitions/RefusedWhen/properties/value/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err84];
+									else vErrors.push(err84);
+									errors++;
+								}
+							}
+						} else {
+							const err85 = {
+								instancePath: instancePath + "/refusedWhen/" + i11,
+								schemaPath: "#/definitions/RefusedWhen/type",
+								keyword: "type",
+								params: { type: "object" },
+								message: "must be object"
+							};
+							if (vErrors === null) vErrors = [err85];
+							else vErrors.push(err85);
+							errors++;
+						}
+					}
+				} else {
+					const err86 = {
+						instancePath: instancePath + "/refusedWhen",
+						schemaPath: "#/properties/refusedWhen/type",
+						keyword: "type",
+						params: { type: "array" },
+						message: "must be array"
+					};
+					if (vErrors === null) vErrors = [err86];
+					else vErrors.push(err86);
+					errors++;
+				}
+			}
+			if (data.batch !== void 0) {
+				if (!validate6(data.batch, {
+					instancePath: instancePath + "/batch",
+					parentData: data,
+					parentDataProperty: "batch",
+					rootData
+				})) {
+					vErrors = vErrors === null ? validate6.errors : vErrors.concat(validate6.errors);
+					errors = vErrors.length;
+				}
+			}
+		} else {
+			const err87 = {
+				instancePath,
+				schemaPath: "#/type",
+				keyword: "type",
+				params: { type: "object" },
+				message: "must be object"
+			};
+			if (vErrors === null) vErrors = [err87];
+			else vErrors.push(err87);
+			errors++;
+		}
+		validate2.errors = vErrors;
+		return errors === 0;
+	}
+	function validate1(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+		let vErrors = null;
+		let errors = 0;
+		if (data && typeof data == "object" && !Array.isArray(data)) {
+			if (data.id === void 0) {
+				const err0 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "id" },
+					message: "must have required property 'id'"
+				};
+				if (vErrors === null) vErrors = [err0];
+				else vErrors.push(err0);
+				errors++;
+			}
+			if (data.action === void 0) {
+				const err1 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "action" },
+					message: "must have required property 'action'"
+				};
+				if (vErrors === null) vErrors = [err1];
+				else vErrors.push(err1);
+				errors++;
+			}
+			if (data.phase === void 0) {
+				const err2 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "phase" },
+					message: "must have required property 'phase'"
+				};
+				if (vErrors === null) vErrors = [err2];
+				else vErrors.push(err2);
+				errors++;
+			}
+			if (data.kind === void 0) {
+				const err3 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "kind" },
+					message: "must have required property 'kind'"
+				};
+				if (vErrors === null) vErrors = [err3];
+				else vErrors.push(err3);
+				errors++;
+			}
+			if (data.org === void 0) {
+				const err4 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "org" },
+					message: "must have required property 'org'"
+				};
+				if (vErrors === null) vErrors = [err4];
+				else vErrors.push(err4);
+				errors++;
+			}
+			if (data.key === void 0) {
+				const err5 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "key" },
+					message: "must have required property 'key'"
+				};
+				if (vErrors === null) vErrors = [err5];
+				else vErrors.push(err5);
+				errors++;
+			}
+			if (data.wave === void 0) {
+				const err6 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "wave" },
+					message: "must have required property 'wave'"
+				};
+				if (vErrors === null) vErrors = [err6];
+				else vErrors.push(err6);
+				errors++;
+			}
+			if (data.before === void 0) {
+				const err7 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "before" },
+					message: "must have required property 'before'"
+				};
+				if (vErrors === null) vErrors = [err7];
+				else vErrors.push(err7);
+				errors++;
+			}
+			if (data.after === void 0) {
+				const err8 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "after" },
+					message: "must have required property 'after'"
+				};
+				if (vErrors === null) vErrors = [err8];
+				else vErrors.push(err8);
+				errors++;
+			}
+			if (data.dependsOn === void 0) {
+				const err9 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "dependsOn" },
+					message: "must have required property 'dependsOn'"
+				};
+				if (vErrors === null) vErrors = [err9];
+				else vErrors.push(err9);
+				errors++;
+			}
+			if (data.requests === void 0) {
+				const err10 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "requests" },
+					message: "must have required property 'requests'"
+				};
+				if (vErrors === null) vErrors = [err10];
+				else vErrors.push(err10);
+				errors++;
+			}
+			for (const key0 in data) if (!func0.call(schema1.properties, key0)) {
+				const err11 = {
+					instancePath,
+					schemaPath: "#/additionalProperties",
+					keyword: "additionalProperties",
+					params: { additionalProperty: key0 },
+					message: "must NOT have additional properties"
+				};
+				if (vErrors === null) vErrors = [err11];
+				else vErrors.push(err11);
+				errors++;
+			}
+			if (data.id !== void 0) {
+				if (typeof data.id !== "string") {
+					const err12 = {
+						instancePath: instancePath + "/id",
+						schemaPath: "#/properties/id/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err12];
+					else vErrors.push(err12);
+					errors++;
+				}
+			}
+			if (data.action !== void 0) {
+				let data1 = data.action;
+				if (!(data1 === "create" || data1 === "update" || data1 === "delete")) {
+					const err13 = {
+						instancePath: instancePath + "/action",
+						schemaPath: "#/definitions/Action/enum",
+						keyword: "enum",
+						params: { allowedValues: schema2.enum },
+						message: "must be equal to one of the allowed values"
+					};
+					if (vErrors === null) vErrors = [err13];
+					else vErrors.push(err13);
+					errors++;
+				}
+			}
+			if (data.phase !== void 0) {
+				let data2 = data.phase;
+				if (!(data2 === "create" || data2 === "update" || data2 === "delete" || data2 === "prune")) {
+					const err14 = {
+						instancePath: instancePath + "/phase",
+						schemaPath: "#/definitions/Phase/enum",
+						keyword: "enum",
+						params: { allowedValues: schema3.enum },
+						message: "must be equal to one of the allowed values"
+					};
+					if (vErrors === null) vErrors = [err14];
+					else vErrors.push(err14);
+					errors++;
+				}
+			}
+			if (data.kind !== void 0) {
+				if (typeof data.kind !== "string") {
+					const err15 = {
+						instancePath: instancePath + "/kind",
+						schemaPath: "#/properties/kind/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err15];
+					else vErrors.push(err15);
+					errors++;
+				}
+			}
+			if (data.org !== void 0) {
+				if (typeof data.org !== "string") {
+					const err16 = {
+						instancePath: instancePath + "/org",
+						schemaPath: "#/properties/org/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err16];
+					else vErrors.push(err16);
+					errors++;
+				}
+			}
+			if (data.key !== void 0) {
+				if (typeof data.key !== "string") {
+					const err17 = {
+						instancePath: instancePath + "/key",
+						schemaPath: "#/properties/key/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err17];
+					else vErrors.push(err17);
+					errors++;
+				}
+			}
+			if (data.wave !== void 0) {
+				let data6 = data.wave;
+				if (!(typeof data6 == "number" && !(data6 % 1) && !isNaN(data6))) {
+					const err18 = {
+						instancePath: instancePath + "/wave",
+						schemaPath: "#/properties/wave/type",
+						keyword: "type",
+						params: { type: "integer" },
+						message: "must be integer"
+					};
+					if (vErrors === null) vErrors = [err18];
+					else vErrors.push(err18);
+					errors++;
+				}
+				if (typeof data6 == "number") {
+					if (data6 < 0 || isNaN(data6)) {
+						const err19 = {
+							instancePath: instancePath + "/wave",
+							schemaPath: "#/properties/wave/minimum",
+							keyword: "minimum",
+							params: {
+								comparison: ">=",
+								limit: 0
+							},
+							message: "must be >= 0"
+						};
+						if (vErrors === null) vErrors = [err19];
+						else vErrors.push(err19);
+						errors++;
+					}
+				}
+			}
+			if (data.mode !== void 0) {
+				let data7 = data.mode;
+				if (!(data7 === "authoritative" || data7 === "additive" || data7 === "observe")) {
+					const err20 = {
+						instancePath: instancePath + "/mode",
+						schemaPath: "#/definitions/OwnershipMode/enum",
+						keyword: "enum",
+						params: { allowedValues: schema4.enum },
+						message: "must be equal to one of the allowed values"
+					};
+					if (vErrors === null) vErrors = [err20];
+					else vErrors.push(err20);
+					errors++;
+				}
+			}
+			if (data.before !== void 0) {
+				let data8 = data.before;
+				if (!(data8 && typeof data8 == "object" && !Array.isArray(data8)) && data8 !== null) {
+					const err21 = {
+						instancePath: instancePath + "/before",
+						schemaPath: "#/definitions/Fields/type",
+						keyword: "type",
+						params: { type: schema5.type },
+						message: "must be object,null"
+					};
+					if (vErrors === null) vErrors = [err21];
+					else vErrors.push(err21);
+					errors++;
+				}
+			}
+			if (data.after !== void 0) {
+				let data9 = data.after;
+				if (!(data9 && typeof data9 == "object" && !Array.isArray(data9)) && data9 !== null) {
+					const err22 = {
+						instancePath: instancePath + "/after",
+						schemaPath: "#/definitions/Fields/type",
+						keyword: "type",
+						params: { type: schema5.type },
+						message: "must be object,null"
+					};
+					if (vErrors === null) vErrors = [err22];
+					else vErrors.push(err22);
+					errors++;
+				}
+			}
+			if (data.nulls !== void 0) {
+				let data10 = data.nulls;
+				if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
+					for (const key1 in data10) if (typeof data10[key1] !== "string") {
+						const err23 = {
+							instancePath: instancePath + "/nulls/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+							schemaPath: "#/definitions/Nulls/additionalProperties/type",
+							keyword: "type",
+							params: { type: "string" },
+							message: "must be string"
+						};
+						if (vErrors === null) vErrors = [err23];
+						else vErrors.push(err23);
+						errors++;
+					}
+				} else {
+					const err24 = {
+						instancePath: instancePath + "/nulls",
+						schemaPath: "#/definitions/Nulls/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err24];
+					else vErrors.push(err24);
+					errors++;
+				}
+			}
+			if (data.dependsOn !== void 0) {
+				let data12 = data.dependsOn;
+				if (Array.isArray(data12)) {
+					const len0 = data12.length;
+					for (let i0 = 0; i0 < len0; i0++) if (typeof data12[i0] !== "string") {
+						const err25 = {
+							instancePath: instancePath + "/dependsOn/" + i0,
+							schemaPath: "#/properties/dependsOn/items/type",
+							keyword: "type",
+							params: { type: "string" },
+							message: "must be string"
+						};
+						if (vErrors === null) vErrors = [err25];
+						else vErrors.push(err25);
+						errors++;
+					}
+				} else {
+					const err26 = {
+						instancePath: instancePath + "/dependsOn",
+						schemaPath: "#/properties/dependsOn/type",
+						keyword: "type",
+						params: { type: "array" },
+						message: "must be array"
+					};
+					if (vErrors === null) vErrors = [err26];
+					else vErrors.push(err26);
+					errors++;
+				}
+			}
+			if (data.requests !== void 0) {
+				let data14 = data.requests;
+				if (Array.isArray(data14)) {
+					const len1 = data14.length;
+					for (let i1 = 0; i1 < len1; i1++) if (!validate2(data14[i1], {
+						instancePath: instancePath + "/requests/" + i1,
+						parentData: data14,
+						parentDataProperty: i1,
+						rootData
+					})) {
+						vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
+						errors = vErrors.length;
+					}
+				} else {
+					const err27 = {
+						instancePath: instancePath + "/requests",
+						schemaPath: "#/properties/requests/type",
+						keyword: "type",
+						params: { type: "array" },
+						message: "must be array"
+					};
+					if (vErrors === null) vErrors = [err27];
+					else vErrors.push(err27);
+					errors++;
+				}
+			}
+			if (data.source !== void 0) {
+				let data16 = data.source;
+				if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
+					if (data16.file === void 0) {
+						const err28 = {
+							instancePath: instancePath + "/source",
+							schemaPath: "#/definitions/Source/required",
+							keyword: "required",
+							params: { missingProperty: "file" },
+							message: "must have required property 'file'"
+						};
+						if (vErrors === null) vErrors = [err28];
+						else vErrors.push(err28);
+						errors++;
+					}
+					if (data16.line === void 0) {
+						const err29 = {
+							instancePath: instancePath + "/source",
+							schemaPath: "#/definitions/Source/required",
+							keyword: "required",
+							params: { missingProperty: "line" },
+							message: "must have required property 'line'"
+						};
+						if (vErrors === null) vErrors = [err29];
+						else vErrors.push(err29);
+						errors++;
+					}
+					if (data16.column === void 0) {
+						const err30 = {
+							instancePath: instancePath + "/source",
+							schemaPath: "#/definitions/Source/required",
+							keyword: "required",
+							params: { missingProperty: "column" },
+							message: "must have required property 'column'"
+						};
+						if (vErrors === null) vErrors = [err30];
+						else vErrors.push(err30);
+						errors++;
+					}
+					for (const key2 in data16) if (!(key2 === "file" || key2 === "line" || key2 === "column")) {
+						const err31 = {
+							instancePath: instancePath + "/source",
+							schemaPath: "#/definitions/Source/additionalProperties",
+							keyword: "additionalProperties",
+							params: { additionalProperty: key2 },
+							message: "must NOT have additional properties"
+						};
+						if (vErrors === null) vErrors = [err31];
+						else vErrors.push(err31);
+						errors++;
+					}
+					if (data16.file !== void 0) {
+						if (typeof data16.file !== "string") {
+							const err32 = {
+								instancePath: instancePath + "/source/file",
+								schemaPath: "#/definitions/Source/properties/file/type",
+								keyword: "type",
+								params: { type: "string" },
+								message: "must be string"
+							};
+							if (vErrors === null) vErrors = [err32];
+							else vErrors.push(err32);
+							errors++;
+						}
+					}
+					if (data16.line !== void 0) {
+						let data18 = data16.line;
+						if (!(typeof data18 == "number" && !(data18 % 1) && !isNaN(data18))) {
+							const err33 = {
+								instancePath: instancePath + "/source/line",
+								schemaPath: "#/definitions/Source/properties/line/type",
+								keyword: "type",
+								params: { type: "integer" },
+								message: "must be integer"
+							};
+							if (vErrors === null) vErrors = [err33];
+							else vErrors.push(err33);
+							errors++;
+						}
+						if (typeof data18 == "number") {
+							if (data18 < 1 || isNaN(data18)) {
+								const err34 = {
+									instancePath: instancePath + "/source/line",
+									schemaPath: "#/definitions/Source/properties/line/minimum",
+									keyword: "minimum",
+									params: {
+										comparison: ">=",
+										limit: 1
+									},
+									message: "must be >= 1"
+								};
+								if (vErrors === null) vErrors = [err34];
+								else vErrors.push(err34);
+								errors++;
+							}
+						}
+					}
+					if (data16.column !== void 0) {
+						let data19 = data16.column;
+						if (!(typeof data19 == "number" && !(data19 % 1) && !isNaN(data19))) {
+							const err35 = {
+								instancePath: instancePath + "/source/column",
+								schemaPath: "#/definitions/Source/properties/column/type",
+								keyword: "type",
+								params: { type: "integer" },
+								message: "must be integer"
+							};
+							if (vErrors === null) vErrors = [err35];
+							else vErrors.push(err35);
+							errors++;
+						}
+						if (typeof data19 == "number") {
+							if (data19 < 1 || isNaN(data19)) {
+								const err36 = {
+									instancePath: instancePath + "/source/column",
+									schemaPath: "#/definitions/Source/properties/column/minimum",
+									keyword: "minimum",
+									params: {
+										comparison: ">=",
+										limit: 1
+									},
+									message: "must be >= 1"
+								};
+								if (vErrors === null) vErrors = [err36];
+								else vErrors.push(err36);
+								errors++;
+							}
+						}
+					}
+				} else {
+					const err37 = {
+						instancePath: instancePath + "/source",
+						schemaPath: "#/definitions/Source/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err37];
+					else vErrors.push(err37);
+					errors++;
+				}
+			}
+			if (data.note !== void 0) {
+				if (typeof data.note !== "string") {
+					const err38 = {
+						instancePath: instancePath + "/note",
+						schemaPath: "#/properties/note/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err38];
+					else vErrors.push(err38);
+					errors++;
+				}
+			}
+			if (data.cascades !== void 0) {
+				let data21 = data.cascades;
+				if (Array.isArray(data21)) {
+					const len2 = data21.length;
+					for (let i2 = 0; i2 < len2; i2++) {
+						let data22 = data21[i2];
+						if (data22 && typeof data22 == "object" && !Array.isArray(data22)) {
+							if (data22.kind === void 0) {
+								const err39 = {
+									instancePath: instancePath + "/cascades/" + i2,
+									schemaPath: "#/definitions/CascadeObject/required",
+									keyword: "required",
+									params: { missingProperty: "kind" },
+									message: "must have required property 'kind'"
+								};
+								if (vErrors === null) vErrors = [err39];
+								else vErrors.push(err39);
+								errors++;
+							}
+							if (data22.org === void 0) {
+								const err40 = {
+									instancePath: instancePath + "/cascades/" + i2,
+									schemaPath: "#/definitions/CascadeObject/required",
+									keyword: "required",
+									params: { missingProperty: "org" },
+									message: "must have required property 'org'"
+								};
+								if (vErrors === null) vErrors = [err40];
+								else vErrors.push(err40);
+								errors++;
+							}
+							if (data22.key === void 0) {
+								const err41 = {
+									instancePath: instancePath + "/cascades/" + i2,
+									schemaPath: "#/definitions/CascadeObject/required",
+									keyword: "required",
+									params: { missingProperty: "key" },
+									message: "must have required property 'key'"
+								};
+								if (vErrors === null) vErrors = [err41];
+								else vErrors.push(err41);
+								errors++;
+							}
+							for (const key3 in data22) if (!(key3 === "kind" || key3 === "org" || key3 === "key" || key3 === "id" || key3 === "note")) {
+								const err42 = {
+									instancePath: instancePath + "/cascades/" + i2,
+									schemaPath: "#/definitions/CascadeObject/additionalProperties",
+									keyword: "additionalProperties",
+									params: { additionalProperty: key3 },
+									message: "must NOT have additional properties"
+								};
+								if (vErrors === null) vErrors = [err42];
+								else vErrors.push(err42);
+								errors++;
+							}
+							if (data22.kind !== void 0) {
+								if (typeof data22.kind !== "string") {
+									const err43 = {
+										instancePath: instancePath + "/cascades/" + i2 + "/kind",
+										schemaPath: "#/definitions/CascadeObject/properties/kind/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err43];
+									else vErrors.push(err43);
+									errors++;
+								}
+							}
+							if (data22.org !== void 0) {
+								if (typeof data22.org !== "string") {
+									const err44 = {
+										instancePath: instancePath + "/cascades/" + i2 + "/org",
+										schemaPath: "#/definitions/CascadeObject/properties/org/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err44];
+									else vErrors.push(err44);
+									errors++;
+								}
+							}
+							if (data22.key !== void 0) {
+								if (typeof data22.key !== "string") {
+									const err45 = {
+										instancePath: instancePath + "/cascades/" + i2 + "/key",
+										schemaPath: "#/definitions/CascadeObject/properties/key/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err45];
+									else vErrors.push(err45);
+									errors++;
+								}
+							}
+							if (data22.id !== void 0) {
+								if (typeof data22.id !== "string") {
+									const err46 = {
+										instancePath: instancePath + "/cascades/" + i2 + "/id",
+										schemaPath: "#/definitions/CascadeObject/properties/id/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err46];
+									else vErrors.push(err46);
+									errors++;
+								}
+							}
+							if (data22.note !== void 0) {
+								if (typeof data22.note !== "string") {
+									const err47 = {
+										instancePath: instancePath + "/cascades/" + i2 + "/note",
+										schemaPath: "#/definitions/CascadeObject/properties/note/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err47];
+									else vErrors.push(err47);
+									errors++;
+								}
+							}
+						} else {
+							const err48 = {
+								instancePath: instancePath + "/cascades/" + i2,
+								schemaPath: "#/definitions/CascadeObject/type",
+								keyword: "type",
+								params: { type: "object" },
+								message: "must be object"
+							};
+							if (vErrors === null) vErrors = [err48];
+							else vErrors.push(err48);
+							errors++;
+						}
+					}
+				} else {
+					const err49 = {
+						instancePath: instancePath + "/cascades",
+						schemaPath: "#/properties/cascades/type",
+						keyword: "type",
+						params: { type: "array" },
+						message: "must be array"
+					};
+					if (vErrors === null) vErrors = [err49];
+					else vErrors.push(err49);
+					errors++;
+				}
+			}
+		} else {
+			const err50 = {
+				instancePath,
+				schemaPath: "#/type",
+				keyword: "type",
+				params: { type: "object" },
+				message: "must be object"
+			};
+			if (vErrors === null) vErrors = [err50];
+			else vErrors.push(err50);
+			errors++;
+		}
+		validate1.errors = vErrors;
+		return errors === 0;
+	}
+	function validate10(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+		let vErrors = null;
+		let errors = 0;
+		if (data && typeof data == "object" && !Array.isArray(data)) {
+			if (data.kind === void 0) {
+				const err0 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "kind" },
+					message: "must have required property 'kind'"
+				};
+				if (vErrors === null) vErrors = [err0];
+				else vErrors.push(err0);
+				errors++;
+			}
+			if (data.org === void 0) {
+				const err1 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "org" },
+					message: "must have required property 'org'"
+				};
+				if (vErrors === null) vErrors = [err1];
+				else vErrors.push(err1);
+				errors++;
+			}
+			if (data.key === void 0) {
+				const err2 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "key" },
+					message: "must have required property 'key'"
+				};
+				if (vErrors === null) vErrors = [err2];
+				else vErrors.push(err2);
+				errors++;
+			}
+			for (const key0 in data) if (!(key0 === "kind" || key0 === "org" || key0 === "key" || key0 === "id" || key0 === "mode")) {
+				const err3 = {
+					instancePath,
+					schemaPath: "#/additionalProperties",
+					keyword: "additionalProperties",
+					params: { additionalProperty: key0 },
+					message: "must NOT have additional properties"
+				};
+				if (vErrors === null) vErrors = [err3];
+				else vErrors.push(err3);
+				errors++;
+			}
+			if (data.kind !== void 0) {
+				if (typeof data.kind !== "string") {
+					const err4 = {
+						instancePath: instancePath + "/kind",
+						schemaPath: "#/properties/kind/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err4];
+					else vErrors.push(err4);
+					errors++;
+				}
+			}
+			if (data.org !== void 0) {
+				if (typeof data.org !== "string") {
+					const err5 = {
+						instancePath: instancePath + "/org",
+						schemaPath: "#/properties/org/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err5];
+					else vErrors.push(err5);
+					errors++;
+				}
+			}
+			if (data.key !== void 0) {
+				if (typeof data.key !== "string") {
+					const err6 = {
+						instancePath: instancePath + "/key",
+						schemaPath: "#/properties/key/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err6];
+					else vErrors.push(err6);
+					errors++;
+				}
+			}
+			if (data.id !== void 0) {
+				if (typeof data.id !== "string") {
+					const err7 = {
+						instancePath: instancePath + "/id",
+						schemaPath: "#/properties/id/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err7];
+					else vErrors.push(err7);
+					errors++;
+				}
+			}
+			if (data.mode !== void 0) {
+				let data4 = data.mode;
+				if (!(data4 === "authoritative" || data4 === "additive" || data4 === "observe")) {
+					const err8 = {
+						instancePath: instancePath + "/mode",
+						schemaPath: "#/definitions/OwnershipMode/enum",
+						keyword: "enum",
+						params: { allowedValues: schema4.enum },
+						message: "must be equal to one of the allowed values"
+					};
+					if (vErrors === null) vErrors = [err8];
+					else vErrors.push(err8);
+					errors++;
+				}
+			}
+		} else {
+			const err9 = {
+				instancePath,
+				schemaPath: "#/type",
+				keyword: "type",
+				params: { type: "object" },
+				message: "must be object"
+			};
+			if (vErrors === null) vErrors = [err9];
+			else vErrors.push(err9);
+			errors++;
+		}
+		validate10.errors = vErrors;
+		return errors === 0;
+	}
+	function validate12(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+		let vErrors = null;
+		let errors = 0;
+		if (data && typeof data == "object" && !Array.isArray(data)) {
+			if (data.kind === void 0) {
+				const err0 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "kind" },
+					message: "must have required property 'kind'"
+				};
+				if (vErrors === null) vErrors = [err0];
+				else vErrors.push(err0);
+				errors++;
+			}
+			if (data.org === void 0) {
+				const err1 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "org" },
+					message: "must have required property 'org'"
+				};
+				if (vErrors === null) vErrors = [err1];
+				else vErrors.push(err1);
+				errors++;
+			}
+			if (data.key === void 0) {
+				const err2 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "key" },
+					message: "must have required property 'key'"
+				};
+				if (vErrors === null) vErrors = [err2];
+				else vErrors.push(err2);
+				errors++;
+			}
+			if (data.message === void 0) {
+				const err3 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "message" },
+					message: "must have required property 'message'"
+				};
+				if (vErrors === null) vErrors = [err3];
+				else vErrors.push(err3);
+				errors++;
+			}
+			for (const key0 in data) if (!(key0 === "kind" || key0 === "org" || key0 === "key" || key0 === "message" || key0 === "source")) {
+				const err4 = {
+					instancePath,
+					schemaPath: "#/additionalProperties",
+					keyword: "additionalProperties",
+					params: { additionalProperty: key0 },
+					message: "must NOT have additional properties"
+				};
+				if (vErrors === null) vErrors = [err4];
+				else vErrors.push(err4);
+				errors++;
+			}
+			if (data.kind !== void 0) {
+				if (typeof data.kind !== "string") {
+					const err5 = {
+						instancePath: instancePath + "/kind",
+						schemaPath: "#/properties/kind/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err5];
+					else vErrors.push(err5);
+					errors++;
+				}
+			}
+			if (data.org !== void 0) {
+				if (typeof data.org !== "string") {
+					const err6 = {
+						instancePath: instancePath + "/org",
+						schemaPath: "#/properties/org/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err6];
+					else vErrors.push(err6);
+					errors++;
+				}
+			}
+			if (data.key !== void 0) {
+				if (typeof data.key !== "string") {
+					const err7 = {
+						instancePath: instancePath + "/key",
+						schemaPath: "#/properties/key/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err7];
+					else vErrors.push(err7);
+					errors++;
+				}
+			}
+			if (data.message !== void 0) {
+				if (typeof data.message !== "string") {
+					const err8 = {
+						instancePath: instancePath + "/message",
+						schemaPath: "#/properties/message/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err8];
+					else vErrors.push(err8);
+					errors++;
+				}
+			}
+			if (data.source !== void 0) {
+				let data4 = data.source;
+				if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
+					if (data4.file === void 0) {
+						const err9 = {
+							instancePath: instancePath + "/source",
+							schemaPath: "#/definitions/Source/required",
+							keyword: "required",
+							params: { missingProperty: "file" },
+							message: "must have required property 'file'"
+						};
+						if (vErrors === null) vErrors = [err9];
+						else vErrors.push(err9);
+						errors++;
+					}
+					if (data4.line === void 0) {
+						const err10 = {
+							instancePath: instancePath + "/source",
+							schemaPath: "#/definitions/Source/required",
+							keyword: "required",
+							params: { missingProperty: "line" },
+							message: "must have required property 'line'"
+						};
+						if (vErrors === null) vErrors = [err10];
+						else vErrors.push(err10);
+						errors++;
+					}
+					if (data4.column === void 0) {
+						const err11 = {
+							instancePath: instancePath + "/source",
+							schemaPath: "#/definitions/Source/required",
+							keyword: "required",
+							params: { missingProperty: "column" },
+							message: "must have required property 'column'"
+						};
+						if (vErrors === null) vErrors = [err11];
+						else vErrors.push(err11);
+						errors++;
+					}
+					for (const key1 in data4) if (!(key1 === "file" || key1 === "line" || key1 === "column")) {
+						const err12 = {
+							instancePath: instancePath + "/source",
+							schemaPath: "#/definitions/Source/additionalProperties",
+							keyword: "additionalProperties",
+							params: { additionalProperty: key1 },
+							message: "must NOT have additional properties"
+						};
+						if (vErrors === null) vErrors = [err12];
+						else vErrors.push(err12);
+						errors++;
+					}
+					if (data4.file !== void 0) {
+						if (typeof data4.file !== "string") {
+							const err13 = {
+								instancePath: instancePath + "/source/file",
+								schemaPath: "#/definitions/Source/properties/file/type",
+								keyword: "type",
+								params: { type: "string" },
+								message: "must be string"
+							};
+							if (vErrors === null) vErrors = [err13];
+							else vErrors.push(err13);
+							errors++;
+						}
+					}
+					if (data4.line !== void 0) {
+						let data6 = data4.line;
+						if (!(typeof data6 == "number" && !(data6 % 1) && !isNaN(data6))) {
+							const err14 = {
+								instancePath: instancePath + "/source/line",
+								schemaPath: "#/definitions/Source/properties/line/type",
+								keyword: "type",
+								params: { type: "integer" },
+								message: "must be integer"
+							};
+							if (vErrors === null) vErrors = [err14];
+							else vErrors.push(err14);
+							errors++;
+						}
+						if (typeof data6 == "number") {
+							if (data6 < 1 || isNaN(data6)) {
+								const err15 = {
+									instancePath: instancePath + "/source/line",
+									schemaPath: "#/definitions/Source/properties/line/minimum",
+									keyword: "minimum",
+									params: {
+										comparison: ">=",
+										limit: 1
+									},
+									message: "must be >= 1"
+								};
+								if (vErrors === null) vErrors = [err15];
+								else vErrors.push(err15);
+								errors++;
+							}
+						}
+					}
+					if (data4.column !== void 0) {
+						let data7 = data4.column;
+						if (!(typeof data7 == "number" && !(data7 % 1) && !isNaN(data7))) {
+							const err16 = {
+								instancePath: instancePath + "/source/column",
+								schemaPath: "#/definitions/Source/properties/column/type",
+								keyword: "type",
+								params: { type: "integer" },
+								message: "must be integer"
+							};
+							if (vErrors === null) vErrors = [err16];
+							else vErrors.push(err16);
+							errors++;
+						}
+						if (typeof data7 == "number") {
+							if (data7 < 1 || isNaN(data7)) {
+								const err17 = {
+									instancePath: instancePath + "/source/column",
+									schemaPath: "#/definitions/Source/properties/column/minimum",
+									keyword: "minimum",
+									params: {
+										comparison: ">=",
+										limit: 1
+									},
+									message: "must be >= 1"
+								};
+								if (vErrors === null) vErrors = [err17];
+								else vErrors.push(err17);
+								errors++;
+							}
+						}
+					}
+				} else {
+					const err18 = {
+						instancePath: instancePath + "/source",
+						schemaPath: "#/definitions/Source/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err18];
+					else vErrors.push(err18);
+					errors++;
+				}
+			}
+		} else {
+			const err19 = {
+				instancePath,
+				schemaPath: "#/type",
+				keyword: "type",
+				params: { type: "object" },
+				message: "must be object"
+			};
+			if (vErrors === null) vErrors = [err19];
+			else vErrors.push(err19);
+			errors++;
+		}
+		validate12.errors = vErrors;
+		return errors === 0;
+	}
+	const schema25 = {
+		"type": "object",
+		"description": "A change the diff found that docops does not make: its ownership mode forbids it (mode: an update or create in observe, a delete in additive), or it would revert drift the daemon's drift setting keeps (drift: report, or propose as a pull request). Shown as report-only, never sent: it has no requests.",
+		"additionalProperties": false,
+		"required": [
+			"id",
+			"action",
+			"phase",
+			"kind",
+			"org",
+			"key",
+			"wave",
+			"before",
+			"after"
+		],
+		"properties": {
+			"id": {
+				"type": "string",
+				"description": "Unique within the plan and stable for the same inputs, e.g. Team/org1/platform#create."
+			},
+			"action": { "$ref": "#/definitions/Action" },
+			"phase": { "$ref": "#/definitions/Phase" },
+			"kind": { "type": "string" },
+			"org": { "type": "string" },
+			"key": {
+				"type": "string",
+				"description": "The object's identity as the manifest names it (e-mail, title, path …)."
+			},
+			"wave": {
+				"type": "integer",
+				"minimum": 0,
+				"description": "Depth in the parent → child hierarchy (plus nesting inside a kind)."
+			},
+			"mode": {
+				"enum": ["additive", "observe"],
+				"description": "The ownership mode that keeps the change out."
+			},
+			"before": { "$ref": "#/definitions/Fields" },
+			"after": { "$ref": "#/definitions/Fields" },
+			"nulls": { "$ref": "#/definitions/Nulls" },
+			"source": {
+				"$ref": "#/definitions/Source",
+				"description": "Where the manifest entry behind this step is written, when there is one."
+			},
+			"note": {
+				"type": "string",
+				"description": "Human note shown in renderings, e.g. \"invite by e-mail\"."
+			},
+			"cascades": {
+				"type": "array",
+				"description": "Live objects this step deletes along with its own object, as fetched for this plan; absent when it takes none. The renderers list them under the step and the safety gate counts each one as a delete of its own kind.",
+				"items": { "$ref": "#/definitions/CascadeObject" }
+			},
+			"drift": {
+				"enum": ["report", "propose"],
+				"description": "The daemon's drift setting that keeps the drift (not reverted)."
+			}
+		},
+		"anyOf": [{ "required": ["mode"] }, { "required": ["drift"] }]
+	};
+	function validate14(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+		let vErrors = null;
+		let errors = 0;
+		const _errs1 = errors;
+		let valid0 = false;
+		const _errs2 = errors;
+		if (data && typeof data == "object" && !Array.isArray(data)) {
+			if (data.mode === void 0) {
+				const err0 = {
+					instancePath,
+					schemaPath: "#/anyOf/0/required",
+					keyword: "required",
+					params: { missingProperty: "mode" },
+					message: "must have required property 'mode'"
+				};
+				if (vErrors === null) vErrors = [err0];
+				else vErrors.push(err0);
+				errors++;
+			}
+		}
+		var _valid0 = _errs2 === errors;
+		valid0 = valid0 || _valid0;
+		if (!valid0) {
+			const _errs3 = errors;
+			if (data && typeof data == "object" && !Array.isArray(data)) {
+				if (data.drift === void 0) {
+					const err1 = {
+						instancePath,
+						schemaPath: "#/anyOf/1/required",
+						keyword: "required",
+						params: { missingProperty: "drift" },
+						message: "must have required property 'drift'"
+					};
+					if (vErrors === null) vErrors = [err1];
+					else vErrors.push(err1);
+					errors++;
+				}
+			}
+			var _valid0 = _errs3 === errors;
+			valid0 = valid0 || _valid0;
+		}
+		if (!valid0) {
+			const err2 = {
+				instancePath,
+				schemaPath: "#/anyOf",
+				keyword: "anyOf",
+				params: {},
+				message: "must match a schema in anyOf"
+			};
+			if (vErrors === null) vErrors = [err2];
+			else vErrors.push(err2);
+			errors++;
+		} else {
+			errors = _errs1;
+			if (vErrors !== null) {
+				if (_errs1) vErrors.length = _errs1;
+				else vErrors = null;
+			}
+		}
+		if (data && typeof data == "object" && !Array.isArray(data)) {
+			if (data.id === void 0) {
+				const err3 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "id" },
+					message: "must have required property 'id'"
+				};
+				if (vErrors === null) vErrors = [err3];
+				else vErrors.push(err3);
+				errors++;
+			}
+			if (data.action === void 0) {
+				const err4 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "action" },
+					message: "must have required property 'action'"
+				};
+				if (vErrors === null) vErrors = [err4];
+				else vErrors.push(err4);
+				errors++;
+			}
+			if (data.phase === void 0) {
+				const err5 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "phase" },
+					message: "must have required property 'phase'"
+				};
+				if (vErrors === null) vErrors = [err5];
+				else vErrors.push(err5);
+				errors++;
+			}
+			if (data.kind === void 0) {
+				const err6 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "kind" },
+					message: "must have required property 'kind'"
+				};
+				if (vErrors === null) vErrors = [err6];
+				else vErrors.push(err6);
+				errors++;
+			}
+			if (data.org === void 0) {
+				const err7 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "org" },
+					message: "must have required property 'org'"
+				};
+				if (vErrors === null) vErrors = [err7];
+				else vErrors.push(err7);
+				errors++;
+			}
+			if (data.key === void 0) {
+				const err8 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "key" },
+					message: "must have required property 'key'"
+				};
+				if (vErrors === null) vErrors = [err8];
+				else vErrors.push(err8);
+				errors++;
+			}
+			if (data.wave === void 0) {
+				const err9 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "wave" },
+					message: "must have required property 'wave'"
+				};
+				if (vErrors === null) vErrors = [err9];
+				else vErrors.push(err9);
+				errors++;
+			}
+			if (data.before === void 0) {
+				const err10 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "before" },
+					message: "must have required property 'before'"
+				};
+				if (vErrors === null) vErrors = [err10];
+				else vErrors.push(err10);
+				errors++;
+			}
+			if (data.after === void 0) {
+				const err11 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "after" },
+					message: "must have required property 'after'"
+				};
+				if (vErrors === null) vErrors = [err11];
+				else vErrors.push(err11);
+				errors++;
+			}
+			for (const key0 in data) if (!func0.call(schema25.properties, key0)) {
+				const err12 = {
+					instancePath,
+					schemaPath: "#/additionalProperties",
+					keyword: "additionalProperties",
+					params: { additionalProperty: key0 },
+					message: "must NOT have additional properties"
+				};
+				if (vErrors === null) vErrors = [err12];
+				else vErrors.push(err12);
+				errors++;
+			}
+			if (data.id !== void 0) {
+				if (typeof data.id !== "string") {
+					const err13 = {
+						instancePath: instancePath + "/id",
+						schemaPath: "#/properties/id/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err13];
+					else vErrors.push(err13);
+					errors++;
+				}
+			}
+			if (data.action !== void 0) {
+				let data1 = data.action;
+				if (!(data1 === "create" || data1 === "update" || data1 === "delete")) {
+					const err14 = {
+						instancePath: instancePath + "/action",
+						schemaPath: "#/definitions/Action/enum",
+						keyword: "enum",
+						params: { allowedValues: schema2.enum },
+						message: "must be equal to one of the allowed values"
+					};
+					if (vErrors === null) vErrors = [err14];
+					else vErrors.push(err14);
+					errors++;
+				}
+			}
+			if (data.phase !== void 0) {
+				let data2 = data.phase;
+				if (!(data2 === "create" || data2 === "update" || data2 === "delete" || data2 === "prune")) {
+					const err15 = {
+						instancePath: instancePath + "/phase",
+						schemaPath: "#/definitions/Phase/enum",
+						keyword: "enum",
+						params: { allowedValues: schema3.enum },
+						message: "must be equal to one of the allowed values"
+					};
+					if (vErrors === null) vErrors = [err15];
+					else vErrors.push(err15);
+					errors++;
+				}
+			}
+			if (data.kind !== void 0) {
+				if (typeof data.kind !== "string") {
+					const err16 = {
+						instancePath: instancePath + "/kind",
+						schemaPath: "#/properties/kind/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err16];
+					else vErrors.push(err16);
+					errors++;
+				}
+			}
+			if (data.org !== void 0) {
+				if (typeof data.org !== "string") {
+					const err17 = {
+						instancePath: instancePath + "/org",
+						schemaPath: "#/properties/org/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err17];
+					else vErrors.push(err17);
+					errors++;
+				}
+			}
+			if (data.key !== void 0) {
+				if (typeof data.key !== "string") {
+					const err18 = {
+						instancePath: instancePath + "/key",
+						schemaPath: "#/properties/key/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err18];
+					else vErrors.push(err18);
+					errors++;
+				}
+			}
+			if (data.wave !== void 0) {
+				let data6 = data.wave;
+				if (!(typeof data6 == "number" && !(data6 % 1) && !isNaN(data6))) {
+					const err19 = {
+						instancePath: instancePath + "/wave",
+						schemaPath: "#/properties/wave/type",
+						keyword: "type",
+						params: { type: "integer" },
+						message: "must be integer"
+					};
+					if (vErrors === null) vErrors = [err19];
+					else vErrors.push(err19);
+					errors++;
+				}
+				if (typeof data6 == "number") {
+					if (data6 < 0 || isNaN(data6)) {
+						const err20 = {
+							instancePath: instancePath + "/wave",
+							schemaPath: "#/properties/wave/minimum",
+							keyword: "minimum",
+							params: {
+								comparison: ">=",
+								limit: 0
+							},
+							message: "must be >= 0"
+						};
+						if (vErrors === null) vErrors = [err20];
+						else vErrors.push(err20);
+						errors++;
+					}
+				}
+			}
+			if (data.mode !== void 0) {
+				let data7 = data.mode;
+				if (!(data7 === "additive" || data7 === "observe")) {
+					const err21 = {
+						instancePath: instancePath + "/mode",
+						schemaPath: "#/properties/mode/enum",
+						keyword: "enum",
+						params: { allowedValues: schema25.properties.mode.enum },
+						message: "must be equal to one of the allowed values"
+					};
+					if (vErrors === null) vErrors = [err21];
+					else vErrors.push(err21);
+					errors++;
+				}
+			}
+			if (data.before !== void 0) {
+				let data8 = data.before;
+				if (!(data8 && typeof data8 == "object" && !Array.isArray(data8)) && data8 !== null) {
+					const err22 = {
+						instancePath: instancePath + "/before",
+						schemaPath: "#/definitions/Fields/type",
+						keyword: "type",
+						params: { type: schema5.type },
+						message: "must be object,null"
+					};
+					if (vErrors === null) vErrors = [err22];
+					else vErrors.push(err22);
+					errors++;
+				}
+			}
+			if (data.after !== void 0) {
+				let data9 = data.after;
+				if (!(data9 && typeof data9 == "object" && !Array.isArray(data9)) && data9 !== null) {
+					const err23 = {
+						instancePath: instancePath + "/after",
+						schemaPath: "#/definitions/Fields/type",
+						keyword: "type",
+						params: { type: schema5.type },
+						message: "must be object,null"
+					};
+					if (vErrors === null) vErrors = [err23];
+					else vErrors.push(err23);
+					errors++;
+				}
+			}
+			if (data.nulls !== void 0) {
+				let data10 = data.nulls;
+				if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
+					for (const key1 in data10) if (typeof data10[key1] !== "string") {
+						const err24 = {
+							instancePath: instancePath + "/nulls/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+							schemaPath: "#/definitions/Nulls/additionalProperties/type",
+							keyword: "type",
+							params: { type: "string" },
+							message: "must be string"
+						};
+						if (vErrors === null) vErrors = [err24];
+						else vErrors.push(err24);
+						errors++;
+					}
+				} else {
+					const err25 = {
+						instancePath: instancePath + "/nulls",
+						schemaPath: "#/definitions/Nulls/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err25];
+					else vErrors.push(err25);
+					errors++;
+				}
+			}
+			if (data.source !== void 0) {
+				let data12 = data.source;
+				if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
+					if (data12.file === void 0) {
+						const err26 = {
+							instancePath: instancePath + "/source",
+							schemaPath: "#/definitions/Source/required",
+							keyword: "required",
+							params: { missingProperty: "file" },
+							message: "must have required property 'file'"
+						};
+						if (vErrors === null) vErrors = [err26];
+						else vErrors.push(err26);
+						errors++;
+					}
+					if (data12.line === void 0) {
+						const err27 = {
+							instancePath: instancePath + "/source",
+							schemaPath: "#/definitions/Source/required",
+							keyword: "required",
+							params: { missingProperty: "line" },
+							message: "must have required property 'line'"
+						};
+						if (vErrors === null) vErrors = [err27];
+						else vErrors.push(err27);
+						errors++;
+					}
+					if (data12.column === void 0) {
+						const err28 = {
+							instancePath: instancePath + "/source",
+							schemaPath: "#/definitions/Source/required",
+							keyword: "required",
+							params: { missingProperty: "column" },
+							message: "must have required property 'column'"
+						};
+						if (vErrors === null) vErrors = [err28];
+						else vErrors.push(err28);
+						errors++;
+					}
+					for (const key2 in data12) if (!(key2 === "file" || key2 === "line" || key2 === "column")) {
+						const err29 = {
+							instancePath: instancePath + "/source",
+							schemaPath: "#/definitions/Source/additionalProperties",
+							keyword: "additionalProperties",
+							params: { additionalProperty: key2 },
+							message: "must NOT have additional properties"
+						};
+						if (vErrors === null) vErrors = [err29];
+						else vErrors.push(err29);
+						errors++;
+					}
+					if (data12.file !== void 0) {
+						if (typeof data12.file !== "string") {
+							const err30 = {
+								instancePath: instancePath + "/source/file",
+								schemaPath: "#/definitions/Source/properties/file/type",
+								keyword: "type",
+								params: { type: "string" },
+								message: "must be string"
+							};
+							if (vErrors === null) vErrors = [err30];
+							else vErrors.push(err30);
+							errors++;
+						}
+					}
+					if (data12.line !== void 0) {
+						let data14 = data12.line;
+						if (!(typeof data14 == "number" && !(data14 % 1) && !isNaN(data14))) {
+							const err31 = {
+								instancePath: instancePath + "/source/line",
+								schemaPath: "#/definitions/Source/properties/line/type",
+								keyword: "type",
+								params: { type: "integer" },
+								message: "must be integer"
+							};
+							if (vErrors === null) vErrors = [err31];
+							else vErrors.push(err31);
+							errors++;
+						}
+						if (typeof data14 == "number") {
+							if (data14 < 1 || isNaN(data14)) {
+								const err32 = {
+									instancePath: instancePath + "/source/line",
+									schemaPath: "#/definitions/Source/properties/line/minimum",
+									keyword: "minimum",
+									params: {
+										comparison: ">=",
+										limit: 1
+									},
+									message: "must be >= 1"
+								};
+								if (vErrors === null) vErrors = [err32];
+								else vErrors.push(err32);
+								errors++;
+							}
+						}
+					}
+					if (data12.column !== void 0) {
+						let data15 = data12.column;
+						if (!(typeof data15 == "number" && !(data15 % 1) && !isNaN(data15))) {
+							const err33 = {
+								instancePath: instancePath + "/source/column",
+								schemaPath: "#/definitions/Source/properties/column/type",
+								keyword: "type",
+								params: { type: "integer" },
+								message: "must be integer"
+							};
+							if (vErrors === null) vErrors = [err33];
+							else vErrors.push(err33);
+							errors++;
+						}
+						if (typeof data15 == "number") {
+							if (data15 < 1 || isNaN(data15)) {
+								const err34 = {
+									instancePath: instancePath + "/source/column",
+									schemaPath: "#/definitions/Source/properties/column/minimum",
+									keyword: "minimum",
+									params: {
+										comparison: ">=",
+										limit: 1
+									},
+									message: "must be >= 1"
+								};
+								if (vErrors === null) vErrors = [err34];
+								else vErrors.push(err34);
+								errors++;
+							}
+						}
+					}
+				} else {
+					const err35 = {
+						instancePath: instancePath + "/source",
+						schemaPath: "#/definitions/Source/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err35];
+					else vErrors.push(err35);
+					errors++;
+				}
+			}
+			if (data.note !== void 0) {
+				if (typeof data.note !== "string") {
+					const err36 = {
+						instancePath: instancePath + "/note",
+						schemaPath: "#/properties/note/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err36];
+					else vErrors.push(err36);
+					errors++;
+				}
+			}
+			if (data.cascades !== void 0) {
+				let data17 = data.cascades;
+				if (Array.isArray(data17)) {
+					const len0 = data17.length;
+					for (let i0 = 0; i0 < len0; i0++) {
+						let data18 = data17[i0];
+						if (data18 && typeof data18 == "object" && !Array.isArray(data18)) {
+							if (data18.kind === void 0) {
+								const err37 = {
+									instancePath: instancePath + "/cascades/" + i0,
+									schemaPath: "#/definitions/CascadeObject/required",
+									keyword: "required",
+									params: { missingProperty: "kind" },
+									message: "must have required property 'kind'"
+								};
+								if (vErrors === null) vErrors = [err37];
+								else vErrors.push(err37);
+								errors++;
+							}
+							if (data18.org === void 0) {
+								const err38 = {
+									instancePath: instancePath + "/cascades/" + i0,
+									schemaPath: "#/definitions/CascadeObject/required",
+									keyword: "required",
+									params: { missingProperty: "org" },
+									message: "must have required property 'org'"
+								};
+								if (vErrors === null) vErrors = [err38];
+								else vErrors.push(err38);
+								errors++;
+							}
+							if (data18.key === void 0) {
+								const err39 = {
+									instancePath: instancePath + "/cascades/" + i0,
+									schemaPath: "#/definitions/CascadeObject/required",
+									keyword: "required",
+									params: { missingProperty: "key" },
+									message: "must have required property 'key'"
+								};
+								if (vErrors === null) vErrors = [err39];
+								else vErrors.push(err39);
+								errors++;
+							}
+							for (const key3 in data18) if (!(key3 === "kind" || key3 === "org" || key3 === "key" || key3 === "id" || key3 === "note")) {
+								const err40 = {
+									instancePath: instancePath + "/cascades/" + i0,
+									schemaPath: "#/definitions/CascadeObject/additionalProperties",
+									keyword: "additionalProperties",
+									params: { additionalProperty: key3 },
+									message: "must NOT have additional properties"
+								};
+								if (vErrors === null) vErrors = [err40];
+								else vErrors.push(err40);
+								errors++;
+							}
+							if (data18.kind !== void 0) {
+								if (typeof data18.kind !== "string") {
+									const err41 = {
+										instancePath: instancePath + "/cascades/" + i0 + "/kind",
+										schemaPath: "#/definitions/CascadeObject/properties/kind/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err41];
+									else vErrors.push(err41);
+									errors++;
+								}
+							}
+							if (data18.org !== void 0) {
+								if (typeof data18.org !== "string") {
+									const err42 = {
+										instancePath: instancePath + "/cascades/" + i0 + "/org",
+										schemaPath: "#/definitions/CascadeObject/properties/org/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err42];
+									else vErrors.push(err42);
+									errors++;
+								}
+							}
+							if (data18.key !== void 0) {
+								if (typeof data18.key !== "string") {
+									const err43 = {
+										instancePath: instancePath + "/cascades/" + i0 + "/key",
+										schemaPath: "#/definitions/CascadeObject/properties/key/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err43];
+									else vErrors.push(err43);
+									errors++;
+								}
+							}
+							if (data18.id !== void 0) {
+								if (typeof data18.id !== "string") {
+									const err44 = {
+										instancePath: instancePath + "/cascades/" + i0 + "/id",
+										schemaPath: "#/definitions/CascadeObject/properties/id/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err44];
+									else vErrors.push(err44);
+									errors++;
+								}
+							}
+							if (data18.note !== void 0) {
+								if (typeof data18.note !== "string") {
+									const err45 = {
+										instancePath: instancePath + "/cascades/" + i0 + "/note",
+										schemaPath: "#/definitions/CascadeObject/properties/note/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err45];
+									else vErrors.push(err45);
+									errors++;
+								}
+							}
+						} else {
+							const err46 = {
+								instancePath: instancePath + "/cascades/" + i0,
+								schemaPath: "#/definitions/CascadeObject/type",
+								keyword: "type",
+								params: { type: "object" },
+								message: "must be object"
+							};
+							if (vErrors === null) vErrors = [err46];
+							else vErrors.push(err46);
+							errors++;
+						}
+					}
+				} else {
+					const err47 = {
+						instancePath: instancePath + "/cascades",
+						schemaPath: "#/properties/cascades/type",
+						keyword: "type",
+						params: { type: "array" },
+						message: "must be array"
+					};
+					if (vErrors === null) vErrors = [err47];
+					else vErrors.push(err47);
+					errors++;
+				}
+			}
+			if (data.drift !== void 0) {
+				let data24 = data.drift;
+				if (!(data24 === "report" || data24 === "propose")) {
+					const err48 = {
+						instancePath: instancePath + "/drift",
+						schemaPath: "#/properties/drift/enum",
+						keyword: "enum",
+						params: { allowedValues: schema25.properties.drift.enum },
+						message: "must be equal to one of the allowed values"
+					};
+					if (vErrors === null) vErrors = [err48];
+					else vErrors.push(err48);
+					errors++;
+				}
+			}
+		} else {
+			const err49 = {
+				instancePath,
+				schemaPath: "#/type",
+				keyword: "type",
+				params: { type: "object" },
+				message: "must be object"
+			};
+			if (vErrors === null) vErrors = [err49];
+			else vErrors.push(err49);
+			errors++;
+		}
+		validate14.errors = vErrors;
+		return errors === 0;
+	}
+	function validate16(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+		let vErrors = null;
+		let errors = 0;
+		if (data && typeof data == "object" && !Array.isArray(data)) {
+			if (data.changes === void 0) {
+				const err0 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "changes" },
+					message: "must have required property 'changes'"
+				};
+				if (vErrors === null) vErrors = [err0];
+				else vErrors.push(err0);
+				errors++;
+			}
+			for (const key0 in data) if (!(key0 === "changes" || key0 === "unavailable")) {
+				const err1 = {
+					instancePath,
+					schemaPath: "#/additionalProperties",
+					keyword: "additionalProperties",
+					params: { additionalProperty: key0 },
+					message: "must NOT have additional properties"
+				};
+				if (vErrors === null) vErrors = [err1];
+				else vErrors.push(err1);
+				errors++;
+			}
+			if (data.changes !== void 0) {
+				let data0 = data.changes;
+				if (Array.isArray(data0)) {
+					const len0 = data0.length;
+					for (let i0 = 0; i0 < len0; i0++) {
+						let data1 = data0[i0];
+						if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+							if (data1.step === void 0) {
+								const err2 = {
+									instancePath: instancePath + "/changes/" + i0,
+									schemaPath: "#/definitions/AttributedChange/required",
+									keyword: "required",
+									params: { missingProperty: "step" },
+									message: "must have required property 'step'"
+								};
+								if (vErrors === null) vErrors = [err2];
+								else vErrors.push(err2);
+								errors++;
+							}
+							if (data1.actor === void 0) {
+								const err3 = {
+									instancePath: instancePath + "/changes/" + i0,
+									schemaPath: "#/definitions/AttributedChange/required",
+									keyword: "required",
+									params: { missingProperty: "actor" },
+									message: "must have required property 'actor'"
+								};
+								if (vErrors === null) vErrors = [err3];
+								else vErrors.push(err3);
+								errors++;
+							}
+							if (data1.at === void 0) {
+								const err4 = {
+									instancePath: instancePath + "/changes/" + i0,
+									schemaPath: "#/definitions/AttributedChange/required",
+									keyword: "required",
+									params: { missingProperty: "at" },
+									message: "must have required property 'at'"
+								};
+								if (vErrors === null) vErrors = [err4];
+								else vErrors.push(err4);
+								errors++;
+							}
+							if (data1.action === void 0) {
+								const err5 = {
+									instancePath: instancePath + "/changes/" + i0,
+									schemaPath: "#/definitions/AttributedChange/required",
+									keyword: "required",
+									params: { missingProperty: "action" },
+									message: "must have required property 'action'"
+								};
+								if (vErrors === null) vErrors = [err5];
+								else vErrors.push(err5);
+								errors++;
+							}
+							for (const key1 in data1) if (!(key1 === "step" || key1 === "actor" || key1 === "at" || key1 === "action")) {
+								const err6 = {
+									instancePath: instancePath + "/changes/" + i0,
+									schemaPath: "#/definitions/AttributedChange/additionalProperties",
+									keyword: "additionalProperties",
+									params: { additionalProperty: key1 },
+									message: "must NOT have additional properties"
+								};
+								if (vErrors === null) vErrors = [err6];
+								else vErrors.push(err6);
+								errors++;
+							}
+							if (data1.step !== void 0) {
+								if (typeof data1.step !== "string") {
+									const err7 = {
+										instancePath: instancePath + "/changes/" + i0 + "/step",
+										schemaPath: "#/definitions/AttributedChange/properties/step/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err7];
+									else vErrors.push(err7);
+									errors++;
+								}
+							}
+							if (data1.actor !== void 0) {
+								if (typeof data1.actor !== "string") {
+									const err8 = {
+										instancePath: instancePath + "/changes/" + i0 + "/actor",
+										schemaPath: "#/definitions/AttributedChange/properties/actor/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err8];
+									else vErrors.push(err8);
+									errors++;
+								}
+							}
+							if (data1.at !== void 0) {
+								if (typeof data1.at !== "string") {
+									const err9 = {
+										instancePath: instancePath + "/changes/" + i0 + "/at",
+										schemaPath: "#/definitions/AttributedChange/properties/at/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err9];
+									else vErrors.push(err9);
+									errors++;
+								}
+							}
+							if (data1.action !== void 0) {
+								if (typeof data1.action !== "string") {
+									const err10 = {
+										instancePath: instancePath + "/changes/" + i0 + "/action",
+										schemaPath: "#/definitions/AttributedChange/properties/action/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err10];
+									else vErrors.push(err10);
+									errors++;
+								}
+							}
+						} else {
+							const err11 = {
+								instancePath: instancePath + "/changes/" + i0,
+								schemaPath: "#/definitions/AttributedChange/type",
+								keyword: "type",
+								params: { type: "object" },
+								message: "must be object"
+							};
+							if (vErrors === null) vErrors = [err11];
+							else vErrors.push(err11);
+							errors++;
+						}
+					}
+				} else {
+					const err12 = {
+						instancePath: instancePath + "/changes",
+						schemaPath: "#/properties/changes/type",
+						keyword: "type",
+						params: { type: "array" },
+						message: "must be array"
+					};
+					if (vErrors === null) vErrors = [err12];
+					else vErrors.push(err12);
+					errors++;
+				}
+			}
+			if (data.unavailable !== void 0) {
+				if (typeof data.unavailable !== "string") {
+					const err13 = {
+						instancePath: instancePath + "/unavailable",
+						schemaPath: "#/properties/unavailable/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err13];
+					else vErrors.push(err13);
+					errors++;
+				}
+			}
+		} else {
+			const err14 = {
+				instancePath,
+				schemaPath: "#/type",
+				keyword: "type",
+				params: { type: "object" },
+				message: "must be object"
+			};
+			if (vErrors === null) vErrors = [err14];
+			else vErrors.push(err14);
+			errors++;
+		}
+		validate16.errors = vErrors;
+		return errors === 0;
+	}
+	const schema38 = {
+		"type": "object",
+		"additionalProperties": false,
+		"required": [
+			"rules",
+			"decision",
+			"fired"
+		],
+		"description": "Derived, not part of the plan: what the configured policy says (docs/policy.md).",
+		"properties": {
+			"rules": {
+				"type": "integer",
+				"minimum": 1
+			},
+			"decision": { "enum": [
+				"pass",
+				"warn",
+				"require-approval",
+				"deny"
+			] },
+			"fired": {
+				"type": "array",
+				"items": {
+					"type": "object",
+					"additionalProperties": false,
+					"required": [
+						"rule",
+						"outcome",
+						"message",
+						"step",
+						"object",
+						"ruleSource"
+					],
+					"properties": {
+						"rule": { "type": "string" },
+						"outcome": { "enum": [
+							"deny",
+							"require-approval",
+							"warn"
+						] },
+						"message": { "type": "string" },
+						"step": {
+							"type": "string",
+							"description": "The step it fired on ('' when it fired on the plan as a whole: a policy that ran out of time)."
+						},
+						"object": { "type": "string" },
+						"source": { "$ref": "#/definitions/Source" },
+						"ruleSource": { "$ref": "#/definitions/Source" },
+						"error": {
+							"type": "string",
+							"description": "Why the rule could not be evaluated on this change (it counts as fired)."
+						}
+					}
+				}
+			},
+			"approval": {
+				"type": "object",
+				"additionalProperties": false,
+				"properties": {
+					"checksum": {
+						"type": "string",
+						"pattern": "^sha256:[0-9a-f]{64}$"
+					},
+					"approvers": {
+						"type": "object",
+						"additionalProperties": false,
+						"required": ["githubTeam"],
+						"properties": { "githubTeam": { "type": "string" } }
+					}
+				}
+			}
+		}
+	};
+	const pattern5 = /* @__PURE__ */ new RegExp("^sha256:[0-9a-f]{64}$", "u");
+	function validate18(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+		let vErrors = null;
+		let errors = 0;
+		if (data && typeof data == "object" && !Array.isArray(data)) {
+			if (data.rules === void 0) {
+				const err0 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "rules" },
+					message: "must have required property 'rules'"
+				};
+				if (vErrors === null) vErrors = [err0];
+				else vErrors.push(err0);
+				errors++;
+			}
+			if (data.decision === void 0) {
+				const err1 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "decision" },
+					message: "must have required property 'decision'"
+				};
+				if (vErrors === null) vErrors = [err1];
+				else vErrors.push(err1);
+				errors++;
+			}
+			if (data.fired === void 0) {
+				const err2 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "fired" },
+					message: "must have required property 'fired'"
+				};
+				if (vErrors === null) vErrors = [err2];
+				else vErrors.push(err2);
+				errors++;
+			}
+			for (const key0 in data) if (!(key0 === "rules" || key0 === "decision" || key0 === "fired" || key0 === "approval")) {
+				const err3 = {
+					instancePath,
+					schemaPath: "#/additionalProperties",
+					keyword: "additionalProperties",
+					params: { additionalProperty: key0 },
+					message: "must NOT have additional properties"
+				};
+				if (vErrors === null) vErrors = [err3];
+				else vErrors.push(err3);
+				errors++;
+			}
+			if (data.rules !== void 0) {
+				let data0 = data.rules;
+				if (!(typeof data0 == "number" && !(data0 % 1) && !isNaN(data0))) {
+					const err4 = {
+						instancePath: instancePath + "/rules",
+						schemaPath: "#/properties/rules/type",
+						keyword: "type",
+						params: { type: "integer" },
+						message: "must be integer"
+					};
+					if (vErrors === null) vErrors = [err4];
+					else vErrors.push(err4);
+					errors++;
+				}
+				if (typeof data0 == "number") {
+					if (data0 < 1 || isNaN(data0)) {
+						const err5 = {
+							instancePath: instancePath + "/rules",
+							schemaPath: "#/properties/rules/minimum",
+							keyword: "minimum",
+							params: {
+								comparison: ">=",
+								limit: 1
+							},
+							message: "must be >= 1"
+						};
+						if (vErrors === null) vErrors = [err5];
+						else vErrors.push(err5);
+						errors++;
+					}
+				}
+			}
+			if (data.decision !== void 0) {
+				let data1 = data.decision;
+				if (!(data1 === "pass" || data1 === "warn" || data1 === "require-approval" || data1 === "deny")) {
+					const err6 = {
+						instancePath: instancePath + "/decision",
+						schemaPath: "#/properties/decision/enum",
+						keyword: "enum",
+						params: { allowedValues: schema38.properties.decision.enum },
+						message: "must be equal to one of the allowed values"
+					};
+					if (vErrors === null) vErrors = [err6];
+					else vErrors.push(err6);
+					errors++;
+				}
+			}
+			if (data.fired !== void 0) {
+				let data2 = data.fired;
+				if (Array.isArray(data2)) {
+					const len0 = data2.length;
+					for (let i0 = 0; i0 < len0; i0++) {
+						let data3 = data2[i0];
+						if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
+							if (data3.rule === void 0) {
+								const err7 = {
+									instancePath: instancePath + "/fired/" + i0,
+									schemaPath: "#/properties/fired/items/required",
+									keyword: "required",
+									params: { missingProperty: "rule" },
+									message: "must have required property 'rule'"
+								};
+								if (vErrors === null) vErrors = [err7];
+								else vErrors.push(err7);
+								errors++;
+							}
+							if (data3.outcome === void 0) {
+								const err8 = {
+									instancePath: instancePath + "/fired/" + i0,
+									schemaPath: "#/properties/fired/items/required",
+									keyword: "required",
+									params: { missingProperty: "outcome" },
+									message: "must have required property 'outcome'"
+								};
+								if (vErrors === null) vErrors = [err8];
+								else vErrors.push(err8);
+								errors++;
+							}
+							if (data3.message === void 0) {
+								const err9 = {
+									instancePath: instancePath + "/fired/" + i0,
+									schemaPath: "#/properties/fired/items/required",
+									keyword: "required",
+									params: { missingProperty: "message" },
+									message: "must have required property 'message'"
+								};
+								if (vErrors === null) vErrors = [err9];
+								else vErrors.push(err9);
+								errors++;
+							}
+							if (data3.step === void 0) {
+								const err10 = {
+									instancePath: instancePath + "/fired/" + i0,
+									schemaPath: "#/properties/fired/items/required",
+									keyword: "required",
+									params: { missingProperty: "step" },
+									message: "must have required property 'step'"
+								};
+								if (vErrors === null) vErrors = [err10];
+								else vErrors.push(err10);
+								errors++;
+							}
+							if (data3.object === void 0) {
+								const err11 = {
+									instancePath: instancePath + "/fired/" + i0,
+									schemaPath: "#/properties/fired/items/required",
+									keyword: "required",
+									params: { missingProperty: "object" },
+									message: "must have required property 'object'"
+								};
+								if (vErrors === null) vErrors = [err11];
+								else vErrors.push(err11);
+								errors++;
+							}
+							if (data3.ruleSource === void 0) {
+								const err12 = {
+									instancePath: instancePath + "/fired/" + i0,
+									schemaPath: "#/properties/fired/items/required",
+									keyword: "required",
+									params: { missingProperty: "ruleSource" },
+									message: "must have required property 'ruleSource'"
+								};
+								if (vErrors === null) vErrors = [err12];
+								else vErrors.push(err12);
+								errors++;
+							}
+							for (const key1 in data3) if (!(key1 === "rule" || key1 === "outcome" || key1 === "message" || key1 === "step" || key1 === "object" || key1 === "source" || key1 === "ruleSource" || key1 === "error")) {
+								const err13 = {
+									instancePath: instancePath + "/fired/" + i0,
+									schemaPath: "#/properties/fired/items/additionalProperties",
+									keyword: "additionalProperties",
+									params: { additionalProperty: key1 },
+									message: "must NOT have additional properties"
+								};
+								if (vErrors === null) vErrors = [err13];
+								else vErrors.push(err13);
+								errors++;
+							}
+							if (data3.rule !== void 0) {
+								if (typeof data3.rule !== "string") {
+									const err14 = {
+										instancePath: instancePath + "/fired/" + i0 + "/rule",
+										schemaPath: "#/properties/fired/items/properties/rule/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err14];
+									else vErrors.push(err14);
+									errors++;
+								}
+							}
+							if (data3.outcome !== void 0) {
+								let data5 = data3.outcome;
+								if (!(data5 === "deny" || data5 === "require-approval" || data5 === "warn")) {
+									const err15 = {
+										instancePath: instancePath + "/fired/" + i0 + "/outcome",
+										schemaPath: "#/properties/fired/items/properties/outcome/enum",
+										keyword: "enum",
+										params: { allowedValues: schema38.properties.fired.items.properties.outcome.enum },
+										message: "must be equal to one of the allowed values"
+									};
+									if (vErrors === null) vErrors = [err15];
+									else vErrors.push(err15);
+									errors++;
+								}
+							}
+							if (data3.message !== void 0) {
+								if (typeof data3.message !== "string") {
+									const err16 = {
+										instancePath: instancePath + "/fired/" + i0 + "/message",
+										schemaPath: "#/properties/fired/items/properties/message/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err16];
+									else vErrors.push(err16);
+									errors++;
+								}
+							}
+							if (data3.step !== void 0) {
+								if (typeof data3.step !== "string") {
+									const err17 = {
+										instancePath: instancePath + "/fired/" + i0 + "/step",
+										schemaPath: "#/properties/fired/items/properties/step/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err17];
+									else vErrors.push(err17);
+									errors++;
+								}
+							}
+							if (data3.object !== void 0) {
+								if (typeof data3.object !== "string") {
+									const err18 = {
+										instancePath: instancePath + "/fired/" + i0 + "/object",
+										schemaPath: "#/properties/fired/items/properties/object/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err18];
+									else vErrors.push(err18);
+									errors++;
+								}
+							}
+							if (data3.source !== void 0) {
+								let data9 = data3.source;
+								if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
+									if (data9.file === void 0) {
+										const err19 = {
+											instancePath: instancePath + "/fired/" + i0 + "/source",
+											schemaPath: "#/definitions/Source/required",
+											keyword: "required",
+											params: { missingProperty: "file" },
+											message: "must have required property 'file'"
+										};
+										if (vErrors === null) vErrors = [err19];
+										else vErrors.push(err19);
+										errors++;
+									}
+									if (data9.line === void 0) {
+										const err20 = {
+											instancePath: instancePath + "/fired/" + i0 + "/source",
+											schemaPath: "#/definitions/Source/required",
+											keyword: "required",
+											params: { missingProperty: "line" },
+											message: "must have required property 'line'"
+										};
+										if (vErrors === null) vErrors = [err20];
+										else vErrors.push(err20);
+										errors++;
+									}
+									if (data9.column === void 0) {
+										const err21 = {
+											instancePath: instancePath + "/fired/" + i0 + "/source",
+											schemaPath: "#/definitions/Source/required",
+											keyword: "required",
+											params: { missingProperty: "column" },
+											message: "must have required property 'column'"
+										};
+										if (vErrors === null) vErrors = [err21];
+										else vErrors.push(err21);
+										errors++;
+									}
+									for (const key2 in data9) if (!(key2 === "file" || key2 === "line" || key2 === "column")) {
+										const err22 = {
+											instancePath: instancePath + "/fired/" + i0 + "/source",
+											schemaPath: "#/definitions/Source/additionalProperties",
+											keyword: "additionalProperties",
+											params: { additionalProperty: key2 },
+											message: "must NOT have additional properties"
+										};
+										if (vErrors === null) vErrors = [err22];
+										else vErrors.push(err22);
+										errors++;
+									}
+									if (data9.file !== void 0) {
+										if (typeof data9.file !== "string") {
+											const err23 = {
+												instancePath: instancePath + "/fired/" + i0 + "/source/file",
+												schemaPath: "#/definitions/Source/properties/file/type",
+												keyword: "type",
+												params: { type: "string" },
+												message: "must be string"
+											};
+											if (vErrors === null) vErrors = [err23];
+											else vErrors.push(err23);
+											errors++;
+										}
+									}
+									if (data9.line !== void 0) {
+										let data11 = data9.line;
+										if (!(typeof data11 == "number" && !(data11 % 1) && !isNaN(data11))) {
+											const err24 = {
+												instancePath: instancePath + "/fired/" + i0 + "/source/line",
+												schemaPath: "#/definitions/Source/properties/line/type",
+												keyword: "type",
+												params: { type: "integer" },
+												message: "must be integer"
+											};
+											if (vErrors === null) vErrors = [err24];
+											else vErrors.push(err24);
+											errors++;
+										}
+										if (typeof data11 == "number") {
+											if (data11 < 1 || isNaN(data11)) {
+												const err25 = {
+													instancePath: instancePath + "/fired/" + i0 + "/source/line",
+													schemaPath: "#/definitions/Source/properties/line/minimum",
+													keyword: "minimum",
+													params: {
+														comparison: ">=",
+														limit: 1
+													},
+													message: "must be >= 1"
+												};
+												if (vErrors === null) vErrors = [err25];
+												else vErrors.push(err25);
+												errors++;
+											}
+										}
+									}
+									if (data9.column !== void 0) {
+										let data12 = data9.column;
+										if (!(typeof data12 == "number" && !(data12 % 1) && !isNaN(data12))) {
+											const err26 = {
+												instancePath: instancePath + "/fired/" + i0 + "/source/column",
+												schemaPath: "#/definitions/Source/properties/column/type",
+												keyword: "type",
+												params: { type: "integer" },
+												message: "must be integer"
+											};
+											if (vErrors === null) vErrors = [err26];
+											else vErrors.push(err26);
+											errors++;
+										}
+										if (typeof data12 == "number") {
+											if (data12 < 1 || isNaN(data12)) {
+												const err27 = {
+													instancePath: instancePath + "/fired/" + i0 + "/source/column",
+													schemaPath: "#/definitions/Source/properties/column/minimum",
+													keyword: "minimum",
+													params: {
+														comparison: ">=",
+														limit: 1
+													},
+													message: "must be >= 1"
+												};
+												if (vErrors === null) vErrors = [err27];
+												else vErrors.push(err27);
+												errors++;
+											}
+										}
+									}
+								} else {
+									const err28 = {
+										instancePath: instancePath + "/fired/" + i0 + "/source",
+										schemaPath: "#/definitions/Source/type",
+										keyword: "type",
+										params: { type: "object" },
+										message: "must be object"
+									};
+									if (vErrors === null) vErrors = [err28];
+									else vErrors.push(err28);
+									errors++;
+								}
+							}
+							if (data3.ruleSource !== void 0) {
+								let data13 = data3.ruleSource;
+								if (data13 && typeof data13 == "object" && !Array.isArray(data13)) {
+									if (data13.file === void 0) {
+										const err29 = {
+											instancePath: instancePath + "/fired/" + i0 + "/ruleSource",
+											schemaPath: "#/definitions/Source/required",
+											keyword: "required",
+											params: { missingProperty: "file" },
+											message: "must have required property 'file'"
+										};
+										if (vErrors === null) vErrors = [err29];
+										else vErrors.push(err29);
+										errors++;
+									}
+									if (data13.line === void 0) {
+										const err30 = {
+											instancePath: instancePath + "/fired/" + i0 + "/ruleSource",
+											schemaPath: "#/definitions/Source/required",
+											keyword: "required",
+											params: { missingProperty: "line" },
+											message: "must have required property 'line'"
+										};
+										if (vErrors === null) vErrors = [err30];
+										else vErrors.push(err30);
+										errors++;
+									}
+									if (data13.column === void 0) {
+										const err31 = {
+											instancePath: instancePath + "/fired/" + i0 + "/ruleSource",
+											schemaPath: "#/definitions/Source/required",
+											keyword: "required",
+											params: { missingProperty: "column" },
+											message: "must have required property 'column'"
+										};
+										if (vErrors === null) vErrors = [err31];
+										else vErrors.push(err31);
+										errors++;
+									}
+									for (const key3 in data13) if (!(key3 === "file" || key3 === "line" || key3 === "column")) {
+										const err32 = {
+											instancePath: instancePath + "/fired/" + i0 + "/ruleSource",
+											schemaPath: "#/definitions/Source/additionalProperties",
+											keyword: "additionalProperties",
+											params: { additionalProperty: key3 },
+											message: "must NOT have additional properties"
+										};
+										if (vErrors === null) vErrors = [err32];
+										else vErrors.push(err32);
+										errors++;
+									}
+									if (data13.file !== void 0) {
+										if (typeof data13.file !== "string") {
+											const err33 = {
+												instancePath: instancePath + "/fired/" + i0 + "/ruleSource/file",
+												schemaPath: "#/definitions/Source/properties/file/type",
+												keyword: "type",
+												params: { type: "string" },
+												message: "must be string"
+											};
+											if (vErrors === null) vErrors = [err33];
+											else vErrors.push(err33);
+											errors++;
+										}
+									}
+									if (data13.line !== void 0) {
+										let data15 = data13.line;
+										if (!(typeof data15 == "number" && !(data15 % 1) && !isNaN(data15))) {
+											const err34 = {
+												instancePath: instancePath + "/fired/" + i0 + "/ruleSource/line",
+												schemaPath: "#/definitions/Source/properties/line/type",
+												keyword: "type",
+												params: { type: "integer" },
+												message: "must be integer"
+											};
+											if (vErrors === null) vErrors = [err34];
+											else vErrors.push(err34);
+											errors++;
+										}
+										if (typeof data15 == "number") {
+											if (data15 < 1 || isNaN(data15)) {
+												const err35 = {
+													instancePath: instancePath + "/fired/" + i0 + "/ruleSource/line",
+													schemaPath: "#/definitions/Source/properties/line/minimum",
+													keyword: "minimum",
+													params: {
+														comparison: ">=",
+														limit: 1
+													},
+													message: "must be >= 1"
+												};
+												if (vErrors === null) vErrors = [err35];
+												else vErrors.push(err35);
+												errors++;
+											}
+										}
+									}
+									if (data13.column !== void 0) {
+										let data16 = data13.column;
+										if (!(typeof data16 == "number" && !(data16 % 1) && !isNaN(data16))) {
+											const err36 = {
+												instancePath: instancePath + "/fired/" + i0 + "/ruleSource/column",
+												schemaPath: "#/definitions/Source/properties/column/type",
+												keyword: "type",
+												params: { type: "integer" },
+												message: "must be integer"
+											};
+											if (vErrors === null) vErrors = [err36];
+											else vErrors.push(err36);
+											errors++;
+										}
+										if (typeof data16 == "number") {
+											if (data16 < 1 || isNaN(data16)) {
+												const err37 = {
+													instancePath: instancePath + "/fired/" + i0 + "/ruleSource/column",
+													schemaPath: "#/definitions/Source/properties/column/minimum",
+													keyword: "minimum",
+													params: {
+														comparison: ">=",
+														limit: 1
+													},
+													message: "must be >= 1"
+												};
+												if (vErrors === null) vErrors = [err37];
+												else vErrors.push(err37);
+												errors++;
+											}
+										}
+									}
+								} else {
+									const err38 = {
+										instancePath: instancePath + "/fired/" + i0 + "/ruleSource",
+										schemaPath: "#/definitions/Source/type",
+										keyword: "type",
+										params: { type: "object" },
+										message: "must be object"
+									};
+									if (vErrors === null) vErrors = [err38];
+									else vErrors.push(err38);
+									errors++;
+								}
+							}
+							if (data3.error !== void 0) {
+								if (typeof data3.error !== "string") {
+									const err39 = {
+										instancePath: instancePath + "/fired/" + i0 + "/error",
+										schemaPath: "#/properties/fired/items/properties/error/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err39];
+									else vErrors.push(err39);
+									errors++;
+								}
+							}
+						} else {
+							const err40 = {
+								instancePath: instancePath + "/fired/" + i0,
+								schemaPath: "#/properties/fired/items/type",
+								keyword: "type",
+								params: { type: "object" },
+								message: "must be object"
+							};
+							if (vErrors === null) vErrors = [err40];
+							else vErrors.push(err40);
+							errors++;
+						}
+					}
+				} else {
+					const err41 = {
+						instancePath: instancePath + "/fired",
+						schemaPath: "#/properties/fired/type",
+						keyword: "type",
+						params: { type: "array" },
+						message: "must be array"
+					};
+					if (vErrors === null) vErrors = [err41];
+					else vErrors.push(err41);
+					errors++;
+				}
+			}
+			if (data.approval !== void 0) {
+				let data18 = data.approval;
+				if (data18 && typeof data18 == "object" && !Array.isArray(data18)) {
+					for (const key4 in data18) if (!(key4 === "checksum" || key4 === "approvers")) {
+						const err42 = {
+							instancePath: instancePath + "/approval",
+							schemaPath: "#/properties/approval/additionalProperties",
+							keyword: "additionalProperties",
+							params: { additionalProperty: key4 },
+							message: "must NOT have additional properties"
+						};
+						if (vErrors === null) vErrors = [err42];
+						else vErrors.push(err42);
+						errors++;
+					}
+					if (data18.checksum !== void 0) {
+						let data19 = data18.checksum;
+						if (typeof data19 === "string") {
+							if (!pattern5.test(data19)) {
+								const err43 = {
+									instancePath: instancePath + "/approval/checksum",
+									schemaPath: "#/properties/approval/properties/checksum/pattern",
+									keyword: "pattern",
+									params: { pattern: "^sha256:[0-9a-f]{64}$" },
+									message: "must match pattern \"^sha256:[0-9a-f]{64}$\""
+								};
+								if (vErrors === null) vErrors = [err43];
+								else vErrors.push(err43);
+								errors++;
+							}
+						} else {
+							const err44 = {
+								instancePath: instancePath + "/approval/checksum",
+								schemaPath: "#/properties/approval/properties/checksum/type",
+								keyword: "type",
+								params: { type: "string" },
+								message: "must be string"
+							};
+							if (vErrors === null) vErrors = [err44];
+							else vErrors.push(err44);
+							errors++;
+						}
+					}
+					if (data18.approvers !== void 0) {
+						let data20 = data18.approvers;
+						if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
+							if (data20.githubTeam === void 0) {
+								const err45 = {
+									instancePath: instancePath + "/approval/approvers",
+									schemaPath: "#/properties/approval/properties/approvers/required",
+									keyword: "required",
+									params: { missingProperty: "githubTeam" },
+									message: "must have required property 'githubTeam'"
+								};
+								if (vErrors === null) vErrors = [err45];
+								else vErrors.push(err45);
+								errors++;
+							}
+							for (const key5 in data20) if (!(key5 === "githubTeam")) {
+								const err46 = {
+									instancePath: instancePath + "/approval/approvers",
+									schemaPath: "#/properties/approval/properties/approvers/additionalProperties",
+									keyword: "additionalProperties",
+									params: { additionalProperty: key5 },
+									message: "must NOT have additional properties"
+								};
+								if (vErrors === null) vErrors = [err46];
+								else vErrors.push(err46);
+								errors++;
+							}
+							if (data20.githubTeam !== void 0) {
+								if (typeof data20.githubTeam !== "string") {
+									const err47 = {
+										instancePath: instancePath + "/approval/approvers/githubTeam",
+										schemaPath: "#/properties/approval/properties/approvers/properties/githubTeam/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err47];
+									else vErrors.push(err47);
+									errors++;
+								}
+							}
+						} else {
+							const err48 = {
+								instancePath: instancePath + "/approval/approvers",
+								schemaPath: "#/properties/approval/properties/approvers/type",
+								keyword: "type",
+								params: { type: "object" },
+								message: "must be object"
+							};
+							if (vErrors === null) vErrors = [err48];
+							else vErrors.push(err48);
+							errors++;
+						}
+					}
+				} else {
+					const err49 = {
+						instancePath: instancePath + "/approval",
+						schemaPath: "#/properties/approval/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err49];
+					else vErrors.push(err49);
+					errors++;
+				}
+			}
+		} else {
+			const err50 = {
+				instancePath,
+				schemaPath: "#/type",
+				keyword: "type",
+				params: { type: "object" },
+				message: "must be object"
+			};
+			if (vErrors === null) vErrors = [err50];
+			else vErrors.push(err50);
+			errors++;
+		}
+		validate18.errors = vErrors;
+		return errors === 0;
+	}
+	function validate0(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+		let vErrors = null;
+		let errors = 0;
+		if (data && typeof data == "object" && !Array.isArray(data)) {
+			if (data.formatVersion === void 0) {
+				const err0 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "formatVersion" },
+					message: "must have required property 'formatVersion'"
+				};
+				if (vErrors === null) vErrors = [err0];
+				else vErrors.push(err0);
+				errors++;
+			}
+			if (data.steps === void 0) {
+				const err1 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "steps" },
+					message: "must have required property 'steps'"
+				};
+				if (vErrors === null) vErrors = [err1];
+				else vErrors.push(err1);
+				errors++;
+			}
+			if (data.unmanaged === void 0) {
+				const err2 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "unmanaged" },
+					message: "must have required property 'unmanaged'"
+				};
+				if (vErrors === null) vErrors = [err2];
+				else vErrors.push(err2);
+				errors++;
+			}
+			if (data.warnings === void 0) {
+				const err3 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "warnings" },
+					message: "must have required property 'warnings'"
+				};
+				if (vErrors === null) vErrors = [err3];
+				else vErrors.push(err3);
+				errors++;
+			}
+			if (data.blocked === void 0) {
+				const err4 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "blocked" },
+					message: "must have required property 'blocked'"
+				};
+				if (vErrors === null) vErrors = [err4];
+				else vErrors.push(err4);
+				errors++;
+			}
+			for (const key0 in data) if (!func0.call(schema0.properties, key0)) {
+				const err5 = {
+					instancePath,
+					schemaPath: "#/additionalProperties",
+					keyword: "additionalProperties",
+					params: { additionalProperty: key0 },
+					message: "must NOT have additional properties"
+				};
+				if (vErrors === null) vErrors = [err5];
+				else vErrors.push(err5);
+				errors++;
+			}
+			if (data.formatVersion !== void 0) {
+				if (1 !== data.formatVersion) {
+					const err6 = {
+						instancePath: instancePath + "/formatVersion",
+						schemaPath: "#/properties/formatVersion/const",
+						keyword: "const",
+						params: { allowedValue: 1 },
+						message: "must be equal to constant"
+					};
+					if (vErrors === null) vErrors = [err6];
+					else vErrors.push(err6);
+					errors++;
+				}
+			}
+			if (data.steps !== void 0) {
+				let data1 = data.steps;
+				if (Array.isArray(data1)) {
+					const len0 = data1.length;
+					for (let i0 = 0; i0 < len0; i0++) if (!validate1(data1[i0], {
+						instancePath: instancePath + "/steps/" + i0,
+						parentData: data1,
+						parentDataProperty: i0,
+						rootData
+					})) {
+						vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
+						errors = vErrors.length;
+					}
+				} else {
+					const err7 = {
+						instancePath: instancePath + "/steps",
+						schemaPath: "#/properties/steps/type",
+						keyword: "type",
+						params: { type: "array" },
+						message: "must be array"
+					};
+					if (vErrors === null) vErrors = [err7];
+					else vErrors.push(err7);
+					errors++;
+				}
+			}
+			if (data.unmanaged !== void 0) {
+				let data3 = data.unmanaged;
+				if (Array.isArray(data3)) {
+					const len1 = data3.length;
+					for (let i1 = 0; i1 < len1; i1++) if (!validate10(data3[i1], {
+						instancePath: instancePath + "/unmanaged/" + i1,
+						parentData: data3,
+						parentDataProperty: i1,
+						rootData
+					})) {
+						vErrors = vErrors === null ? validate10.errors : vErrors.concat(validate10.errors);
+						errors = vErrors.length;
+					}
+				} else {
+					const err8 = {
+						instancePath: instancePath + "/unmanaged",
+						schemaPath: "#/properties/unmanaged/type",
+						keyword: "type",
+						params: { type: "array" },
+						message: "must be array"
+					};
+					if (vErrors === null) vErrors = [err8];
+					else vErrors.push(err8);
+					errors++;
+				}
+			}
+			if (data.warnings !== void 0) {
+				let data5 = data.warnings;
+				if (Array.isArray(data5)) {
+					const len2 = data5.length;
+					for (let i2 = 0; i2 < len2; i2++) {
+						let data6 = data5[i2];
+						if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+							if (data6.kind === void 0) {
+								const err9 = {
+									instancePath: instancePath + "/warnings/" + i2,
+									schemaPath: "#/definitions/PlanWarning/required",
+									keyword: "required",
+									params: { missingProperty: "kind" },
+									message: "must have required property 'kind'"
+								};
+								if (vErrors === null) vErrors = [err9];
+								else vErrors.push(err9);
+								errors++;
+							}
+							if (data6.org === void 0) {
+								const err10 = {
+									instancePath: instancePath + "/warnings/" + i2,
+									schemaPath: "#/definitions/PlanWarning/required",
+									keyword: "required",
+									params: { missingProperty: "org" },
+									message: "must have required property 'org'"
+								};
+								if (vErrors === null) vErrors = [err10];
+								else vErrors.push(err10);
+								errors++;
+							}
+							if (data6.key === void 0) {
+								const err11 = {
+									instancePath: instancePath + "/warnings/" + i2,
+									schemaPath: "#/definitions/PlanWarning/required",
+									keyword: "required",
+									params: { missingProperty: "key" },
+									message: "must have required property 'key'"
+								};
+								if (vErrors === null) vErrors = [err11];
+								else vErrors.push(err11);
+								errors++;
+							}
+							if (data6.message === void 0) {
+								const err12 = {
+									instancePath: instancePath + "/warnings/" + i2,
+									schemaPath: "#/definitions/PlanWarning/required",
+									keyword: "required",
+									params: { missingProperty: "message" },
+									message: "must have required property 'message'"
+								};
+								if (vErrors === null) vErrors = [err12];
+								else vErrors.push(err12);
+								errors++;
+							}
+							for (const key1 in data6) if (!(key1 === "kind" || key1 === "org" || key1 === "key" || key1 === "message")) {
+								const err13 = {
+									instancePath: instancePath + "/warnings/" + i2,
+									schemaPath: "#/definitions/PlanWarning/additionalProperties",
+									keyword: "additionalProperties",
+									params: { additionalProperty: key1 },
+									message: "must NOT have additional properties"
+								};
+								if (vErrors === null) vErrors = [err13];
+								else vErrors.push(err13);
+								errors++;
+							}
+							if (data6.kind !== void 0) {
+								if (typeof data6.kind !== "string") {
+									const err14 = {
+										instancePath: instancePath + "/warnings/" + i2 + "/kind",
+										schemaPath: "#/definitions/PlanWarning/properties/kind/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err14];
+									else vErrors.push(err14);
+									errors++;
+								}
+							}
+							if (data6.org !== void 0) {
+								if (typeof data6.org !== "string") {
+									const err15 = {
+										instancePath: instancePath + "/warnings/" + i2 + "/org",
+										schemaPath: "#/definitions/PlanWarning/properties/org/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err15];
+									else vErrors.push(err15);
+									errors++;
+								}
+							}
+							if (data6.key !== void 0) {
+								if (typeof data6.key !== "string") {
+									const err16 = {
+										instancePath: instancePath + "/warnings/" + i2 + "/key",
+										schemaPath: "#/definitions/PlanWarning/properties/key/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err16];
+									else vErrors.push(err16);
+									errors++;
+								}
+							}
+							if (data6.message !== void 0) {
+								if (typeof data6.message !== "string") {
+									const err17 = {
+										instancePath: instancePath + "/warnings/" + i2 + "/message",
+										schemaPath: "#/definitions/PlanWarning/properties/message/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err17];
+									else vErrors.push(err17);
+									errors++;
+								}
+							}
+						} else {
+							const err18 = {
+								instancePath: instancePath + "/warnings/" + i2,
+								schemaPath: "#/definitions/PlanWarning/type",
+								keyword: "type",
+								params: { type: "object" },
+								message: "must be object"
+							};
+							if (vErrors === null) vErrors = [err18];
+							else vErrors.push(err18);
+							errors++;
+						}
+					}
+				} else {
+					const err19 = {
+						instancePath: instancePath + "/warnings",
+						schemaPath: "#/properties/warnings/type",
+						keyword: "type",
+						params: { type: "array" },
+						message: "must be array"
+					};
+					if (vErrors === null) vErrors = [err19];
+					else vErrors.push(err19);
+					errors++;
+				}
+			}
+			if (data.blocked !== void 0) {
+				let data11 = data.blocked;
+				if (Array.isArray(data11)) {
+					const len3 = data11.length;
+					for (let i3 = 0; i3 < len3; i3++) if (!validate12(data11[i3], {
+						instancePath: instancePath + "/blocked/" + i3,
+						parentData: data11,
+						parentDataProperty: i3,
+						rootData
+					})) {
+						vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
+						errors = vErrors.length;
+					}
+				} else {
+					const err20 = {
+						instancePath: instancePath + "/blocked",
+						schemaPath: "#/properties/blocked/type",
+						keyword: "type",
+						params: { type: "array" },
+						message: "must be array"
+					};
+					if (vErrors === null) vErrors = [err20];
+					else vErrors.push(err20);
+					errors++;
+				}
+			}
+			if (data.reported !== void 0) {
+				let data13 = data.reported;
+				if (Array.isArray(data13)) {
+					const len4 = data13.length;
+					for (let i4 = 0; i4 < len4; i4++) if (!validate14(data13[i4], {
+						instancePath: instancePath + "/reported/" + i4,
+						parentData: data13,
+						parentDataProperty: i4,
+						rootData
+					})) {
+						vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
+						errors = vErrors.length;
+					}
+				} else {
+					const err21 = {
+						instancePath: instancePath + "/reported",
+						schemaPath: "#/properties/reported/type",
+						keyword: "type",
+						params: { type: "array" },
+						message: "must be array"
+					};
+					if (vErrors === null) vErrors = [err21];
+					else vErrors.push(err21);
+					errors++;
+				}
+			}
+			if (data.owned !== void 0) {
+				let data15 = data.owned;
+				if (Array.isArray(data15)) {
+					const len5 = data15.length;
+					for (let i5 = 0; i5 < len5; i5++) {
+						let data16 = data15[i5];
+						if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
+							if (data16.kind === void 0) {
+								const err22 = {
+									instancePath: instancePath + "/owned/" + i5,
+									schemaPath: "#/definitions/OwnedObject/required",
+									keyword: "required",
+									params: { missingProperty: "kind" },
+									message: "must have required property 'kind'"
+								};
+								if (vErrors === null) vErrors = [err22];
+								else vErrors.push(err22);
+								errors++;
+							}
+							if (data16.org === void 0) {
+								const err23 = {
+									instancePath: instancePath + "/owned/" + i5,
+									schemaPath: "#/definitions/OwnedObject/required",
+									keyword: "required",
+									params: { missingProperty: "org" },
+									message: "must have required property 'org'"
+								};
+								if (vErrors === null) vErrors = [err23];
+								else vErrors.push(err23);
+								errors++;
+							}
+							if (data16.key === void 0) {
+								const err24 = {
+									instancePath: instancePath + "/owned/" + i5,
+									schemaPath: "#/definitions/OwnedObject/required",
+									keyword: "required",
+									params: { missingProperty: "key" },
+									message: "must have required property 'key'"
+								};
+								if (vErrors === null) vErrors = [err24];
+								else vErrors.push(err24);
+								errors++;
+							}
+							if (data16.what === void 0) {
+								const err25 = {
+									instancePath: instancePath + "/owned/" + i5,
+									schemaPath: "#/definitions/OwnedObject/required",
+									keyword: "required",
+									params: { missingProperty: "what" },
+									message: "must have required property 'what'"
+								};
+								if (vErrors === null) vErrors = [err25];
+								else vErrors.push(err25);
+								errors++;
+							}
+							if (data16.owner === void 0) {
+								const err26 = {
+									instancePath: instancePath + "/owned/" + i5,
+									schemaPath: "#/definitions/OwnedObject/required",
+									keyword: "required",
+									params: { missingProperty: "owner" },
+									message: "must have required property 'owner'"
+								};
+								if (vErrors === null) vErrors = [err26];
+								else vErrors.push(err26);
+								errors++;
+							}
+							for (const key2 in data16) if (!(key2 === "kind" || key2 === "org" || key2 === "key" || key2 === "id" || key2 === "what" || key2 === "owner")) {
+								const err27 = {
+									instancePath: instancePath + "/owned/" + i5,
+									schemaPath: "#/definitions/OwnedObject/additionalProperties",
+									keyword: "additionalProperties",
+									params: { additionalProperty: key2 },
+									message: "must NOT have additional properties"
+								};
+								if (vErrors === null) vErrors = [err27];
+								else vErrors.push(err27);
+								errors++;
+							}
+							if (data16.kind !== void 0) {
+								if (typeof data16.kind !== "string") {
+									const err28 = {
+										instancePath: instancePath + "/owned/" + i5 + "/kind",
+										schemaPath: "#/definitions/OwnedObject/properties/kind/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err28];
+									else vErrors.push(err28);
+									errors++;
+								}
+							}
+							if (data16.org !== void 0) {
+								if (typeof data16.org !== "string") {
+									const err29 = {
+										instancePath: instancePath + "/owned/" + i5 + "/org",
+										schemaPath: "#/definitions/OwnedObject/properties/org/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err29];
+									else vErrors.push(err29);
+									errors++;
+								}
+							}
+							if (data16.key !== void 0) {
+								if (typeof data16.key !== "string") {
+									const err30 = {
+										instancePath: instancePath + "/owned/" + i5 + "/key",
+										schemaPath: "#/definitions/OwnedObject/properties/key/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err30];
+									else vErrors.push(err30);
+									errors++;
+								}
+							}
+							if (data16.id !== void 0) {
+								if (typeof data16.id !== "string") {
+									const err31 = {
+										instancePath: instancePath + "/owned/" + i5 + "/id",
+										schemaPath: "#/definitions/OwnedObject/properties/id/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err31];
+									else vErrors.push(err31);
+									errors++;
+								}
+							}
+							if (data16.what !== void 0) {
+								if (typeof data16.what !== "string") {
+									const err32 = {
+										instancePath: instancePath + "/owned/" + i5 + "/what",
+										schemaPath: "#/definitions/OwnedObject/properties/what/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err32];
+									else vErrors.push(err32);
+									errors++;
+								}
+							}
+							if (data16.owner !== void 0) {
+								if (typeof data16.owner !== "string") {
+									const err33 = {
+										instancePath: instancePath + "/owned/" + i5 + "/owner",
+										schemaPath: "#/definitions/OwnedObject/properties/owner/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err33];
+									else vErrors.push(err33);
+									errors++;
+								}
+							}
+						} else {
+							const err34 = {
+								instancePath: instancePath + "/owned/" + i5,
+								schemaPath: "#/definitions/OwnedObject/type",
+								keyword: "type",
+								params: { type: "object" },
+								message: "must be object"
+							};
+							if (vErrors === null) vErrors = [err34];
+							else vErrors.push(err34);
+							errors++;
+						}
+					}
+				} else {
+					const err35 = {
+						instancePath: instancePath + "/owned",
+						schemaPath: "#/properties/owned/type",
+						keyword: "type",
+						params: { type: "array" },
+						message: "must be array"
+					};
+					if (vErrors === null) vErrors = [err35];
+					else vErrors.push(err35);
+					errors++;
+				}
+			}
+			if (data.attribution !== void 0) {
+				if (!validate16(data.attribution, {
+					instancePath: instancePath + "/attribution",
+					parentData: data,
+					parentDataProperty: "attribution",
+					rootData
+				})) {
+					vErrors = vErrors === null ? validate16.errors : vErrors.concat(validate16.errors);
+					errors = vErrors.length;
+				}
+			}
+			if (data.manifestChanges !== void 0) {
+				let data24 = data.manifestChanges;
+				if (Array.isArray(data24)) {
+					const len6 = data24.length;
+					for (let i6 = 0; i6 < len6; i6++) if (typeof data24[i6] !== "string") {
+						const err36 = {
+							instancePath: instancePath + "/manifestChanges/" + i6,
+							schemaPath: "#/properties/manifestChanges/items/type",
+							keyword: "type",
+							params: { type: "string" },
+							message: "must be string"
+						};
+						if (vErrors === null) vErrors = [err36];
+						else vErrors.push(err36);
+						errors++;
+					}
+				} else {
+					const err37 = {
+						instancePath: instancePath + "/manifestChanges",
+						schemaPath: "#/properties/manifestChanges/type",
+						keyword: "type",
+						params: { type: "array" },
+						message: "must be array"
+					};
+					if (vErrors === null) vErrors = [err37];
+					else vErrors.push(err37);
+					errors++;
+				}
+			}
+			if (data.scopes !== void 0) {
+				let data26 = data.scopes;
+				if (data26 && typeof data26 == "object" && !Array.isArray(data26)) {
+					if (data26.plan === void 0) {
+						const err38 = {
+							instancePath: instancePath + "/scopes",
+							schemaPath: "#/properties/scopes/required",
+							keyword: "required",
+							params: { missingProperty: "plan" },
+							message: "must have required property 'plan'"
+						};
+						if (vErrors === null) vErrors = [err38];
+						else vErrors.push(err38);
+						errors++;
+					}
+					if (data26.apply === void 0) {
+						const err39 = {
+							instancePath: instancePath + "/scopes",
+							schemaPath: "#/properties/scopes/required",
+							keyword: "required",
+							params: { missingProperty: "apply" },
+							message: "must have required property 'apply'"
+						};
+						if (vErrors === null) vErrors = [err39];
+						else vErrors.push(err39);
+						errors++;
+					}
+					for (const key3 in data26) if (!(key3 === "plan" || key3 === "apply")) {
+						const err40 = {
+							instancePath: instancePath + "/scopes",
+							schemaPath: "#/properties/scopes/additionalProperties",
+							keyword: "additionalProperties",
+							params: { additionalProperty: key3 },
+							message: "must NOT have additional properties"
+						};
+						if (vErrors === null) vErrors = [err40];
+						else vErrors.push(err40);
+						errors++;
+					}
+					if (data26.plan !== void 0) {
+						let data27 = data26.plan;
+						if (data27 && typeof data27 == "object" && !Array.isArray(data27)) {
+							if (data27.scopes === void 0) {
+								const err41 = {
+									instancePath: instancePath + "/scopes/plan",
+									schemaPath: "#/definitions/TokenNeeds/required",
+									keyword: "required",
+									params: { missingProperty: "scopes" },
+									message: "must have required property 'scopes'"
+								};
+								if (vErrors === null) vErrors = [err41];
+								else vErrors.push(err41);
+								errors++;
+							}
+							if (data27.personalTokenOnly === void 0) {
+								const err42 = {
+									instancePath: instancePath + "/scopes/plan",
+									schemaPath: "#/definitions/TokenNeeds/required",
+									keyword: "required",
+									params: { missingProperty: "personalTokenOnly" },
+									message: "must have required property 'personalTokenOnly'"
+								};
+								if (vErrors === null) vErrors = [err42];
+								else vErrors.push(err42);
+								errors++;
+							}
+							if (data27.unmatched === void 0) {
+								const err43 = {
+									instancePath: instancePath + "/scopes/plan",
+									schemaPath: "#/definitions/TokenNeeds/required",
+									keyword: "required",
+									params: { missingProperty: "unmatched" },
+									message: "must have required property 'unmatched'"
+								};
+								if (vErrors === null) vErrors = [err43];
+								else vErrors.push(err43);
+								errors++;
+							}
+							for (const key4 in data27) if (!(key4 === "scopes" || key4 === "personalTokenOnly" || key4 === "unmatched")) {
+								const err44 = {
+									instancePath: instancePath + "/scopes/plan",
+									schemaPath: "#/definitions/TokenNeeds/additionalProperties",
+									keyword: "additionalProperties",
+									params: { additionalProperty: key4 },
+									message: "must NOT have additional properties"
+								};
+								if (vErrors === null) vErrors = [err44];
+								else vErrors.push(err44);
+								errors++;
+							}
+							if (data27.scopes !== void 0) {
+								let data28 = data27.scopes;
+								if (Array.isArray(data28)) {
+									const len7 = data28.length;
+									for (let i7 = 0; i7 < len7; i7++) if (typeof data28[i7] !== "string") {
+										const err45 = {
+											instancePath: instancePath + "/scopes/plan/scopes/" + i7,
+											schemaPath: "#/definitions/TokenNeeds/properties/scopes/items/type",
+											keyword: "type",
+											params: { type: "string" },
+											message: "must be string"
+										};
+										if (vErrors === null) vErrors = [err45];
+										else vErrors.push(err45);
+										errors++;
+									}
+								} else {
+									const err46 = {
+										instancePath: instancePath + "/scopes/plan/scopes",
+										schemaPath: "#/definitions/TokenNeeds/properties/scopes/type",
+										keyword: "type",
+										params: { type: "array" },
+										message: "must be array"
+									};
+									if (vErrors === null) vErrors = [err46];
+									else vErrors.push(err46);
+									errors++;
+								}
+							}
+							if (data27.personalTokenOnly !== void 0) {
+								let data30 = data27.personalTokenOnly;
+								if (Array.isArray(data30)) {
+									const len8 = data30.length;
+									for (let i8 = 0; i8 < len8; i8++) if (typeof data30[i8] !== "string") {
+										const err47 = {
+											instancePath: instancePath + "/scopes/plan/personalTokenOnly/" + i8,
+											schemaPath: "#/definitions/TokenNeeds/properties/personalTokenOnly/items/type",
+											keyword: "type",
+											params: { type: "string" },
+											message: "must be string"
+										};
+										if (vErrors === null) vErrors = [err47];
+										else vErrors.push(err47);
+										errors++;
+									}
+								} else {
+									const err48 = {
+										instancePath: instancePath + "/scopes/plan/personalTokenOnly",
+										schemaPath: "#/definitions/TokenNeeds/properties/personalTokenOnly/type",
+										keyword: "type",
+										params: { type: "array" },
+										message: "must be array"
+									};
+									if (vErrors === null) vErrors = [err48];
+									else vErrors.push(err48);
+									errors++;
+								}
+							}
+							if (data27.unmatched !== void 0) {
+								let data32 = data27.unmatched;
+								if (Array.isArray(data32)) {
+									const len9 = data32.length;
+									for (let i9 = 0; i9 < len9; i9++) if (typeof data32[i9] !== "string") {
+										const err49 = {
+											instancePath: instancePath + "/scopes/plan/unmatched/" + i9,
+											schemaPath: "#/definitions/TokenNeeds/properties/unmatched/items/type",
+											keyword: "type",
+											params: { type: "string" },
+											message: "must be string"
+										};
+										if (vErrors === null) vErrors = [err49];
+										else vErrors.push(err49);
+										errors++;
+									}
+								} else {
+									const err50 = {
+										instancePath: instancePath + "/scopes/plan/unmatched",
+										schemaPath: "#/definitions/TokenNeeds/properties/unmatched/type",
+										keyword: "type",
+										params: { type: "array" },
+										message: "must be array"
+									};
+									if (vErrors === null) vErrors = [err50];
+									else vErrors.push(err50);
+									errors++;
+								}
+							}
+						} else {
+							const err51 = {
+								instancePath: instancePath + "/scopes/plan",
+								schemaPath: "#/definitions/TokenNeeds/type",
+								keyword: "type",
+								params: { type: "object" },
+								message: "must be object"
+							};
+							if (vErrors === null) vErrors = [err51];
+							else vErrors.push(err51);
+							errors++;
+						}
+					}
+					if (data26.apply !== void 0) {
+						let data34 = data26.apply;
+						if (data34 && typeof data34 == "object" && !Array.isArray(data34)) {
+							if (data34.scopes === void 0) {
+								const err52 = {
+									instancePath: instancePath + "/scopes/apply",
+									schemaPath: "#/definitions/TokenNeeds/required",
+									keyword: "required",
+									params: { missingProperty: "scopes" },
+									message: "must have required property 'scopes'"
+								};
+								if (vErrors === null) vErrors = [err52];
+								else vErrors.push(err52);
+								errors++;
+							}
+							if (data34.personalTokenOnly === void 0) {
+								const err53 = {
+									instancePath: instancePath + "/scopes/apply",
+									schemaPath: "#/definitions/TokenNeeds/required",
+									keyword: "required",
+									params: { missingProperty: "personalTokenOnly" },
+									message: "must have required property 'personalTokenOnly'"
+								};
+								if (vErrors === null) vErrors = [err53];
+								else vErrors.push(err53);
+								errors++;
+							}
+							if (data34.unmatched === void 0) {
+								const err54 = {
+									instancePath: instancePath + "/scopes/apply",
+									schemaPath: "#/definitions/TokenNeeds/required",
+									keyword: "required",
+									params: { missingProperty: "unmatched" },
+									message: "must have required property 'unmatched'"
+								};
+								if (vErrors === null) vErrors = [err54];
+								else vErrors.push(err54);
+								errors++;
+							}
+							for (const key5 in data34) if (!(key5 === "scopes" || key5 === "personalTokenOnly" || key5 === "unmatched")) {
+								const err55 = {
+									instancePath: instancePath + "/scopes/apply",
+									schemaPath: "#/definitions/TokenNeeds/additionalProperties",
+									keyword: "additionalProperties",
+									params: { additionalProperty: key5 },
+									message: "must NOT have additional properties"
+								};
+								if (vErrors === null) vErrors = [err55];
+								else vErrors.push(err55);
+								errors++;
+							}
+							if (data34.scopes !== void 0) {
+								let data35 = data34.scopes;
+								if (Array.isArray(data35)) {
+									const len10 = data35.length;
+									for (let i10 = 0; i10 < len10; i10++) if (typeof data35[i10] !== "string") {
+										const err56 = {
+											instancePath: instancePath + "/scopes/apply/scopes/" + i10,
+											schemaPath: "#/definitions/TokenNeeds/properties/scopes/items/type",
+											keyword: "type",
+											params: { type: "string" },
+											message: "must be string"
+										};
+										if (vErrors === null) vErrors = [err56];
+										else vErrors.push(err56);
+										errors++;
+									}
+								} else {
+									const err57 = {
+										instancePath: instancePath + "/scopes/apply/scopes",
+										schemaPath: "#/definitions/TokenNeeds/properties/scopes/type",
+										keyword: "type",
+										params: { type: "array" },
+										message: "must be array"
+									};
+									if (vErrors === null) vErrors = [err57];
+									else vErrors.push(err57);
+									errors++;
+								}
+							}
+							if (data34.personalTokenOnly !== void 0) {
+								let data37 = data34.personalTokenOnly;
+								if (Array.isArray(data37)) {
+									const len11 = data37.length;
+									for (let i11 = 0; i11 < len11; i11++) if (typeof data37[i11] !== "string") {
+										const err58 = {
+											instancePath: instancePath + "/scopes/apply/personalTokenOnly/" + i11,
+											schemaPath: "#/definitions/TokenNeeds/properties/personalTokenOnly/items/type",
+											keyword: "type",
+											params: { type: "string" },
+											message: "must be string"
+										};
+										if (vErrors === null) vErrors = [err58];
+										else vErrors.push(err58);
+										errors++;
+									}
+								} else {
+									const err59 = {
+										instancePath: instancePath + "/scopes/apply/personalTokenOnly",
+										schemaPath: "#/definitions/TokenNeeds/properties/personalTokenOnly/type",
+										keyword: "type",
+										params: { type: "array" },
+										message: "must be array"
+									};
+									if (vErrors === null) vErrors = [err59];
+									else vErrors.push(err59);
+									errors++;
+								}
+							}
+							if (data34.unmatched !== void 0) {
+								let data39 = data34.unmatched;
+								if (Array.isArray(data39)) {
+									const len12 = data39.length;
+									for (let i12 = 0; i12 < len12; i12++) if (typeof data39[i12] !== "string") {
+										const err60 = {
+											instancePath: instancePath + "/scopes/apply/unmatched/" + i12,
+											schemaPath: "#/definitions/TokenNeeds/properties/unmatched/items/type",
+											keyword: "type",
+											params: { type: "string" },
+											message: "must be string"
+										};
+										if (vErrors === null) vErrors = [err60];
+										else vErrors.push(err60);
+										errors++;
+									}
+								} else {
+									const err61 = {
+										instancePath: instancePath + "/scopes/apply/unmatched",
+										schemaPath: "#/definitions/TokenNeeds/properties/unmatched/type",
+										keyword: "type",
+										params: { type: "array" },
+										message: "must be array"
+									};
+									if (vErrors === null) vErrors = [err61];
+									else vErrors.push(err61);
+									errors++;
+								}
+							}
+						} else {
+							const err62 = {
+								instancePath: instancePath + "/scopes/apply",
+								schemaPath: "#/definitions/TokenNeeds/type",
+								keyword: "type",
+								params: { type: "object" },
+								message: "must be object"
+							};
+							if (vErrors === null) vErrors = [err62];
+							else vErrors.push(err62);
+							errors++;
+						}
+					}
+				} else {
+					const err63 = {
+						instancePath: instancePath + "/scopes",
+						schemaPath: "#/properties/scopes/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err63];
+					else vErrors.push(err63);
+					errors++;
+				}
+			}
+			if (data.policy !== void 0) {
+				if (!validate18(data.policy, {
+					instancePath: instancePath + "/policy",
+					parentData: data,
+					parentDataProperty: "policy",
+					rootData
+				})) {
+					vErrors = vErrors === null ? validate18.errors : vErrors.concat(validate18.errors);
+					errors = vErrors.length;
+				}
+			}
+		} else {
+			const err64 = {
+				instancePath,
+				schemaPath: "#/type",
+				keyword: "type",
+				params: { type: "object" },
+				message: "must be object"
+			};
+			if (vErrors === null) vErrors = [err64];
+			else vErrors.push(err64);
+			errors++;
+		}
+		validate0.errors = vErrors;
+		return errors === 0;
+	}
+}));
+// dist/manifests/validators/journal.cjs
+var require_journal = /* @__PURE__ */ __commonJSMin(((exports, module) => {
+	module.exports = validate0;
+	module.exports.default = validate0;
+	const schema0 = {
+		"$schema": "http://json-schema.org/draft-07/schema#",
+		"$id": "https://docops.dev/schemas/journal.schema.json",
+		"title": "docops delete journal record",
+		"description": "One line of a delete journal (journal-<timestamp>.jsonl): before each delete or prune step, a snapshot of the object about to go, written and fsync'd before the step's first request; `docops undo` reads it back. Format 2 adds state and redacted; undo still reads format 1. A reader reads the members named here and ignores others.",
+		"type": "object",
+		"additionalProperties": false,
+		"required": [
+			"v",
+			"time",
+			"stepId",
+			"phase",
+			"action",
+			"kind",
+			"org",
+			"key",
+			"objectKey",
+			"fields",
+			"snapshot"
+		],
+		"properties": {
+			"v": {
+				"enum": [1, 2],
+				"description": "The journal format."
+			},
+			"time": {
+				"type": "string",
+				"description": "When the snapshot was taken (ISO 8601)."
+			},
+			"stepId": { "type": "string" },
+			"phase": { "enum": [
+				"create",
+				"update",
+				"delete",
+				"prune"
+			] },
+			"action": { "enum": [
+				"create",
+				"update",
+				"delete"
+			] },
+			"kind": { "type": "string" },
+			"org": { "type": "string" },
+			"key": {
+				"type": "string",
+				"description": "The step's key (for duplicate titles `title (id)`); objectKey is the live object's own key."
+			},
+			"objectKey": { "type": "string" },
+			"id": { "type": "string" },
+			"fields": {
+				"type": "object",
+				"description": "The live object's fields (secrets removed), or the step's before when no live object was found; its shape only the object's kind knows."
+			},
+			"snapshot": {
+				"enum": [
+					"complete",
+					"live",
+					"plan"
+				],
+				"description": "complete: the kind's snapshot read the object and what its delete takes along (state); live: the object as fetched for the plan; plan: only the managed fields the step recorded."
+			},
+			"state": {
+				"type": "object",
+				"tsType": "Snapshot",
+				"description": "With complete: live states by manifest kind, as the kinds' export reads them (secrets removed).",
+				"additionalProperties": {
+					"type": "object",
+					"required": ["objects"],
+					"properties": {
+						"objects": {
+							"type": "array",
+							"items": { "$ref": "#/definitions/liveObject" }
+						},
+						"related": {
+							"type": "array",
+							"items": { "$ref": "#/definitions/liveObject" }
+						}
+					}
+				}
+			},
+			"redacted": {
+				"type": "array",
+				"items": { "type": "string" },
+				"description": "Fields left out because their names look like secrets (paths into the record), so undo can say so."
+			}
+		},
+		"definitions": { "liveObject": {
+			"type": "object",
+			"required": [
+				"kind",
+				"org",
+				"key",
+				"id",
+				"fields"
+			],
+			"properties": {
+				"kind": { "type": "string" },
+				"org": { "type": "string" },
+				"key": { "type": "string" },
+				"id": { "type": "string" },
+				"fields": { "type": "object" },
+				"parent": { "type": "object" }
+			}
+		} }
+	};
+	const func0 = Object.prototype.hasOwnProperty;
+	function validate0(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+		let vErrors = null;
+		let errors = 0;
+		if (data && typeof data == "object" && !Array.isArray(data)) {
+			if (data.v === void 0) {
+				const err0 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "v" },
+					message: "must have required property 'v'"
+				};
+				if (vErrors === null) vErrors = [err0];
+				else vErrors.push(err0);
+				errors++;
+			}
+			if (data.time === void 0) {
+				const err1 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "time" },
+					message: "must have required property 'time'"
+				};
+				if (vErrors === null) vErrors = [err1];
+				else vErrors.push(err1);
+				errors++;
+			}
+			if (data.stepId === void 0) {
+				const err2 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "stepId" },
+					message: "must have required property 'stepId'"
+				};
+				if (vErrors === null) vErrors = [err2];
+				else vErrors.push(err2);
+				errors++;
+			}
+			if (data.phase === void 0) {
+				const err3 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "phase" },
+					message: "must have required property 'phase'"
+				};
+				if (vErrors === null) vErrors = [err3];
+				else vErrors.push(err3);
+				errors++;
+			}
+			if (data.action === void 0) {
+				const err4 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "action" },
+					message: "must have required property 'action'"
+				};
+				if (vErrors === null) vErrors = [err4];
+				else vErrors.push(err4);
+				errors++;
+			}
+			if (data.kind === void 0) {
+				const err5 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "kind" },
+					message: "must have required property 'kind'"
+				};
+				if (vErrors === null) vErrors = [err5];
+				else vErrors.push(err5);
+				errors++;
+			}
+			if (data.org === void 0) {
+				const err6 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "org" },
+					message: "must have required property 'org'"
+				};
+				if (vErrors === null) vErrors = [err6];
+				else vErrors.push(err6);
+				errors++;
+			}
+			if (data.key === void 0) {
+				const err7 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "key" },
+					message: "must have required property 'key'"
+				};
+				if (vErrors === null) vErrors = [err7];
+				else vErrors.push(err7);
+				errors++;
+			}
+			if (data.objectKey === void 0) {
+				const err8 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "objectKey" },
+					message: "must have required property 'objectKey'"
+				};
+				if (vErrors === null) vErrors = [err8];
+				else vErrors.push(err8);
+				errors++;
+			}
+			if (data.fields === void 0) {
+				const err9 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "fields" },
+					message: "must have required property 'fields'"
+				};
+				if (vErrors === null) vErrors = [err9];
+				else vErrors.push(err9);
+				errors++;
+			}
+			if (data.snapshot === void 0) {
+				const err10 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "snapshot" },
+					message: "must have required property 'snapshot'"
+				};
+				if (vErrors === null) vErrors = [err10];
+				else vErrors.push(err10);
+				errors++;
+			}
+			for (const key0 in data) if (!func0.call(schema0.properties, key0)) {
+				const err11 = {
+					instancePath,
+					schemaPath: "#/additionalProperties",
+					keyword: "additionalProperties",
+					params: { additionalProperty: key0 },
+					message: "must NOT have additional properties"
+				};
+				if (vErrors === null) vErrors = [err11];
+				else vErrors.push(err11);
+				errors++;
+			}
+			if (data.v !== void 0) {
+				let data0 = data.v;
+				if (!(data0 === 1 || data0 === 2)) {
+					const err12 = {
+						instancePath: instancePath + "/v",
+						schemaPath: "#/properties/v/enum",
+						keyword: "enum",
+						params: { allowedValues: schema0.properties.v.enum },
+						message: "must be equal to one of the allowed values"
+					};
+					if (vErrors === null) vErrors = [err12];
+					else vErrors.push(err12);
+					errors++;
+				}
+			}
+			if (data.time !== void 0) {
+				if (typeof data.time !== "string") {
+					const err13 = {
+						instancePath: instancePath + "/time",
+						schemaPath: "#/properties/time/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err13];
+					else vErrors.push(err13);
+					errors++;
+				}
+			}
+			if (data.stepId !== void 0) {
+				if (typeof data.stepId !== "string") {
+					const err14 = {
+						instancePath: instancePath + "/stepId",
+						schemaPath: "#/properties/stepId/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err14];
+					else vErrors.push(err14);
+					errors++;
+				}
+			}
+			if (data.phase !== void 0) {
+				let data3 = data.phase;
+				if (!(data3 === "create" || data3 === "update" || data3 === "delete" || data3 === "prune")) {
+					const err15 = {
+						instancePath: instancePath + "/phase",
+						schemaPath: "#/properties/phase/enum",
+						keyword: "enum",
+						params: { allowedValues: schema0.properties.phase.enum },
+						message: "must be equal to one of the allowed values"
+					};
+					if (vErrors === null) vErrors = [err15];
+					else vErrors.push(err15);
+					errors++;
+				}
+			}
+			if (data.action !== void 0) {
+				let data4 = data.action;
+				if (!(data4 === "create" || data4 === "update" || data4 === "delete")) {
+					const err16 = {
+						instancePath: instancePath + "/action",
+						schemaPath: "#/properties/action/enum",
+						keyword: "enum",
+						params: { allowedValues: schema0.properties.action.enum },
+						message: "must be equal to one of the allowed values"
+					};
+					if (vErrors === null) vErrors = [err16];
+					else vErrors.push(err16);
+					errors++;
+				}
+			}
+			if (data.kind !== void 0) {
+				if (typeof data.kind !== "string") {
+					const err17 = {
+						instancePath: instancePath + "/kind",
+						schemaPath: "#/properties/kind/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err17];
+					else vErrors.push(err17);
+					errors++;
+				}
+			}
+			if (data.org !== void 0) {
+				if (typeof data.org !== "string") {
+					const err18 = {
+						instancePath: instancePath + "/org",
+						schemaPath: "#/properties/org/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err18];
+					else vErrors.push(err18);
+					errors++;
+				}
+			}
+			if (data.key !== void 0) {
+				if (typeof data.key !== "string") {
+					const err19 = {
+						instancePath: instancePath + "/key",
+						schemaPath: "#/properties/key/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err19];
+					else vErrors.push(err19);
+					errors++;
+				}
+			}
+			if (data.objectKey !== void 0) {
+				if (typeof data.objectKey !== "string") {
+					const err20 = {
+						instancePath: instancePath + "/objectKey",
+						schemaPath: "#/properties/objectKey/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err20];
+					else vErrors.push(err20);
+					errors++;
+				}
+			}
+			if (data.id !== void 0) {
+				if (typeof data.id !== "string") {
+					const err21 = {
+						instancePath: instancePath + "/id",
+						schemaPath: "#/properties/id/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err21];
+					else vErrors.push(err21);
+					errors++;
+				}
+			}
+			if (data.fields !== void 0) {
+				let data10 = data.fields;
+				if (!(data10 && typeof data10 == "object" && !Array.isArray(data10))) {
+					const err22 = {
+						instancePath: instancePath + "/fields",
+						schemaPath: "#/properties/fields/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err22];
+					else vErrors.push(err22);
+					errors++;
+				}
+			}
+			if (data.snapshot !== void 0) {
+				let data11 = data.snapshot;
+				if (!(data11 === "complete" || data11 === "live" || data11 === "plan")) {
+					const err23 = {
+						instancePath: instancePath + "/snapshot",
+						schemaPath: "#/properties/snapshot/enum",
+						keyword: "enum",
+						params: { allowedValues: schema0.properties.snapshot.enum },
+						message: "must be equal to one of the allowed values"
+					};
+					if (vErrors === null) vErrors = [err23];
+					else vErrors.push(err23);
+					errors++;
+				}
+			}
+			if (data.state !== void 0) {
+				let data12 = data.state;
+				if (data12 && typeof data12 == "object" && !Array.isArray(data12)) for (const key1 in data12) {
+					let data13 = data12[key1];
+					if (data13 && typeof data13 == "object" && !Array.isArray(data13)) {
+						if (data13.objects === void 0) {
+							const err24 = {
+								instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+								schemaPath: "#/properties/state/additionalProperties/required",
+								keyword: "required",
+								params: { missingProperty: "objects" },
+								message: "must have required property 'objects'"
+							};
+							if (vErrors === null) vErrors = [err24];
+							else vErrors.push(err24);
+							errors++;
+						}
+						if (data13.objects !== void 0) {
+							let data14 = data13.objects;
+							if (Array.isArray(data14)) {
+								const len0 = data14.length;
+								for (let i0 = 0; i0 < len0; i0++) {
+									let data15 = data14[i0];
+									if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
+										if (data15.kind === void 0) {
+											const err25 = {
+												instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/objects/" + i0,
+												schemaPath: "#/definitions/liveObject/required",
+												keyword: "required",
+												params: { missingProperty: "kind" },
+												message: "must have required property 'kind'"
+											};
+											if (vErrors === null) vErrors = [err25];
+											else vErrors.push(err25);
+											errors++;
+										}
+										if (data15.org === void 0) {
+											const err26 = {
+												instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/objects/" + i0,
+												schemaPath: "#/definitions/liveObject/required",
+												keyword: "required",
+												params: { missingProperty: "org" },
+												message: "must have required property 'org'"
+											};
+											if (vErrors === null) vErrors = [err26];
+											else vErrors.push(err26);
+											errors++;
+										}
+										if (data15.key === void 0) {
+											const err27 = {
+												instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/objects/" + i0,
+												schemaPath: "#/definitions/liveObject/required",
+												keyword: "required",
+												params: { missingProperty: "key" },
+												message: "must have required property 'key'"
+											};
+											if (vErrors === null) vErrors = [err27];
+											else vErrors.push(err27);
+											errors++;
+										}
+										if (data15.id === void 0) {
+											const err28 = {
+												instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/objects/" + i0,
+												schemaPath: "#/definitions/liveObject/required",
+												keyword: "required",
+												params: { missingProperty: "id" },
+												message: "must have required property 'id'"
+											};
+											if (vErrors === null) vErrors = [err28];
+											else vErrors.push(err28);
+											errors++;
+										}
+										if (data15.fields === void 0) {
+											const err29 = {
+												instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/objects/" + i0,
+												schemaPath: "#/definitions/liveObject/required",
+												keyword: "required",
+												params: { missingProperty: "fields" },
+												message: "must have required property 'fields'"
+											};
+											if (vErrors === null) vErrors = [err29];
+											else vErrors.push(err29);
+											errors++;
+										}
+										if (data15.kind !== void 0) {
+											if (typeof data15.kind !== "string") {
+												const err30 = {
+													instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/objects/" + i0 + "/kind",
+													schemaPath: "#/definitions/liveObject/properties/kind/type",
+													keyword: "type",
+													params: { type: "string" },
+													message: "must be string"
+												};
+												if (vErrors === null) vErrors = [err30];
+												else vErrors.push(err30);
+												errors++;
+											}
+										}
+										if (data15.org !== void 0) {
+											if (typeof data15.org !== "string") {
+												const err31 = {
+													instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/objects/" + i0 + "/org",
+													schemaPath: "#/definitions/liveObject/properties/org/type",
+													keyword: "type",
+													params: { type: "string" },
+													message: "must be string"
+												};
+												if (vErrors === null) vErrors = [err31];
+												else vErrors.push(err31);
+												errors++;
+											}
+										}
+										if (data15.key !== void 0) {
+											if (typeof data15.key !== "string") {
+												const err32 = {
+													instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/objects/" + i0 + "/key",
+													schemaPath: "#/definitions/liveObject/properties/key/type",
+													keyword: "type",
+													params: { type: "string" },
+													message: "must be string"
+												};
+												if (vErrors === null) vErrors = [err32];
+												else vErrors.push(err32);
+												errors++;
+											}
+										}
+										if (data15.id !== void 0) {
+											if (typeof data15.id !== "string") {
+												const err33 = {
+													instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/objects/" + i0 + "/id",
+													schemaPath: "#/definitions/liveObject/properties/id/type",
+													keyword: "type",
+													params: { type: "string" },
+													message: "must be string"
+												};
+												if (vErrors === null) vErrors = [err33];
+												else vErrors.push(err33);
+												errors++;
+											}
+										}
+										if (data15.fields !== void 0) {
+											let data20 = data15.fields;
+											if (!(data20 && typeof data20 == "object" && !Array.isArray(data20))) {
+												const err34 = {
+													instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/objects/" + i0 + "/fields",
+													schemaPath: "#/definitions/liveObject/properties/fields/type",
+													keyword: "type",
+													params: { type: "object" },
+													message: "must be object"
+												};
+												if (vErrors === null) vErrors = [err34];
+												else vErrors.push(err34);
+												errors++;
+											}
+										}
+										if (data15.parent !== void 0) {
+											let data21 = data15.parent;
+											if (!(data21 && typeof data21 == "object" && !Array.isArray(data21))) {
+												const err35 = {
+													instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/objects/" + i0 + "/parent",
+													schemaPath: "#/definitions/liveObject/properties/parent/type",
+													keyword: "type",
+													params: { type: "object" },
+													message: "must be object"
+												};
+												if (vErrors === null) vErrors = [err35];
+												else vErrors.push(err35);
+												errors++;
+											}
+										}
+									} else {
+										const err36 = {
+											instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/objects/" + i0,
+											schemaPath: "#/definitions/liveObject/type",
+											keyword: "type",
+											params: { type: "object" },
+											message: "must be object"
+										};
+										if (vErrors === null) vErrors = [err36];
+										else vErrors.push(err36);
+										errors++;
+									}
+								}
+							} else {
+								const err37 = {
+									instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/objects",
+									schemaPath: "#/properties/state/additionalProperties/properties/objects/type",
+									keyword: "type",
+									params: { type: "array" },
+									message: "must be array"
+								};
+								if (vErrors === null) vErrors = [err37];
+								else vErrors.push(err37);
+								errors++;
+							}
+						}
+						if (data13.related !== void 0) {
+							let data22 = data13.related;
+							if (Array.isArray(data22)) {
+								const len1 = data22.length;
+								for (let i1 = 0; i1 < len1; i1++) {
+									let data23 = data22[i1];
+									if (data23 && typeof data23 == "object" && !Array.isArray(data23)) {
+										if (data23.kind === void 0) {
+											const err38 = {
+												instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/related/" + i1,
+												schemaPath: "#/definitions/liveObject/required",
+												keyword: "required",
+												params: { missingProperty: "kind" },
+												message: "must have required property 'kind'"
+											};
+											if (vErrors === null) vErrors = [err38];
+											else vErrors.push(err38);
+											errors++;
+										}
+										if (data23.org === void 0) {
+											const err39 = {
+												instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/related/" + i1,
+												schemaPath: "#/definitions/liveObject/required",
+												keyword: "required",
+												params: { missingProperty: "org" },
+												message: "must have required property 'org'"
+											};
+											if (vErrors === null) vErrors = [err39];
+											else vErrors.push(err39);
+											errors++;
+										}
+										if (data23.key === void 0) {
+											const err40 = {
+												instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/related/" + i1,
+												schemaPath: "#/definitions/liveObject/required",
+												keyword: "required",
+												params: { missingProperty: "key" },
+												message: "must have required property 'key'"
+											};
+											if (vErrors === null) vErrors = [err40];
+											else vErrors.push(err40);
+											errors++;
+										}
+										if (data23.id === void 0) {
+											const err41 = {
+												instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/related/" + i1,
+												schemaPath: "#/definitions/liveObject/required",
+												keyword: "required",
+												params: { missingProperty: "id" },
+												message: "must have required property 'id'"
+											};
+											if (vErrors === null) vErrors = [err41];
+											else vErrors.push(err41);
+											errors++;
+										}
+										if (data23.fields === void 0) {
+											const err42 = {
+												instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/related/" + i1,
+												schemaPath: "#/definitions/liveObject/required",
+												keyword: "required",
+												params: { missingProperty: "fields" },
+												message: "must have required property 'fields'"
+											};
+											if (vErrors === null) vErrors = [err42];
+											else vErrors.push(err42);
+											errors++;
+										}
+										if (data23.kind !== void 0) {
+											if (typeof data23.kind !== "string") {
+												const err43 = {
+													instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/related/" + i1 + "/kind",
+													schemaPath: "#/definitions/liveObject/properties/kind/type",
+													keyword: "type",
+													params: { type: "string" },
+													message: "must be string"
+												};
+												if (vErrors === null) vErrors = [err43];
+												else vErrors.push(err43);
+												errors++;
+											}
+										}
+										if (data23.org !== void 0) {
+											if (typeof data23.org !== "string") {
+												const err44 = {
+													instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/related/" + i1 + "/org",
+													schemaPath: "#/definitions/liveObject/properties/org/type",
+													keyword: "type",
+													params: { type: "string" },
+													message: "must be string"
+												};
+												if (vErrors === null) vErrors = [err44];
+												else vErrors.push(err44);
+												errors++;
+											}
+										}
+										if (data23.key !== void 0) {
+											if (typeof data23.key !== "string") {
+												const err45 = {
+													instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/related/" + i1 + "/key",
+													schemaPath: "#/definitions/liveObject/properties/key/type",
+													keyword: "type",
+													params: { type: "string" },
+													message: "must be string"
+												};
+												if (vErrors === null) vErrors = [err45];
+												else vErrors.push(err45);
+												errors++;
+											}
+										}
+										if (data23.id !== void 0) {
+											if (typeof data23.id !== "string") {
+												const err46 = {
+													instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/related/" + i1 + "/id",
+													schemaPath: "#/definitions/liveObject/properties/id/type",
+													keyword: "type",
+													params: { type: "string" },
+													message: "must be string"
+												};
+												if (vErrors === null) vErrors = [err46];
+												else vErrors.push(err46);
+												errors++;
+											}
+										}
+										if (data23.fields !== void 0) {
+											let data28 = data23.fields;
+											if (!(data28 && typeof data28 == "object" && !Array.isArray(data28))) {
+												const err47 = {
+													instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/related/" + i1 + "/fields",
+													schemaPath: "#/definitions/liveObject/properties/fields/type",
+													keyword: "type",
+													params: { type: "object" },
+													message: "must be object"
+												};
+												if (vErrors === null) vErrors = [err47];
+												else vErrors.push(err47);
+												errors++;
+											}
+										}
+										if (data23.parent !== void 0) {
+											let data29 = data23.parent;
+											if (!(data29 && typeof data29 == "object" && !Array.isArray(data29))) {
+												const err48 = {
+													instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/related/" + i1 + "/parent",
+													schemaPath: "#/definitions/liveObject/properties/parent/type",
+													keyword: "type",
+													params: { type: "object" },
+													message: "must be object"
+												};
+												if (vErrors === null) vErrors = [err48];
+												else vErrors.push(err48);
+												errors++;
+											}
+										}
+									} else {
+										const err49 = {
+											instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/related/" + i1,
+											schemaPath: "#/definitions/liveObject/type",
+											keyword: "type",
+											params: { type: "object" },
+											message: "must be object"
+										};
+										if (vErrors === null) vErrors = [err49];
+										else vErrors.push(err49);
+										errors++;
+									}
+								}
+							} else {
+								const err50 = {
+									instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/related",
+									schemaPath: "#/properties/state/additionalProperties/properties/related/type",
+									keyword: "type",
+									params: { type: "array" },
+									message: "must be array"
+								};
+								if (vErrors === null) vErrors = [err50];
+								else vErrors.push(err50);
+								errors++;
+							}
+						}
+					} else {
+						const err51 = {
+							instancePath: instancePath + "/state/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+							schemaPath: "#/properties/state/additionalProperties/type",
+							keyword: "type",
+							params: { type: "object" },
+							message: "must be object"
+						};
+						if (vErrors === null) vErrors = [err51];
+						else vErrors.push(err51);
+						errors++;
+					}
+				}
+				else {
+					const err52 = {
+						instancePath: instancePath + "/state",
+						schemaPath: "#/properties/state/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err52];
+					else vErrors.push(err52);
+					errors++;
+				}
+			}
+			if (data.redacted !== void 0) {
+				let data30 = data.redacted;
+				if (Array.isArray(data30)) {
+					const len2 = data30.length;
+					for (let i2 = 0; i2 < len2; i2++) if (typeof data30[i2] !== "string") {
+						const err53 = {
+							instancePath: instancePath + "/redacted/" + i2,
+							schemaPath: "#/properties/redacted/items/type",
+							keyword: "type",
+							params: { type: "string" },
+							message: "must be string"
+						};
+						if (vErrors === null) vErrors = [err53];
+						else vErrors.push(err53);
+						errors++;
+					}
+				} else {
+					const err54 = {
+						instancePath: instancePath + "/redacted",
+						schemaPath: "#/properties/redacted/type",
+						keyword: "type",
+						params: { type: "array" },
+						message: "must be array"
+					};
+					if (vErrors === null) vErrors = [err54];
+					else vErrors.push(err54);
+					errors++;
+				}
+			}
+		} else {
+			const err55 = {
+				instancePath,
+				schemaPath: "#/type",
+				keyword: "type",
+				params: { type: "object" },
+				message: "must be object"
+			};
+			if (vErrors === null) vErrors = [err55];
+			else vErrors.push(err55);
+			errors++;
+		}
+		validate0.errors = vErrors;
+		return errors === 0;
+	}
+}));
 // dist/manifests/validators/index.cjs
 var require_validators = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 	const once = (make) => {
@@ -22686,7 +30257,9 @@ var require_validators = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 		["{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\"properties\":{\"mode\":{\"enum\":[\"off\",\"kubernetes\"],\"default\":\"off\",\"description\":\"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"},\"namespace\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\"description\":\"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"},\"leaseName\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\"default\":\"docops\",\"description\":\"Name of the Lease; replicas that share it elect one leader.\"},\"leaseDurationMs\":{\"type\":\"integer\",\"minimum\":1000,\"default\":15000,\"description\":\"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"},\"renewDeadlineMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":10000,\"description\":\"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"},\"retryPeriodMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":2000,\"description\":\"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"}}}", () => require_config_ha()],
 		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"$id\":\"https://docops.dev/schemas/policy.schema.json\",\"title\":\"docops policy file\",\"description\":\"Rules over a plan's changes (docs/policy.md). Each rule's `when` is a CEL expression evaluated once per change, with `change` (the change) and `plan` (every change, and counts) in scope; when it is true the rule fires on that change with its outcome and message. The same rules may be written inline in docops.yaml under `policy.rules`.\",\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"rules\"],\"properties\":{\"apiVersion\":{\"const\":\"docops/v1\"},\"kind\":{\"const\":\"Policy\"},\"rules\":{\"type\":\"array\",\"minItems\":1,\"description\":\"The rules of this file (at least one).\",\"items\":{\"$ref\":\"#/definitions/rule\"}},\"approvers\":{\"$ref\":\"#/definitions/approvers\"}},\"definitions\":{\"rule\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"name\",\"when\",\"outcome\",\"message\"],\"properties\":{\"name\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9][a-z0-9-]{0,62}$\",\"description\":\"The rule's name: lower-case letters, digits and dashes; unique across the policy.\"},\"description\":{\"type\":\"string\",\"description\":\"Why the rule exists (for people; not shown in plans).\"},\"when\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":4000,\"description\":\"CEL expression, true when the rule fires on `change`, e.g. change.kind == \\\"Site\\\" && change.after.?visibility.orValue(\\\"\\\") == \\\"public\\\".\"},\"outcome\":{\"enum\":[\"deny\",\"require-approval\",\"warn\"],\"description\":\"deny: apply refuses the plan (exit 3); require-approval: the daemon waits for an approval of exactly this plan; warn: said, nothing stops.\"},\"message\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":500,\"description\":\"What the plan says when the rule fires.\"}}},\"approvers\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"githubTeam\"],\"description\":\"Who may approve a plan a require-approval rule fired on (besides POST /approve on the daemon with its approver token). Every policy file that names approvers must name the same.\",\"properties\":{\"githubTeam\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$\",\"description\":\"GitHub team as ORG/TEAM-SLUG: a pull-request comment `/docops approve CHECKSUM` by an active member approves.\"}}}}}", () => require_policy()],
 		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"definitions\":{\"rule\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"name\",\"when\",\"outcome\",\"message\"],\"properties\":{\"name\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9][a-z0-9-]{0,62}$\",\"description\":\"The rule's name: lower-case letters, digits and dashes; unique across the policy.\"},\"description\":{\"type\":\"string\",\"description\":\"Why the rule exists (for people; not shown in plans).\"},\"when\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":4000,\"description\":\"CEL expression, true when the rule fires on `change`, e.g. change.kind == \\\"Site\\\" && change.after.?visibility.orValue(\\\"\\\") == \\\"public\\\".\"},\"outcome\":{\"enum\":[\"deny\",\"require-approval\",\"warn\"],\"description\":\"deny: apply refuses the plan (exit 3); require-approval: the daemon waits for an approval of exactly this plan; warn: said, nothing stops.\"},\"message\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":500,\"description\":\"What the plan says when the rule fires.\"}}},\"approvers\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"githubTeam\"],\"description\":\"Who may approve a plan a require-approval rule fired on (besides POST /approve on the daemon with its approver token). Every policy file that names approvers must name the same.\",\"properties\":{\"githubTeam\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$\",\"description\":\"GitHub team as ORG/TEAM-SLUG: a pull-request comment `/docops approve CHECKSUM` by an active member approves.\"}}}},\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/definitions/rule\"}}", () => require_policy_rules()],
-		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"definitions\":{\"rule\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"name\",\"when\",\"outcome\",\"message\"],\"properties\":{\"name\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9][a-z0-9-]{0,62}$\",\"description\":\"The rule's name: lower-case letters, digits and dashes; unique across the policy.\"},\"description\":{\"type\":\"string\",\"description\":\"Why the rule exists (for people; not shown in plans).\"},\"when\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":4000,\"description\":\"CEL expression, true when the rule fires on `change`, e.g. change.kind == \\\"Site\\\" && change.after.?visibility.orValue(\\\"\\\") == \\\"public\\\".\"},\"outcome\":{\"enum\":[\"deny\",\"require-approval\",\"warn\"],\"description\":\"deny: apply refuses the plan (exit 3); require-approval: the daemon waits for an approval of exactly this plan; warn: said, nothing stops.\"},\"message\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":500,\"description\":\"What the plan says when the rule fires.\"}}},\"approvers\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"githubTeam\"],\"description\":\"Who may approve a plan a require-approval rule fired on (besides POST /approve on the daemon with its approver token). Every policy file that names approvers must name the same.\",\"properties\":{\"githubTeam\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$\",\"description\":\"GitHub team as ORG/TEAM-SLUG: a pull-request comment `/docops approve CHECKSUM` by an active member approves.\"}}}},\"$ref\":\"#/definitions/approvers\"}", () => require_policy_approvers()]
+		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"definitions\":{\"rule\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"name\",\"when\",\"outcome\",\"message\"],\"properties\":{\"name\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9][a-z0-9-]{0,62}$\",\"description\":\"The rule's name: lower-case letters, digits and dashes; unique across the policy.\"},\"description\":{\"type\":\"string\",\"description\":\"Why the rule exists (for people; not shown in plans).\"},\"when\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":4000,\"description\":\"CEL expression, true when the rule fires on `change`, e.g. change.kind == \\\"Site\\\" && change.after.?visibility.orValue(\\\"\\\") == \\\"public\\\".\"},\"outcome\":{\"enum\":[\"deny\",\"require-approval\",\"warn\"],\"description\":\"deny: apply refuses the plan (exit 3); require-approval: the daemon waits for an approval of exactly this plan; warn: said, nothing stops.\"},\"message\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":500,\"description\":\"What the plan says when the rule fires.\"}}},\"approvers\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"githubTeam\"],\"description\":\"Who may approve a plan a require-approval rule fired on (besides POST /approve on the daemon with its approver token). Every policy file that names approvers must name the same.\",\"properties\":{\"githubTeam\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$\",\"description\":\"GitHub team as ORG/TEAM-SLUG: a pull-request comment `/docops approve CHECKSUM` by an active member approves.\"}}}},\"$ref\":\"#/definitions/approvers\"}", () => require_policy_approvers()],
+		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"$id\":\"https://docops.dev/schemas/plan.schema.json\",\"title\":\"docops plan (docops plan --format json), formatVersion 1\",\"description\":\"What `docops plan --format json` prints, and the `plan` of a saved-plan file and of `docops apply --format json`. Compatibility (docs/policy.md, \\\"The plan format\\\"): within formatVersion 1 docops only adds optional members, each added here in the same release; a change that removes, renames or retypes a member, or changes its meaning, comes with formatVersion 2. Consumers should check formatVersion and ignore members they do not know.\",\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"formatVersion\",\"steps\",\"unmanaged\",\"warnings\",\"blocked\"],\"properties\":{\"formatVersion\":{\"const\":1},\"steps\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/definitions/Step\"},\"description\":\"In apply order: phase (create, update, delete, prune), then wave, then kind, then key.\"},\"unmanaged\":{\"type\":\"array\",\"description\":\"Live objects no manifest mentions, left alone (prune is off for their kind).\",\"items\":{\"$ref\":\"#/definitions/UnmanagedObject\"}},\"warnings\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/definitions/PlanWarning\"}},\"blocked\":{\"type\":\"array\",\"description\":\"Manifest objects the plan cannot reach: none of their steps are planned, and plan/apply exit 1.\",\"items\":{\"$ref\":\"#/definitions/BlockedObject\"}},\"reported\":{\"type\":\"array\",\"description\":\"Changes the diff found that their ownership mode does not let docops make (observe: any; additive: a delete): shown, never sent, counted by no safety threshold.\",\"items\":{\"$ref\":\"#/definitions/ReportedChange\"}},\"owned\":{\"type\":\"array\",\"description\":\"Live objects (or parts of them) another writer owns, which docops leaves alone: a site's structure under Git Sync.\",\"items\":{\"$ref\":\"#/definitions/OwnedObject\"}},\"attribution\":{\"$ref\":\"#/definitions/DriftAttribution\"},\"manifestChanges\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"The daemon's plans: the ids of the steps a manifest edit asked for (every other step reverts drift).\"},\"scopes\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"plan\",\"apply\"],\"description\":\"Derived, not part of the plan: the OAuth scopes the plan's reads used and its apply would use.\",\"properties\":{\"plan\":{\"$ref\":\"#/definitions/TokenNeeds\"},\"apply\":{\"$ref\":\"#/definitions/TokenNeeds\"}}},\"policy\":{\"$ref\":\"#/definitions/PolicyVerdict\"}},\"definitions\":{\"Action\":{\"enum\":[\"create\",\"update\",\"delete\"]},\"Phase\":{\"description\":\"Phases run in this order. prune: deleting live objects no manifest mentions (only when prune is on); delete: deletes a manifest asks for implicitly (e.g. a membership dropped from a managed team).\",\"enum\":[\"create\",\"update\",\"delete\",\"prune\"]},\"OwnershipMode\":{\"description\":\"How much of a kind's live state docops may write (docs/kinds.md, \\\"Who owns what\\\"): authoritative — the manifests win; additive — create and update what is written, never delete or revert what is not; observe — never write, report the drift.\",\"enum\":[\"authoritative\",\"additive\",\"observe\"]},\"Source\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"file\",\"line\",\"column\"],\"properties\":{\"file\":{\"type\":\"string\"},\"line\":{\"type\":\"integer\",\"minimum\":1},\"column\":{\"type\":\"integer\",\"minimum\":1}}},\"Fields\":{\"type\":[\"object\",\"null\"],\"description\":\"Only the managed (compared) fields (before: live, after: the manifests'); null for a create's before and a delete's after. Never secrets.\"},\"Nulls\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"},\"description\":\"What a null value of a top-level field of before/after means in the API, where it is a value rather than nothing (a member's role: null is a guest): field → meaning. Only fields the step holds null. Renderers show such a null as \\\"null (guest)\\\", not \\\"(unset)\\\".\"},\"CascadeObject\":{\"type\":\"object\",\"description\":\"One live object the server deletes because a step deletes another (a collection takes the spaces inside it, a site its sections, site spaces, groups and share links, a team its memberships). Known from the fetched live state; an object the plan deletes with a step of its own is not repeated here.\",\"additionalProperties\":false,\"required\":[\"kind\",\"org\",\"key\"],\"properties\":{\"kind\":{\"type\":\"string\"},\"org\":{\"type\":\"string\"},\"key\":{\"type\":\"string\"},\"id\":{\"type\":\"string\"},\"note\":{\"type\":\"string\",\"description\":\"How it goes when that is not a plain delete, e.g. \\\"soft delete: restorable for 7 days\\\".\"}}},\"Step\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"id\",\"action\",\"phase\",\"kind\",\"org\",\"key\",\"wave\",\"before\",\"after\",\"dependsOn\",\"requests\"],\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"Unique within the plan and stable for the same inputs, e.g. Team/org1/platform#create.\"},\"action\":{\"$ref\":\"#/definitions/Action\"},\"phase\":{\"$ref\":\"#/definitions/Phase\"},\"kind\":{\"type\":\"string\"},\"org\":{\"type\":\"string\"},\"key\":{\"type\":\"string\",\"description\":\"The object's identity as the manifest names it (e-mail, title, path …).\"},\"wave\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"Depth in the parent → child hierarchy (plus nesting inside a kind).\"},\"mode\":{\"$ref\":\"#/definitions/OwnershipMode\",\"description\":\"The ownership mode that produced the step, when it is not authoritative (then only additive: observe never writes).\"},\"before\":{\"$ref\":\"#/definitions/Fields\"},\"after\":{\"$ref\":\"#/definitions/Fields\"},\"nulls\":{\"$ref\":\"#/definitions/Nulls\"},\"dependsOn\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Step ids that must succeed before this one runs.\"},\"requests\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/definitions/RequestSpec\"}},\"source\":{\"$ref\":\"#/definitions/Source\",\"description\":\"Where the manifest entry behind this step is written, when there is one.\"},\"note\":{\"type\":\"string\",\"description\":\"Human note shown in renderings, e.g. \\\"invite by e-mail\\\".\"},\"cascades\":{\"type\":\"array\",\"description\":\"Live objects this step deletes along with its own object, as fetched for this plan; absent when it takes none. The renderers list them under the step and the safety gate counts each one as a delete of its own kind.\",\"items\":{\"$ref\":\"#/definitions/CascadeObject\"}}}},\"ReportedChange\":{\"type\":\"object\",\"description\":\"A change the diff found that docops does not make: its ownership mode forbids it (mode: an update or create in observe, a delete in additive), or it would revert drift the daemon's drift setting keeps (drift: report, or propose as a pull request). Shown as report-only, never sent: it has no requests.\",\"additionalProperties\":false,\"required\":[\"id\",\"action\",\"phase\",\"kind\",\"org\",\"key\",\"wave\",\"before\",\"after\"],\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"Unique within the plan and stable for the same inputs, e.g. Team/org1/platform#create.\"},\"action\":{\"$ref\":\"#/definitions/Action\"},\"phase\":{\"$ref\":\"#/definitions/Phase\"},\"kind\":{\"type\":\"string\"},\"org\":{\"type\":\"string\"},\"key\":{\"type\":\"string\",\"description\":\"The object's identity as the manifest names it (e-mail, title, path …).\"},\"wave\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"Depth in the parent → child hierarchy (plus nesting inside a kind).\"},\"mode\":{\"enum\":[\"additive\",\"observe\"],\"description\":\"The ownership mode that keeps the change out.\"},\"before\":{\"$ref\":\"#/definitions/Fields\"},\"after\":{\"$ref\":\"#/definitions/Fields\"},\"nulls\":{\"$ref\":\"#/definitions/Nulls\"},\"source\":{\"$ref\":\"#/definitions/Source\",\"description\":\"Where the manifest entry behind this step is written, when there is one.\"},\"note\":{\"type\":\"string\",\"description\":\"Human note shown in renderings, e.g. \\\"invite by e-mail\\\".\"},\"cascades\":{\"type\":\"array\",\"description\":\"Live objects this step deletes along with its own object, as fetched for this plan; absent when it takes none. The renderers list them under the step and the safety gate counts each one as a delete of its own kind.\",\"items\":{\"$ref\":\"#/definitions/CascadeObject\"}},\"drift\":{\"enum\":[\"report\",\"propose\"],\"description\":\"The daemon's drift setting that keeps the drift (not reverted).\"}},\"anyOf\":[{\"required\":[\"mode\"]},{\"required\":[\"drift\"]}]},\"RequestSpec\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"method\",\"path\"],\"properties\":{\"method\":{\"enum\":[\"GET\",\"POST\",\"PUT\",\"PATCH\",\"DELETE\"]},\"path\":{\"type\":\"string\",\"pattern\":\"^/\",\"description\":\"Path below the API base, starting with /, e.g. /orgs/o1/teams. Refs show as placeholders.\"},\"body\":{\"description\":\"The JSON body (printed plans show a masked field's stand-in text instead).\",\"tsType\":\"unknown\"},\"capture\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"},\"description\":\"Values to keep from the response body for later steps: output name → dotted path in the body (e.g. id).\"},\"refs\":{\"type\":\"array\",\"description\":\"The refs of this request and where they sit; nothing else in path or body is ever substituted.\",\"items\":{\"$ref\":\"#/definitions/RefSlot\"}},\"recover\":{\"description\":\"On a create (or another write that is not idempotent): how to tell whether it happened after a failure that leaves that open. Several: a batch over several arrays of the body, each in its own list.\",\"if\":{\"type\":\"array\"},\"then\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/definitions/RecoverSpec\"},\"if\":{\"minItems\":2},\"then\":{\"x-message\":\"required when a request has several RecoverSpecs\",\"items\":{\"required\":[\"each\"]}}},\"else\":{\"$ref\":\"#/definitions/RecoverSpec\"}},\"idempotent\":{\"const\":true,\"description\":\"Sending it again leaves what sending it once leaves (a move, adding a section to a group, turning SSO on), whatever its method: retried like a PUT after a failure that leaves open whether it happened. Without it a POST is never sent again once it may have reached the server.\"},\"settle\":{\"$ref\":\"#/definitions/SettleSpec\"},\"masked\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"},\"description\":\"Body values a printed plan (--format json) shows as this text instead of the value sent: top-level body field → text, e.g. a SAML certificate → its fingerprint. Apply and the saved-plan file keep the body as it is sent.\"},\"merge\":{\"$ref\":\"#/definitions/MergeSpec\"},\"joins\":{\"$ref\":\"#/definitions/JoinSpec\"},\"refusedWhen\":{\"type\":\"array\",\"description\":\"A 2xx answer that says the write was not done: the step fails when the answer's dotted field equals value, with message. The answer's values are not quoted: they may be secrets, such as a payment session.\",\"items\":{\"$ref\":\"#/definitions/RefusedWhen\"}},\"batch\":{\"$ref\":\"#/definitions/BatchSpec\"}}},\"RefSlot\":{\"type\":\"object\",\"description\":\"Where a ref sits in a request: a whole path segment starting at character offset of the path (at: path), or a whole body value at the JSON pointer pointer (at: body; '' = the body itself). The text there is the ref's placeholder; step and output name the step whose output fills it.\",\"additionalProperties\":false,\"required\":[\"at\",\"step\",\"output\"],\"properties\":{\"at\":{\"enum\":[\"path\",\"body\"]},\"offset\":{\"type\":\"integer\",\"minimum\":1},\"pointer\":{\"type\":\"string\"},\"step\":{\"type\":\"string\"},\"output\":{\"type\":\"string\"}},\"if\":{\"properties\":{\"at\":{\"const\":\"path\"}}},\"then\":{\"required\":[\"offset\"]},\"else\":{\"required\":[\"pointer\"]}},\"SettleSpec\":{\"type\":\"object\",\"description\":\"A post-condition of a write the server finishes after answering (an OpenAPI spec is processed after its PUT). Once the request succeeded, apply reads path (GET) until every until condition holds (dotted field equals value), at most reads times, waiting a growing delay between reads. Then the step fails when a failWhen field is set, with message, the field and its value, and detail's value. Reads that never settle fail the step too; either way the write itself stays done.\",\"additionalProperties\":false,\"required\":[\"path\",\"until\",\"reads\"],\"properties\":{\"path\":{\"type\":\"string\",\"pattern\":\"^/\"},\"until\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"field\",\"value\"],\"properties\":{\"field\":{\"type\":\"string\"},\"value\":{\"type\":\"string\"}}}},\"failWhen\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"field\"],\"properties\":{\"field\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"},\"detail\":{\"type\":\"string\"}}}},\"reads\":{\"type\":\"integer\",\"minimum\":1}}},\"MergeSpec\":{\"type\":\"object\",\"description\":\"A read-modify-write of an object the API only takes whole (e.g. a site's customization): body holds only the managed values (the patch). Right before sending, apply GETs the request's own path and lays the patch over what it read: a plain object merges member by member, any other value (or an object at a whole pointer) replaces the value read. omit: top-level members of the read the PUT does not take. whole: JSON pointers of objects that replace whole. pick: a PATCH sends only the patch's own top-level members and these, as read. sets: JSON pointers of lists written as a delta ({add, remove}). remove: JSON pointers deleted from the merged object. known: JSON pointers of the members docops knows of the objects at whole pointers (a member read that is not here is kept).\",\"additionalProperties\":false,\"properties\":{\"known\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"omit\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"pick\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"remove\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"sets\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"whole\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}},\"JoinSpec\":{\"type\":\"object\",\"description\":\"A create that answers with the ids of what it made (invites): they are objects of list (below the API base) from now on, and their ids are at the JSON pointer ids of the answer.\",\"additionalProperties\":false,\"required\":[\"list\",\"ids\"],\"properties\":{\"ids\":{\"type\":\"string\"},\"list\":{\"type\":\"string\",\"pattern\":\"^/\"}}},\"RefusedWhen\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"field\",\"value\",\"message\"],\"properties\":{\"field\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"},\"value\":{\"type\":\"string\"}}},\"BatchSpec\":{\"type\":\"object\",\"description\":\"A bulk write: apply sends the requests of one ordered group with the same method, path and batch together, at most max elements of the body's list per request; each element's result (at results) whose failed.field equals failed.value fails its own step. Each step carries one such request holding its own element(s), complete on its own; a batched request carries nothing else that needs its own answer (no capture, recover, merge or settle).\",\"additionalProperties\":false,\"required\":[\"list\",\"max\",\"results\",\"failed\"],\"properties\":{\"failed\":{\"$ref\":\"#/definitions/RefusedWhen\"},\"list\":{\"type\":\"string\"},\"max\":{\"type\":\"integer\",\"minimum\":1},\"results\":{\"type\":\"string\"}}},\"RecoverSpec\":{\"type\":\"object\",\"description\":\"How apply finds the object a create request makes, in the list it lives in, after a failure that leaves open whether the server processed it: exactly one listed item matches → the create happened (the item stands in for the answer); none → it did not (sent again, or the step fails after a timeout); several → the step fails naming their ids. Values compared come from the request body after its refs are filled.\",\"additionalProperties\":false,\"required\":[\"match\"],\"properties\":{\"each\":{\"type\":\"string\",\"description\":\"A batch create: the body array at this JSON pointer makes one object per element, and match body pointers are relative to an element. With several RecoverSpecs on one request, each has its own each.\"},\"exclude\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Ids of live objects that had this identity when the plan was made (claimed by other entries): never a match.\"},\"match\":{\"type\":\"array\",\"description\":\"Every condition must hold for a listed item to match.\",\"items\":{\"$ref\":\"#/definitions/RecoverMatch\"}},\"path\":{\"type\":\"string\",\"pattern\":\"^/\",\"description\":\"The list to read, below the API base; holds no refs. Default: the request's own path after its refs are filled.\"},\"suffix\":{\"type\":\"string\",\"pattern\":\"^/\",\"description\":\"Appended to the list's path (/teams after /spaces/<<ref>>/permissions): a list below a new object.\"}}},\"RecoverMatch\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"field\"],\"properties\":{\"body\":{\"type\":\"string\",\"description\":\"JSON pointer into the resolved body (or into the element, with each) holding the value the field must equal; a value the body does not hold matches only an absent or null field.\"},\"field\":{\"type\":\"string\",\"description\":\"Dotted path into a listed item, e.g. title, space.id, user.email.\"},\"ignoreCase\":{\"type\":\"boolean\",\"description\":\"Compare strings case-insensitively (e-mail addresses).\"},\"not\":{\"const\":true,\"description\":\"The field must differ from the value instead (what differs was written since the plan's live read).\"},\"value\":{\"type\":[\"string\",\"null\"],\"description\":\"Or a fixed value the field must equal (null: the field is absent or null).\"}},\"oneOf\":[{\"required\":[\"body\"]},{\"required\":[\"value\"]}]},\"UnmanagedObject\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"kind\",\"org\",\"key\"],\"properties\":{\"kind\":{\"type\":\"string\"},\"org\":{\"type\":\"string\"},\"key\":{\"type\":\"string\"},\"id\":{\"type\":\"string\"},\"mode\":{\"$ref\":\"#/definitions/OwnershipMode\",\"description\":\"Set when an ownership mode leaves the object in place (additive), rather than prune being off.\"}}},\"PlanWarning\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"kind\",\"org\",\"key\",\"message\"],\"properties\":{\"kind\":{\"type\":\"string\"},\"org\":{\"type\":\"string\"},\"key\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"}}},\"BlockedObject\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"kind\",\"org\",\"key\",\"message\"],\"properties\":{\"kind\":{\"type\":\"string\"},\"org\":{\"type\":\"string\"},\"key\":{\"type\":\"string\"},\"message\":{\"type\":\"string\",\"description\":\"Why, naming what could not be resolved.\"},\"source\":{\"$ref\":\"#/definitions/Source\",\"description\":\"Where the manifest writes the offending value.\"}}},\"OwnedObject\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"kind\",\"org\",\"key\",\"what\",\"owner\"],\"properties\":{\"kind\":{\"type\":\"string\"},\"org\":{\"type\":\"string\"},\"key\":{\"type\":\"string\"},\"id\":{\"type\":\"string\"},\"what\":{\"type\":\"string\",\"description\":\"The parts owned, e.g. sections, section groups and site spaces.\"},\"owner\":{\"type\":\"string\",\"description\":\"The writer, e.g. Git Sync (repository acme/docs).\"}}},\"AttributedChange\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"step\",\"actor\",\"at\",\"action\"],\"properties\":{\"step\":{\"type\":\"string\",\"description\":\"The step id.\"},\"actor\":{\"type\":\"string\",\"description\":\"Who: the actor's label (an e-mail for users), else its id.\"},\"at\":{\"type\":\"string\",\"description\":\"When (ISO 8601).\"},\"action\":{\"type\":\"string\",\"description\":\"The audit action, e.g. member.updated.\"}}},\"DriftAttribution\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"changes\"],\"description\":\"Who made the live changes the steps revert (the organization's audit events).\",\"properties\":{\"changes\":{\"type\":\"array\",\"description\":\"The most recent audit event on each step's object (steps without one are not listed).\",\"items\":{\"$ref\":\"#/definitions/AttributedChange\"}},\"unavailable\":{\"type\":\"string\",\"description\":\"One line: why the events could not be read (403, 404, …); the plan goes on without them.\"}}},\"TokenNeeds\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"scopes\",\"personalTokenOnly\",\"unmatched\"],\"properties\":{\"scopes\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"personalTokenOnly\":{\"type\":\"array\",\"x-secret\":false,\"items\":{\"type\":\"string\"},\"description\":\"Operations only a personal access token may call (names of operations, not secrets).\"},\"unmatched\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}},\"PolicyVerdict\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"rules\",\"decision\",\"fired\"],\"description\":\"Derived, not part of the plan: what the configured policy says (docs/policy.md).\",\"properties\":{\"rules\":{\"type\":\"integer\",\"minimum\":1},\"decision\":{\"enum\":[\"pass\",\"warn\",\"require-approval\",\"deny\"]},\"fired\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"rule\",\"outcome\",\"message\",\"step\",\"object\",\"ruleSource\"],\"properties\":{\"rule\":{\"type\":\"string\"},\"outcome\":{\"enum\":[\"deny\",\"require-approval\",\"warn\"]},\"message\":{\"type\":\"string\"},\"step\":{\"type\":\"string\",\"description\":\"The step it fired on ('' when it fired on the plan as a whole: a policy that ran out of time).\"},\"object\":{\"type\":\"string\"},\"source\":{\"$ref\":\"#/definitions/Source\"},\"ruleSource\":{\"$ref\":\"#/definitions/Source\"},\"error\":{\"type\":\"string\",\"description\":\"Why the rule could not be evaluated on this change (it counts as fired).\"}}}},\"approval\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"checksum\":{\"type\":\"string\",\"pattern\":\"^sha256:[0-9a-f]{64}$\"},\"approvers\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"githubTeam\"],\"properties\":{\"githubTeam\":{\"type\":\"string\"}}}}}}}}}", () => require_plan()],
+		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"$id\":\"https://docops.dev/schemas/journal.schema.json\",\"title\":\"docops delete journal record\",\"description\":\"One line of a delete journal (journal-<timestamp>.jsonl): before each delete or prune step, a snapshot of the object about to go, written and fsync'd before the step's first request; `docops undo` reads it back. Format 2 adds state and redacted; undo still reads format 1. A reader reads the members named here and ignores others.\",\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"v\",\"time\",\"stepId\",\"phase\",\"action\",\"kind\",\"org\",\"key\",\"objectKey\",\"fields\",\"snapshot\"],\"properties\":{\"v\":{\"enum\":[1,2],\"description\":\"The journal format.\"},\"time\":{\"type\":\"string\",\"description\":\"When the snapshot was taken (ISO 8601).\"},\"stepId\":{\"type\":\"string\"},\"phase\":{\"enum\":[\"create\",\"update\",\"delete\",\"prune\"]},\"action\":{\"enum\":[\"create\",\"update\",\"delete\"]},\"kind\":{\"type\":\"string\"},\"org\":{\"type\":\"string\"},\"key\":{\"type\":\"string\",\"description\":\"The step's key (for duplicate titles `title (id)`); objectKey is the live object's own key.\"},\"objectKey\":{\"type\":\"string\"},\"id\":{\"type\":\"string\"},\"fields\":{\"type\":\"object\",\"description\":\"The live object's fields (secrets removed), or the step's before when no live object was found; its shape only the object's kind knows.\"},\"snapshot\":{\"enum\":[\"complete\",\"live\",\"plan\"],\"description\":\"complete: the kind's snapshot read the object and what its delete takes along (state); live: the object as fetched for the plan; plan: only the managed fields the step recorded.\"},\"state\":{\"type\":\"object\",\"tsType\":\"Snapshot\",\"description\":\"With complete: live states by manifest kind, as the kinds' export reads them (secrets removed).\",\"additionalProperties\":{\"type\":\"object\",\"required\":[\"objects\"],\"properties\":{\"objects\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/definitions/liveObject\"}},\"related\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/definitions/liveObject\"}}}}},\"redacted\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Fields left out because their names look like secrets (paths into the record), so undo can say so.\"}},\"definitions\":{\"liveObject\":{\"type\":\"object\",\"required\":[\"kind\",\"org\",\"key\",\"id\",\"fields\"],\"properties\":{\"kind\":{\"type\":\"string\"},\"org\":{\"type\":\"string\"},\"key\":{\"type\":\"string\"},\"id\":{\"type\":\"string\"},\"fields\":{\"type\":\"object\"},\"parent\":{\"type\":\"object\"}}}}}", () => require_journal()]
 	];
 }));
 // node_modules/colorette/index.cjs
@@ -26512,7 +34085,7 @@ var init__docops_action_require = __esmMin((() => {
 /** The table out of the spec: every operation with its `oauth` scopes (operations without own `security` have none). */
 function extractScopes(spec) {
 	const out = [];
-	for (const [path, item] of Object.entries(spec.paths ?? {})) for (const method of METHODS$1) {
+	for (const [path, item] of Object.entries(spec.paths ?? {})) for (const method of METHODS) {
 		const op = item[method];
 		if (!op) continue;
 		const scopes = /* @__PURE__ */ new Set();
@@ -26591,11 +34164,11 @@ function matchOperation(method, path) {
 	byShape.set(shape, found);
 	return found;
 }
-var GENERATED_TABLE, METHODS$1, table, templates, literalsAt, byShape, isParam;
+var GENERATED_TABLE, METHODS, table, templates, literalsAt, byShape, isParam;
 var init_operations = __esmMin((() => {
 	init__docops_action_require();
 	GENERATED_TABLE = "dist/api/operation-scopes.json (in the bundle)";
-	METHODS$1 = [
+	METHODS = [
 		"get",
 		"post",
 		"put",
@@ -28492,12 +36065,22 @@ var init_operations = __esmMin((() => {
 	byShape = /* @__PURE__ */ new Map();
 	isParam = (segment) => segment.startsWith("{") && segment.endsWith("}");
 }));
+// src/model/json.ts
+/**
+* The one guard for a JSON object read from outside (a parsed file, an API body, a spec): a value that is an
+* object, not null and not an array. Every module takes it from here; the lint refuses a private copy
+* (eslint.config.js, "one JSON type guard").
+*/
+function isRecord(v) {
+	return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+var init_json$1 = __esmMin((() => {}));
 // src/connect/orgs.ts
 async function listOrgs(client) {
 	const out = [];
 	for await (const item of client.paginate("/orgs")) {
-		if (!isRecord$4(item) || typeof item.id !== "string" || item.id === "") throw new ApiError("GET", "/orgs", void 0, "an organization in the list has no id");
-		const permissions = isRecord$4(item.permissions) ? item.permissions : {};
+		if (!isRecord(item) || typeof item.id !== "string" || item.id === "") throw new ApiError("GET", "/orgs", void 0, "an organization in the list has no id");
+		const permissions = isRecord(item.permissions) ? item.permissions : {};
 		out.push({
 			id: item.id,
 			title: typeof item.title === "string" ? item.title : "",
@@ -28506,10 +36089,9 @@ async function listOrgs(client) {
 	}
 	return out;
 }
-var isRecord$4;
 var init_orgs$1 = __esmMin((() => {
 	init_errors$1();
-	isRecord$4 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+	init_json$1();
 }));
 // src/connect/token.ts
 /** The value of `read`, or the refusal when the API answered 403 (any other failure propagates). */
@@ -28528,7 +36110,7 @@ async function orRefused(method, path, read, refused) {
 	}
 }
 function userOf(body) {
-	const rec = isRecord$3(body) ? body : {};
+	const rec = isRecord(body) ? body : {};
 	if (typeof rec.id !== "string" || rec.id === "") throw new ApiError("GET", "/user", void 0, "the answer names no user id");
 	return {
 		id: rec.id,
@@ -28556,7 +36138,7 @@ async function inspectToken(client, options = {}) {
 		if (user) {
 			const path = `/orgs/${pathSegment(org.id)}/members/${pathSegment(user.id)}`;
 			const member = await orRefused("GET", path, () => client.get(path), refused);
-			if (isRecord$3(member) && (typeof member.role === "string" || member.role === null)) access.role = member.role;
+			if (isRecord(member) && (typeof member.role === "string" || member.role === null)) access.role = member.role;
 		}
 		report.orgs.push(access);
 	}
@@ -28567,13 +36149,12 @@ function tokenAccess(report) {
 	if (!report.orgs || report.orgs.some((o) => o.admin === void 0)) return "unknown";
 	return report.orgs.some((o) => o.admin === true) ? "write" : "read-only";
 }
-var isRecord$3;
 var init_token = __esmMin((() => {
 	init_errors$1();
 	init_refs();
 	init_operations();
 	init_orgs$1();
-	isRecord$3 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+	init_json$1();
 }));
 // src/connect/render.ts
 function columns(rows) {
@@ -28676,17 +36257,17 @@ function expecting(client, expectations, now = Date.now) {
 function pointer$1(value, at) {
 	let v = value;
 	for (const raw of at.split("/").slice(1)) {
-		if (!isRecord$2(v) && !Array.isArray(v)) return void 0;
+		if (!isRecord(v) && !Array.isArray(v)) return void 0;
 		v = v[raw.replace(/~1/g, "/").replace(/~0/g, "~")];
 	}
 	return v;
 }
-var DEFAULT_LIST_LAG_MS, isRecord$2, same$1, names, Expectations;
+var DEFAULT_LIST_LAG_MS, same$1, names, Expectations;
 var init_expectations = __esmMin((() => {
+	init_json$1();
 	DEFAULT_LIST_LAG_MS = 5e3;
-	isRecord$2 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 	same$1 = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-	names = (item, id) => isRecord$2(item) && (item["id"] === id || item["slug"] === id || item["id"] === void 0 && Object.values(item).some((v) => isRecord$2(v) && v["id"] === id));
+	names = (item, id) => isRecord(item) && (item["id"] === id || item["slug"] === id || item["id"] === void 0 && Object.values(item).some((v) => isRecord(v) && v["id"] === id));
 	Expectations = class {
 		floorMs;
 		now;
@@ -28732,9 +36313,9 @@ var init_expectations = __esmMin((() => {
 				});
 				return;
 			}
-			if (method === "GET" || !isRecord$2(answer) || typeof answer["id"] !== "string") return;
+			if (method === "GET" || !isRecord(answer) || typeof answer["id"] !== "string") return;
 			const id = answer["id"];
-			const fields = isRecord$2(body) ? Object.keys(body).filter((k) => k in answer) : [];
+			const fields = isRecord(body) ? Object.keys(body).filter((k) => k in answer) : [];
 			const at = this.locationOf(answer);
 			if (at !== void 0 && at !== path && this.containers.has(at)) for (const list of this.listsOf(at)) this.expect({
 				list,
@@ -28769,7 +36350,7 @@ var init_expectations = __esmMin((() => {
 			for (const value of Object.values(answer)) {
 				if (!Array.isArray(value)) continue;
 				for (const item of value) {
-					if (!isRecord$2(item) || typeof item["id"] !== "string" || typeof item["object"] !== "string") continue;
+					if (!isRecord(item) || typeof item["id"] !== "string" || typeof item["object"] !== "string") continue;
 					const list = this.typeLists.get(`${owner}\u0000${item["object"]}`);
 					if (list !== void 0) this.expect({
 						list,
@@ -28790,7 +36371,7 @@ var init_expectations = __esmMin((() => {
 		}
 		/** An object of `list` made by a write that answered with its id only (read by id since). */
 		joined(list, id, item, sentAt) {
-			if (isRecord$2(item)) this.expect({
+			if (isRecord(item)) this.expect({
 				list,
 				id,
 				present: true,
@@ -28804,8 +36385,8 @@ var init_expectations = __esmMin((() => {
 			return [.../* @__PURE__ */ new Set([parent, ...this.containers.get(objectPath) ?? []])];
 		}
 		locationOf(item) {
-			const urls = isRecord$2(item) ? item["urls"] : void 0;
-			const location = isRecord$2(urls) ? urls["location"] : void 0;
+			const urls = isRecord(item) ? item["urls"] : void 0;
+			const location = isRecord(urls) ? urls["location"] : void 0;
 			if (typeof location !== "string" || this.baseUrl === "" || !location.startsWith(`${this.baseUrl}/`)) return void 0;
 			return location.slice(this.baseUrl.length);
 		}
@@ -28813,7 +36394,7 @@ var init_expectations = __esmMin((() => {
 		overlay(path, items, askedAt) {
 			const owner = path.split("/").slice(0, -1).join("/");
 			for (const item of items) {
-				if (isRecord$2(item) && typeof item["object"] === "string") this.typeLists.set(`${owner}\u0000${item["object"]}`, path);
+				if (isRecord(item) && typeof item["object"] === "string") this.typeLists.set(`${owner}\u0000${item["object"]}`, path);
 				const at = this.locationOf(item);
 				if (at === void 0 || at === `${path}/${String(item["id"])}`) continue;
 				let lists = this.containers.get(at);
@@ -28856,12 +36437,12 @@ var init_expectations = __esmMin((() => {
 		}
 		/** Take what a file kept (a malformed one is ignored: it only costs the protection it would have given). */
 		load(file) {
-			if (!isRecord$2(file) || file["version"] !== 1 || !Array.isArray(file["expectations"])) return;
+			if (!isRecord(file) || file["version"] !== 1 || !Array.isArray(file["expectations"])) return;
 			if (typeof file["lagMs"] === "number" && Number.isFinite(file["lagMs"])) this.learnedMs = Math.max(this.learnedMs, file["lagMs"]);
 			for (const e of file["expectations"]) {
-				if (!isRecord$2(e) || typeof e["list"] !== "string" || typeof e["id"] !== "string") continue;
+				if (!isRecord(e) || typeof e["list"] !== "string" || typeof e["id"] !== "string") continue;
 				if (typeof e["present"] !== "boolean" || typeof e["sentAt"] !== "number") continue;
-				const item = isRecord$2(e["item"]) ? e["item"] : void 0;
+				const item = isRecord(e["item"]) ? e["item"] : void 0;
 				if (e["present"] && !item) continue;
 				const fields = Array.isArray(e["fields"]) ? e["fields"].filter((f) => typeof f === "string") : void 0;
 				this.expect({
@@ -35986,13 +43567,13 @@ function lineNumbered(src, number) {
 	};
 }
 /** The key a line writes (its first word when it has no `key:`), for messages. */
-function keyOf(text) {
+function keyOf$1(text) {
 	const rest = text.slice(keyColumnOf(text));
 	return (/^("[^"]*"|'[^']*'|[^:#]*?)\s*:(\s|$)/.exec(rest)?.[1] ?? rest.split(/\s/)[0] ?? "").replace(/^["']|["']$/g, "");
 }
 /** A line named by its key when it writes a plain one, else by its number. */
 function named(l) {
-	const key = keyOf(l.text);
+	const key = keyOf$1(l.text);
 	return /^[\w$][\w .$/-]*$/.test(key) ? {
 		it: `"${key}"`,
 		at: `"${key}" on line ${l.number}`
@@ -36499,7 +44080,7 @@ function schemaIndex(schema) {
 	let marks = false;
 	const visit = (v, base, resource) => {
 		if (Array.isArray(v)) return v.forEach((x) => visit(x, base, resource));
-		if (!isNode(v)) return;
+		if (!isRecord(v)) return;
 		if (isMark(v["x-secret"]) && v["x-secret"] !== false) marks = true;
 		let [b, r] = [base, resource];
 		if (typeof v["$id"] === "string") {
@@ -36537,9 +44118,9 @@ function pointer(root, ptr) {
 	let node = root;
 	for (const raw of ptr.split("/").slice(1)) {
 		const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-		node = isNode(node) || Array.isArray(node) ? node[key] : void 0;
+		node = isRecord(node) || Array.isArray(node) ? node[key] : void 0;
 	}
-	return isNode(node) ? node : void 0;
+	return isRecord(node) ? node : void 0;
 }
 /** The subschemas of a node (its ref's target included). */
 function children(index, node) {
@@ -36549,9 +44130,9 @@ function children(index, node) {
 	for (const k of CHILDREN) {
 		const v = node[k];
 		if (k === "properties" || k === "patternProperties") {
-			if (isNode(v)) out.push(...Object.values(v).filter(isNode));
-		} else if (Array.isArray(v)) out.push(...v.filter(isNode));
-		else if (isNode(v)) out.push(v);
+			if (isRecord(v)) out.push(...Object.values(v).filter(isRecord));
+		} else if (Array.isArray(v)) out.push(...v.filter(isRecord));
+		else if (isRecord(v)) out.push(v);
 	}
 	return out;
 }
@@ -36593,11 +44174,11 @@ function markedValues(schema, value) {
 		if (ref) walk(ref, v, path, seen);
 		for (const k of SAME_VALUE) {
 			const sub = node[k];
-			const branches = Array.isArray(sub) ? sub.filter(isNode) : isNode(sub) ? [sub] : [];
+			const branches = Array.isArray(sub) ? sub.filter(isRecord) : isRecord(sub) ? [sub] : [];
 			for (const s of branches) walk(s, v, path, seen);
 		}
 		if (Array.isArray(v)) walkItems(node, v, path);
-		else if (isNode(v)) walkProperties(node, v, path);
+		else if (isRecord(v)) walkProperties(node, v, path);
 		else if (v !== void 0 && v !== null && holdsParts(node)) {
 			const below = reachable(index, node);
 			const as = below.has("credential") || below.has("userinfo") ? "credential" : below.has("payload") ? "payload" : void 0;
@@ -36613,17 +44194,17 @@ function markedValues(schema, value) {
 		const rest = tuple ? Array.isArray(node["prefixItems"]) ? node["items"] : node["additionalItems"] : node["items"];
 		v.forEach((item, i) => {
 			const s = tuple && i < tuple.length ? tuple[i] : rest;
-			if (isNode(s)) walk(s, item, [...path, i], /* @__PURE__ */ new Set());
+			if (isRecord(s)) walk(s, item, [...path, i], /* @__PURE__ */ new Set());
 		});
 	};
 	const walkProperties = (node, v, path) => {
-		const props = isNode(node["properties"]) ? node["properties"] : {};
-		const patterns = isNode(node["patternProperties"]) ? Object.entries(node["patternProperties"]) : [];
+		const props = isRecord(node["properties"]) ? node["properties"] : {};
+		const patterns = isRecord(node["patternProperties"]) ? Object.entries(node["patternProperties"]) : [];
 		for (const [k, x] of Object.entries(v)) {
 			const named = props[k];
-			const matching = patterns.filter(([p, s]) => isNode(s) && new RegExp(p, "u").test(k)).map(([, s]) => s);
+			const matching = patterns.filter(([p, s]) => isRecord(s) && new RegExp(p, "u").test(k)).map(([, s]) => s);
 			const rest = node["additionalProperties"];
-			const schemas = isNode(named) ? [named, ...matching] : matching.length > 0 ? matching : isNode(rest) ? [rest] : [];
+			const schemas = isRecord(named) ? [named, ...matching] : matching.length > 0 ? matching : isRecord(rest) ? [rest] : [];
 			for (const s of schemas) walk(s, x, [...path, k], /* @__PURE__ */ new Set());
 		}
 	};
@@ -36631,7 +44212,7 @@ function markedValues(schema, value) {
 	return out;
 }
 function holdsParts(node) {
-	return PARTS.some((k) => isNode(node[k]) || Array.isArray(node[k]));
+	return PARTS.some((k) => isRecord(node[k]) || Array.isArray(node[k]));
 }
 /** The mark that decides the value at `path`: the innermost marked place at or above it (a hiding one on a tie). */
 function markAt(marked, path) {
@@ -36716,10 +44297,11 @@ function scalars(value, path, marked) {
 	}
 	return out;
 }
-var SECRET_KEYWORD, SECRET_MARKS, indexes$1, isNode, isMark, SAME_VALUE, PARTS, CHILDREN, NOT_SHOWN, isHidden;
+var SECRET_KEYWORD, SECRET_MARKS, indexes$1, isMark, SAME_VALUE, PARTS, CHILDREN, NOT_SHOWN, isHidden;
 var init_secret_fields = __esmMin((() => {
 	init_schema_text();
 	init_secrets();
+	init_json$1();
 	SECRET_KEYWORD = "x-secret";
 	SECRET_MARKS = [
 		"credential",
@@ -36729,7 +44311,6 @@ var init_secret_fields = __esmMin((() => {
 		false
 	];
 	indexes$1 = /* @__PURE__ */ new WeakMap();
-	isNode = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 	isMark = (v) => SECRET_MARKS.includes(v);
 	SAME_VALUE = [
 		"allOf",
@@ -36795,24 +44376,8 @@ function describeError(e, value, markAt = () => void 0) {
 		return problem(`invalid field name "${e.propertyName}": ${inner.message}`, [...path, e.propertyName], true);
 	}
 	switch (e.keyword) {
-		case "required": return problem(`missing required field "${String(p.missingProperty)}"`);
 		case "additionalProperties":
 		case "unevaluatedProperties": return problem(`unknown field "${String(p.additionalProperty ?? p.unevaluatedProperty)}"`, [...path, String(p.additionalProperty ?? p.unevaluatedProperty)], true);
-		case "type": {
-			const types = Array.isArray(p.type) ? p.type.join(" or ") : String(p.type);
-			const scalar = got !== null && typeof got !== "object";
-			return problem(`must be ${types} (got ${jsonType(got)}${scalar ? shown ? ` ${quoted()}` : `, ${NOT_SHOWN}` : ""})`);
-		}
-		case "enum": return problem(`must be one of ${p.allowedValues.map((v) => typeof v === "string" ? v : JSON.stringify(v)).join(", ")} (got ${quoted()})`);
-		case "const": return problem(`must be ${JSON.stringify(p.allowedValue)} (got ${quoted()})`);
-		case "maxLength": return problem(`must be at most ${plural(Number(p.limit), "character")} (got ${typeof got === "string" ? [...got].length : "?"})`);
-		case "minLength": return problem(`must be at least ${plural(Number(p.limit), "character")} (got ${typeof got === "string" ? [...got].length : "?"})`);
-		case "pattern": return problem(`must match the pattern ${String(p.pattern)} (got ${quoted()})`);
-		case "format": return problem(`must be a valid ${String(p.format)} (got ${quoted()})`);
-		case "maxItems": return problem(`must have at most ${plural(Number(p.limit), "item")} (got ${Array.isArray(got) ? got.length : "?"})`);
-		case "minItems": return problem(`must have at least ${plural(Number(p.limit), "item")} (got ${Array.isArray(got) ? got.length : "?"})`);
-		case "maxProperties": return problem(`must have at most ${plural(Number(p.limit), "field")}`);
-		case "minProperties": return problem(`must have at least ${plural(Number(p.limit), "field")}`);
 		case "uniqueItems": {
 			const [a, b] = [Number(p.i), Number(p.j)].sort((x, y) => x - y);
 			return {
@@ -36822,17 +44387,51 @@ function describeError(e, value, markAt = () => void 0) {
 				message: `duplicate item (same as item [${a}])`
 			};
 		}
+	}
+	const at = {
+		value: got,
+		shown: shown !== void 0,
+		quoted
+	};
+	return problem(shapeMessage(e.keyword, p, at) ?? limitMessage(e.keyword, p, at) ?? e.message ?? `fails "${e.keyword}"`);
+}
+/** The message of an error about the value's shape (a field, its type, its allowed values or forms). */
+function shapeMessage(keyword, p, got) {
+	switch (keyword) {
+		case "required": return `missing required field "${String(p.missingProperty)}"`;
+		case "type": {
+			const types = Array.isArray(p.type) ? p.type.join(" or ") : String(p.type);
+			const scalar = got.value !== null && typeof got.value !== "object";
+			return `must be ${types} (got ${jsonType(got.value)}${scalar ? got.shown ? ` ${got.quoted()}` : `, ${NOT_SHOWN}` : ""})`;
+		}
+		case "enum": return `must be one of ${p.allowedValues.map((v) => typeof v === "string" ? v : JSON.stringify(v)).join(", ")} (got ${got.quoted()})`;
+		case "const": return `must be ${JSON.stringify(p.allowedValue)} (got ${got.quoted()})`;
+		case "pattern": return `must match the pattern ${String(p.pattern)} (got ${got.quoted()})`;
+		case "format": return `must be a valid ${String(p.format)} (got ${got.quoted()})`;
+		case "dependentRequired":
+		case "dependencies": return `missing field "${String(p.missingProperty)}" (required when "${String(p.property)}" is set)`;
+		case "oneOf": return `must match exactly one of the allowed forms (matches ${Array.isArray(p.passingSchemas) ? p.passingSchemas.length : "none"})`;
+		case "anyOf": return "must match one of the allowed forms";
+		case "not": return "must not match the forbidden form";
+	}
+}
+/** The message of an error about a size or a bound (of a text, a list, an object or a number). */
+function limitMessage(keyword, p, got) {
+	const { value } = got;
+	const chars = typeof value === "string" ? [...value].length : "?";
+	const items = Array.isArray(value) ? value.length : "?";
+	switch (keyword) {
+		case "maxLength": return `must be at most ${plural(Number(p.limit), "character")} (got ${chars})`;
+		case "minLength": return `must be at least ${plural(Number(p.limit), "character")} (got ${chars})`;
+		case "maxItems": return `must have at most ${plural(Number(p.limit), "item")} (got ${items})`;
+		case "minItems": return `must have at least ${plural(Number(p.limit), "item")} (got ${items})`;
+		case "maxProperties": return `must have at most ${plural(Number(p.limit), "field")}`;
+		case "minProperties": return `must have at least ${plural(Number(p.limit), "field")}`;
 		case "minimum":
 		case "maximum":
 		case "exclusiveMinimum":
-		case "exclusiveMaximum": return problem(`must be ${String(p.comparison)} ${String(p.limit)} (got ${quoted()})`);
-		case "multipleOf": return problem(`must be a multiple of ${String(p.multipleOf)} (got ${quoted()})`);
-		case "dependentRequired":
-		case "dependencies": return problem(`missing field "${String(p.missingProperty)}" (required when "${String(p.property)}" is set)`);
-		case "oneOf": return problem(`must match exactly one of the allowed forms (matches ${Array.isArray(p.passingSchemas) ? p.passingSchemas.length : "none"})`);
-		case "anyOf": return problem("must match one of the allowed forms");
-		case "not": return problem("must not match the forbidden form");
-		default: return problem(e.message ?? `fails "${e.keyword}"`);
+		case "exclusiveMaximum": return `must be ${String(p.comparison)} ${String(p.limit)} (got ${got.quoted()})`;
+		case "multipleOf": return `must be a multiple of ${String(p.multipleOf)} (got ${got.quoted()})`;
 	}
 }
 /** `prefix.path: message`, or just the message at the root with an empty prefix. */
@@ -36874,8 +44473,8 @@ function createAjv(schema, code = {}, options = {}) {
 		}
 	};
 	const which = dialectOf(schema);
-	const ajv = which === "2020" ? new (load$2("ajv/dist/2020.js")).Ajv2020(opts) : which === "2019" ? new (load$2("ajv/dist/2019.js")).Ajv2019(opts) : new (load$2("ajv")).Ajv(opts);
-	load$2("ajv-formats")(ajv);
+	const ajv = which === "2020" ? new (load$3("ajv/dist/2020.js")).Ajv2020(opts) : which === "2019" ? new (load$3("ajv/dist/2019.js")).Ajv2019(opts) : new (load$3("ajv")).Ajv(opts);
+	load$3("ajv-formats")(ajv);
 	return ajv;
 }
 function dialectOf(schema) {
@@ -36945,31 +44544,100 @@ function validateWithSchema(value, schema, locate, prefix, locateKey = locate, s
 function toPointer(path) {
 	return path.map((s) => "/" + String(s).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
 }
-var load$2, instances, PRECOMPILED_INDEX, precompiled, compiled;
-var init_schema$1 = __esmMin((() => {
+var load$3, instances, PRECOMPILED_INDEX, precompiled, compiled;
+var init_schema$2 = __esmMin((() => {
 	init__docops_action_require();
 	init_ajv_messages();
 	init_paths$1();
 	init_schema_text();
 	init_secret_fields();
-	load$2 = bundledRequire;
+	load$3 = bundledRequire;
 	instances = /* @__PURE__ */ new Map();
 	PRECOMPILED_INDEX = "../manifests/validators/index.cjs";
 	compiled = /* @__PURE__ */ new WeakMap();
 }));
-// src/daemon/notify/types.ts
-var NOTIFY_EVENTS;
-var init_types = __esmMin((() => {
-	NOTIFY_EVENTS = [
-		"drift",
-		"apply_failed",
-		"refused",
-		"awaiting_approval",
-		"recovered",
-		"manifests_invalid"
-	];
+// src/safety/journal-dir.ts
+var DEFAULT_JOURNAL_DIR;
+var init_journal_dir = __esmMin((() => {
+	DEFAULT_JOURNAL_DIR = ".docops/journal";
 }));
-// src/daemon/notify/config.ts
+// src/config/ha.ts
+function haConfig(raw) {
+	if (!isRecord(raw) || raw.mode !== "kubernetes") return {};
+	const d = HA_DEFAULTS;
+	const num = (k) => typeof raw[k] === "number" ? raw[k] : d[k];
+	return { ha: {
+		mode: "kubernetes",
+		...typeof raw.namespace === "string" ? { namespace: raw.namespace } : {},
+		leaseName: typeof raw.leaseName === "string" ? raw.leaseName : d.leaseName,
+		leaseDurationMs: num("leaseDurationMs"),
+		renewDeadlineMs: num("renewDeadlineMs"),
+		retryPeriodMs: num("retryPeriodMs")
+	} };
+}
+/**
+* The election's timings must nest as client-go requires: the leader stops writing (renewDeadline) before the
+* others may take over (leaseDuration), and renews more than once within its deadline (1.2 × retryPeriod,
+* client-go's jitter factor).
+*/
+function haIssues(raw, at) {
+	if (!isRecord(raw)) return [];
+	const d = HA_DEFAULTS;
+	const value = (k) => raw[k] === void 0 ? d[k] : typeof raw[k] === "number" ? raw[k] : void 0;
+	const lease = value("leaseDurationMs");
+	const renew = value("renewDeadlineMs");
+	const retry = value("retryPeriodMs");
+	const where = (k) => at(raw[k] !== void 0 ? ["ha", k] : ["ha"]);
+	const issues = [];
+	if (lease !== void 0 && renew !== void 0 && renew >= lease) issues.push({
+		...where("renewDeadlineMs"),
+		message: `ha.renewDeadlineMs: must be below ha.leaseDurationMs (${lease}), so the leader stops writing before another replica may take over`
+	});
+	if (renew !== void 0 && retry !== void 0 && renew <= 1.2 * retry) issues.push({
+		...where("retryPeriodMs"),
+		message: `ha.retryPeriodMs: 1.2 × it must be below ha.renewDeadlineMs (${renew}), so the leader tries to renew more than once before it gives up`
+	});
+	return issues;
+}
+var HA_DEFAULTS;
+var init_ha = __esmMin((() => {
+	init_json$1();
+	HA_DEFAULTS = {
+		leaseName: "docops",
+		leaseDurationMs: 15e3,
+		renewDeadlineMs: 1e4,
+		retryPeriodMs: 2e3
+	};
+}));
+// src/config/config.ts
+var CONFIG_DEFAULTS;
+var init_config$2 = __esmMin((() => {
+	init_expectations();
+	init_ha();
+	CONFIG_DEFAULTS = {
+		concurrency: 8,
+		mode: "apply",
+		listen: "0.0.0.0:8080",
+		debounceMs: 500,
+		retry: {
+			initialMs: 1e3,
+			maxMs: 3e5
+		},
+		shutdownGraceMs: 3e4,
+		logLevel: "info",
+		ha: HA_DEFAULTS,
+		informer: {
+			enabled: true,
+			pollSeconds: 30,
+			resyncMinutes: 240,
+			overlapSeconds: 60,
+			maxOverlapSeconds: 3600
+		},
+		healthMinutes: 60,
+		listLagSeconds: DEFAULT_LIST_LAG_MS / 1e3
+	};
+}));
+// src/config/notify.ts
 /** Targets from a schema-valid `notify` value; issues for what the schema cannot see. */
 function notifyTargets(raw, env, at) {
 	const targets = [];
@@ -36979,7 +44647,7 @@ function notifyTargets(raw, env, at) {
 		issues
 	};
 	raw.forEach((item, i) => {
-		if (!isObject$7(item)) return;
+		if (!isRecord(item)) return;
 		const where = (field) => at([
 			"notify",
 			String(i),
@@ -37032,17 +44700,19 @@ function notifyTargets(raw, env, at) {
 		issues
 	};
 }
-var isObject$7;
-var init_config$3 = __esmMin((() => {
-	init_types();
-	isObject$7 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+var NOTIFY_EVENTS;
+var init_notify = __esmMin((() => {
+	init_json$1();
+	NOTIFY_EVENTS = [
+		"drift",
+		"apply_failed",
+		"refused",
+		"awaiting_approval",
+		"recovered",
+		"manifests_invalid"
+	];
 }));
-// src/safety/journal-dir.ts
-var DEFAULT_JOURNAL_DIR;
-var init_journal_dir = __esmMin((() => {
-	DEFAULT_JOURNAL_DIR = ".docops/journal";
-}));
-// src/daemon/config-schema.ts
+// src/config/schema.ts
 /**
 * The config schema, self-contained: schemas/config.schema.json refers to `safety.schema.json` (written
 * separately); the referenced schema is embedded under its resolved $id so the one compiled validator can
@@ -37066,16 +44736,16 @@ function configSchema() {
 	return cached$1;
 }
 var SAFETY_REF, cached$1;
-var init_config_schema = __esmMin((() => {
+var init_schema$1 = __esmMin((() => {
 	SAFETY_REF = "safety.schema.json";
 }));
-// src/daemon/config-ownership.ts
+// src/config/ownership.ts
 /**
 * The config's ownership settings (docs/daemon.md, "Who owns what"): `kinds.<Kind>.mode` and `.drift`, and
-* `proposals`, where drift under `propose` becomes a pull request. Read and checked here; config.ts calls these.
+* `proposals`, where drift under `propose` becomes a pull request. Read and checked here; load.ts calls these.
 */
 function proposalsConfig(raw, base, doc, defaultApiUrl = "https://api.github.com") {
-	const gh = isObject$6(raw) && isObject$6(raw.github) ? raw.github : void 0;
+	const gh = isRecord(raw) && isRecord(raw.github) ? raw.github : void 0;
 	if (!gh || typeof gh.repository !== "string") return {};
 	const str = (k) => typeof gh[k] === "string" ? gh[k] : void 0;
 	const tokenFile = str("tokenFile");
@@ -37100,11 +44770,11 @@ function proposalsConfig(raw, base, doc, defaultApiUrl = "https://api.github.com
 }
 /** drift: propose needs somewhere to propose; observe never writes, so no drift setting means anything beside it. */
 function driftIssues(raw, at) {
-	if (!isObject$6(raw.kinds)) return [];
+	if (!isRecord(raw.kinds)) return [];
 	const issues = [];
-	const github = isObject$6(raw.proposals) && isObject$6(raw.proposals.github);
+	const github = isRecord(raw.proposals) && isRecord(raw.proposals.github);
 	for (const [kind, c] of Object.entries(raw.kinds)) {
-		if (!isObject$6(c) || c.drift === void 0 || c.drift === "revert") continue;
+		if (!isRecord(c) || c.drift === void 0 || c.drift === "revert") continue;
 		if (c.mode === "observe") issues.push({
 			...at([
 				"kinds",
@@ -37126,10 +44796,10 @@ function driftIssues(raw, at) {
 }
 /** Prune deletes what no manifest writes; a kind in additive or observe mode never does (src/engine/modes.ts). */
 function modeIssues(raw, at) {
-	if (!isObject$6(raw.kinds) || !isObject$6(raw.prune)) return [];
+	if (!isRecord(raw.kinds) || !isRecord(raw.prune)) return [];
 	const issues = [];
 	for (const [kind, c] of Object.entries(raw.kinds)) {
-		const mode = isObject$6(c) ? c.mode : void 0;
+		const mode = isRecord(c) ? c.mode : void 0;
 		if (raw.prune[kind] !== true || mode !== "additive" && mode !== "observe") continue;
 		issues.push({
 			...at([
@@ -37142,60 +44812,12 @@ function modeIssues(raw, at) {
 	}
 	return issues;
 }
-var isObject$6, githubApiUrl;
-var init_config_ownership = __esmMin((() => {
-	isObject$6 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+var githubApiUrl;
+var init_ownership = __esmMin((() => {
+	init_json$1();
 	githubApiUrl = (env) => env.DOCOPS_GITHUB_API_URL || "https://api.github.com";
 }));
-// src/daemon/config-ha.ts
-function haConfig(raw) {
-	if (!isObject$5(raw) || raw.mode !== "kubernetes") return {};
-	const d = HA_DEFAULTS;
-	const num = (k) => typeof raw[k] === "number" ? raw[k] : d[k];
-	return { ha: {
-		mode: "kubernetes",
-		...typeof raw.namespace === "string" ? { namespace: raw.namespace } : {},
-		leaseName: typeof raw.leaseName === "string" ? raw.leaseName : d.leaseName,
-		leaseDurationMs: num("leaseDurationMs"),
-		renewDeadlineMs: num("renewDeadlineMs"),
-		retryPeriodMs: num("retryPeriodMs")
-	} };
-}
-/**
-* The election's timings must nest as client-go requires: the leader stops writing (renewDeadline) before the
-* others may take over (leaseDuration), and renews more than once within its deadline (1.2 × retryPeriod,
-* client-go's jitter factor).
-*/
-function haIssues(raw, at) {
-	if (!isObject$5(raw)) return [];
-	const d = HA_DEFAULTS;
-	const value = (k) => raw[k] === void 0 ? d[k] : typeof raw[k] === "number" ? raw[k] : void 0;
-	const lease = value("leaseDurationMs");
-	const renew = value("renewDeadlineMs");
-	const retry = value("retryPeriodMs");
-	const where = (k) => at(raw[k] !== void 0 ? ["ha", k] : ["ha"]);
-	const issues = [];
-	if (lease !== void 0 && renew !== void 0 && renew >= lease) issues.push({
-		...where("renewDeadlineMs"),
-		message: `ha.renewDeadlineMs: must be below ha.leaseDurationMs (${lease}), so the leader stops writing before another replica may take over`
-	});
-	if (renew !== void 0 && retry !== void 0 && renew <= 1.2 * retry) issues.push({
-		...where("retryPeriodMs"),
-		message: `ha.retryPeriodMs: 1.2 × it must be below ha.renewDeadlineMs (${renew}), so the leader tries to renew more than once before it gives up`
-	});
-	return issues;
-}
-var HA_DEFAULTS, isObject$5;
-var init_config_ha = __esmMin((() => {
-	HA_DEFAULTS = {
-		leaseName: "docops",
-		leaseDurationMs: 15e3,
-		renewDeadlineMs: 1e4,
-		retryPeriodMs: 2e3
-	};
-	isObject$5 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-}));
-// src/daemon/config-fleet.ts
+// src/config/organizations.ts
 /**
 * `organizations:` and `shard:` of docops.yaml (docs/daemon.md, "Many organizations", "Shards"): one daemon
 * reconciling several organizations, each on its own, and the shards that spread them over several daemons.
@@ -37218,60 +44840,74 @@ function fleetConfig(input) {
 	const organizations = [];
 	const seen = /* @__PURE__ */ new Map();
 	list.forEach((o, i) => {
-		if (!isObject$4(o)) return;
-		const where = (...path) => at([
-			"organizations",
-			String(i),
-			...path
-		]);
-		const id = String(o.id ?? "");
-		if (seen.has(id)) issues.push({
-			...where("id"),
-			message: `organizations[${i}].id: ${id} is already organizations[${seen.get(id)}]`
-		});
-		seen.set(id, i);
-		if (o.tokenFile === void 0 === (o.tokenEnv === void 0)) {
-			const both = o.tokenFile !== void 0;
-			issues.push({
-				...both ? atKey([
-					"organizations",
-					String(i),
-					"tokenEnv"
-				]) : where(),
-				message: `organizations[${i}]: ${both ? "give tokenFile or tokenEnv, not both" : "give tokenFile or tokenEnv: where its token is read (never the token itself)"}`
-			});
-		}
-		if (typeof o.schedule === "string") {
-			const problem = input.cronProblem(o.schedule);
-			if (problem) issues.push({
-				...where("schedule"),
-				message: `organizations[${i}].schedule: ${problem}`
-			});
-		}
-		let notify;
-		if (o.notify !== void 0 && !input.refused(`/organizations/${i}/notify`)) {
-			const found = notifyTargets(o.notify, input.env, (path) => where(...path));
-			notify = found.targets;
-			issues.push(...found.issues.map((x) => ({
-				...x,
-				message: `organizations[${i}].${x.message}`
-			})));
-		}
-		organizations.push({
-			id,
-			manifestsDir: (0, node_path.resolve)(input.base, String(o.manifests ?? ".")),
-			...typeof o.tokenFile === "string" ? { tokenFile: (0, node_path.resolve)(input.base, o.tokenFile) } : {},
-			...typeof o.tokenEnv === "string" ? { tokenEnv: o.tokenEnv } : {},
-			...typeof o.schedule === "string" ? { schedule: o.schedule } : {},
-			...isObject$4(o.prune) ? { prune: o.prune } : {},
-			...isObject$4(o.safety) ? { safety: o.safety } : {},
-			...notify ? { notify } : {},
-			...o.tokenFile !== void 0 || o.tokenEnv !== void 0 ? { at: {
-				...o.tokenFile !== void 0 ? { tokenFile: where("tokenFile") } : {},
-				...o.tokenEnv !== void 0 ? { tokenEnv: where("tokenEnv") } : {}
-			} } : {}
-		});
+		if (isRecord(o)) organizations.push(orgEntry(o, i, seen, input, issues));
 	});
+	issues.push(...overlapIssues(organizations, at));
+	const shard = shardConfig(raw, at, atKey, issues);
+	return {
+		organizations,
+		...shard ? { shard } : {},
+		issues
+	};
+}
+/** One entry of `organizations:` (`i` its index), its problems pushed to `issues`; `seen`: the ids before it. */
+function orgEntry(o, i, seen, input, issues) {
+	const where = (...path) => input.at([
+		"organizations",
+		String(i),
+		...path
+	]);
+	const id = String(o.id ?? "");
+	if (seen.has(id)) issues.push({
+		...where("id"),
+		message: `organizations[${i}].id: ${id} is already organizations[${seen.get(id)}]`
+	});
+	seen.set(id, i);
+	if (o.tokenFile === void 0 === (o.tokenEnv === void 0)) {
+		const both = o.tokenFile !== void 0;
+		issues.push({
+			...both ? input.atKey([
+				"organizations",
+				String(i),
+				"tokenEnv"
+			]) : where(),
+			message: `organizations[${i}]: ${both ? "give tokenFile or tokenEnv, not both" : "give tokenFile or tokenEnv: where its token is read (never the token itself)"}`
+		});
+	}
+	if (typeof o.schedule === "string") {
+		const problem = input.cronProblem(o.schedule);
+		if (problem) issues.push({
+			...where("schedule"),
+			message: `organizations[${i}].schedule: ${problem}`
+		});
+	}
+	let notify;
+	if (o.notify !== void 0 && !input.refused(`/organizations/${i}/notify`)) {
+		const found = notifyTargets(o.notify, input.env, (path) => where(...path));
+		notify = found.targets;
+		issues.push(...found.issues.map((x) => ({
+			...x,
+			message: `organizations[${i}].${x.message}`
+		})));
+	}
+	return {
+		id,
+		manifestsDir: (0, node_path.resolve)(input.base, String(o.manifests ?? ".")),
+		...typeof o.tokenFile === "string" ? { tokenFile: (0, node_path.resolve)(input.base, o.tokenFile) } : {},
+		...typeof o.tokenEnv === "string" ? { tokenEnv: o.tokenEnv } : {},
+		...typeof o.schedule === "string" ? { schedule: o.schedule } : {},
+		...isRecord(o.prune) ? { prune: o.prune } : {},
+		...isRecord(o.safety) ? { safety: o.safety } : {},
+		...notify ? { notify } : {},
+		...o.tokenFile !== void 0 || o.tokenEnv !== void 0 ? { at: {
+			...o.tokenFile !== void 0 ? { tokenFile: where("tokenFile") } : {},
+			...o.tokenEnv !== void 0 ? { tokenEnv: where("tokenEnv") } : {}
+		} } : {}
+	};
+}
+/** A directory inside another's would be read by both: each organization reads only its own. */
+function overlapIssues(organizations, at) {
+	const issues = [];
 	organizations.forEach((a, i) => organizations.forEach((b, j) => {
 		if (j <= i || !(contains(a.manifestsDir, b.manifestsDir) || contains(b.manifestsDir, a.manifestsDir))) return;
 		issues.push({
@@ -37283,16 +44919,11 @@ function fleetConfig(input) {
 			message: `organizations[${j}].manifests: ${a.manifestsDir === b.manifestsDir ? "the same directory as" : "overlaps the directory of"} organizations[${i}] (${a.id}); each organization reads a directory of its own`
 		});
 	}));
-	const shard = shardConfig(raw, at, atKey, issues);
-	return {
-		organizations,
-		...shard ? { shard } : {},
-		issues
-	};
+	return issues;
 }
 function shardConfig(raw, at, atKey, issues) {
 	const s = raw.shard;
-	if (!isObject$4(s)) return void 0;
+	if (!isRecord(s)) return void 0;
 	const num = (k) => typeof s[k] === "number" ? s[k] : void 0;
 	const [index, count, leases] = [
 		num("index"),
@@ -37304,7 +44935,7 @@ function shardConfig(raw, at, atKey, issues) {
 			...atKey(["shard", "leases"]),
 			message: "shard: either {index, count} (static shards) or {leases} (dynamic shards), not both"
 		});
-		if ((isObject$4(raw.ha) ? raw.ha : {}).mode !== "kubernetes") issues.push({
+		if ((isRecord(raw.ha) ? raw.ha : {}).mode !== "kubernetes") issues.push({
 			...atKey(["shard", "leases"]),
 			message: "shard.leases: dynamic shards are held through Kubernetes Leases; set ha.mode: kubernetes"
 		});
@@ -37334,10 +44965,9 @@ function contains(outer, inner) {
 	const rel = (0, node_path.relative)(outer, inner);
 	return rel === "" || rel !== ".." && !rel.startsWith(`..${node_path.sep}`) && !(0, node_path.isAbsolute)(rel);
 }
-var isObject$4;
-var init_config_fleet = __esmMin((() => {
-	init_config$3();
-	isObject$4 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+var init_organizations$1 = __esmMin((() => {
+	init_notify();
+	init_json$1();
 }));
 // node_modules/node-cron/dist/_shared.js
 function resolveNickname(expression) {
@@ -37754,7 +45384,7 @@ var init_node_cron = __esmMin((() => {
 	registry.all;
 	registry.get;
 }));
-// src/daemon/config-checks.ts
+// src/config/checks.ts
 /** `HOST:PORT` (IPv6 in brackets) → address; undefined when malformed. */
 function parseListen(value) {
 	const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9_.-]+)):(\d{1,5})$/.exec(value);
@@ -37785,7 +45415,7 @@ function semanticIssues(raw, at, atKey) {
 		message: "reconcileSecretFile: give reconcileSecret or reconcileSecretFile, not both"
 	});
 	issues.push(...haIssues(raw.ha, at), ...modeIssues(raw, at), ...driftIssues(raw, at));
-	const retry = isObject$3(raw.retry) ? raw.retry : {};
+	const retry = isRecord(raw.retry) ? raw.retry : {};
 	if (typeof retry.initialMs === "number" && typeof retry.maxMs === "number" && retry.maxMs < retry.initialMs) issues.push({
 		...at(["retry", "maxMs"]),
 		message: "retry.maxMs: must not be smaller than retry.initialMs"
@@ -37798,18 +45428,18 @@ function cronProblem(expression) {
 	const why = result.valid ? "" : result.errors.map((e) => e.message).join("; ");
 	return result.valid ? void 0 : `"${expression}" is not a valid cron expression${why ? ` (${why})` : ""}`;
 }
-var isObject$3, PORT_TOO_BIG;
-var init_config_checks = __esmMin((() => {
+var PORT_TOO_BIG;
+var init_checks = __esmMin((() => {
 	init_node_cron();
-	init_config_ownership();
-	init_config_ha();
-	isObject$3 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+	init_ownership();
+	init_ha();
+	init_json$1();
 	PORT_TOO_BIG = /:(6553[6-9]|655[4-9]\d|65[6-9]\d\d|6[6-9]\d{3}|[7-9]\d{4})$/;
 }));
-// src/daemon/config-overrides.ts
+// src/config/overrides.ts
 /**
 * The fields the environment sets, and what is wrong with them (as lines: the variables have no positions). The
-* values of DOCOPS_MANIFESTS and DOCOPS_JOURNAL_DIR are relative to the working directory (config.ts).
+* values of DOCOPS_MANIFESTS and DOCOPS_JOURNAL_DIR are relative to the working directory (load.ts).
 */
 function envOverrides(env) {
 	const values = {};
@@ -37845,11 +45475,11 @@ function envOverrides(env) {
 	};
 }
 var ENV_OVERRIDES;
-var init_config_overrides = __esmMin((() => {
-	init_schema$1();
+var init_overrides = __esmMin((() => {
+	init_schema$2();
 	init_secret_fields();
-	init_config_checks();
-	init_config_schema();
+	init_checks();
+	init_schema$1();
 	ENV_OVERRIDES = {
 		DOCOPS_API_URL: "apiUrl",
 		DOCOPS_MANIFESTS: "manifests",
@@ -42207,7 +49837,7 @@ var init_lib = __esmMin((() => {
 */
 /** The CEL environment, loaded on first use. */
 function loadCel() {
-	return loaded ??= Promise.resolve().then(() => (init_lib(), lib_exports)).then((lib) => makeCel(new lib.Environment({
+	return loaded$1 ??= Promise.resolve().then(() => (init_lib(), lib_exports)).then((lib) => makeCel(new lib.Environment({
 		enableOptionalTypes: true,
 		limits: LIMITS
 	})));
@@ -42285,7 +49915,7 @@ function withDeadline(ms, work) {
 	}
 	return result;
 }
-var LIMITS, COMPREHENSIONS, CHANGE_FIELDS, PLAN_FIELDS, loaded, isAst, DeadlineExceeded, sandbox;
+var LIMITS, COMPREHENSIONS, CHANGE_FIELDS, PLAN_FIELDS, loaded$1, isAst, DeadlineExceeded, sandbox;
 var init_cel = __esmMin((() => {
 	LIMITS = {
 		maxAstNodes: 2e3,
@@ -42405,7 +50035,7 @@ var init_schemas = __esmMin((() => {}));
 * rules with one name, policy files naming different approvers. A configured policy that loads no rule is an
 * error, never a pass.
 */
-var load_exports = /* @__PURE__ */ __exportAll({
+var load_exports$1 = /* @__PURE__ */ __exportAll({
 	combinePolicy: () => combinePolicy,
 	inlinePolicyPart: () => inlinePolicyPart,
 	loadPolicyPath: () => loadPolicyPath,
@@ -42566,11 +50196,11 @@ async function loadPolicyPath(target) {
 		column: 1
 	});
 }
-var init_load$1 = __esmMin((() => {
+var init_load$2 = __esmMin((() => {
 	init_errors$1();
 	init_discover();
 	init_parse$1();
-	init_schema$1();
+	init_schema$2();
 	init_cel();
 	init_scalar_pos();
 	init_schemas();
@@ -42581,7 +50211,7 @@ var init_load$1 = __esmMin((() => {
 * `approvers`, and the daemon's `approvals` (how it takes them: daemon-approvals.ts). Problems are issues at their
 * file:line:column, reported with the config's own.
 */
-var config_exports$1 = /* @__PURE__ */ __exportAll({
+var config_exports = /* @__PURE__ */ __exportAll({
 	NO_APPROVERS: () => NO_APPROVERS,
 	policyFromConfig: () => policyFromConfig
 });
@@ -42664,40 +50294,59 @@ function approvalsConfig(raw, doc) {
 	};
 }
 var DEFAULT_POLL_MS, NO_APPROVERS;
-var init_config$2 = __esmMin((() => {
+var init_config$1 = __esmMin((() => {
 	init_errors$1();
-	init_load$1();
+	init_load$2();
 	DEFAULT_POLL_MS = 6e4;
 	NO_APPROVERS = "policy.approvals.github: the policy names no approvers (approvers: {githubTeam: ORG/TEAM-SLUG}), so no comment could approve";
 }));
-// src/daemon/config.ts
+// src/config/load.ts
 /**
-* docops.yaml → DaemonConfig. The file is parsed like a manifest (positions, `${VAR}` interpolation) and
+* docops.yaml → DocopsConfig. The file is parsed like a manifest (positions, `${VAR}` interpolation) and
 * validated against schemas/config.schema.json; every problem is reported at once as file:line:column.
 * Then environment variables (DOCOPS_*) and command-line flags override single fields, in that order.
 */
-var config_exports = /* @__PURE__ */ __exportAll({
-	CONFIG_DEFAULTS: () => CONFIG_DEFAULTS,
-	DEFAULT_JOURNAL_DIR: () => DEFAULT_JOURNAL_DIR,
-	ENV_OVERRIDES: () => ENV_OVERRIDES,
-	cronProblem: () => cronProblem,
-	loadDaemonConfig: () => loadDaemonConfig,
-	parseListen: () => parseListen
-});
-async function loadDaemonConfig(file, options) {
+var load_exports = /* @__PURE__ */ __exportAll({ loadConfig: () => loadConfig });
+async function loadConfig(file, options) {
 	const configFile = (0, node_path.resolve)(options.cwd ?? process.cwd(), file);
-	let text;
+	const parts = await readParts(file, configFile, await readConfigFile(file, configFile), options.env);
+	const { doc, raw, fleet, issues } = parts;
+	const { values: fromEnv, problems } = envOverrides(options.env);
+	if (!/^https?:\/\//.test(githubApiUrl(options.env))) problems.push(`DOCOPS_GITHUB_API_URL=${options.env.DOCOPS_GITHUB_API_URL}: must start with http:// or https://`);
+	if (issues.length === 0 && raw.manifests === void 0 && fromEnv.manifests === void 0 && !fleet.organizations) issues.push({
+		...doc ? doc.pos([]) : {
+			file,
+			line: 1,
+			column: 1
+		},
+		message: "manifests: required (the manifests directory; or set DOCOPS_MANIFESTS)"
+	});
+	const secret = issues.length === 0 && doc ? await readSecret(raw, (0, node_path.dirname)(configFile), fromEnv, doc, issues) : void 0;
+	const listen = options.overrides?.listen;
+	if (listen !== void 0 && !parseListen(listen)) problems.push(`--listen ${listen}: must be HOST:PORT`);
+	throwProblems(issues, problems);
+	return configOf(parts, {
+		configFile,
+		fromEnv,
+		secret,
+		options
+	});
+}
+async function readConfigFile(file, configFile) {
 	try {
-		text = await (0, node_fs_promises.readFile)(configFile);
+		return await (0, node_fs_promises.readFile)(configFile);
 	} catch (err) {
 		throw new UsageError(`cannot read config file ${file}: ${err.code ?? err.message}`);
 	}
+}
+/** The file parsed and checked: its one document, its schema, then each part the schema did not refuse. */
+async function readParts(file, configFile, text, env) {
 	const read = /* @__PURE__ */ new Set();
-	const every = everyVariable(options.env);
+	const every = everyVariable(env);
 	const parsed = parseYamlFile(file, text, { vars: { read: (name) => (read.add(name), every.read(name)) } });
 	const secrets = {
-		env: options.env,
-		variables: [...read].map((n) => options.env[n]).filter((v) => v !== void 0)
+		env,
+		variables: [...read].map((n) => env[n]).filter((v) => v !== void 0)
 	};
 	const issues = [...parsed.issues];
 	const doc = parsed.documents[0];
@@ -42708,72 +50357,80 @@ async function loadDaemonConfig(file, options) {
 			message: "the config file must hold one YAML document"
 		});
 	}
-	let raw = {};
-	let notify = [];
-	let policy = { issues: [] };
-	let fleet = { issues: [] };
-	if (doc) {
-		const schemaIssues = validateWithSchema(doc.value, configSchema(), doc.pos, "", doc.keyPos, secrets);
-		issues.push(...schemaIssues);
-		if (isObject$2(doc.value)) {
-			raw = doc.value;
-			issues.push(...semanticIssues(raw, doc.pos, doc.keyPos));
-			const refused = (pointer) => schemaIssues.some((i) => isUnder(i.path, pointer));
-			if (!refused("/notify")) {
-				const found = notifyTargets(raw.notify, options.env, doc.pos);
-				notify = found.targets;
-				issues.push(...found.issues);
-			}
-			fleet = fleetConfig({
-				raw,
-				refused,
-				base: (0, node_path.dirname)(configFile),
-				env: options.env,
-				at: doc.pos,
-				atKey: doc.keyPos,
-				cronProblem
-			});
-			issues.push(...fleet.issues);
-			const checked = policyParts(raw.policy, refused);
-			policy = await configPolicy(checked, {
-				file,
-				text: text.toString("utf8"),
-				pos: doc.pos,
-				keyPos: doc.keyPos,
-				base: (0, node_path.dirname)(configFile),
-				partial: checked !== raw.policy,
-				githubApiUrl: githubApiUrl(options.env)
-			});
-			issues.push(...policy.issues);
-		}
-	}
-	const { values: fromEnv, problems } = envOverrides(options.env);
-	if (!/^https?:\/\//.test(githubApiUrl(options.env))) problems.push(`DOCOPS_GITHUB_API_URL=${options.env.DOCOPS_GITHUB_API_URL}: must start with http:// or https://`);
-	if (issues.length === 0 && raw.manifests === void 0 && fromEnv.manifests === void 0 && fleet.organizations === void 0) issues.push({
-		...doc ? doc.pos([]) : {
-			file,
-			line: 1,
-			column: 1
-		},
-		message: "manifests: required (the manifests directory; or set DOCOPS_MANIFESTS)"
+	const parts = {
+		doc,
+		raw: {},
+		notify: [],
+		policy: { issues: [] },
+		fleet: { issues: [] },
+		issues
+	};
+	if (!doc) return parts;
+	const schemaIssues = validateWithSchema(doc.value, configSchema(), doc.pos, "", doc.keyPos, secrets);
+	issues.push(...schemaIssues);
+	if (!isRecord(doc.value)) return parts;
+	const refused = (pointer) => schemaIssues.some((i) => isUnder(i.path, pointer));
+	return checkedParts({
+		...parts,
+		raw: doc.value
+	}, doc, refused, {
+		file,
+		text: text.toString("utf8"),
+		pos: doc.pos,
+		keyPos: doc.keyPos,
+		base: (0, node_path.dirname)(configFile),
+		githubApiUrl: githubApiUrl(env),
+		env
 	});
-	const secret = issues.length === 0 && doc ? await readSecret(raw, (0, node_path.dirname)(configFile), fromEnv, doc, issues) : void 0;
-	const cliProblems = options.overrides?.listen !== void 0 && !parseListen(options.overrides.listen) ? [`--listen ${options.overrides.listen}: must be HOST:PORT`] : [];
+}
+/** The checks JSON Schema cannot make, part by part (notify, organizations and shard, policy), issues in that order. */
+async function checkedParts(parts, doc, refused, ctx) {
+	const { raw, issues } = parts;
+	issues.push(...semanticIssues(raw, doc.pos, doc.keyPos));
+	if (!refused("/notify")) {
+		const found = notifyTargets(raw.notify, ctx.env, doc.pos);
+		parts.notify = found.targets;
+		issues.push(...found.issues);
+	}
+	const { env, ...policyDoc } = ctx;
+	parts.fleet = fleetConfig({
+		raw,
+		refused,
+		base: ctx.base,
+		env,
+		at: doc.pos,
+		atKey: doc.keyPos,
+		cronProblem
+	});
+	issues.push(...parts.fleet.issues);
+	const checked = policyParts(raw.policy, refused);
+	parts.policy = await configPolicy(checked, {
+		...policyDoc,
+		partial: checked !== raw.policy
+	});
+	issues.push(...parts.policy.issues);
+	return parts;
+}
+/** Problems without a place (the environment's, the flags') make a usage error that lists the file's too. */
+function throwProblems(issues, problems) {
 	issues.sort((a, b) => a.line - b.line || a.column - b.column);
-	if (problems.length > 0 || cliProblems.length > 0) throw new UsageError([
+	if (problems.length > 0) throw new UsageError([
 		"invalid configuration:",
 		...issues.map(formatIssue),
-		...problems,
-		...cliProblems
+		...problems
 	].join("\n"));
 	if (issues.length > 0) throw new ValidationError(issues);
+}
+/** The file's values under the environment's and the flags', with the defaults for what none of them gives. */
+function configOf({ doc, raw, notify, policy, fleet }, o) {
+	const { configFile, fromEnv, secret } = o;
 	const base = (0, node_path.dirname)(configFile);
-	const cwd = options.cwd ?? process.cwd();
+	const cwd = o.options.cwd ?? process.cwd();
 	const merged = {
 		...raw,
 		...fromEnv
 	};
-	const overrides = options.overrides ?? {};
+	const overrides = o.options.overrides ?? {};
 	const str = (k) => typeof merged[k] === "string" ? merged[k] : void 0;
 	const apiUrl = overrides.apiUrl ?? str("apiUrl");
 	const tokenFile = str("tokenFile");
@@ -42793,7 +50450,7 @@ async function loadDaemonConfig(file, options) {
 		mode: merged.mode ?? CONFIG_DEFAULTS.mode,
 		prune: raw.prune ?? {},
 		kinds: raw.kinds ?? {},
-		...proposalsConfig(raw.proposals, (0, node_path.dirname)(configFile), doc, githubApiUrl(options.env)),
+		...proposalsConfig(raw.proposals, base, doc, githubApiUrl(o.options.env)),
 		invite: raw.invite === true,
 		listen: parseListen(overrides.listen ?? str("listen") ?? CONFIG_DEFAULTS.listen),
 		...secret !== void 0 ? { reconcileSecret: secret } : {},
@@ -42809,8 +50466,8 @@ async function loadDaemonConfig(file, options) {
 		sandbox: overrides.sandbox === true,
 		statusPage: raw.statusPage !== false,
 		notify,
-		...haConfig(isObject$2(fromEnv.ha) ? {
-			...isObject$2(raw.ha) ? raw.ha : {},
+		...haConfig(isRecord(fromEnv.ha) ? {
+			...isRecord(raw.ha) ? raw.ha : {},
 			...fromEnv.ha
 		} : raw.ha),
 		...policy.policy ? { policy: policy.policy } : {},
@@ -42824,7 +50481,7 @@ async function loadDaemonConfig(file, options) {
 }
 function informerSettings(raw) {
 	const d = CONFIG_DEFAULTS.informer;
-	const r = isObject$2(raw) ? raw : {};
+	const r = isRecord(raw) ? raw : {};
 	const num = (k) => typeof r[k] === "number" ? r[k] : d[k];
 	return {
 		enabled: r.enabled !== false,
@@ -42836,8 +50493,8 @@ function informerSettings(raw) {
 }
 /** `policy:` (src/policy, and the CEL library, loaded only when the config has one). */
 async function configPolicy(raw, doc) {
-	if (!isObject$2(raw)) return { issues: [] };
-	return (await Promise.resolve().then(() => (init_config$2(), config_exports$1))).policyFromConfig(raw, doc);
+	if (!isRecord(raw)) return { issues: [] };
+	return (await Promise.resolve().then(() => (init_config$1(), config_exports))).policyFromConfig(raw, doc);
 }
 /** The reconcile secret (registered at once); a file that cannot be read or holds a short one is an issue at its field. */
 async function readSecret(raw, base, fromEnv, doc, issues) {
@@ -42870,48 +50527,25 @@ function isUnder(path, pointer) {
 }
 /** `policy:` without the fields the schema refused (their problems are reported already); itself when none was. */
 function policyParts(raw, refused) {
-	if (!isObject$2(raw) || !Object.keys(raw).some((k) => refused(`/policy/${k}`))) return raw;
+	if (!isRecord(raw) || !Object.keys(raw).some((k) => refused(`/policy/${k}`))) return raw;
 	return Object.fromEntries(Object.entries(raw).filter(([k]) => !refused(`/policy/${k}`)));
 }
-var CONFIG_DEFAULTS, isObject$2;
-var init_config$1 = __esmMin((() => {
+var init_load$1 = __esmMin((() => {
 	init_errors$1();
 	init_interpolate();
 	init_parse$1();
-	init_schema$1();
-	init_config$3();
+	init_schema$2();
 	init_secrets();
 	init_journal_dir();
-	init_expectations();
-	init_config_schema();
-	init_config_ownership();
-	init_config_ha();
-	init_config_fleet();
-	init_config_checks();
-	init_config_overrides();
-	CONFIG_DEFAULTS = {
-		concurrency: 8,
-		mode: "apply",
-		listen: "0.0.0.0:8080",
-		debounceMs: 500,
-		retry: {
-			initialMs: 1e3,
-			maxMs: 3e5
-		},
-		shutdownGraceMs: 3e4,
-		logLevel: "info",
-		ha: HA_DEFAULTS,
-		informer: {
-			enabled: true,
-			pollSeconds: 30,
-			resyncMinutes: 240,
-			overlapSeconds: 60,
-			maxOverlapSeconds: 3600
-		},
-		healthMinutes: 60,
-		listLagSeconds: DEFAULT_LIST_LAG_MS / 1e3
-	};
-	isObject$2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+	init_config$2();
+	init_notify();
+	init_schema$1();
+	init_ownership();
+	init_ha();
+	init_organizations$1();
+	init_checks();
+	init_overrides();
+	init_json$1();
 }));
 // src/engine/modes.ts
 var modes_exports = /* @__PURE__ */ __exportAll({
@@ -43102,15 +50736,15 @@ var init_modes$1 = __esmMin((() => {
 // src/cli/config-file.ts
 function configFromFlag(ctx) {
 	let config = read.get(ctx);
-	if (!config) read.set(ctx, config = load$1(ctx));
+	if (!config) read.set(ctx, config = load$2(ctx));
 	return config;
 }
-async function load$1(ctx) {
+async function load$2(ctx) {
 	const file = ctx.values.config;
 	if (typeof file !== "string") return void 0;
-	const { loadDaemonConfig } = await Promise.resolve().then(() => (init_config$1(), config_exports));
+	const { loadConfig } = await Promise.resolve().then(() => (init_load$1(), load_exports));
 	const manifests = typeof ctx.values.manifests === "string" ? ctx.values.manifests : ".";
-	return loadDaemonConfig(file, { env: {
+	return loadConfig(file, { env: {
 		...ctx.io.env,
 		DOCOPS_MANIFESTS: manifests
 	} });
@@ -43135,6 +50769,469 @@ var src_exports = /* @__PURE__ */ __exportAll({});
 var init_src$1 = __esmMin((() => {
 	init_errors$1();
 	throw new UsageError("the in-process sandbox (--sandbox) is not part of the docops GitHub Action, which runs validate, plan and apply: use the docops command line (docs/install.md)");
+}));
+// src/api/paginate.ts
+async function* paginatePages(get, path, query) {
+	const seen = /* @__PURE__ */ new Set();
+	let page;
+	do {
+		const envelope = asEnvelope(await get(path, {
+			...query,
+			limit: PAGE_LIMIT,
+			page
+		}), path);
+		yield* envelope.items;
+		page = envelope.next?.page;
+		if (page !== void 0) {
+			if (seen.has(page)) throw new ApiError("GET", path, void 0, "pagination cursor repeated; list is inconsistent");
+			seen.add(page);
+		}
+	} while (page !== void 0);
+}
+function asEnvelope(body, path) {
+	if (body === null || typeof body !== "object" || !Array.isArray(body.items)) throw new ApiError("GET", path, void 0, "response is not a list (no items array)");
+	const next = body.next;
+	if (next !== void 0 && next !== null && typeof next.page !== "string") throw new ApiError("GET", path, void 0, "list response has a malformed next.page");
+	return body;
+}
+var PAGE_LIMIT;
+var init_paginate = __esmMin((() => {
+	init_errors$1();
+	PAGE_LIMIT = 1e3;
+}));
+// src/api/retry.ts
+function isIdempotent(method) {
+	return IDEMPOTENT.has(method.toUpperCase());
+}
+function neverReachedServer(code) {
+	return code !== void 0 && NEVER_CONNECTED.has(code);
+}
+/** May this failure be retried for this method (ignoring the attempt budget)? */
+function isRetryable(method, failure) {
+	if (failure.kind === "status") {
+		if (!RETRYABLE_STATUS.has(failure.status)) return false;
+		return isIdempotent(method) || failure.status === 429;
+	}
+	if (neverReachedServer(failure.code)) return true;
+	return isIdempotent(method) && failure.code !== void 0 && MAYBE_RECEIVED.has(failure.code);
+}
+/**
+* What one failed attempt may have done on the server: nothing when the connection was never made or the
+* server refused the request with a 4xx (429 included); `maybe` after a 5xx, a 3xx (never followed), or a
+* connection that broke once the request may have been sent (the server is done with it either way); `pending`
+* when no answer came in time (the server may still process it).
+*/
+function attemptEffect(failure) {
+	if (failure.kind === "aborted") return "pending";
+	if (failure.kind === "status") return failure.status >= 500 || failure.status >= 300 && failure.status < 400 ? "maybe" : "none";
+	if (neverReachedServer(failure.code)) return "none";
+	return failure.code !== void 0 && STILL_RUNNING.has(failure.code) ? "pending" : "maybe";
+}
+/** The more uncertain of two effects: over all attempts of a request, the worst one is what may have happened. */
+function worseEffect(a, b) {
+	return EFFECT_RANK[b] > EFFECT_RANK[a] ? b : a;
+}
+/** Whether this failure counts against maxRateLimitRetries rather than maxRetries. */
+function isRateLimit(failure) {
+	return failure.kind === "status" && failure.status === 429;
+}
+/** Retry-After as milliseconds from `now` (delta-seconds or HTTP-date); undefined when absent or unparsable. */
+function parseRetryAfter(value, now) {
+	if (value === void 0) return void 0;
+	const trimmed = value.trim();
+	if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1e3;
+	const at = Date.parse(trimmed);
+	if (Number.isNaN(at)) return void 0;
+	return Math.max(0, at - now);
+}
+/** Exponential backoff with full jitter: uniform in [0, min(maxDelay, minDelay * 2^retryIndex)). */
+function backoffDelay(retryIndex, opts, random) {
+	const ceiling = Math.min(opts.maxDelayMs, opts.minDelayMs * 2 ** retryIndex);
+	return Math.floor(random() * ceiling);
+}
+/**
+* The wait before the next attempt, or undefined when the failure is final.
+* `retriesDone` counts retries already made from this failure's budget (429s: maxRateLimitRetries; anything
+* else: maxRetries); 0 after the first such failure. A Retry-After header (for a 429 without one, its
+* X-RateLimit-Reset) wins over the computed backoff, capped by maxRetryAfterMs.
+*/
+function nextDelay(method, failure, retriesDone, opts, random, now) {
+	if (retriesDone >= (isRateLimit(failure) ? opts.maxRateLimitRetries : opts.maxRetries) || !isRetryable(method, failure)) return void 0;
+	const requested = failure.kind === "status" ? parseRetryAfter(failure.retryAfter, now) ?? (isRateLimit(failure) ? failure.rateLimitResetMs : void 0) : void 0;
+	if (requested !== void 0) return Math.min(requested, opts.maxRetryAfterMs);
+	return backoffDelay(retriesDone, opts, random);
+}
+/** The error code of a transport failure (also looks inside `cause` and AggregateError). */
+function networkErrorCode(err) {
+	let current = err;
+	for (let depth = 0; depth < 4 && current !== null && typeof current === "object"; depth++) {
+		const code = current.code;
+		if (typeof code === "string") return code;
+		current = current instanceof AggregateError ? current.errors[0] : current.cause;
+	}
+}
+var DEFAULT_RETRY, IDEMPOTENT, RETRYABLE_STATUS, NEVER_CONNECTED, MAYBE_RECEIVED, STILL_RUNNING, EFFECT_RANK;
+var init_retry = __esmMin((() => {
+	DEFAULT_RETRY = {
+		maxRetries: 5,
+		maxRateLimitRetries: 10,
+		minDelayMs: 250,
+		maxDelayMs: 2e4,
+		maxRetryAfterMs: 6e4
+	};
+	IDEMPOTENT = /* @__PURE__ */ new Set([
+		"GET",
+		"PUT",
+		"PATCH",
+		"DELETE",
+		"HEAD",
+		"OPTIONS"
+	]);
+	RETRYABLE_STATUS = /* @__PURE__ */ new Set([
+		429,
+		502,
+		503,
+		504
+	]);
+	NEVER_CONNECTED = /* @__PURE__ */ new Set([
+		"ECONNREFUSED",
+		"ENOTFOUND",
+		"EAI_AGAIN",
+		"UND_ERR_CONNECT_TIMEOUT"
+	]);
+	MAYBE_RECEIVED = /* @__PURE__ */ new Set([
+		"ECONNRESET",
+		"EPIPE",
+		"ETIMEDOUT",
+		"ECONNABORTED",
+		"ENETUNREACH",
+		"EHOSTUNREACH",
+		"ENETDOWN",
+		"EHOSTDOWN",
+		"UND_ERR_SOCKET",
+		"UND_ERR_HEADERS_TIMEOUT",
+		"UND_ERR_BODY_TIMEOUT"
+	]);
+	STILL_RUNNING = /* @__PURE__ */ new Set([
+		"UND_ERR_HEADERS_TIMEOUT",
+		"UND_ERR_BODY_TIMEOUT",
+		"ETIMEDOUT"
+	]);
+	EFFECT_RANK = {
+		none: 0,
+		maybe: 1,
+		pending: 2
+	};
+}));
+// src/api/rate-limit-headers.ts
+/** The rate-limit state an answer announces, or undefined when any of the three headers is missing or unreadable. */
+function readRateLimit(headers, now) {
+	const limit = leadingInteger(first$1(headers["x-ratelimit-limit"]));
+	const remaining = leadingInteger(first$1(headers["x-ratelimit-remaining"]));
+	const resetAt = readResetAt(headers, now);
+	if (limit === void 0 || remaining === void 0 || resetAt === void 0 || limit < 1) return void 0;
+	return {
+		limit,
+		remaining: Math.min(remaining, limit),
+		resetAt
+	};
+}
+/** X-RateLimit-Reset as a local time in ms (see the module comment), or undefined. */
+function readResetAt(headers, now) {
+	const raw = first$1(headers["x-ratelimit-reset"])?.trim();
+	if (raw === void 0 || raw === "") return void 0;
+	if (/^\d+(\.\d+)?$/.test(raw)) {
+		const value = Number(raw);
+		return value >= EPOCH_SECONDS_FROM ? value * 1e3 + localClockAhead(headers, now) : now + value * 1e3;
+	}
+	const at = /[a-z]{3}/i.test(raw) ? Date.parse(raw) : NaN;
+	return Number.isNaN(at) ? void 0 : at + localClockAhead(headers, now);
+}
+/** How far the local clock is ahead of the server's, beyond the `Date` header's resolution (0 when unknown). */
+function localClockAhead(headers, now) {
+	const date = first$1(headers["date"]);
+	const server = date === void 0 ? NaN : Date.parse(date);
+	return Number.isNaN(server) ? 0 : Math.max(0, now - (server + 1e3));
+}
+function first$1(value) {
+	return Array.isArray(value) ? value[0] : value;
+}
+/** `60`, or the first member of a list such as `60, 60;w=60`. */
+function leadingInteger(value) {
+	const m = value === void 0 ? null : /^\s*(\d+)\s*(?:[,;]|$)/.exec(value);
+	return m ? Number(m[1]) : void 0;
+}
+var EPOCH_SECONDS_FROM;
+var init_rate_limit_headers = __esmMin((() => {
+	EPOCH_SECONDS_FROM = 1e9;
+}));
+// src/api/request-target.ts
+function requestTarget(basePath, method, path, query) {
+	if (!path.startsWith("/")) throw new TypeError(`API path must start with "/": ${path}`);
+	const route = routeOf(path);
+	if (route.split("/").some((segment, i) => i > 0 && (segment === "" || /^(\.|%2e){1,2}$/i.test(segment)))) throw new DocopsError(`refusing to send ${method} ${route}: a path segment is empty, "." or ".."`);
+	const text = queryString(query);
+	return {
+		route,
+		target: basePath + path + (path.includes("?") && text !== "" ? `&${text.slice(1)}` : text)
+	};
+}
+/** The path below /v1 without any query string (queries may carry share keys). */
+function routeOf(path) {
+	const q = path.indexOf("?");
+	return q === -1 ? path : path.slice(0, q);
+}
+function queryString(query) {
+	if (query === void 0) return "";
+	const params = new URLSearchParams();
+	for (const [name, value] of Object.entries(query)) if (value !== void 0) params.append(name, String(value));
+	const text = params.toString();
+	return text === "" ? "" : `?${text}`;
+}
+var init_request_target = __esmMin((() => {
+	init_errors$1();
+}));
+// src/api/response.ts
+/** Turning raw HTTP answers and transport errors into bodies, header maps and error messages (pure helpers for client.ts). */
+/** Removes every occurrence of the secret from a text (a server may echo the token back). */
+function redact(text, secret) {
+	return secret === void 0 || secret === "" ? text : text.split(secret).join(REDACTED);
+}
+/** Statuses that never carry a body. */
+function hasNoBody(status) {
+	return status === 204 || status === 205 || status === 304;
+}
+function flattenHeaders(headers) {
+	const out = {};
+	for (const [name, value] of Object.entries(headers)) {
+		if (value === void 0) continue;
+		out[name] = Array.isArray(value) ? value.join(", ") : value;
+	}
+	return out;
+}
+/** Empty text is no body; anything else must be JSON. */
+function parseJsonBody(text) {
+	if (text.trim() === "") return {
+		ok: true,
+		value: void 0
+	};
+	try {
+		return {
+			ok: true,
+			value: JSON.parse(text)
+		};
+	} catch {
+		return { ok: false };
+	}
+}
+/** A redirect (300–308 but 304, which answers a conditional request docops never sends). */
+function isRedirect(status) {
+	return status >= 300 && status < 400 && status !== 304;
+}
+/** The API's `{error: {code, message}}` message, else the status text, else a generic one. */
+function errorMessageOf(status, body, statusText) {
+	if (body !== null && typeof body === "object") {
+		const error = body.error;
+		if (error !== null && typeof error === "object") {
+			const message = error.message;
+			if (typeof message === "string" && message !== "") return message;
+		}
+	}
+	if (statusText !== void 0 && statusText !== "") return statusText;
+	return node_http.STATUS_CODES[status] ?? `HTTP ${status}`;
+}
+function headerValue(value) {
+	return Array.isArray(value) ? value[0] : value;
+}
+/** A transport error's message, with its code when the message does not say it. */
+function networkMessage(err, code) {
+	const detail = err instanceof Error && err.message !== "" ? err.message : void 0;
+	if (code === void 0) return detail ?? "network error";
+	return detail === void 0 || detail.includes(code) ? detail ?? code : `${code}: ${detail}`;
+}
+/**
+* Transport errors do not carry request headers, but keep the cause minimal anyway: a plain Error with
+* the (redacted) message and code, so nothing reachable from an ApiError can hold the token.
+*/
+function sanitizedCause(err, code, token) {
+	const cause = new Error(redact(err instanceof Error ? err.message : String(err), token));
+	cause.name = err instanceof Error ? err.name : "Error";
+	if (code !== void 0) Object.assign(cause, { code });
+	return cause;
+}
+var REDACTED, REDIRECT_REFUSED;
+var init_response = __esmMin((() => {
+	REDACTED = "[REDACTED]";
+	REDIRECT_REFUSED = "answered a redirect, which docops does not follow: it sends requests only to the configured API URL";
+}));
+// src/api/send.ts
+/**
+* `urgent`: a later page of a list being read (see priority-gate.ts); `background`: a request of the view
+* `background()` returns, which yields to every other (priority-gate.ts, pacer.ts).
+*/
+async function send$1(ctx, method, path, options, urgent, background = false) {
+	const { route, target } = requestTarget(ctx.basePath, method, path, options.query);
+	const payload = options.body === void 0 ? void 0 : JSON.stringify(options.body);
+	const signal = options.signal;
+	const progress = {
+		effect: "none",
+		answered: false
+	};
+	const fail = failOf(ctx.token, method, route, progress);
+	const retryAs = options.idempotent === false ? "POST" : options.idempotent === true ? "PUT" : method;
+	const sent = {
+		method,
+		route,
+		target,
+		payload,
+		signal,
+		urgent,
+		background,
+		retryAs
+	};
+	const spent = {
+		rateLimit: 0,
+		other: 0
+	};
+	for (let attempt = 1;; attempt++) {
+		const end = await attemptOnce(ctx, sent, attempt, progress, fail);
+		if ("response" in end) return end.response;
+		const { failure } = end;
+		const bucket = isRateLimit(failure) ? "rateLimit" : "other";
+		const delayMs = nextDelay(retryAs, failure, spent[bucket], ctx.retry, ctx.random, Date.now());
+		if (delayMs === void 0) throw end.error;
+		spent[bucket]++;
+		const maxAttempts = (bucket === "rateLimit" ? ctx.retry.maxRateLimitRetries : ctx.retry.maxRetries) + 1;
+		tellRetry(ctx, sent, failure, {
+			attempt,
+			next: spent[bucket] + 1,
+			maxAttempts,
+			delayMs
+		});
+		try {
+			await ctx.sleep(delayMs, signal);
+		} catch (err) {
+			throw fail(void 0, "request aborted", attempt, err);
+		}
+	}
+}
+/** The error of a request that failed, its message redacted and its effect the worst of its attempts so far. */
+function failOf(token, method, route, progress) {
+	return (status, message, attempts, cause, unreachable = false) => {
+		const suffix = attempts > 1 ? ` (after ${attempts} attempts)` : "";
+		return new ApiError(method, route, status, redact(message, token) + suffix, {
+			...cause === void 0 ? {} : { cause },
+			effect: progress.effect,
+			unreachable
+		});
+	};
+}
+/** One attempt: its answer read, or why it failed (an answer that cannot be read, or an abort, throws). */
+async function attemptOnce(ctx, sent, attempt, progress, fail) {
+	const { method, route } = sent;
+	const started = performance.now();
+	try {
+		const raw = await ctx.transport.attempt(sent);
+		progress.answered = true;
+		ctx.report({
+			method,
+			route,
+			status: raw.status,
+			durationMs: performance.now() - started,
+			attempt
+		});
+		return readAnswer(raw, attempt, progress, fail);
+	} catch (err) {
+		if (err instanceof ApiError) throw err;
+		ctx.report({
+			method,
+			route,
+			status: void 0,
+			durationMs: performance.now() - started,
+			attempt
+		});
+		return noAnswer(err, sent, ctx.token, attempt, progress, fail);
+	}
+}
+/** An HTTP answer: a success whose body is read, or a failed status. */
+function readAnswer(raw, attempt, progress, fail) {
+	const parsed = parseJsonBody(raw.text);
+	if (raw.status >= 200 && raw.status < 300) {
+		if (!parsed.ok) {
+			progress.effect = worseEffect(progress.effect, "maybe");
+			throw fail(raw.status, "response body is not valid JSON", attempt);
+		}
+		return { response: {
+			status: raw.status,
+			body: parsed.value,
+			headers: flattenHeaders(raw.headers)
+		} };
+	}
+	const body = parsed.ok ? parsed.value : void 0;
+	const failure = {
+		kind: "status",
+		status: raw.status,
+		retryAfter: headerValue(raw.headers["retry-after"]),
+		...raw.status === 429 ? { rateLimitResetMs: resetInMs(raw.headers) } : {}
+	};
+	progress.effect = worseEffect(progress.effect, attemptEffect(failure));
+	const message = isRedirect(raw.status) ? REDIRECT_REFUSED : errorMessageOf(raw.status, body, raw.statusText);
+	return {
+		failure,
+		error: fail(raw.status, message, attempt)
+	};
+}
+/** No HTTP answer: the request was aborted (thrown), or the network failed it. */
+function noAnswer(err, sent, token, attempt, progress, fail) {
+	if (sent.signal?.aborted === true) {
+		progress.effect = worseEffect(progress.effect, attemptEffect({ kind: "aborted" }));
+		throw fail(void 0, "request aborted", attempt, err);
+	}
+	const code = networkErrorCode(err);
+	const failure = {
+		kind: "network",
+		code
+	};
+	progress.effect = worseEffect(progress.effect, attemptEffect(failure));
+	const exhausted = !progress.answered && isRetryable(sent.retryAs, failure);
+	return {
+		failure,
+		error: fail(void 0, networkMessage(err, code), attempt, sanitizedCause(err, code, token), exhausted)
+	};
+}
+/** A retry about to happen: told to the client's hook (the CLI says it) and logged at debug level. */
+function tellRetry(ctx, sent, failure, at) {
+	const { method, route } = sent;
+	const { delayMs } = at;
+	ctx.onRetry?.({
+		method,
+		path: route,
+		attempt: at.next,
+		maxAttempts: at.maxAttempts,
+		delayMs,
+		reason: failure.kind === "status" ? String(failure.status) : failure.code ?? "network error"
+	});
+	ctx.logger?.debug?.({
+		method,
+		path: route,
+		attempt: at.attempt,
+		status: failure.kind === "status" ? failure.status : void 0,
+		code: failure.kind === "network" ? failure.code : void 0,
+		delayMs
+	}, `retrying ${method} ${route} in ${delayMs}ms`);
+}
+/** How long until the announced X-RateLimit-Reset (a 429's wait when it has no Retry-After). */
+function resetInMs(headers) {
+	const now = Date.now();
+	const at = readResetAt(headers, now);
+	return at === void 0 ? void 0 : Math.max(0, Math.ceil(at - now));
+}
+var init_send$1 = __esmMin((() => {
+	init_errors$1();
+	init_rate_limit_headers();
+	init_request_target();
+	init_response();
+	init_retry();
 }));
 // node_modules/undici/lib/core/symbols.js
 var require_symbols$1 = /* @__PURE__ */ __commonJSMin(((exports, module) => {
@@ -52708,201 +60805,6 @@ var init__docops_undici_pool = __esmMin((() => {
 	import_api = /* @__PURE__ */ __toESM(require_api());
 	Object.assign(import_dispatcher.default.prototype, import_api.default);
 }));
-// src/api/paginate.ts
-async function* paginatePages(get, path, query) {
-	const seen = /* @__PURE__ */ new Set();
-	let page;
-	do {
-		const envelope = asEnvelope(await get(path, {
-			...query,
-			limit: PAGE_LIMIT,
-			page
-		}), path);
-		yield* envelope.items;
-		page = envelope.next?.page;
-		if (page !== void 0) {
-			if (seen.has(page)) throw new ApiError("GET", path, void 0, "pagination cursor repeated; list is inconsistent");
-			seen.add(page);
-		}
-	} while (page !== void 0);
-}
-function asEnvelope(body, path) {
-	if (body === null || typeof body !== "object" || !Array.isArray(body.items)) throw new ApiError("GET", path, void 0, "response is not a list (no items array)");
-	const next = body.next;
-	if (next !== void 0 && next !== null && typeof next.page !== "string") throw new ApiError("GET", path, void 0, "list response has a malformed next.page");
-	return body;
-}
-var PAGE_LIMIT;
-var init_paginate = __esmMin((() => {
-	init_errors$1();
-	PAGE_LIMIT = 1e3;
-}));
-// src/api/rate-limit-headers.ts
-/** The rate-limit state an answer announces, or undefined when any of the three headers is missing or unreadable. */
-function readRateLimit(headers, now) {
-	const limit = leadingInteger(first$1(headers["x-ratelimit-limit"]));
-	const remaining = leadingInteger(first$1(headers["x-ratelimit-remaining"]));
-	const resetAt = readResetAt(headers, now);
-	if (limit === void 0 || remaining === void 0 || resetAt === void 0 || limit < 1) return void 0;
-	return {
-		limit,
-		remaining: Math.min(remaining, limit),
-		resetAt
-	};
-}
-/** X-RateLimit-Reset as a local time in ms (see the module comment), or undefined. */
-function readResetAt(headers, now) {
-	const raw = first$1(headers["x-ratelimit-reset"])?.trim();
-	if (raw === void 0 || raw === "") return void 0;
-	if (/^\d+(\.\d+)?$/.test(raw)) {
-		const value = Number(raw);
-		return value >= EPOCH_SECONDS_FROM ? value * 1e3 + localClockAhead(headers, now) : now + value * 1e3;
-	}
-	const at = /[a-z]{3}/i.test(raw) ? Date.parse(raw) : NaN;
-	return Number.isNaN(at) ? void 0 : at + localClockAhead(headers, now);
-}
-/** How far the local clock is ahead of the server's, beyond the `Date` header's resolution (0 when unknown). */
-function localClockAhead(headers, now) {
-	const date = first$1(headers["date"]);
-	const server = date === void 0 ? NaN : Date.parse(date);
-	return Number.isNaN(server) ? 0 : Math.max(0, now - (server + 1e3));
-}
-function first$1(value) {
-	return Array.isArray(value) ? value[0] : value;
-}
-/** `60`, or the first member of a list such as `60, 60;w=60`. */
-function leadingInteger(value) {
-	const m = value === void 0 ? null : /^\s*(\d+)\s*(?:[,;]|$)/.exec(value);
-	return m ? Number(m[1]) : void 0;
-}
-var EPOCH_SECONDS_FROM;
-var init_rate_limit_headers = __esmMin((() => {
-	EPOCH_SECONDS_FROM = 1e9;
-}));
-// src/api/retry.ts
-function isIdempotent(method) {
-	return IDEMPOTENT.has(method.toUpperCase());
-}
-function neverReachedServer(code) {
-	return code !== void 0 && NEVER_CONNECTED.has(code);
-}
-/** May this failure be retried for this method (ignoring the attempt budget)? */
-function isRetryable(method, failure) {
-	if (failure.kind === "status") {
-		if (!RETRYABLE_STATUS.has(failure.status)) return false;
-		return isIdempotent(method) || failure.status === 429;
-	}
-	if (neverReachedServer(failure.code)) return true;
-	return isIdempotent(method) && failure.code !== void 0 && MAYBE_RECEIVED.has(failure.code);
-}
-/**
-* What one failed attempt may have done on the server: nothing when the connection was never made or the
-* server refused the request with a 4xx (429 included); `maybe` after a 5xx, a 3xx (never followed), or a
-* connection that broke once the request may have been sent (the server is done with it either way); `pending`
-* when no answer came in time (the server may still process it).
-*/
-function attemptEffect(failure) {
-	if (failure.kind === "aborted") return "pending";
-	if (failure.kind === "status") return failure.status >= 500 || failure.status >= 300 && failure.status < 400 ? "maybe" : "none";
-	if (neverReachedServer(failure.code)) return "none";
-	return failure.code !== void 0 && STILL_RUNNING.has(failure.code) ? "pending" : "maybe";
-}
-/** The more uncertain of two effects: over all attempts of a request, the worst one is what may have happened. */
-function worseEffect(a, b) {
-	return EFFECT_RANK[b] > EFFECT_RANK[a] ? b : a;
-}
-/** Whether this failure counts against maxRateLimitRetries rather than maxRetries. */
-function isRateLimit(failure) {
-	return failure.kind === "status" && failure.status === 429;
-}
-/** Retry-After as milliseconds from `now` (delta-seconds or HTTP-date); undefined when absent or unparsable. */
-function parseRetryAfter(value, now) {
-	if (value === void 0) return void 0;
-	const trimmed = value.trim();
-	if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1e3;
-	const at = Date.parse(trimmed);
-	if (Number.isNaN(at)) return void 0;
-	return Math.max(0, at - now);
-}
-/** Exponential backoff with full jitter: uniform in [0, min(maxDelay, minDelay * 2^retryIndex)). */
-function backoffDelay(retryIndex, opts, random) {
-	const ceiling = Math.min(opts.maxDelayMs, opts.minDelayMs * 2 ** retryIndex);
-	return Math.floor(random() * ceiling);
-}
-/**
-* The wait before the next attempt, or undefined when the failure is final.
-* `retriesDone` counts retries already made from this failure's budget (429s: maxRateLimitRetries; anything
-* else: maxRetries); 0 after the first such failure. A Retry-After header (for a 429 without one, its
-* X-RateLimit-Reset) wins over the computed backoff, capped by maxRetryAfterMs.
-*/
-function nextDelay(method, failure, retriesDone, opts, random, now) {
-	if (retriesDone >= (isRateLimit(failure) ? opts.maxRateLimitRetries : opts.maxRetries) || !isRetryable(method, failure)) return void 0;
-	const requested = failure.kind === "status" ? parseRetryAfter(failure.retryAfter, now) ?? (isRateLimit(failure) ? failure.rateLimitResetMs : void 0) : void 0;
-	if (requested !== void 0) return Math.min(requested, opts.maxRetryAfterMs);
-	return backoffDelay(retriesDone, opts, random);
-}
-/** The error code of a transport failure (also looks inside `cause` and AggregateError). */
-function networkErrorCode(err) {
-	let current = err;
-	for (let depth = 0; depth < 4 && current !== null && typeof current === "object"; depth++) {
-		const code = current.code;
-		if (typeof code === "string") return code;
-		current = current instanceof AggregateError ? current.errors[0] : current.cause;
-	}
-}
-var DEFAULT_RETRY, IDEMPOTENT, RETRYABLE_STATUS, NEVER_CONNECTED, MAYBE_RECEIVED, STILL_RUNNING, EFFECT_RANK;
-var init_retry = __esmMin((() => {
-	DEFAULT_RETRY = {
-		maxRetries: 5,
-		maxRateLimitRetries: 10,
-		minDelayMs: 250,
-		maxDelayMs: 2e4,
-		maxRetryAfterMs: 6e4
-	};
-	IDEMPOTENT = /* @__PURE__ */ new Set([
-		"GET",
-		"PUT",
-		"PATCH",
-		"DELETE",
-		"HEAD",
-		"OPTIONS"
-	]);
-	RETRYABLE_STATUS = /* @__PURE__ */ new Set([
-		429,
-		502,
-		503,
-		504
-	]);
-	NEVER_CONNECTED = /* @__PURE__ */ new Set([
-		"ECONNREFUSED",
-		"ENOTFOUND",
-		"EAI_AGAIN",
-		"UND_ERR_CONNECT_TIMEOUT"
-	]);
-	MAYBE_RECEIVED = /* @__PURE__ */ new Set([
-		"ECONNRESET",
-		"EPIPE",
-		"ETIMEDOUT",
-		"ECONNABORTED",
-		"ENETUNREACH",
-		"EHOSTUNREACH",
-		"ENETDOWN",
-		"EHOSTDOWN",
-		"UND_ERR_SOCKET",
-		"UND_ERR_HEADERS_TIMEOUT",
-		"UND_ERR_BODY_TIMEOUT"
-	]);
-	STILL_RUNNING = /* @__PURE__ */ new Set([
-		"UND_ERR_HEADERS_TIMEOUT",
-		"UND_ERR_BODY_TIMEOUT",
-		"ETIMEDOUT"
-	]);
-	EFFECT_RANK = {
-		none: 0,
-		maybe: 1,
-		pending: 2
-	};
-}));
 // src/api/pacer.ts
 /**
 * Pacing to the rate limit the API announces (X-RateLimit-Limit / -Remaining / -Reset, rate-limit-headers.ts).
@@ -52932,174 +60834,182 @@ var init_retry = __esmMin((() => {
 * 19-minute full read.
 */
 function createPacer(opts = {}) {
-	const clock = opts.clock ?? systemClock;
-	const maxBlockMs = opts.maxBlockMs ?? 6e4;
-	let budget;
-	let debt = 0;
-	let inFlight = 0;
-	let seq = 0;
-	/** The newest attempt whose answer set the budget: older answers arriving later are stale. */
-	let observedSeq = 0;
-	let lastSentAt = Number.NEGATIVE_INFINITY;
-	let blockedUntil = 0;
-	/** After a 429: one request may go (once the block ends and nothing is in flight) to learn the budget. */
-	let probe = false;
-	const queues = [{
-		items: [],
-		head: 0
-	}, {
-		items: [],
-		head: 0
-	}];
-	const waitingIn = (q) => q.items.slice(q.head).filter((w) => !w.done).length;
-	const hasWaiting = (q) => {
-		while (q.head < q.items.length && q.items[q.head].done) q.head++;
-		if (q.head === q.items.length) {
-			q.items = [];
-			q.head = 0;
-		}
-		return q.items.length > 0;
+	const st = {
+		clock: opts.clock ?? systemClock,
+		maxBlockMs: opts.maxBlockMs ?? 6e4,
+		budget: void 0,
+		debt: 0,
+		inFlight: 0,
+		seq: 0,
+		observedSeq: 0,
+		lastSentAt: Number.NEGATIVE_INFINITY,
+		blockedUntil: 0,
+		probe: false,
+		queues: [{
+			items: [],
+			head: 0
+		}, {
+			items: [],
+			head: 0
+		}],
+		cancelTimer: void 0,
+		listeners: /* @__PURE__ */ new Set(),
+		toldUntil: 0,
+		toldAt: Number.NEGATIVE_INFINITY
 	};
-	let cancelTimer;
-	const listeners = /* @__PURE__ */ new Set();
-	/** The end of the last wait told (the same wait, re-armed by pump, is told once) and when it was told. */
-	let toldUntil = 0;
-	let toldAt = Number.NEGATIVE_INFINITY;
-	/** When the next request may go: `now`, a later time, or Infinity (only an answer can tell). */
-	function nextSendAt(now, background = false) {
-		if (now < blockedUntil) return blockedUntil;
-		if (budget === void 0) return now;
-		if (budget.resetAt !== void 0 && now >= budget.resetAt) {
-			budget.remaining = budget.limit;
-			budget.resetAt = void 0;
-		}
-		const reserve = background ? Math.ceil(budget.limit * BACKGROUND_RESERVE) : 0;
-		const available = budget.remaining - debt - reserve;
-		if (available >= 1) {
-			if (!background && hasWaiting(queues[1])) return now;
-			if (available > (budget.limit - reserve) / 2 || budget.resetAt === void 0) return now;
-			return Math.max(now, lastSentAt + (budget.resetAt - now) / available);
-		}
-		if (probe && inFlight === 0 && !background) return now;
-		return budget.resetAt ?? (inFlight > 0 ? Number.POSITIVE_INFINITY : now);
-	}
-	function grant(now) {
-		seq++;
-		inFlight++;
-		if (budget !== void 0) debt++;
-		lastSentAt = now;
-		probe = false;
-		return { seq };
-	}
-	function pump() {
-		cancelTimer?.();
-		cancelTimer = void 0;
-		for (;;) {
-			const background = !hasWaiting(queues[0]);
-			const q = queues[background ? 1 : 0];
-			if (!hasWaiting(q)) return;
-			const waiter = q.items[q.head];
-			const now = clock.now();
-			const at = nextSendAt(now, background);
-			if (at > now) {
-				if (at !== Number.POSITIVE_INFINITY) {
-					if (at > toldUntil && (at - now >= 3e3 || now - toldAt >= 3e4)) {
-						toldUntil = at;
-						toldAt = now;
-						const wait = {
-							waitMs: at - now,
-							budget: budget === void 0 ? void 0 : { ...budget },
-							refused: now < blockedUntil
-						};
-						for (const l of listeners) l(wait);
-					}
-					cancelTimer = clock.setTimer(() => {
-						cancelTimer = void 0;
-						pump();
-					}, at - now);
-				}
-				return;
-			}
-			q.head++;
-			waiter.done = true;
-			waiter.cleanup();
-			waiter.resolve(grant(now));
-		}
-	}
-	function observe(ticketSeq, answer) {
-		const now = clock.now();
-		const info = readRateLimit(answer.headers, now);
-		if (info === void 0) {
-			if (answer.status >= 200 && answer.status < 300) {
-				budget = void 0;
-				debt = 0;
-			}
-			return;
-		}
-		if (ticketSeq > observedSeq) {
-			observedSeq = ticketSeq;
-			budget = {
-				limit: info.limit,
-				remaining: info.remaining,
-				resetAt: info.resetAt
-			};
-			debt = inFlight;
-		}
-		if (answer.status === 429 && budget !== void 0) {
-			const wait = parseRetryAfter(first(answer.headers["retry-after"]), now) ?? Math.max(0, info.resetAt - now);
-			blockedUntil = Math.max(blockedUntil, now + Math.min(wait, maxBlockMs));
-			budget.remaining = 0;
-			debt = inFlight;
-			probe = true;
-		}
-	}
 	return {
 		onLongWait(listener) {
-			listeners.add(listener);
-			return () => void listeners.delete(listener);
+			st.listeners.add(listener);
+			return () => void st.listeners.delete(listener);
 		},
 		acquire(signal, background = false) {
-			if (!hasWaiting(queues[0]) && (!background || !hasWaiting(queues[1]))) {
-				const now = clock.now();
-				if (nextSendAt(now, background) <= now) return grant(now);
+			if (!hasWaiting(st.queues[0]) && (!background || !hasWaiting(st.queues[1]))) {
+				const now = st.clock.now();
+				if (nextSendAt(st, now, background) <= now) return grant(st, now);
 			}
-			return new Promise((resolve, reject) => {
-				if (signal?.aborted === true) {
-					reject(signal.reason);
-					return;
-				}
-				const onAbort = () => {
-					if (waiter.done) return;
-					waiter.done = true;
-					reject(signal?.reason);
-					pump();
-				};
-				const waiter = {
-					resolve,
-					reject,
-					done: false,
-					cleanup: () => signal?.removeEventListener("abort", onAbort)
-				};
-				signal?.addEventListener("abort", onAbort, { once: true });
-				queues[background ? 1 : 0].items.push(waiter);
-				pump();
-			});
+			return enqueue(st, signal, background);
 		},
 		settle(ticket, answer) {
-			inFlight = Math.max(0, inFlight - 1);
-			if (answer !== void 0) observe(ticket.seq, answer);
-			pump();
+			st.inFlight = Math.max(0, st.inFlight - 1);
+			if (answer !== void 0) observe(st, ticket.seq, answer);
+			pump(st);
 		},
 		state() {
 			return {
-				budget: budget === void 0 ? void 0 : { ...budget },
-				debt,
-				inFlight,
-				waiting: waitingIn(queues[0]) + waitingIn(queues[1]),
-				blockedUntil
+				budget: st.budget === void 0 ? void 0 : { ...st.budget },
+				debt: st.debt,
+				inFlight: st.inFlight,
+				waiting: waitingIn(st.queues[0]) + waitingIn(st.queues[1]),
+				blockedUntil: st.blockedUntil
 			};
 		}
 	};
+}
+function hasWaiting(q) {
+	while (q.head < q.items.length && q.items[q.head].done) q.head++;
+	if (q.head === q.items.length) {
+		q.items = [];
+		q.head = 0;
+	}
+	return q.items.length > 0;
+}
+/** When the next request may go: `now`, a later time, or Infinity (only an answer can tell). */
+function nextSendAt(st, now, background = false) {
+	if (now < st.blockedUntil) return st.blockedUntil;
+	const budget = st.budget;
+	if (budget === void 0) return now;
+	if (budget.resetAt !== void 0 && now >= budget.resetAt) {
+		budget.remaining = budget.limit;
+		budget.resetAt = void 0;
+	}
+	const reserve = background ? Math.ceil(budget.limit * BACKGROUND_RESERVE) : 0;
+	const available = budget.remaining - st.debt - reserve;
+	if (available >= 1) {
+		if (!background && hasWaiting(st.queues[1])) return now;
+		if (available > (budget.limit - reserve) / 2 || budget.resetAt === void 0) return now;
+		return Math.max(now, st.lastSentAt + (budget.resetAt - now) / available);
+	}
+	if (st.probe && st.inFlight === 0 && !background) return now;
+	return budget.resetAt ?? (st.inFlight > 0 ? Number.POSITIVE_INFINITY : now);
+}
+function grant(st, now) {
+	st.seq++;
+	st.inFlight++;
+	if (st.budget !== void 0) st.debt++;
+	st.lastSentAt = now;
+	st.probe = false;
+	return { seq: st.seq };
+}
+/** A request that may not go yet waits in its queue (and stops waiting when `signal` aborts). */
+function enqueue(st, signal, background) {
+	return new Promise((resolve, reject) => {
+		if (signal?.aborted === true) {
+			reject(signal.reason);
+			return;
+		}
+		const onAbort = () => {
+			if (waiter.done) return;
+			waiter.done = true;
+			reject(signal?.reason);
+			pump(st);
+		};
+		const waiter = {
+			resolve,
+			reject,
+			done: false,
+			cleanup: () => signal?.removeEventListener("abort", onAbort)
+		};
+		signal?.addEventListener("abort", onAbort, { once: true });
+		st.queues[background ? 1 : 0].items.push(waiter);
+		pump(st);
+	});
+}
+/** Grants the waiters that may go now, in order; arms a timer for the next one (and tells a long wait). */
+function pump(st) {
+	st.cancelTimer?.();
+	st.cancelTimer = void 0;
+	for (;;) {
+		const background = !hasWaiting(st.queues[0]);
+		const q = st.queues[background ? 1 : 0];
+		if (!hasWaiting(q)) return;
+		const waiter = q.items[q.head];
+		const now = st.clock.now();
+		const at = nextSendAt(st, now, background);
+		if (at > now) {
+			if (at !== Number.POSITIVE_INFINITY) {
+				tellWait(st, at, now);
+				st.cancelTimer = st.clock.setTimer(() => {
+					st.cancelTimer = void 0;
+					pump(st);
+				}, at - now);
+			}
+			return;
+		}
+		q.head++;
+		waiter.done = true;
+		waiter.cleanup();
+		waiter.resolve(grant(st, now));
+	}
+}
+/** Tells the listeners of a wait until `at`: a long one once, shorter ones at most once per notice interval. */
+function tellWait(st, at, now) {
+	if (at <= st.toldUntil || at - now < 3e3 && now - st.toldAt < 3e4) return;
+	st.toldUntil = at;
+	st.toldAt = now;
+	const wait = {
+		waitMs: at - now,
+		budget: st.budget === void 0 ? void 0 : { ...st.budget },
+		refused: now < st.blockedUntil
+	};
+	for (const l of st.listeners) l(wait);
+}
+/** An answer's rate-limit headers: the budget they announce, and the hold a 429 puts on every request. */
+function observe(st, ticketSeq, answer) {
+	const now = st.clock.now();
+	const info = readRateLimit(answer.headers, now);
+	if (info === void 0) {
+		if (answer.status >= 200 && answer.status < 300) {
+			st.budget = void 0;
+			st.debt = 0;
+		}
+		return;
+	}
+	if (ticketSeq > st.observedSeq) {
+		st.observedSeq = ticketSeq;
+		st.budget = {
+			limit: info.limit,
+			remaining: info.remaining,
+			resetAt: info.resetAt
+		};
+		st.debt = st.inFlight;
+	}
+	if (answer.status === 429 && st.budget !== void 0) {
+		const wait = parseRetryAfter(first(answer.headers["retry-after"]), now) ?? Math.max(0, info.resetAt - now);
+		st.blockedUntil = Math.max(st.blockedUntil, now + Math.min(wait, st.maxBlockMs));
+		st.budget.remaining = 0;
+		st.debt = st.inFlight;
+		st.probe = true;
+	}
 }
 function first(value) {
 	return Array.isArray(value) ? value[0] : value;
@@ -53131,7 +61041,7 @@ function sharedPacer(baseUrl, token) {
 		}
 	};
 }
-var systemClock, BACKGROUND_RESERVE, shared;
+var systemClock, BACKGROUND_RESERVE, waitingIn, shared;
 var init_pacer = __esmMin((() => {
 	init_rate_limit_headers();
 	init_retry();
@@ -53143,6 +61053,7 @@ var init_pacer = __esmMin((() => {
 		}
 	};
 	BACKGROUND_RESERVE = .1;
+	waitingIn = (q) => q.items.slice(q.head).filter((w) => !w.done).length;
 	shared = /* @__PURE__ */ new Map();
 }));
 // src/api/priority-gate.ts
@@ -53189,127 +61100,10 @@ var noop$2;
 var init_priority_gate = __esmMin((() => {
 	noop$2 = () => {};
 }));
-// src/api/request-target.ts
-function requestTarget(basePath, method, path, query) {
-	if (!path.startsWith("/")) throw new TypeError(`API path must start with "/": ${path}`);
-	const route = routeOf(path);
-	if (route.split("/").some((segment, i) => i > 0 && (segment === "" || /^(\.|%2e){1,2}$/i.test(segment)))) throw new DocopsError(`refusing to send ${method} ${route}: a path segment is empty, "." or ".."`);
-	const text = queryString(query);
-	return {
-		route,
-		target: basePath + path + (path.includes("?") && text !== "" ? `&${text.slice(1)}` : text)
-	};
-}
-/** The path below /v1 without any query string (queries may carry share keys). */
-function routeOf(path) {
-	const q = path.indexOf("?");
-	return q === -1 ? path : path.slice(0, q);
-}
-function queryString(query) {
-	if (query === void 0) return "";
-	const params = new URLSearchParams();
-	for (const [name, value] of Object.entries(query)) if (value !== void 0) params.append(name, String(value));
-	const text = params.toString();
-	return text === "" ? "" : `?${text}`;
-}
-var init_request_target = __esmMin((() => {
-	init_errors$1();
-}));
-// src/api/response.ts
-/** Turning raw HTTP answers and transport errors into bodies, header maps and error messages (pure helpers for client.ts). */
-/** Removes every occurrence of the secret from a text (a server may echo the token back). */
-function redact(text, secret) {
-	return secret === void 0 || secret === "" ? text : text.split(secret).join(REDACTED);
-}
-/** Statuses that never carry a body. */
-function hasNoBody(status) {
-	return status === 204 || status === 205 || status === 304;
-}
-function flattenHeaders(headers) {
-	const out = {};
-	for (const [name, value] of Object.entries(headers)) {
-		if (value === void 0) continue;
-		out[name] = Array.isArray(value) ? value.join(", ") : value;
-	}
-	return out;
-}
-/** Empty text is no body; anything else must be JSON. */
-function parseJsonBody(text) {
-	if (text.trim() === "") return {
-		ok: true,
-		value: void 0
-	};
-	try {
-		return {
-			ok: true,
-			value: JSON.parse(text)
-		};
-	} catch {
-		return { ok: false };
-	}
-}
-/** A redirect (300–308 but 304, which answers a conditional request docops never sends). */
-function isRedirect(status) {
-	return status >= 300 && status < 400 && status !== 304;
-}
-/** The API's `{error: {code, message}}` message, else the status text, else a generic one. */
-function errorMessageOf(status, body, statusText) {
-	if (body !== null && typeof body === "object") {
-		const error = body.error;
-		if (error !== null && typeof error === "object") {
-			const message = error.message;
-			if (typeof message === "string" && message !== "") return message;
-		}
-	}
-	if (statusText !== void 0 && statusText !== "") return statusText;
-	return node_http.STATUS_CODES[status] ?? `HTTP ${status}`;
-}
-function headerValue(value) {
-	return Array.isArray(value) ? value[0] : value;
-}
-/** A transport error's message, with its code when the message does not say it. */
-function networkMessage(err, code) {
-	const detail = err instanceof Error && err.message !== "" ? err.message : void 0;
-	if (code === void 0) return detail ?? "network error";
-	return detail === void 0 || detail.includes(code) ? detail ?? code : `${code}: ${detail}`;
-}
-/**
-* Transport errors do not carry request headers, but keep the cause minimal anyway: a plain Error with
-* the (redacted) message and code, so nothing reachable from an ApiError can hold the token.
-*/
-function sanitizedCause(err, code, token) {
-	const cause = new Error(redact(err instanceof Error ? err.message : String(err), token));
-	cause.name = err instanceof Error ? err.name : "Error";
-	if (code !== void 0) Object.assign(cause, { code });
-	return cause;
-}
-var REDACTED, REDIRECT_REFUSED;
-var init_response = __esmMin((() => {
-	REDACTED = "[REDACTED]";
-	REDIRECT_REFUSED = "answered a redirect, which docops does not follow: it sends requests only to the configured API URL";
-}));
-// src/api/client.ts
-/**
-* The HTTP client behind ApiClient: one keep-alive undici Pool for the API origin, bounded concurrency
-* (the Pool opens at most `concurrency` connections, one request each, and queues the rest), a
-* per-attempt timeout (connect, headers and body timeouts of the Pool), retries per src/api/retry.ts, and
-* pacing to the rate limit the API announces, shared with every client of the process (src/api/pacer.ts).
-*/
-var client_exports = /* @__PURE__ */ __exportAll({ createClient: () => createClient });
-function createClient(opts = {}) {
-	const base = new URL(opts.baseUrl ?? "https://api.gitbook.com/v1");
-	const basePath = base.pathname.replace(/\/+$/, "");
-	const baseUrl = `${base.origin}${basePath}`;
-	const token = opts.token;
+// src/api/transport.ts
+function createTransport(opts, origin, baseUrl, token) {
 	const timeoutMs = opts.timeoutMs ?? 3e4;
-	const retry = {
-		...DEFAULT_RETRY,
-		...definedOnly(opts.retry ?? {})
-	};
-	const random = opts.random ?? Math.random;
-	const sleep = opts.sleep ?? defaultSleep;
-	const logger = opts.logger;
-	const pool = new import_pool.default(base.origin, {
+	const pool = new import_pool.default(origin, {
 		connections: Math.max(1, opts.concurrency ?? 8),
 		pipelining: 1,
 		headersTimeout: timeoutMs,
@@ -53323,20 +61117,12 @@ function createClient(opts = {}) {
 	} : sharedPacer(baseUrl, token);
 	const pacer = paced.pacer;
 	const stopTelling = opts.onRateLimitWait ? pacer.onLongWait(opts.onRateLimitWait) : () => {};
-	/** A failing metrics hook must not turn a good answer into a failed request. */
-	const report = (info) => {
-		try {
-			opts.onResponse?.(info);
-		} catch (err) {
-			logger?.warn?.({ err: err instanceof Error ? err.message : String(err) }, "onResponse hook failed");
-		}
-	};
 	const baseHeaders = {
 		accept: "application/json",
 		"user-agent": opts.userAgent ?? "docops"
 	};
 	if (token !== void 0 && token !== "") baseHeaders.authorization = `Bearer ${token}`;
-	async function attemptOnce(method, target, payload, signal, urgent, background) {
+	async function attempt({ method, target, payload, signal, urgent, background }) {
 		const headers = payload === void 0 ? baseHeaders : {
 			...baseHeaders,
 			"content-type": "application/json"
@@ -53379,170 +61165,106 @@ function createClient(opts = {}) {
 			};
 		}, background);
 	}
-	/**
-	* `urgent`: a later page of a list being read (see priority-gate.ts); `background`: a request of the view
-	* `background()` returns, which yields to every other (priority-gate.ts, pacer.ts).
-	*/
-	async function send(method, path, options, urgent, background = false) {
-		const { route, target } = requestTarget(basePath, method, path, options.query);
-		const payload = options.body === void 0 ? void 0 : JSON.stringify(options.body);
-		const signal = options.signal;
-		let effect = "none";
-		let answered = false;
-		const fail = (status, message, attempts, cause, unreachable = false) => {
-			const suffix = attempts > 1 ? ` (after ${attempts} attempts)` : "";
-			return new ApiError(method, route, status, redact(message, token) + suffix, {
-				...cause === void 0 ? {} : { cause },
-				effect,
-				unreachable
-			});
-		};
-		const retryAs = options.idempotent === false ? "POST" : options.idempotent === true ? "PUT" : method;
-		const spent = {
-			rateLimit: 0,
-			other: 0
-		};
-		for (let attempt = 1;; attempt++) {
-			const started = performance.now();
-			let failure;
-			let lastError;
-			try {
-				const raw = await attemptOnce(method, target, payload, signal, urgent, background);
-				answered = true;
-				report({
-					method,
-					route,
-					status: raw.status,
-					durationMs: performance.now() - started,
-					attempt
-				});
-				const parsed = parseJsonBody(raw.text);
-				if (raw.status >= 200 && raw.status < 300) {
-					if (!parsed.ok) {
-						effect = worseEffect(effect, "maybe");
-						throw fail(raw.status, "response body is not valid JSON", attempt);
-					}
-					return {
-						status: raw.status,
-						body: parsed.value,
-						headers: flattenHeaders(raw.headers)
-					};
-				}
-				const body = parsed.ok ? parsed.value : void 0;
-				failure = {
-					kind: "status",
-					status: raw.status,
-					retryAfter: headerValue(raw.headers["retry-after"]),
-					...raw.status === 429 ? { rateLimitResetMs: resetInMs(raw.headers) } : {}
-				};
-				effect = worseEffect(effect, attemptEffect(failure));
-				lastError = fail(raw.status, isRedirect(raw.status) ? REDIRECT_REFUSED : errorMessageOf(raw.status, body, raw.statusText), attempt);
-			} catch (err) {
-				if (err instanceof ApiError) throw err;
-				report({
-					method,
-					route,
-					status: void 0,
-					durationMs: performance.now() - started,
-					attempt
-				});
-				if (signal?.aborted === true) {
-					effect = worseEffect(effect, attemptEffect({ kind: "aborted" }));
-					throw fail(void 0, "request aborted", attempt, err);
-				}
-				const code = networkErrorCode(err);
-				failure = {
-					kind: "network",
-					code
-				};
-				effect = worseEffect(effect, attemptEffect(failure));
-				const exhausted = !answered && isRetryable(retryAs, failure);
-				lastError = fail(void 0, networkMessage(err, code), attempt, sanitizedCause(err, code, token), exhausted);
-			}
-			const bucket = isRateLimit(failure) ? "rateLimit" : "other";
-			const delayMs = nextDelay(retryAs, failure, spent[bucket], retry, random, Date.now());
-			if (delayMs === void 0) throw lastError;
-			spent[bucket]++;
-			opts.onRetry?.({
-				method,
-				path: route,
-				attempt: spent[bucket] + 1,
-				maxAttempts: (bucket === "rateLimit" ? retry.maxRateLimitRetries : retry.maxRetries) + 1,
-				delayMs,
-				reason: failure.kind === "status" ? String(failure.status) : failure.code ?? "network error"
-			});
-			logger?.debug?.({
-				method,
-				path: route,
-				attempt,
-				status: failure.kind === "status" ? failure.status : void 0,
-				code: failure.kind === "network" ? failure.code : void 0,
-				delayMs
-			}, `retrying ${method} ${route} in ${delayMs}ms`);
-			try {
-				await sleep(delayMs, signal);
-			} catch (err) {
-				throw fail(void 0, "request aborted", attempt, err);
-			}
+	return {
+		attempt,
+		pacer,
+		close: () => {
+			stopTelling();
+			paced.release();
+			return pool.close();
 		}
-	}
-	/** The client's surface; `background`: every request of it yields to the others. */
-	function view(background) {
-		const request = (method, path, options = {}) => send(method, path, options, false, background);
-		const get = async (path, query) => (await request("GET", path, query === void 0 ? {} : { query })).body;
-		/** A list's pages: every page after the first is urgent (it continues a chain already started). */
-		const getPage = async (path, query) => (await send("GET", path, query === void 0 ? {} : { query }, query?.["page"] !== void 0, background)).body;
-		const paginate = (path, query) => paginatePages(getPage, path, query);
-		const listAll = async (path, query) => {
-			const items = [];
-			for await (const item of paginate(path, query)) items.push(item);
-			return items;
-		};
-		return {
-			baseUrl,
-			request,
-			get,
-			paginate,
-			listAll,
-			background: () => backgroundView ??= view(true),
-			rateLimit: () => {
-				const b = pacer.state().budget;
-				return b === void 0 ? void 0 : {
-					limit: b.limit,
-					remaining: b.remaining,
-					...b.resetAt !== void 0 ? { resetInMs: Math.max(0, b.resetAt - Date.now()) } : {}
-				};
-			},
-			close: background ? () => Promise.resolve() : () => {
-				stopTelling();
-				paced.release();
-				return pool.close();
-			}
-		};
-	}
-	let backgroundView;
-	return view(false);
+	};
 }
-/** How long until the announced X-RateLimit-Reset (a 429's wait when it has no Retry-After). */
-function resetInMs(headers) {
-	const now = Date.now();
-	const at = readResetAt(headers, now);
-	return at === void 0 ? void 0 : Math.max(0, Math.ceil(at - now));
+var init_transport = __esmMin((() => {
+	init__docops_undici_pool();
+	init_pacer();
+	init_priority_gate();
+	init_response();
+}));
+// src/api/client.ts
+/**
+* The HTTP client behind ApiClient: one keep-alive undici Pool for the API origin, bounded concurrency
+* (the Pool opens at most `concurrency` connections, one request each, and queues the rest), a
+* per-attempt timeout (connect, headers and body timeouts of the Pool), retries per src/api/retry.ts, and
+* pacing to the rate limit the API announces, shared with every client of the process (src/api/pacer.ts).
+* The wire is transport.ts (an attempt), the retries send.ts (a request); this file makes the client's views.
+*/
+var client_exports = /* @__PURE__ */ __exportAll({ createClient: () => createClient });
+function createClient(opts = {}) {
+	const base = new URL(opts.baseUrl ?? "https://api.gitbook.com/v1");
+	const basePath = base.pathname.replace(/\/+$/, "");
+	const baseUrl = `${base.origin}${basePath}`;
+	const token = opts.token;
+	const retry = {
+		...DEFAULT_RETRY,
+		...definedOnly(opts.retry ?? {})
+	};
+	const logger = opts.logger;
+	const transport = createTransport(opts, base.origin, baseUrl, token);
+	/** A failing metrics hook must not turn a good answer into a failed request. */
+	const report = (info) => {
+		try {
+			opts.onResponse?.(info);
+		} catch (err) {
+			logger?.warn?.({ err: err instanceof Error ? err.message : String(err) }, "onResponse hook failed");
+		}
+	};
+	return clientView({
+		baseUrl,
+		ctx: {
+			basePath,
+			token,
+			retry,
+			random: opts.random ?? Math.random,
+			sleep: opts.sleep ?? defaultSleep,
+			logger,
+			onRetry: opts.onRetry,
+			report,
+			transport
+		}
+	}, false);
+}
+/** The client's surface; `background`: every request of it yields to the others. */
+function clientView(views, background) {
+	const { baseUrl, ctx } = views;
+	const { pacer } = ctx.transport;
+	const request = (method, path, options = {}) => send$1(ctx, method, path, options, false, background);
+	const get = async (path, query) => (await request("GET", path, query === void 0 ? {} : { query })).body;
+	/** A list's pages: every page after the first is urgent (it continues a chain already started). */
+	const getPage = async (path, query) => (await send$1(ctx, "GET", path, query === void 0 ? {} : { query }, query?.["page"] !== void 0, background)).body;
+	const paginate = (path, query) => paginatePages(getPage, path, query);
+	const listAll = async (path, query) => {
+		const items = [];
+		for await (const item of paginate(path, query)) items.push(item);
+		return items;
+	};
+	return {
+		baseUrl,
+		request,
+		get,
+		paginate,
+		listAll,
+		background: () => views.background ??= clientView(views, true),
+		rateLimit: () => {
+			const b = pacer.state().budget;
+			return b === void 0 ? void 0 : {
+				limit: b.limit,
+				remaining: b.remaining,
+				...b.resetAt !== void 0 ? { resetInMs: Math.max(0, b.resetAt - Date.now()) } : {}
+			};
+		},
+		close: background ? () => Promise.resolve() : () => ctx.transport.close()
+	};
 }
 function definedOnly(o) {
 	return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== void 0));
 }
 var defaultSleep;
 var init_client$1 = __esmMin((() => {
-	init__docops_undici_pool();
-	init_errors$1();
 	init_paginate();
-	init_pacer();
-	init_priority_gate();
-	init_rate_limit_headers();
-	init_request_target();
-	init_response();
 	init_retry();
+	init_send$1();
+	init_transport();
 	defaultSleep = (ms, signal) => (0, node_timers_promises.setTimeout)(ms, void 0, signal === void 0 ? void 0 : { signal });
 }));
 // src/cli/connect.ts
@@ -53762,7 +61484,7 @@ function daemonConfigFields() {
 */
 function daemonConfigIssue(p) {
 	const v = p.value;
-	if (!isObject$1(v) || "apiVersion" in v || "kind" in v) return void 0;
+	if (!isRecord(v) || "apiVersion" in v || "kind" in v) return void 0;
 	const keys = Object.keys(v);
 	const named = typeof v.manifests === "string";
 	if (!named && (keys.length === 0 || !keys.every((k) => daemonConfigFields().has(k)))) return void 0;
@@ -53787,7 +61509,7 @@ function daemonConfigIssue(p) {
 */
 function strayDataFileIssue(p) {
 	const v = p.value;
-	if (!isObject$1(v) || "apiVersion" in v || "kind" in v) return void 0;
+	if (!isRecord(v) || "apiVersion" in v || "kind" in v) return void 0;
 	const format = "openapi" in v ? "an OpenAPI document" : "swagger" in v ? "a Swagger document" : void 0;
 	if (!format) return void 0;
 	return {
@@ -53795,9 +61517,9 @@ function strayDataFileIssue(p) {
 		message: `this is ${format}, not a manifest, and no manifest names it with {file: …}: reference it from its OpenAPISpec document (source: {file: <path relative to that manifest>}) or delete it`
 	};
 }
-var isObject$1, configFields;
+var configFields;
 var init_config_hint = __esmMin((() => {
-	isObject$1 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+	init_json$1();
 }));
 // src/manifests/duplicates.ts
 /**
@@ -53932,9 +61654,10 @@ function findFileRefs(docs, kinds) {
 var lazyDigests, hasSha256, isFileRef, isFileContent;
 var init_file_refs = __esmMin((() => {
 	init_secret_fields();
+	init_json$1();
 	lazyDigests = /* @__PURE__ */ new WeakSet();
 	hasSha256 = (v) => lazyDigests.has(v) || typeof v["sha256"] === "string";
-	isFileRef = (v) => typeof v === "object" && v !== null && !Array.isArray(v) && typeof v["file"] === "string";
+	isFileRef = (v) => isRecord(v) && typeof v["file"] === "string";
 	isFileContent = (v) => isFileRef(v) && typeof v["text"] === "string" && hasSha256(v);
 }));
 // src/manifests/data-files.ts
@@ -54163,7 +61886,7 @@ function stepCounts(plan) {
 	}
 	return out;
 }
-var OWNERSHIP_MODES, PHASES, MODE_REASON, DRIFT_REASON, edits;
+var OWNERSHIP_MODES, PHASES$1, MODE_REASON, DRIFT_REASON, edits;
 var init_plan$1 = __esmMin((() => {
 	init_request();
 	OWNERSHIP_MODES = [
@@ -54171,7 +61894,7 @@ var init_plan$1 = __esmMin((() => {
 		"additive",
 		"observe"
 	];
-	PHASES = [
+	PHASES$1 = [
 		"create",
 		"update",
 		"delete",
@@ -54199,45 +61922,18 @@ function checkEnvelope(parsed, kinds) {
 			path: path.map((s) => "/" + s).join("")
 		});
 	};
-	if (!isObject(v)) {
-		issue([], `a manifest must be a mapping with ${REQUIRED.join(", ")} (got ${got(v)})`);
+	if (!isRecord(v)) {
+		issue([], `a manifest must be a mapping with ${REQUIRED.join(", ")} (got ${got$1(v)})`);
 		return { issues };
 	}
-	for (const field of REQUIRED) if (!(field in v)) issue([], `missing required field "${field}"`);
-	for (const field of Object.keys(v)) if (!ENVELOPE_FIELDS.includes(field)) issue([field], `unknown field "${field}" (allowed: ${ENVELOPE_FIELDS.join(", ")})`, true);
-	if ("apiVersion" in v && v.apiVersion !== "docops/v1") issue(["apiVersion"], `apiVersion: must be "${API_VERSION$1}" (got ${describeValue(v.apiVersion)})`);
-	let kind;
-	if ("kind" in v) {
-		kind = typeof v.kind === "string" ? kinds.get(v.kind) : void 0;
-		if (!kind) {
-			const known = [...kinds.keys()].sort().join(", ");
-			issue(["kind"], `kind: unknown kind ${describeValue(v.kind)} (known kinds: ${known || "none registered"})`);
-		}
-	}
+	checkFields(v, issue);
+	const kind = checkKind(v, kinds, issue);
 	const metadata = v.metadata;
-	if ("metadata" in v) {
-		if (!isObject(metadata)) issue(["metadata"], `metadata: must be object (got ${got(metadata)})`);
-		else if (!("organization" in metadata)) issue(["metadata"], "metadata: missing required field \"organization\"");
-		else if (typeof metadata.organization !== "string" || metadata.organization.trim() === "") issue(["metadata", "organization"], `metadata.organization: must be a non-empty string (got ${got(metadata.organization)})`);
-		else if (!ENTITY_ID.test(metadata.organization)) issue(["metadata", "organization"], `metadata.organization: must be an organization id, matching ${ENTITY_ID.source} (got ${describeValue(metadata.organization)})`);
-		if (isObject(metadata)) {
-			for (const field of Object.keys(metadata)) if (!METADATA_FIELDS.includes(field)) issue(["metadata", field], `metadata: unknown field "${field}" (allowed: ${METADATA_FIELDS.join(", ")})`, true);
-		}
-	}
+	if ("metadata" in v) checkMetadata(metadata, issue);
 	const mode = OWNERSHIP_MODES.find((m) => m === v.mode);
-	if ("mode" in v && mode === void 0) issue(["mode"], `mode: must be one of ${OWNERSHIP_MODES.join(", ")} (got ${got(v.mode)})`);
-	if ("prune" in v && typeof v.prune !== "boolean") issue(["prune"], `prune: must be boolean (got ${got(v.prune)})`);
-	else if (v.prune === true && mode !== void 0 && mode !== "authoritative") issue(["prune"], `prune: a document in mode ${mode} never deletes what no manifest writes, so prune: true contradicts it (remove one of them)`, true);
-	else if (v.prune === true && kind?.prunable === false) issue(["prune"], `prune: ${kind.kind} objects are never deleted by docops, so prune means nothing here (remove it)`, true);
-	if ("allowEmpty" in v && typeof v.allowEmpty !== "boolean") issue(["allowEmpty"], `allowEmpty: must be boolean (got ${got(v.allowEmpty)})`);
-	else if (v.allowEmpty === true && kind && (kind.lists ?? []).length === 0) issue(["allowEmpty"], `allowEmpty: ${kind.kind} documents write no list of an object's sub-objects, so allowEmpty means nothing here (remove it)`, true);
-	const spec = isObject(v.spec) ? v.spec : void 0;
-	if ("spec" in v && !spec) {
-		const marked = kind ? markedValues(kind.schema, v.spec) : [];
-		registerMarkedValues(marked);
-		issue(["spec"], `spec: must be object (got ${isHidden(markAt(marked, [])) && v.spec !== null && typeof v.spec !== "object" ? `${jsonType(v.spec)}, ${NOT_SHOWN}` : got(v.spec)})`);
-	}
-	if (issues.length > 0 || !kind || !spec || !isObject(metadata)) return {
+	checkFlags(v, mode, kind, issue);
+	const spec = checkSpec(v, kind, issue);
+	if (issues.length > 0 || !kind || !spec || !isRecord(metadata)) return {
 		issues,
 		kind,
 		spec
@@ -54261,11 +61957,57 @@ function checkEnvelope(parsed, kinds) {
 		doc
 	};
 }
-var API_VERSION$1, ENVELOPE_FIELDS, REQUIRED, METADATA_FIELDS, ENTITY_ID, isObject, got;
+/** The envelope's fields: the required ones there, no unknown one, and the one apiVersion. */
+function checkFields(v, issue) {
+	for (const field of REQUIRED) if (!(field in v)) issue([], `missing required field "${field}"`);
+	for (const field of Object.keys(v)) if (!ENVELOPE_FIELDS.includes(field)) issue([field], `unknown field "${field}" (allowed: ${ENVELOPE_FIELDS.join(", ")})`, true);
+	if ("apiVersion" in v && v.apiVersion !== "docops/v1") issue(["apiVersion"], `apiVersion: must be "${API_VERSION$1}" (got ${describeValue(v.apiVersion)})`);
+}
+/** The registered kind `kind` names (an issue naming the known kinds when it names none). */
+function checkKind(v, kinds, issue) {
+	if (!("kind" in v)) return void 0;
+	const kind = typeof v.kind === "string" ? kinds.get(v.kind) : void 0;
+	if (!kind) {
+		const known = [...kinds.keys()].sort().join(", ");
+		issue(["kind"], `kind: unknown kind ${describeValue(v.kind)} (known kinds: ${known || "none registered"})`);
+	}
+	return kind;
+}
+/** metadata: an object whose organization is an organization id, and nothing else. */
+function checkMetadata(metadata, issue) {
+	if (!isRecord(metadata)) issue(["metadata"], `metadata: must be object (got ${got$1(metadata)})`);
+	else if (!("organization" in metadata)) issue(["metadata"], "metadata: missing required field \"organization\"");
+	else if (typeof metadata.organization !== "string" || metadata.organization.trim() === "") issue(["metadata", "organization"], `metadata.organization: must be a non-empty string (got ${got$1(metadata.organization)})`);
+	else if (!ENTITY_ID.test(metadata.organization)) issue(["metadata", "organization"], `metadata.organization: must be an organization id, matching ${ENTITY_ID.source} (got ${describeValue(metadata.organization)})`);
+	if (isRecord(metadata)) {
+		for (const field of Object.keys(metadata)) if (!METADATA_FIELDS.includes(field)) issue(["metadata", field], `metadata: unknown field "${field}" (allowed: ${METADATA_FIELDS.join(", ")})`, true);
+	}
+}
+/** mode, prune and allowEmpty: of their type, and none that contradicts the mode or means nothing for the kind. */
+function checkFlags(v, mode, kind, issue) {
+	if ("mode" in v && mode === void 0) issue(["mode"], `mode: must be one of ${OWNERSHIP_MODES.join(", ")} (got ${got$1(v.mode)})`);
+	if ("prune" in v && typeof v.prune !== "boolean") issue(["prune"], `prune: must be boolean (got ${got$1(v.prune)})`);
+	else if (v.prune === true && mode !== void 0 && mode !== "authoritative") issue(["prune"], `prune: a document in mode ${mode} never deletes what no manifest writes, so prune: true contradicts it (remove one of them)`, true);
+	else if (v.prune === true && kind?.prunable === false) issue(["prune"], `prune: ${kind.kind} objects are never deleted by docops, so prune means nothing here (remove it)`, true);
+	if ("allowEmpty" in v && typeof v.allowEmpty !== "boolean") issue(["allowEmpty"], `allowEmpty: must be boolean (got ${got$1(v.allowEmpty)})`);
+	else if (v.allowEmpty === true && kind && (kind.lists ?? []).length === 0) issue(["allowEmpty"], `allowEmpty: ${kind.kind} documents write no list of an object's sub-objects, so allowEmpty means nothing here (remove it)`, true);
+}
+/** spec, when it is an object; else an issue that never quotes a value the kind marks as secret. */
+function checkSpec(v, kind, issue) {
+	const spec = isRecord(v.spec) ? v.spec : void 0;
+	if ("spec" in v && !spec) {
+		const marked = kind ? markedValues(kind.schema, v.spec) : [];
+		registerMarkedValues(marked);
+		issue(["spec"], `spec: must be object (got ${isHidden(markAt(marked, [])) && v.spec !== null && typeof v.spec !== "object" ? `${jsonType(v.spec)}, ${NOT_SHOWN}` : got$1(v.spec)})`);
+	}
+	return spec;
+}
+var API_VERSION$1, ENVELOPE_FIELDS, REQUIRED, METADATA_FIELDS, ENTITY_ID, got$1;
 var init_envelope = __esmMin((() => {
 	init_plan$1();
 	init_paths$1();
 	init_secret_fields();
+	init_json$1();
 	API_VERSION$1 = "docops/v1";
 	ENVELOPE_FIELDS = [
 		"apiVersion",
@@ -54284,8 +62026,7 @@ var init_envelope = __esmMin((() => {
 	];
 	METADATA_FIELDS = ["organization"];
 	ENTITY_ID = /^[a-zA-Z0-9_-]+$/;
-	isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-	got = (v) => v !== null && typeof v !== "object" ? `${jsonType(v)} ${describeValue(v)}` : jsonType(v);
+	got$1 = (v) => v !== null && typeof v !== "object" ? `${jsonType(v)} ${describeValue(v)}` : jsonType(v);
 }));
 // src/manifests/manifest-set.ts
 /**
@@ -54560,7 +62301,7 @@ var init_load = __esmMin((() => {
 	init_envelope();
 	init_interpolate();
 	init_parse$1();
-	init_schema$1();
+	init_schema$2();
 }));
 // src/kinds/access/export.ts
 function teamNamer(aux) {
@@ -54654,15 +62395,12 @@ function orgPath(org) {
 function sameValue$1(a, b) {
 	if (a === b) return true;
 	if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue$1(x, b[i]));
-	if (isRecord$1(a) && isRecord$1(b)) {
+	if (isRecord(a) && isRecord(b)) {
 		const ka = Object.keys(a).filter((k) => a[k] !== void 0);
 		const kb = Object.keys(b).filter((k) => b[k] !== void 0);
 		return ka.length === kb.length && ka.every((k) => sameValue$1(a[k], b[k]));
 	}
 	return false;
-}
-function isRecord$1(v) {
-	return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 /**
 * Compare only the fields the desired spec writes (partial management). `normalise` lets a kind compare
@@ -54771,6 +62509,7 @@ function nullableString(v) {
 var API_VERSION, refSteps;
 var init_common = __esmMin((() => {
 	init_refs();
+	init_json$1();
 	API_VERSION = "docops/v1";
 	refSteps = (idOrRef) => isRef(idOrRef) ? refsIn(idOrRef).map((r) => r.stepId) : [];
 }));
@@ -54840,21 +62579,28 @@ function matchByIdOrTitle(kind, desired, live) {
 		stalePins
 	};
 }
-/** The plan's warning for each entry whose pinned id is gone (matched by title instead: TitleMatch.stalePins). */
-function stalePinWarnings(kind, org, stalePins) {
+/**
+* The plan's warning for each entry whose pinned id is gone (matched by title instead: TitleMatch.stalePins; `by`
+* names the title where a kind calls it otherwise, a SAML provider's label).
+*/
+function stalePinWarnings(kind, org, stalePins, by = "title") {
 	return stalePins.map((e) => ({
 		kind,
 		org,
 		key: e.key,
-		message: `pinned id ${e.id} does not exist; matched by title instead`
+		message: `pinned id ${e.id} does not exist; matched by ${by} instead`
 	}));
 }
 /** The entry of a document of a title-identified kind: key = spec.title, id = the pinned spec.id, source = `spec`. */
 function titledEntry(kind, doc, spec) {
+	return identifiedEntry(kind, doc, spec, spec.title);
+}
+/** The entry of a document identified by `key` (its title, or what the kind calls it) or the pinned spec.id. */
+function identifiedEntry(kind, doc, spec, key) {
 	const entry = {
 		kind,
 		org: doc.metadata.organization,
-		key: spec.title,
+		key,
 		spec,
 		source: doc.pos(["spec"]),
 		doc
@@ -54988,9 +62734,9 @@ var init_model$8 = __esmMin((() => {
 // src/kinds/access/fetch.ts
 /** One item of `…/permissions/teams` (`{permission, team}`) or `…/permissions/users` (`{permission, user}`). */
 function grantOf(item, principal) {
-	if (!isRecord$1(item)) return void 0;
+	if (!isRecord(item)) return void 0;
 	const who = item[principal];
-	if (!isRecord$1(who) || typeof who["id"] !== "string") return void 0;
+	if (!isRecord(who) || typeof who["id"] !== "string") return void 0;
 	const name = principal === "team" ? who["title"] : who["email"];
 	return {
 		principal,
@@ -55000,7 +62746,7 @@ function grantOf(item, principal) {
 	};
 }
 function teamRefOf(t) {
-	return isRecord$1(t) && typeof t["id"] === "string" && typeof t["title"] === "string" ? {
+	return isRecord(t) && typeof t["id"] === "string" && typeof t["title"] === "string" ? {
 		id: t["id"],
 		title: t["title"]
 	} : void 0;
@@ -55009,7 +62755,7 @@ function teamRefOf(t) {
 function memberIds(items) {
 	const out = {};
 	for (const m of items) {
-		if (!isRecord$1(m) || !isRecord$1(m["user"])) continue;
+		if (!isRecord(m) || !isRecord(m["user"])) continue;
 		const email = m["user"]["email"];
 		const id = m["id"] ?? m["user"]["id"];
 		if (typeof email === "string" && typeof id === "string") out[email.toLowerCase()] ??= id;
@@ -55104,7 +62850,7 @@ var init_fetch$1 = __esmMin((() => {
 }));
 // src/kinds/collection/model.ts
 function collectionObject(org, c) {
-	if (!isRecord$1(c) || typeof c["id"] !== "string" || typeof c["title"] !== "string") return void 0;
+	if (!isRecord(c) || typeof c["id"] !== "string" || typeof c["title"] !== "string") return void 0;
 	const fields = {
 		title: c["title"],
 		description: typeof c["description"] === "string" ? c["description"] : null,
@@ -55119,7 +62865,7 @@ function collectionObject(org, c) {
 		fields
 	};
 }
-var COLLECTION_KIND, COLLECTION_FIELDS, collectionsPath, collectionPath, COLLECTION_ACCESS;
+var COLLECTION_KIND, COLLECTION_FIELDS, collectionsPath, collectionPath, COLLECTION_ACCESS, SOFT_DELETE;
 var init_model$7 = __esmMin((() => {
 	init_model$8();
 	init_common();
@@ -55139,6 +62885,7 @@ var init_model$7 = __esmMin((() => {
 		wave: 24,
 		grantWave: 25
 	};
+	SOFT_DELETE = "soft delete: restorable for 7 days";
 }));
 // src/kinds/manifest-refs.ts
 /**
@@ -55285,10 +63032,11 @@ var init_schema = __esmMin((() => {
 		"collection": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Collection spec\",\n  \"description\": \"One collection of spaces, identified by title, or by a pinned id (which allows renaming).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"title\"],\n  \"properties\": {\n    \"title\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"maxLength\": 50,\n      \"description\": \"Collection title (1..50 characters).\"\n    },\n    \"id\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"pattern\": \"^[a-zA-Z0-9_-]+$\",\n      \"description\": \"Pinned collection id: found by id and renamed when its live title differs.\"\n    },\n    \"description\": { \"type\": \"string\", \"maxLength\": 100, \"description\": \"Description (≤100 characters).\" },\n    \"defaultLevel\": {\n      \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null],\n      \"description\": \"Default role of organization members on the collection; null = none.\"\n    },\n    \"parent\": {\n      \"type\": [\"string\", \"null\"],\n      \"minLength\": 1,\n      \"description\": \"Parent collection: another Collection manifest title or a collection id; null = top level.\"\n    },\n    \"access\": {\n      \"type\": \"array\",\n      \"description\": \"When written, the complete list of teams and organization members holding a role on the collection: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\n      \"items\": {\n        \"oneOf\": [\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"team\", \"role\"],\n            \"properties\": {\n              \"team\": {\n                \"type\": \"string\",\n                \"minLength\": 1,\n                \"description\": \"A Team manifest title, a live team title or a team id.\"\n              },\n              \"role\": {\n                \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\"],\n                \"description\": \"Role on the collection.\"\n              }\n            }\n          },\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"email\", \"role\"],\n            \"properties\": {\n              \"email\": {\n                \"type\": \"string\",\n                \"format\": \"email\",\n                \"maxLength\": 320,\n                \"description\": \"An organization member's e-mail address (case-insensitive).\"\n              },\n              \"role\": {\n                \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\"],\n                \"description\": \"Role on the collection.\"\n              }\n            }\n          }\n        ]\n      }\n    }\n  }\n}\n",
 		"config": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: how docops owns its objects, e.g. {Members: {mode: additive}}. mode: authoritative (default; the manifests win), additive (create and update what is written, never delete or revert what is not; no prune), observe (never write; the plan reports the drift). A document's own `mode:` can only make its objects more cautious.\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Organization\",\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"mode\": {\n            \"enum\": [\n              \"authoritative\",\n              \"additive\",\n              \"observe\"\n            ],\n            \"default\": \"authoritative\",\n            \"description\": \"authoritative, additive or observe (see kinds).\"\n          },\n          \"drift\": {\n            \"enum\": [\n              \"revert\",\n              \"report\",\n              \"propose\"\n            ],\n            \"default\": \"revert\",\n            \"description\": \"What a run does with a change made in the app (drift) to this kind's objects: revert it (default), report it (kept, shown, never reverted), or propose it as a pull request against the manifests' repository (needs proposals.github). A manifest edit is applied whatever this says.\"\n          }\n        }\n      }\n    },\n    \"proposals\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Where drift of the kinds with drift: propose is proposed: one branch and one pull request in the manifests' repository, updated in place while the drift lasts.\",\n      \"properties\": {\n        \"github\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\n            \"repository\"\n          ],\n          \"properties\": {\n            \"repository\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n              \"description\": \"OWNER/NAME of the manifests' repository.\"\n            },\n            \"apiUrl\": {\n              \"type\": \"string\",\n              \"x-secret\": \"userinfo\",\n              \"pattern\": \"^https?://\",\n              \"description\": \"GitHub's API (default: DOCOPS_GITHUB_API_URL, else https://api.github.com).\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding a GitHub token that may push branches and open pull requests in the repository (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n            },\n            \"branch\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"default\": \"docops/drift\",\n              \"description\": \"docops's branch: force-moved to each new proposal.\"\n            },\n            \"base\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"description\": \"The branch proposed onto (default: the repository's default branch).\"\n            },\n            \"path\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9._-][A-Za-z0-9._/-]*$\",\n              \"description\": \"Where the manifests directory is inside the repository (default: found from its git checkout, else the repository's root).\"\n            }\n          }\n        }\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        },\n        \"maxOverlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 3600,\n          \"description\": \"Once an event is seen later than overlapSeconds, polls read back twice as far as the latest it was seen, up to this.\"\n        }\n      }\n    },\n    \"healthMinutes\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 100000,\n      \"default\": 60,\n      \"description\": \"Docs health (docs/daemon.md, \\\"Status page\\\"): how often the broken links of the managed spaces are read, one request per space at low priority, at the end of a run when due (the first run, then at most this often). 0: never.\"\n    },\n    \"listLagSeconds\": {\n      \"type\": \"number\",\n      \"minimum\": 0,\n      \"maximum\": 3600,\n      \"default\": 5,\n      \"description\": \"How long after a write the API's lists may still not show it (docs/reliability.md, \\\"Lists that answer late\\\"): for this long docops answers its own reads with what it wrote, and waits this long after a create whose answer was lost before it takes \\\"not listed\\\" to mean it did not happen. Longer once docops sees a list that far behind. 0: lists are current.\"\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default: DOCOPS_GITHUB_API_URL, else https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    },\n    \"organizations\": {\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"description\": \"One daemon, many organizations (docs/daemon.md, \\\"Many organizations\\\"): each entry is reconciled on its own (its own run queue, rate-limit pacer and backoff), so one organization's failure, rate limit or invalid manifests never delays another's run. Without it the daemon reconciles the one organization of `manifests`. Each entry says where its API key is read from (a file or an environment variable), never the key itself.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"id\",\n          \"manifests\"\n        ],\n        \"properties\": {\n          \"id\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\",\n            \"description\": \"The organization's id, as its manifests name it in metadata.organization. Unique; also what a shard is chosen by.\"\n          },\n          \"manifests\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Its manifests directory (relative to this file): a repository's root or a subfolder. Every document in it must name this organization; directories of two organizations may not contain one another.\"\n          },\n          \"tokenFile\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"x-secret\": false,\n            \"description\": \"File holding this organization's API token (relative to this file).\"\n          },\n          \"tokenEnv\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"x-secret\": \"env\",\n            \"description\": \"Environment variable holding this organization's API token (its name; the token itself never appears in this file).\"\n          },\n          \"schedule\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Cron expression of this organization's periodic reconciles; default: the top-level schedule.\"\n          },\n          \"prune\": {\n            \"$ref\": \"#/properties/prune\"\n          },\n          \"safety\": {\n            \"$ref\": \"safety.schema.json\"\n          },\n          \"notify\": {\n            \"$ref\": \"#/properties/notify\"\n          }\n        },\n        \"description\": \"One organization: its id, its manifests directory, where its API key is read from (tokenFile or tokenEnv, exactly one), and what it does differently from the top level.\"\n      }\n    },\n    \"shard\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Spread the organizations over several daemons (docs/daemon.md, \\\"Shards\\\"). Static: {index, count}: this daemon reconciles the organizations whose id hashes to shard `index` of `count` (one Deployment per shard). Dynamic: {leases: S}: S shard Leases shared by every replica (needs ha.mode kubernetes); each replica reconciles the organizations of the shards it holds. Needs organizations.\",\n      \"properties\": {\n        \"index\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"This daemon's shard, 0 … count − 1 (static shards).\"\n        },\n        \"count\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 1024,\n          \"description\": \"How many static shards there are.\"\n        },\n        \"leases\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 256,\n          \"description\": \"How many shard Leases the replicas share (dynamic shards); fixed: changing it moves organizations between shards.\"\n        }\n      }\n    }\n  }\n}\n",
 		"document": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"document.schema.json\",\n  \"title\": \"docops manifest document\",\n  \"description\": \"One document of a docops manifest file. Put `# yaml-language-server: $schema=<path to>/schemas/document.schema.json` at the top of a manifest for completion and checks in editors. docops itself validates the envelope in code and `spec` with the kind's schema; its `kind` list and per-kind rules are written by the build from the registered kinds (src/kinds/index.ts).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\n    \"apiVersion\",\n    \"kind\",\n    \"metadata\",\n    \"spec\"\n  ],\n  \"properties\": {\n    \"apiVersion\": {\n      \"const\": \"docops/v1\",\n      \"description\": \"Manifest format version; always `docops/v1`.\"\n    },\n    \"kind\": {\n      \"enum\": [\n        \"Organization\",\n        \"Members\",\n        \"Team\",\n        \"Translation\",\n        \"OpenAPISpec\",\n        \"SamlProvider\",\n        \"Collection\",\n        \"Space\",\n        \"Site\"\n      ],\n      \"description\": \"What this document describes; decides the shape of `spec`.\"\n    },\n    \"metadata\": {\n      \"type\": \"object\",\n      \"required\": [\n        \"organization\"\n      ],\n      \"properties\": {\n        \"organization\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"pattern\": \"^[a-zA-Z0-9_-]+$\",\n          \"description\": \"Id of the organization this document manages (letters, digits, _ and -). `${VAR}` is interpolated.\"\n        }\n      },\n      \"additionalProperties\": false\n    },\n    \"prune\": {\n      \"type\": \"boolean\",\n      \"description\": \"Delete live objects of this kind (in this organization) that no manifest mentions. Off by default.\"\n    },\n    \"allowEmpty\": {\n      \"type\": \"boolean\",\n      \"description\": \"Let a plan delete every entry (2 or more) of a list this document writes whole (`access`, a team's `members`, a site's `sections` …): emptied, or replaced whole. The safety gate refuses that otherwise, and --force does not lift it (docs/safety.md). Only for kinds with such lists (Team, Collection, Space, Site).\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"authoritative\",\n        \"additive\",\n        \"observe\"\n      ],\n      \"description\": \"How much docops may write of what this document describes. authoritative (default): the manifests win. additive: create and update what is written, never delete or revert what is not (no prune). observe: never write; the plan reports the drift. The config's mode for the kind applies too; the more cautious one wins.\"\n    },\n    \"spec\": {\n      \"type\": \"object\",\n      \"description\": \"The desired state; its fields depend on `kind`.\"\n    }\n  },\n  \"allOf\": [\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Organization\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./organization.schema.json\"\n          },\n          \"prune\": {\n            \"const\": false,\n            \"description\": \"docops never deletes Organization objects: prune means nothing here.\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Organization documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Members\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./members.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Members documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Team\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./team.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Translation\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./translation.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Translation documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"OpenAPISpec\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./openapispec.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"OpenAPISpec documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"SamlProvider\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./samlprovider.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"SamlProvider documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Collection\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./collection.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Space\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./space.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Site\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./site.schema.json\"\n          }\n        }\n      }\n    }\n  ]\n}\n",
+		"journal": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/journal.schema.json\",\n  \"title\": \"docops delete journal record\",\n  \"description\": \"One line of a delete journal (journal-<timestamp>.jsonl): before each delete or prune step, a snapshot of the object about to go, written and fsync'd before the step's first request; `docops undo` reads it back. Format 2 adds state and redacted; undo still reads format 1. A reader reads the members named here and ignores others.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"v\", \"time\", \"stepId\", \"phase\", \"action\", \"kind\", \"org\", \"key\", \"objectKey\", \"fields\", \"snapshot\"],\n  \"properties\": {\n    \"v\": { \"enum\": [1, 2], \"description\": \"The journal format.\" },\n    \"time\": { \"type\": \"string\", \"description\": \"When the snapshot was taken (ISO 8601).\" },\n    \"stepId\": { \"type\": \"string\" },\n    \"phase\": { \"enum\": [\"create\", \"update\", \"delete\", \"prune\"] },\n    \"action\": { \"enum\": [\"create\", \"update\", \"delete\"] },\n    \"kind\": { \"type\": \"string\" },\n    \"org\": { \"type\": \"string\" },\n    \"key\": {\n      \"type\": \"string\",\n      \"description\": \"The step's key (for duplicate titles `title (id)`); objectKey is the live object's own key.\"\n    },\n    \"objectKey\": { \"type\": \"string\" },\n    \"id\": { \"type\": \"string\" },\n    \"fields\": {\n      \"type\": \"object\",\n      \"description\": \"The live object's fields (secrets removed), or the step's before when no live object was found; its shape only the object's kind knows.\"\n    },\n    \"snapshot\": {\n      \"enum\": [\"complete\", \"live\", \"plan\"],\n      \"description\": \"complete: the kind's snapshot read the object and what its delete takes along (state); live: the object as fetched for the plan; plan: only the managed fields the step recorded.\"\n    },\n    \"state\": {\n      \"type\": \"object\",\n      \"tsType\": \"Snapshot\",\n      \"description\": \"With complete: live states by manifest kind, as the kinds' export reads them (secrets removed).\",\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"required\": [\"objects\"],\n        \"properties\": {\n          \"objects\": { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/liveObject\" } },\n          \"related\": { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/liveObject\" } }\n        }\n      }\n    },\n    \"redacted\": {\n      \"type\": \"array\",\n      \"items\": { \"type\": \"string\" },\n      \"description\": \"Fields left out because their names look like secrets (paths into the record), so undo can say so.\"\n    }\n  },\n  \"definitions\": {\n    \"liveObject\": {\n      \"type\": \"object\",\n      \"required\": [\"kind\", \"org\", \"key\", \"id\", \"fields\"],\n      \"properties\": {\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": { \"type\": \"string\" },\n        \"id\": { \"type\": \"string\" },\n        \"fields\": { \"type\": \"object\" },\n        \"parent\": { \"type\": \"object\" }\n      }\n    }\n  }\n}\n",
 		"members": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Members spec\",\n  \"description\": \"Organization members, identified by e-mail (case-insensitive). Several Members documents may split one organization's members; every e-mail may appear once per organization.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"members\"],\n  \"properties\": {\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite listed e-mails that are not members yet (otherwise they are only a plan warning). `--invite` turns this on for every document.\"\n    },\n    \"members\": {\n      \"type\": \"array\",\n      \"description\": \"Members of the organization.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"email\"],\n        \"properties\": {\n          \"email\": {\n            \"type\": \"string\",\n            \"format\": \"email\",\n            \"maxLength\": 320,\n            \"description\": \"The member's e-mail address (identity, case-insensitive).\"\n          },\n          \"role\": {\n            \"description\": \"Organization role; null makes the member a guest. Left out: docops does not manage the member's role (it leaves it as it is; an invitation gives the organization's default role), as export writes a member whose role docops does not know.\",\n            \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null]\n          },\n          \"sso\": {\n            \"type\": \"boolean\",\n            \"description\": \"Mark the member as an SSO member. The API can set this but not unset it: false on an SSO member is only a warning.\"\n          }\n        }\n      }\n    }\n  }\n}\n",
 		"openapispec": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"OpenAPISpec spec\",\n  \"description\": \"An OpenAPI specification of the organization, identified by its slug. A new version is published only when the source differs from the latest published one (a URL by its address, a file or text by the digest of its content).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"slug\", \"source\"],\n  \"properties\": {\n    \"slug\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"maxLength\": 100,\n      \"pattern\": \"^[a-z0-9]+(?:-[a-z0-9]+)*$\",\n      \"description\": \"The spec's slug (its identity; 1..100 lower-case letters and digits in words joined by single hyphens).\"\n    },\n    \"source\": {\n      \"description\": \"Where the spec's content comes from: exactly one of `url`, `file` or `text`.\",\n      \"oneOf\": [\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"url\"],\n          \"properties\": {\n            \"url\": {\n              \"type\": \"string\",\n              \"format\": \"uri\",\n              \"pattern\": \"^https?://\",\n              \"maxLength\": 2048,\n              \"description\": \"An http(s) URL the platform fetches the spec from (at most 2048 characters).\"\n            }\n          }\n        },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"file\"],\n          \"properties\": {\n            \"file\": {\n              \"type\": \"string\",\n              \"minLength\": 1,\n              \"description\": \"A JSON or YAML file relative to this manifest, inside the manifests directory; its text is sent as the spec's source. The plan shows its digest, never its content.\"\n            }\n          }\n        },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"text\"],\n          \"properties\": {\n            \"text\": {\n              \"type\": \"string\",\n              \"minLength\": 1,\n              \"description\": \"The spec's content written inline (what `docops undo` writes); prefer `file`.\"\n            }\n          }\n        }\n      ]\n    }\n  }\n}\n",
 		"organization": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Organization spec\",\n  \"description\": \"Settings of one organization (metadata.organization). Only the fields written here are compared and changed; the organization is never created or deleted.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"title\": {\n      \"type\": \"string\",\n      \"minLength\": 2,\n      \"maxLength\": 255,\n      \"pattern\": \"\\\\S.*\\\\S\",\n      \"description\": \"Organization title (2..255 characters).\"\n    },\n    \"emailDomains\": {\n      \"type\": \"array\",\n      \"description\": \"E-mail domains whose users may join the organization. Compared as a set (order does not matter).\",\n      \"items\": { \"type\": \"string\", \"minLength\": 1 },\n      \"uniqueItems\": true\n    },\n    \"hostname\": {\n      \"type\": \"string\",\n      \"minLength\": 3,\n      \"maxLength\": 32,\n      \"pattern\": \"^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$\",\n      \"description\": \"Default hostname for public content (3..32 characters: lower-case letters, digits, inner dashes).\"\n    },\n    \"defaultRole\": {\n      \"description\": \"Role given to new members; null makes them guests.\",\n      \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null]\n    },\n    \"defaultContent\": {\n      \"description\": \"Content shown by default: a site (by id, or by the title of a Site manifest of this organization, which may be created in the same plan), or null for none.\",\n      \"oneOf\": [\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"type\", \"site\"],\n          \"properties\": {\n            \"type\": { \"const\": \"site\", \"description\": \"Always `site`.\" },\n            \"site\": {\n              \"type\": \"string\",\n              \"minLength\": 1,\n              \"description\": \"Site id, or the title of a Site manifest of this organization.\"\n            }\n          }\n        },\n        { \"type\": \"null\" }\n      ]\n    },\n    \"logo\": {\n      \"description\": \"Logo URL (at most 2048 characters), or null to remove it. Read back from the organization's urls.logo.\",\n      \"oneOf\": [{ \"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048 }, { \"type\": \"null\" }]\n    },\n    \"sso\": { \"type\": \"boolean\", \"description\": \"Enforce SSO organization-wide.\" },\n    \"ai\": { \"type\": \"boolean\", \"description\": \"Enable AI features.\" },\n    \"inviteLinks\": { \"type\": \"boolean\", \"description\": \"Allow invite links.\" },\n    \"mergeRules\": {\n      \"type\": \"object\",\n      \"description\": \"Who must review a change request before it merges, in every space that inherits them: {type: rules, rules: [...]}, or {type: none}. Reviewers are organization members by e-mail. Rules are compared as a set.\",\n      \"oneOf\": [\n        { \"additionalProperties\": false, \"required\": [\"type\"], \"properties\": { \"type\": { \"enum\": [\"none\"] } } },\n        {\n          \"additionalProperties\": false,\n          \"required\": [\"type\", \"rules\"],\n          \"properties\": {\n            \"type\": { \"const\": \"rules\" },\n            \"rules\": {\n              \"type\": \"array\",\n              \"items\": {\n                \"oneOf\": [\n                  {\n                    \"type\": \"object\",\n                    \"additionalProperties\": false,\n                    \"required\": [\"rule\", \"users\"],\n                    \"properties\": {\n                      \"rule\": {\n                        \"enum\": [\"require_specific_reviewers\", \"require_one_of_specific_reviewers\", \"allow_bypass\"]\n                      },\n                      \"users\": {\n                        \"type\": \"array\",\n                        \"uniqueItems\": true,\n                        \"items\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320 },\n                        \"description\": \"Organization members by e-mail (case-insensitive).\"\n                      }\n                    }\n                  },\n                  {\n                    \"type\": \"object\",\n                    \"additionalProperties\": false,\n                    \"required\": [\"rule\"],\n                    \"properties\": {\n                      \"rule\": {\n                        \"enum\": [\n                          \"require_at_least_one_review\",\n                          \"require_at_least_one_approved_review\",\n                          \"require_all_reviews_approved\",\n                          \"require_agent_review\",\n                          \"require_up_to_date_change_request\",\n                          \"require_change_request_subject\",\n                          \"require_change_request_description\",\n                          \"require_author_to_merge\"\n                        ]\n                      }\n                    }\n                  },\n                  {\n                    \"type\": \"object\",\n                    \"additionalProperties\": false,\n                    \"required\": [\"rule\", \"expression\"],\n                    \"properties\": {\n                      \"rule\": { \"const\": \"custom\" },\n                      \"expression\": {\n                        \"type\": \"string\",\n                        \"maxLength\": 1024,\n                        \"description\": \"The rule in the platform's expression syntax.\"\n                      },\n                      \"message\": { \"type\": \"string\", \"description\": \"Shown when the expression is false.\" }\n                    }\n                  }\n                ]\n              }\n            }\n          }\n        }\n      ]\n    }\n  }\n}\n",
-		"plan": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/plan.schema.json\",\n  \"title\": \"docops plan (docops plan --format json), formatVersion 1\",\n  \"description\": \"What `docops plan --format json` prints, and the `plan` of a saved-plan file and of `docops apply --format json`. Compatibility (docs/policy.md, \\\"The plan format\\\"): within formatVersion 1 docops only adds optional members, each added here in the same release; a change that removes, renames or retypes a member, or changes its meaning, comes with formatVersion 2. Consumers should check formatVersion and ignore members they do not know.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"formatVersion\", \"steps\", \"unmanaged\", \"warnings\", \"blocked\"],\n  \"properties\": {\n    \"formatVersion\": { \"const\": 1 },\n    \"steps\": {\n      \"type\": \"array\",\n      \"items\": { \"$ref\": \"#/definitions/step\" },\n      \"description\": \"In apply order: phase (create, update, delete, prune), then wave, then kind, then key.\"\n    },\n    \"unmanaged\": {\n      \"type\": \"array\",\n      \"description\": \"Live objects no manifest mentions, left alone (prune is off for their kind).\",\n      \"items\": { \"$ref\": \"#/definitions/object\" }\n    },\n    \"warnings\": {\n      \"type\": \"array\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"kind\", \"org\", \"key\", \"message\"],\n        \"properties\": {\n          \"kind\": { \"type\": \"string\" },\n          \"org\": { \"type\": \"string\" },\n          \"key\": { \"type\": \"string\" },\n          \"message\": { \"type\": \"string\" }\n        }\n      }\n    },\n    \"blocked\": {\n      \"type\": \"array\",\n      \"description\": \"Manifest objects the plan cannot reach: none of their steps are planned, and plan/apply exit 1.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"kind\", \"org\", \"key\", \"message\"],\n        \"properties\": {\n          \"kind\": { \"type\": \"string\" },\n          \"org\": { \"type\": \"string\" },\n          \"key\": { \"type\": \"string\" },\n          \"message\": { \"type\": \"string\" },\n          \"source\": { \"$ref\": \"#/definitions/source\" }\n        }\n      }\n    },\n    \"reported\": {\n      \"type\": \"array\",\n      \"description\": \"Changes the diff found that their ownership mode does not let docops make (observe: any; additive: a delete): shown, never sent, counted by no safety threshold.\",\n      \"items\": { \"$ref\": \"#/definitions/reported\" }\n    },\n    \"owned\": {\n      \"type\": \"array\",\n      \"description\": \"Live objects (or parts of them) another writer owns, which docops leaves alone: a site's structure under Git Sync.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"kind\", \"org\", \"key\", \"what\", \"owner\"],\n        \"properties\": {\n          \"kind\": { \"type\": \"string\" },\n          \"org\": { \"type\": \"string\" },\n          \"key\": { \"type\": \"string\" },\n          \"id\": { \"type\": \"string\" },\n          \"what\": {\n            \"type\": \"string\",\n            \"description\": \"The parts owned, e.g. sections, section groups and site spaces.\"\n          },\n          \"owner\": { \"type\": \"string\", \"description\": \"The writer, e.g. Git Sync (repository acme/docs).\" }\n        }\n      }\n    },\n    \"attribution\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"changes\"],\n      \"description\": \"Who made the live changes the steps revert (the organization's audit events).\",\n      \"properties\": {\n        \"changes\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"step\", \"actor\", \"at\", \"action\"],\n            \"properties\": {\n              \"step\": { \"type\": \"string\" },\n              \"actor\": { \"type\": \"string\" },\n              \"at\": { \"type\": \"string\" },\n              \"action\": { \"type\": \"string\" }\n            }\n          }\n        },\n        \"unavailable\": { \"type\": \"string\" }\n      }\n    },\n    \"manifestChanges\": {\n      \"type\": \"array\",\n      \"items\": { \"type\": \"string\" },\n      \"description\": \"The daemon's plans: the ids of the steps a manifest edit asked for (every other step reverts drift).\"\n    },\n    \"scopes\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"plan\", \"apply\"],\n      \"description\": \"Derived, not part of the plan: the OAuth scopes the plan's reads used and its apply would use.\",\n      \"properties\": { \"plan\": { \"$ref\": \"#/definitions/tokenNeeds\" }, \"apply\": { \"$ref\": \"#/definitions/tokenNeeds\" } }\n    },\n    \"policy\": { \"$ref\": \"#/definitions/policy\" }\n  },\n  \"definitions\": {\n    \"source\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"file\", \"line\", \"column\"],\n      \"properties\": {\n        \"file\": { \"type\": \"string\" },\n        \"line\": { \"type\": \"integer\", \"minimum\": 1 },\n        \"column\": { \"type\": \"integer\", \"minimum\": 1 }\n      }\n    },\n    \"object\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"kind\", \"org\", \"key\"],\n      \"properties\": {\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": { \"type\": \"string\" },\n        \"id\": { \"type\": \"string\" },\n        \"mode\": {\n          \"$ref\": \"#/definitions/mode\",\n          \"description\": \"Set when an ownership mode leaves the object in place (additive), rather than prune being off.\"\n        }\n      }\n    },\n    \"mode\": {\n      \"enum\": [\"authoritative\", \"additive\", \"observe\"],\n      \"description\": \"Ownership mode (docs/kinds.md, \\\"Who owns what\\\").\"\n    },\n    \"fields\": {\n      \"type\": [\"object\", \"null\"],\n      \"description\": \"The managed fields (before: live, after: the manifests'); null for a create's before and a delete's after.\"\n    },\n    \"step\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"id\", \"action\", \"phase\", \"kind\", \"org\", \"key\", \"wave\", \"before\", \"after\", \"dependsOn\", \"requests\"],\n      \"properties\": {\n        \"id\": { \"type\": \"string\" },\n        \"action\": { \"enum\": [\"create\", \"update\", \"delete\"] },\n        \"phase\": { \"enum\": [\"create\", \"update\", \"delete\", \"prune\"] },\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": {\n          \"type\": \"string\",\n          \"description\": \"The object's identity as the manifest names it (e-mail, title, path …).\"\n        },\n        \"wave\": { \"type\": \"integer\", \"minimum\": 0 },\n        \"mode\": {\n          \"$ref\": \"#/definitions/mode\",\n          \"description\": \"The ownership mode that produced the step, when not authoritative.\"\n        },\n        \"before\": { \"$ref\": \"#/definitions/fields\" },\n        \"after\": { \"$ref\": \"#/definitions/fields\" },\n        \"nulls\": {\n          \"type\": \"object\",\n          \"additionalProperties\": { \"type\": \"string\" },\n          \"description\": \"What a null value of a field means (e.g. role: guest).\"\n        },\n        \"dependsOn\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"requests\": { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/request\" } },\n        \"source\": { \"$ref\": \"#/definitions/source\" },\n        \"note\": { \"type\": \"string\" },\n        \"cascades\": {\n          \"type\": \"array\",\n          \"description\": \"Live objects the step deletes along with its own.\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"kind\", \"org\", \"key\"],\n            \"properties\": {\n              \"kind\": { \"type\": \"string\" },\n              \"org\": { \"type\": \"string\" },\n              \"key\": { \"type\": \"string\" },\n              \"id\": { \"type\": \"string\" },\n              \"note\": { \"type\": \"string\" }\n            }\n          }\n        }\n      }\n    },\n    \"reported\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"A step as the diff found it, without its requests (never sent), with the mode that keeps it out.\",\n      \"required\": [\"id\", \"action\", \"phase\", \"kind\", \"org\", \"key\", \"wave\", \"before\", \"after\"],\n      \"properties\": {\n        \"id\": { \"type\": \"string\" },\n        \"action\": { \"enum\": [\"create\", \"update\", \"delete\"] },\n        \"phase\": { \"enum\": [\"create\", \"update\", \"delete\", \"prune\"] },\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": { \"type\": \"string\" },\n        \"wave\": { \"type\": \"integer\", \"minimum\": 0 },\n        \"mode\": { \"enum\": [\"additive\", \"observe\"], \"description\": \"The ownership mode that keeps the change out.\" },\n        \"drift\": {\n          \"enum\": [\"report\", \"propose\"],\n          \"description\": \"The daemon's drift setting that keeps the drift (not reverted).\"\n        },\n        \"before\": { \"$ref\": \"#/definitions/fields\" },\n        \"after\": { \"$ref\": \"#/definitions/fields\" },\n        \"nulls\": { \"type\": \"object\", \"additionalProperties\": { \"type\": \"string\" } },\n        \"source\": { \"$ref\": \"#/definitions/source\" },\n        \"note\": { \"type\": \"string\" },\n        \"cascades\": { \"$ref\": \"#/definitions/step/properties/cascades\" }\n      }\n    },\n    \"request\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"method\", \"path\"],\n      \"properties\": {\n        \"method\": { \"enum\": [\"GET\", \"POST\", \"PUT\", \"PATCH\", \"DELETE\"] },\n        \"path\": { \"type\": \"string\", \"pattern\": \"^/\" },\n        \"body\": { \"description\": \"The JSON body (printed plans show a masked field's stand-in text instead).\" },\n        \"capture\": { \"type\": \"object\", \"additionalProperties\": { \"type\": \"string\" } },\n        \"joins\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"list\", \"ids\"],\n          \"properties\": { \"list\": { \"type\": \"string\", \"pattern\": \"^/\" }, \"ids\": { \"type\": \"string\" } },\n          \"description\": \"A create that answers with ids only: they are objects of this list from now on.\"\n        },\n        \"refs\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"at\", \"step\", \"output\"],\n            \"properties\": {\n              \"at\": { \"enum\": [\"path\", \"body\"] },\n              \"offset\": { \"type\": \"integer\", \"minimum\": 1 },\n              \"pointer\": { \"type\": \"string\" },\n              \"step\": { \"type\": \"string\" },\n              \"output\": { \"type\": \"string\" }\n            }\n          }\n        },\n        \"recover\": {\n          \"oneOf\": [\n            { \"$ref\": \"#/definitions/recover\" },\n            { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/recover\" } }\n          ]\n        },\n        \"idempotent\": { \"const\": true },\n        \"settle\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"path\", \"until\", \"reads\"],\n          \"properties\": {\n            \"path\": { \"type\": \"string\", \"pattern\": \"^/\" },\n            \"until\": {\n              \"type\": \"array\",\n              \"items\": {\n                \"type\": \"object\",\n                \"additionalProperties\": false,\n                \"required\": [\"field\", \"value\"],\n                \"properties\": { \"field\": { \"type\": \"string\" }, \"value\": { \"type\": \"string\" } }\n              }\n            },\n            \"failWhen\": {\n              \"type\": \"array\",\n              \"items\": {\n                \"type\": \"object\",\n                \"additionalProperties\": false,\n                \"required\": [\"field\"],\n                \"properties\": {\n                  \"field\": { \"type\": \"string\" },\n                  \"message\": { \"type\": \"string\" },\n                  \"detail\": { \"type\": \"string\" }\n                }\n              }\n            },\n            \"reads\": { \"type\": \"integer\", \"minimum\": 1 }\n          }\n        },\n        \"masked\": { \"type\": \"object\", \"additionalProperties\": { \"type\": \"string\" } },\n        \"merge\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"properties\": {\n            \"omit\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n            \"whole\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n            \"pick\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n            \"sets\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n            \"remove\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n            \"known\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } }\n          }\n        },\n        \"refusedWhen\": {\n          \"type\": \"array\",\n          \"description\": \"A 2xx answer that says the write was not done: the step fails when the answer's dotted field equals value, with message.\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"field\", \"value\", \"message\"],\n            \"properties\": {\n              \"field\": { \"type\": \"string\" },\n              \"value\": { \"type\": \"string\" },\n              \"message\": { \"type\": \"string\" }\n            }\n          }\n        },\n        \"batch\": {\n          \"type\": \"object\",\n          \"description\": \"A bulk write: apply sends the requests of one ordered group with the same method, path and batch together, at most max elements of the body's list per request; each element's result (at results) whose failed.field equals failed.value fails its own step.\",\n          \"additionalProperties\": false,\n          \"required\": [\"list\", \"max\", \"results\", \"failed\"],\n          \"properties\": {\n            \"list\": { \"type\": \"string\" },\n            \"max\": { \"type\": \"integer\", \"minimum\": 1 },\n            \"results\": { \"type\": \"string\" },\n            \"failed\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\"field\", \"value\", \"message\"],\n              \"properties\": {\n                \"field\": { \"type\": \"string\" },\n                \"value\": { \"type\": \"string\" },\n                \"message\": { \"type\": \"string\" }\n              }\n            }\n          }\n        }\n      }\n    },\n    \"recover\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"match\"],\n      \"properties\": {\n        \"path\": { \"type\": \"string\", \"pattern\": \"^/\" },\n        \"suffix\": { \"type\": \"string\", \"pattern\": \"^/\" },\n        \"match\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"field\"],\n            \"properties\": {\n              \"field\": { \"type\": \"string\" },\n              \"body\": { \"type\": \"string\" },\n              \"value\": { \"type\": [\"string\", \"null\"] },\n              \"ignoreCase\": { \"type\": \"boolean\" },\n              \"not\": { \"const\": true }\n            }\n          }\n        },\n        \"exclude\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"each\": { \"type\": \"string\" }\n      }\n    },\n    \"tokenNeeds\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"scopes\", \"personalTokenOnly\", \"unmatched\"],\n      \"properties\": {\n        \"scopes\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"personalTokenOnly\": {\n          \"type\": \"array\",\n          \"x-secret\": false,\n          \"items\": { \"type\": \"string\" },\n          \"description\": \"Operations only a personal access token may call (names of operations, not secrets).\"\n        },\n        \"unmatched\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"rules\", \"decision\", \"fired\"],\n      \"description\": \"Derived, not part of the plan: what the configured policy says (docs/policy.md).\",\n      \"properties\": {\n        \"rules\": { \"type\": \"integer\", \"minimum\": 1 },\n        \"decision\": { \"enum\": [\"pass\", \"warn\", \"require-approval\", \"deny\"] },\n        \"fired\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"rule\", \"outcome\", \"message\", \"step\", \"object\", \"ruleSource\"],\n            \"properties\": {\n              \"rule\": { \"type\": \"string\" },\n              \"outcome\": { \"enum\": [\"deny\", \"require-approval\", \"warn\"] },\n              \"message\": { \"type\": \"string\" },\n              \"step\": {\n                \"type\": \"string\",\n                \"description\": \"The step it fired on ('' when it fired on the plan as a whole: a policy that ran out of time).\"\n              },\n              \"object\": { \"type\": \"string\" },\n              \"source\": { \"$ref\": \"#/definitions/source\" },\n              \"ruleSource\": { \"$ref\": \"#/definitions/source\" },\n              \"error\": {\n                \"type\": \"string\",\n                \"description\": \"Why the rule could not be evaluated on this change (it counts as fired).\"\n              }\n            }\n          }\n        },\n        \"approval\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"properties\": {\n            \"checksum\": { \"type\": \"string\", \"pattern\": \"^sha256:[0-9a-f]{64}$\" },\n            \"approvers\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\"githubTeam\"],\n              \"properties\": { \"githubTeam\": { \"type\": \"string\" } }\n            }\n          }\n        }\n      }\n    }\n  }\n}\n",
+		"plan": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/plan.schema.json\",\n  \"title\": \"docops plan (docops plan --format json), formatVersion 1\",\n  \"description\": \"What `docops plan --format json` prints, and the `plan` of a saved-plan file and of `docops apply --format json`. Compatibility (docs/policy.md, \\\"The plan format\\\"): within formatVersion 1 docops only adds optional members, each added here in the same release; a change that removes, renames or retypes a member, or changes its meaning, comes with formatVersion 2. Consumers should check formatVersion and ignore members they do not know.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"formatVersion\", \"steps\", \"unmanaged\", \"warnings\", \"blocked\"],\n  \"properties\": {\n    \"formatVersion\": { \"const\": 1 },\n    \"steps\": {\n      \"type\": \"array\",\n      \"items\": { \"$ref\": \"#/definitions/Step\" },\n      \"description\": \"In apply order: phase (create, update, delete, prune), then wave, then kind, then key.\"\n    },\n    \"unmanaged\": {\n      \"type\": \"array\",\n      \"description\": \"Live objects no manifest mentions, left alone (prune is off for their kind).\",\n      \"items\": { \"$ref\": \"#/definitions/UnmanagedObject\" }\n    },\n    \"warnings\": { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/PlanWarning\" } },\n    \"blocked\": {\n      \"type\": \"array\",\n      \"description\": \"Manifest objects the plan cannot reach: none of their steps are planned, and plan/apply exit 1.\",\n      \"items\": { \"$ref\": \"#/definitions/BlockedObject\" }\n    },\n    \"reported\": {\n      \"type\": \"array\",\n      \"description\": \"Changes the diff found that their ownership mode does not let docops make (observe: any; additive: a delete): shown, never sent, counted by no safety threshold.\",\n      \"items\": { \"$ref\": \"#/definitions/ReportedChange\" }\n    },\n    \"owned\": {\n      \"type\": \"array\",\n      \"description\": \"Live objects (or parts of them) another writer owns, which docops leaves alone: a site's structure under Git Sync.\",\n      \"items\": { \"$ref\": \"#/definitions/OwnedObject\" }\n    },\n    \"attribution\": { \"$ref\": \"#/definitions/DriftAttribution\" },\n    \"manifestChanges\": {\n      \"type\": \"array\",\n      \"items\": { \"type\": \"string\" },\n      \"description\": \"The daemon's plans: the ids of the steps a manifest edit asked for (every other step reverts drift).\"\n    },\n    \"scopes\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"plan\", \"apply\"],\n      \"description\": \"Derived, not part of the plan: the OAuth scopes the plan's reads used and its apply would use.\",\n      \"properties\": { \"plan\": { \"$ref\": \"#/definitions/TokenNeeds\" }, \"apply\": { \"$ref\": \"#/definitions/TokenNeeds\" } }\n    },\n    \"policy\": { \"$ref\": \"#/definitions/PolicyVerdict\" }\n  },\n  \"definitions\": {\n    \"Action\": { \"enum\": [\"create\", \"update\", \"delete\"] },\n    \"Phase\": {\n      \"description\": \"Phases run in this order. prune: deleting live objects no manifest mentions (only when prune is on); delete: deletes a manifest asks for implicitly (e.g. a membership dropped from a managed team).\",\n      \"enum\": [\"create\", \"update\", \"delete\", \"prune\"]\n    },\n    \"OwnershipMode\": {\n      \"description\": \"How much of a kind's live state docops may write (docs/kinds.md, \\\"Who owns what\\\"): authoritative — the manifests win; additive — create and update what is written, never delete or revert what is not; observe — never write, report the drift.\",\n      \"enum\": [\"authoritative\", \"additive\", \"observe\"]\n    },\n    \"Source\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"file\", \"line\", \"column\"],\n      \"properties\": {\n        \"file\": { \"type\": \"string\" },\n        \"line\": { \"type\": \"integer\", \"minimum\": 1 },\n        \"column\": { \"type\": \"integer\", \"minimum\": 1 }\n      }\n    },\n    \"Fields\": {\n      \"type\": [\"object\", \"null\"],\n      \"description\": \"Only the managed (compared) fields (before: live, after: the manifests'); null for a create's before and a delete's after. Never secrets.\"\n    },\n    \"Nulls\": {\n      \"type\": \"object\",\n      \"additionalProperties\": { \"type\": \"string\" },\n      \"description\": \"What a null value of a top-level field of before/after means in the API, where it is a value rather than nothing (a member's role: null is a guest): field → meaning. Only fields the step holds null. Renderers show such a null as \\\"null (guest)\\\", not \\\"(unset)\\\".\"\n    },\n    \"CascadeObject\": {\n      \"type\": \"object\",\n      \"description\": \"One live object the server deletes because a step deletes another (a collection takes the spaces inside it, a site its sections, site spaces, groups and share links, a team its memberships). Known from the fetched live state; an object the plan deletes with a step of its own is not repeated here.\",\n      \"additionalProperties\": false,\n      \"required\": [\"kind\", \"org\", \"key\"],\n      \"properties\": {\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": { \"type\": \"string\" },\n        \"id\": { \"type\": \"string\" },\n        \"note\": {\n          \"type\": \"string\",\n          \"description\": \"How it goes when that is not a plain delete, e.g. \\\"soft delete: restorable for 7 days\\\".\"\n        }\n      }\n    },\n    \"Step\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"id\", \"action\", \"phase\", \"kind\", \"org\", \"key\", \"wave\", \"before\", \"after\", \"dependsOn\", \"requests\"],\n      \"properties\": {\n        \"id\": {\n          \"type\": \"string\",\n          \"description\": \"Unique within the plan and stable for the same inputs, e.g. Team/org1/platform#create.\"\n        },\n        \"action\": { \"$ref\": \"#/definitions/Action\" },\n        \"phase\": { \"$ref\": \"#/definitions/Phase\" },\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": {\n          \"type\": \"string\",\n          \"description\": \"The object's identity as the manifest names it (e-mail, title, path …).\"\n        },\n        \"wave\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"Depth in the parent → child hierarchy (plus nesting inside a kind).\"\n        },\n        \"mode\": {\n          \"$ref\": \"#/definitions/OwnershipMode\",\n          \"description\": \"The ownership mode that produced the step, when it is not authoritative (then only additive: observe never writes).\"\n        },\n        \"before\": { \"$ref\": \"#/definitions/Fields\" },\n        \"after\": { \"$ref\": \"#/definitions/Fields\" },\n        \"nulls\": { \"$ref\": \"#/definitions/Nulls\" },\n        \"dependsOn\": {\n          \"type\": \"array\",\n          \"items\": { \"type\": \"string\" },\n          \"description\": \"Step ids that must succeed before this one runs.\"\n        },\n        \"requests\": { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/RequestSpec\" } },\n        \"source\": {\n          \"$ref\": \"#/definitions/Source\",\n          \"description\": \"Where the manifest entry behind this step is written, when there is one.\"\n        },\n        \"note\": { \"type\": \"string\", \"description\": \"Human note shown in renderings, e.g. \\\"invite by e-mail\\\".\" },\n        \"cascades\": {\n          \"type\": \"array\",\n          \"description\": \"Live objects this step deletes along with its own object, as fetched for this plan; absent when it takes none. The renderers list them under the step and the safety gate counts each one as a delete of its own kind.\",\n          \"items\": { \"$ref\": \"#/definitions/CascadeObject\" }\n        }\n      }\n    },\n    \"ReportedChange\": {\n      \"type\": \"object\",\n      \"description\": \"A change the diff found that docops does not make: its ownership mode forbids it (mode: an update or create in observe, a delete in additive), or it would revert drift the daemon's drift setting keeps (drift: report, or propose as a pull request). Shown as report-only, never sent: it has no requests.\",\n      \"additionalProperties\": false,\n      \"required\": [\"id\", \"action\", \"phase\", \"kind\", \"org\", \"key\", \"wave\", \"before\", \"after\"],\n      \"properties\": {\n        \"id\": {\n          \"type\": \"string\",\n          \"description\": \"Unique within the plan and stable for the same inputs, e.g. Team/org1/platform#create.\"\n        },\n        \"action\": { \"$ref\": \"#/definitions/Action\" },\n        \"phase\": { \"$ref\": \"#/definitions/Phase\" },\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": {\n          \"type\": \"string\",\n          \"description\": \"The object's identity as the manifest names it (e-mail, title, path …).\"\n        },\n        \"wave\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"Depth in the parent → child hierarchy (plus nesting inside a kind).\"\n        },\n        \"mode\": { \"enum\": [\"additive\", \"observe\"], \"description\": \"The ownership mode that keeps the change out.\" },\n        \"before\": { \"$ref\": \"#/definitions/Fields\" },\n        \"after\": { \"$ref\": \"#/definitions/Fields\" },\n        \"nulls\": { \"$ref\": \"#/definitions/Nulls\" },\n        \"source\": {\n          \"$ref\": \"#/definitions/Source\",\n          \"description\": \"Where the manifest entry behind this step is written, when there is one.\"\n        },\n        \"note\": { \"type\": \"string\", \"description\": \"Human note shown in renderings, e.g. \\\"invite by e-mail\\\".\" },\n        \"cascades\": {\n          \"type\": \"array\",\n          \"description\": \"Live objects this step deletes along with its own object, as fetched for this plan; absent when it takes none. The renderers list them under the step and the safety gate counts each one as a delete of its own kind.\",\n          \"items\": { \"$ref\": \"#/definitions/CascadeObject\" }\n        },\n        \"drift\": {\n          \"enum\": [\"report\", \"propose\"],\n          \"description\": \"The daemon's drift setting that keeps the drift (not reverted).\"\n        }\n      },\n      \"anyOf\": [{ \"required\": [\"mode\"] }, { \"required\": [\"drift\"] }]\n    },\n    \"RequestSpec\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"method\", \"path\"],\n      \"properties\": {\n        \"method\": { \"enum\": [\"GET\", \"POST\", \"PUT\", \"PATCH\", \"DELETE\"] },\n        \"path\": {\n          \"type\": \"string\",\n          \"pattern\": \"^/\",\n          \"description\": \"Path below the API base, starting with /, e.g. /orgs/o1/teams. Refs show as placeholders.\"\n        },\n        \"body\": {\n          \"description\": \"The JSON body (printed plans show a masked field's stand-in text instead).\",\n          \"tsType\": \"unknown\"\n        },\n        \"capture\": {\n          \"type\": \"object\",\n          \"additionalProperties\": { \"type\": \"string\" },\n          \"description\": \"Values to keep from the response body for later steps: output name → dotted path in the body (e.g. id).\"\n        },\n        \"refs\": {\n          \"type\": \"array\",\n          \"description\": \"The refs of this request and where they sit; nothing else in path or body is ever substituted.\",\n          \"items\": { \"$ref\": \"#/definitions/RefSlot\" }\n        },\n        \"recover\": {\n          \"description\": \"On a create (or another write that is not idempotent): how to tell whether it happened after a failure that leaves that open. Several: a batch over several arrays of the body, each in its own list.\",\n          \"if\": { \"type\": \"array\" },\n          \"then\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"items\": { \"$ref\": \"#/definitions/RecoverSpec\" },\n            \"if\": { \"minItems\": 2 },\n            \"then\": {\n              \"x-message\": \"required when a request has several RecoverSpecs\",\n              \"items\": { \"required\": [\"each\"] }\n            }\n          },\n          \"else\": { \"$ref\": \"#/definitions/RecoverSpec\" }\n        },\n        \"idempotent\": {\n          \"const\": true,\n          \"description\": \"Sending it again leaves what sending it once leaves (a move, adding a section to a group, turning SSO on), whatever its method: retried like a PUT after a failure that leaves open whether it happened. Without it a POST is never sent again once it may have reached the server.\"\n        },\n        \"settle\": { \"$ref\": \"#/definitions/SettleSpec\" },\n        \"masked\": {\n          \"type\": \"object\",\n          \"additionalProperties\": { \"type\": \"string\" },\n          \"description\": \"Body values a printed plan (--format json) shows as this text instead of the value sent: top-level body field → text, e.g. a SAML certificate → its fingerprint. Apply and the saved-plan file keep the body as it is sent.\"\n        },\n        \"merge\": { \"$ref\": \"#/definitions/MergeSpec\" },\n        \"joins\": { \"$ref\": \"#/definitions/JoinSpec\" },\n        \"refusedWhen\": {\n          \"type\": \"array\",\n          \"description\": \"A 2xx answer that says the write was not done: the step fails when the answer's dotted field equals value, with message. The answer's values are not quoted: they may be secrets, such as a payment session.\",\n          \"items\": { \"$ref\": \"#/definitions/RefusedWhen\" }\n        },\n        \"batch\": { \"$ref\": \"#/definitions/BatchSpec\" }\n      }\n    },\n    \"RefSlot\": {\n      \"type\": \"object\",\n      \"description\": \"Where a ref sits in a request: a whole path segment starting at character offset of the path (at: path), or a whole body value at the JSON pointer pointer (at: body; '' = the body itself). The text there is the ref's placeholder; step and output name the step whose output fills it.\",\n      \"additionalProperties\": false,\n      \"required\": [\"at\", \"step\", \"output\"],\n      \"properties\": {\n        \"at\": { \"enum\": [\"path\", \"body\"] },\n        \"offset\": { \"type\": \"integer\", \"minimum\": 1 },\n        \"pointer\": { \"type\": \"string\" },\n        \"step\": { \"type\": \"string\" },\n        \"output\": { \"type\": \"string\" }\n      },\n      \"if\": { \"properties\": { \"at\": { \"const\": \"path\" } } },\n      \"then\": { \"required\": [\"offset\"] },\n      \"else\": { \"required\": [\"pointer\"] }\n    },\n    \"SettleSpec\": {\n      \"type\": \"object\",\n      \"description\": \"A post-condition of a write the server finishes after answering (an OpenAPI spec is processed after its PUT). Once the request succeeded, apply reads path (GET) until every until condition holds (dotted field equals value), at most reads times, waiting a growing delay between reads. Then the step fails when a failWhen field is set, with message, the field and its value, and detail's value. Reads that never settle fail the step too; either way the write itself stays done.\",\n      \"additionalProperties\": false,\n      \"required\": [\"path\", \"until\", \"reads\"],\n      \"properties\": {\n        \"path\": { \"type\": \"string\", \"pattern\": \"^/\" },\n        \"until\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"field\", \"value\"],\n            \"properties\": { \"field\": { \"type\": \"string\" }, \"value\": { \"type\": \"string\" } }\n          }\n        },\n        \"failWhen\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"field\"],\n            \"properties\": {\n              \"field\": { \"type\": \"string\" },\n              \"message\": { \"type\": \"string\" },\n              \"detail\": { \"type\": \"string\" }\n            }\n          }\n        },\n        \"reads\": { \"type\": \"integer\", \"minimum\": 1 }\n      }\n    },\n    \"MergeSpec\": {\n      \"type\": \"object\",\n      \"description\": \"A read-modify-write of an object the API only takes whole (e.g. a site's customization): body holds only the managed values (the patch). Right before sending, apply GETs the request's own path and lays the patch over what it read: a plain object merges member by member, any other value (or an object at a whole pointer) replaces the value read. omit: top-level members of the read the PUT does not take. whole: JSON pointers of objects that replace whole. pick: a PATCH sends only the patch's own top-level members and these, as read. sets: JSON pointers of lists written as a delta ({add, remove}). remove: JSON pointers deleted from the merged object. known: JSON pointers of the members docops knows of the objects at whole pointers (a member read that is not here is kept).\",\n      \"additionalProperties\": false,\n      \"properties\": {\n        \"known\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"omit\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"pick\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"remove\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"sets\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"whole\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } }\n      }\n    },\n    \"JoinSpec\": {\n      \"type\": \"object\",\n      \"description\": \"A create that answers with the ids of what it made (invites): they are objects of list (below the API base) from now on, and their ids are at the JSON pointer ids of the answer.\",\n      \"additionalProperties\": false,\n      \"required\": [\"list\", \"ids\"],\n      \"properties\": { \"ids\": { \"type\": \"string\" }, \"list\": { \"type\": \"string\", \"pattern\": \"^/\" } }\n    },\n    \"RefusedWhen\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"field\", \"value\", \"message\"],\n      \"properties\": { \"field\": { \"type\": \"string\" }, \"message\": { \"type\": \"string\" }, \"value\": { \"type\": \"string\" } }\n    },\n    \"BatchSpec\": {\n      \"type\": \"object\",\n      \"description\": \"A bulk write: apply sends the requests of one ordered group with the same method, path and batch together, at most max elements of the body's list per request; each element's result (at results) whose failed.field equals failed.value fails its own step. Each step carries one such request holding its own element(s), complete on its own; a batched request carries nothing else that needs its own answer (no capture, recover, merge or settle).\",\n      \"additionalProperties\": false,\n      \"required\": [\"list\", \"max\", \"results\", \"failed\"],\n      \"properties\": {\n        \"failed\": { \"$ref\": \"#/definitions/RefusedWhen\" },\n        \"list\": { \"type\": \"string\" },\n        \"max\": { \"type\": \"integer\", \"minimum\": 1 },\n        \"results\": { \"type\": \"string\" }\n      }\n    },\n    \"RecoverSpec\": {\n      \"type\": \"object\",\n      \"description\": \"How apply finds the object a create request makes, in the list it lives in, after a failure that leaves open whether the server processed it: exactly one listed item matches → the create happened (the item stands in for the answer); none → it did not (sent again, or the step fails after a timeout); several → the step fails naming their ids. Values compared come from the request body after its refs are filled.\",\n      \"additionalProperties\": false,\n      \"required\": [\"match\"],\n      \"properties\": {\n        \"each\": {\n          \"type\": \"string\",\n          \"description\": \"A batch create: the body array at this JSON pointer makes one object per element, and match body pointers are relative to an element. With several RecoverSpecs on one request, each has its own each.\"\n        },\n        \"exclude\": {\n          \"type\": \"array\",\n          \"items\": { \"type\": \"string\" },\n          \"description\": \"Ids of live objects that had this identity when the plan was made (claimed by other entries): never a match.\"\n        },\n        \"match\": {\n          \"type\": \"array\",\n          \"description\": \"Every condition must hold for a listed item to match.\",\n          \"items\": { \"$ref\": \"#/definitions/RecoverMatch\" }\n        },\n        \"path\": {\n          \"type\": \"string\",\n          \"pattern\": \"^/\",\n          \"description\": \"The list to read, below the API base; holds no refs. Default: the request's own path after its refs are filled.\"\n        },\n        \"suffix\": {\n          \"type\": \"string\",\n          \"pattern\": \"^/\",\n          \"description\": \"Appended to the list's path (/teams after /spaces/<<ref>>/permissions): a list below a new object.\"\n        }\n      }\n    },\n    \"RecoverMatch\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"field\"],\n      \"properties\": {\n        \"body\": {\n          \"type\": \"string\",\n          \"description\": \"JSON pointer into the resolved body (or into the element, with each) holding the value the field must equal; a value the body does not hold matches only an absent or null field.\"\n        },\n        \"field\": {\n          \"type\": \"string\",\n          \"description\": \"Dotted path into a listed item, e.g. title, space.id, user.email.\"\n        },\n        \"ignoreCase\": { \"type\": \"boolean\", \"description\": \"Compare strings case-insensitively (e-mail addresses).\" },\n        \"not\": {\n          \"const\": true,\n          \"description\": \"The field must differ from the value instead (what differs was written since the plan's live read).\"\n        },\n        \"value\": {\n          \"type\": [\"string\", \"null\"],\n          \"description\": \"Or a fixed value the field must equal (null: the field is absent or null).\"\n        }\n      },\n      \"oneOf\": [{ \"required\": [\"body\"] }, { \"required\": [\"value\"] }]\n    },\n    \"UnmanagedObject\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"kind\", \"org\", \"key\"],\n      \"properties\": {\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": { \"type\": \"string\" },\n        \"id\": { \"type\": \"string\" },\n        \"mode\": {\n          \"$ref\": \"#/definitions/OwnershipMode\",\n          \"description\": \"Set when an ownership mode leaves the object in place (additive), rather than prune being off.\"\n        }\n      }\n    },\n    \"PlanWarning\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"kind\", \"org\", \"key\", \"message\"],\n      \"properties\": {\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": { \"type\": \"string\" },\n        \"message\": { \"type\": \"string\" }\n      }\n    },\n    \"BlockedObject\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"kind\", \"org\", \"key\", \"message\"],\n      \"properties\": {\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": { \"type\": \"string\" },\n        \"message\": { \"type\": \"string\", \"description\": \"Why, naming what could not be resolved.\" },\n        \"source\": { \"$ref\": \"#/definitions/Source\", \"description\": \"Where the manifest writes the offending value.\" }\n      }\n    },\n    \"OwnedObject\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"kind\", \"org\", \"key\", \"what\", \"owner\"],\n      \"properties\": {\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": { \"type\": \"string\" },\n        \"id\": { \"type\": \"string\" },\n        \"what\": { \"type\": \"string\", \"description\": \"The parts owned, e.g. sections, section groups and site spaces.\" },\n        \"owner\": { \"type\": \"string\", \"description\": \"The writer, e.g. Git Sync (repository acme/docs).\" }\n      }\n    },\n    \"AttributedChange\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"step\", \"actor\", \"at\", \"action\"],\n      \"properties\": {\n        \"step\": { \"type\": \"string\", \"description\": \"The step id.\" },\n        \"actor\": { \"type\": \"string\", \"description\": \"Who: the actor's label (an e-mail for users), else its id.\" },\n        \"at\": { \"type\": \"string\", \"description\": \"When (ISO 8601).\" },\n        \"action\": { \"type\": \"string\", \"description\": \"The audit action, e.g. member.updated.\" }\n      }\n    },\n    \"DriftAttribution\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"changes\"],\n      \"description\": \"Who made the live changes the steps revert (the organization's audit events).\",\n      \"properties\": {\n        \"changes\": {\n          \"type\": \"array\",\n          \"description\": \"The most recent audit event on each step's object (steps without one are not listed).\",\n          \"items\": { \"$ref\": \"#/definitions/AttributedChange\" }\n        },\n        \"unavailable\": {\n          \"type\": \"string\",\n          \"description\": \"One line: why the events could not be read (403, 404, …); the plan goes on without them.\"\n        }\n      }\n    },\n    \"TokenNeeds\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"scopes\", \"personalTokenOnly\", \"unmatched\"],\n      \"properties\": {\n        \"scopes\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"personalTokenOnly\": {\n          \"type\": \"array\",\n          \"x-secret\": false,\n          \"items\": { \"type\": \"string\" },\n          \"description\": \"Operations only a personal access token may call (names of operations, not secrets).\"\n        },\n        \"unmatched\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } }\n      }\n    },\n    \"PolicyVerdict\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"rules\", \"decision\", \"fired\"],\n      \"description\": \"Derived, not part of the plan: what the configured policy says (docs/policy.md).\",\n      \"properties\": {\n        \"rules\": { \"type\": \"integer\", \"minimum\": 1 },\n        \"decision\": { \"enum\": [\"pass\", \"warn\", \"require-approval\", \"deny\"] },\n        \"fired\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"rule\", \"outcome\", \"message\", \"step\", \"object\", \"ruleSource\"],\n            \"properties\": {\n              \"rule\": { \"type\": \"string\" },\n              \"outcome\": { \"enum\": [\"deny\", \"require-approval\", \"warn\"] },\n              \"message\": { \"type\": \"string\" },\n              \"step\": {\n                \"type\": \"string\",\n                \"description\": \"The step it fired on ('' when it fired on the plan as a whole: a policy that ran out of time).\"\n              },\n              \"object\": { \"type\": \"string\" },\n              \"source\": { \"$ref\": \"#/definitions/Source\" },\n              \"ruleSource\": { \"$ref\": \"#/definitions/Source\" },\n              \"error\": {\n                \"type\": \"string\",\n                \"description\": \"Why the rule could not be evaluated on this change (it counts as fired).\"\n              }\n            }\n          }\n        },\n        \"approval\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"properties\": {\n            \"checksum\": { \"type\": \"string\", \"pattern\": \"^sha256:[0-9a-f]{64}$\" },\n            \"approvers\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\"githubTeam\"],\n              \"properties\": { \"githubTeam\": { \"type\": \"string\" } }\n            }\n          }\n        }\n      }\n    }\n  }\n}\n",
 		"policy": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/policy.schema.json\",\n  \"title\": \"docops policy file\",\n  \"description\": \"Rules over a plan's changes (docs/policy.md). Each rule's `when` is a CEL expression evaluated once per change, with `change` (the change) and `plan` (every change, and counts) in scope; when it is true the rule fires on that change with its outcome and message. The same rules may be written inline in docops.yaml under `policy.rules`.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"rules\"],\n  \"properties\": {\n    \"apiVersion\": {\n      \"const\": \"docops/v1\"\n    },\n    \"kind\": {\n      \"const\": \"Policy\"\n    },\n    \"rules\": {\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"description\": \"The rules of this file (at least one).\",\n      \"items\": {\n        \"$ref\": \"#/definitions/rule\"\n      }\n    },\n    \"approvers\": {\n      \"$ref\": \"#/definitions/approvers\"\n    }\n  },\n  \"definitions\": {\n    \"rule\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"name\", \"when\", \"outcome\", \"message\"],\n      \"properties\": {\n        \"name\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9][a-z0-9-]{0,62}$\",\n          \"description\": \"The rule's name: lower-case letters, digits and dashes; unique across the policy.\"\n        },\n        \"description\": {\n          \"type\": \"string\",\n          \"description\": \"Why the rule exists (for people; not shown in plans).\"\n        },\n        \"when\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"maxLength\": 4000,\n          \"description\": \"CEL expression, true when the rule fires on `change`, e.g. change.kind == \\\"Site\\\" && change.after.?visibility.orValue(\\\"\\\") == \\\"public\\\".\"\n        },\n        \"outcome\": {\n          \"enum\": [\"deny\", \"require-approval\", \"warn\"],\n          \"description\": \"deny: apply refuses the plan (exit 3); require-approval: the daemon waits for an approval of exactly this plan; warn: said, nothing stops.\"\n        },\n        \"message\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"maxLength\": 500,\n          \"description\": \"What the plan says when the rule fires.\"\n        }\n      }\n    },\n    \"approvers\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"githubTeam\"],\n      \"description\": \"Who may approve a plan a require-approval rule fired on (besides POST /approve on the daemon with its approver token). Every policy file that names approvers must name the same.\",\n      \"properties\": {\n        \"githubTeam\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$\",\n          \"description\": \"GitHub team as ORG/TEAM-SLUG: a pull-request comment `/docops approve CHECKSUM` by an active member approves.\"\n        }\n      }\n    }\n  }\n}\n",
 		"safety": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"safety.schema.json\",\n  \"title\": \"safety\",\n  \"description\": \"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"deletes\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"\n    },\n    \"updates\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"\n    },\n    \"allowPruneAll\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\n      \"propertyNames\": { \"pattern\": \"^[A-Za-z][A-Za-z0-9]*$\" },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"deletes\": { \"$ref\": \"#/definitions/threshold\" },\n          \"updates\": { \"$ref\": \"#/definitions/threshold\" },\n          \"allowPruneAll\": { \"type\": \"boolean\", \"description\": \"allowPruneAll for this kind only.\" },\n          \"allowEmpty\": {\n            \"type\": \"boolean\",\n            \"description\": \"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\"\n          }\n        }\n      }\n    }\n  },\n  \"definitions\": {\n    \"threshold\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"properties\": {\n        \"fraction\": {\n          \"type\": \"number\",\n          \"minimum\": 0,\n          \"maximum\": 1,\n          \"description\": \"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"\n        },\n        \"minLive\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"The fraction applies only when at least this many live objects exist.\"\n        },\n        \"max\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"Absolute cap per run, whatever the live count.\"\n        }\n      }\n    }\n  }\n}\n",
 		"samlprovider": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"SamlProvider spec\",\n  \"description\": \"A SAML identity provider of the organization, identified by its label, or by a pinned id (which allows renaming). Only the fields written here are compared and changed. The certificate is never printed: plans show its fingerprint.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"label\"],\n  \"properties\": {\n    \"label\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"maxLength\": 30,\n      \"description\": \"Label shown on the login page (1..30 characters); unique per organization in the manifests unless ids are pinned.\"\n    },\n    \"id\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"pattern\": \"^[a-zA-Z0-9_-]+$\",\n      \"description\": \"Pinned id: found by id and renamed when its live label differs.\"\n    },\n    \"entityID\": {\n      \"type\": \"string\",\n      \"maxLength\": 1024,\n      \"description\": \"The identity provider's entity id (at most 1024 characters).\"\n    },\n    \"ssoURL\": {\n      \"type\": \"string\",\n      \"format\": \"uri\",\n      \"maxLength\": 2048,\n      \"description\": \"The identity provider's single sign-on URL (at most 2048 characters).\"\n    },\n    \"certificate\": {\n      \"x-secret\": \"payload\",\n      \"description\": \"The identity provider's signing certificate (PEM, or the base64 of its DER; at most 10000 characters), inline (`${VAR}` works) or read from a file next to the manifest. Compared by its DER bytes; plans show only its fingerprint.\",\n      \"oneOf\": [\n        { \"type\": \"string\", \"maxLength\": 10000 },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"file\"],\n          \"properties\": {\n            \"file\": {\n              \"type\": \"string\",\n              \"minLength\": 1,\n              \"x-secret\": false,\n              \"description\": \"Path relative to this manifest, inside the manifests directory, e.g. certs/idp.pem.\"\n            }\n          }\n        }\n      ]\n    },\n    \"defaultTeam\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Team new SSO members join: a Team manifest title (also one created in the same plan), a live team title, or a team id. The API cannot clear it once set.\"\n    },\n    \"defaultRole\": {\n      \"description\": \"Role given to members who join through this provider; null makes them guests.\",\n      \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null]\n    }\n  }\n}\n",
@@ -55306,14 +63054,14 @@ var init_collection = __esmMin((() => {
 }));
 // src/kinds/space/model.ts
 function spaceObject(org, s) {
-	if (!isRecord$1(s) || typeof s["id"] !== "string" || typeof s["title"] !== "string") return void 0;
+	if (!isRecord(s) || typeof s["id"] !== "string" || typeof s["title"] !== "string") return void 0;
 	const fields = {
 		title: s["title"],
 		emoji: typeof s["emoji"] === "string" ? s["emoji"] : "",
 		editMode: typeof s["editMode"] === "string" ? s["editMode"] : null,
 		defaultLevel: typeof s["defaultLevel"] === "string" ? s["defaultLevel"] : null,
 		parent: typeof s["parent"] === "string" ? s["parent"] : null,
-		...isRecord$1(s["mergeRules"]) ? { mergeRules: s["mergeRules"] } : {}
+		...isRecord(s["mergeRules"]) ? { mergeRules: s["mergeRules"] } : {}
 	};
 	return {
 		kind: SPACE_KIND$1,
@@ -55381,7 +63129,7 @@ function readCustomizationFile(doc, content) {
 		message: "a customization file must hold exactly one YAML document"
 	}] };
 	const issues = validateBlock(first.value, (p) => first.pos(p), (p) => first.keyPos(p));
-	if (issues.length > 0 || !isRecord$1(first.value)) return { issues: issues.length > 0 ? issues : [{
+	if (issues.length > 0 || !isRecord(first.value)) return { issues: issues.length > 0 ? issues : [{
 		...first.pos([]),
 		message: "customization: must be a mapping"
 	}] };
@@ -55394,12 +63142,12 @@ var siteSchema$1, CUSTOMIZATION_FILE_MAX_BYTES;
 var init_customization_file = __esmMin((() => {
 	init_decode();
 	init_parse$1();
-	init_schema$1();
+	init_schema$2();
 	init_common();
 	init_schema();
 	CUSTOMIZATION_FILE_MAX_BYTES = DEFAULT_MAX_FILE_BYTES;
 }));
-// src/kinds/saml/certificate.ts
+// src/kinds/certificate.ts
 /** What a request sends: trimmed, line endings as LF (a Windows checkout does not change what is sent). */
 function certificateText(text) {
 	return text.replace(/\r\n?/g, "\n").trim();
@@ -55537,7 +63285,7 @@ var init_model$5 = __esmMin((() => {
 }));
 // src/kinds/site/live-reads.ts
 function apiDestination(x) {
-	if (!isRecord$1(x)) return void 0;
+	if (!isRecord(x)) return void 0;
 	const str = (k) => typeof x[k] === "string" ? x[k] : void 0;
 	const [url, section, siteSpace, page] = [
 		str("url"),
@@ -55573,7 +63321,7 @@ function apiDestination(x) {
 	} : void 0;
 }
 function liveRedirect(x) {
-	if (!isRecord$1(x) || typeof x["id"] !== "string" || typeof x["source"] !== "string") return void 0;
+	if (!isRecord(x) || typeof x["id"] !== "string" || typeof x["source"] !== "string") return void 0;
 	const destination = apiDestination(x["destination"]);
 	if (!destination) return void 0;
 	return {
@@ -55593,7 +63341,7 @@ async function readRedirects$1(ctx, org, siteId) {
 }
 async function readPublishingAuth$1(ctx, org, siteId) {
 	const raw = await ctx.get(`${sitePath(org, siteId)}/publishing/auth`);
-	const a = isRecord$1(raw) ? raw : {};
+	const a = isRecord(raw) ? raw : {};
 	const key = typeof a["privateKey"] === "string" ? a["privateKey"] : "";
 	registerSecret(key, "payload");
 	return {
@@ -55661,7 +63409,7 @@ function publicationObjects(sites) {
 	}));
 }
 function localizedMap(v) {
-	if (!isRecord$1(v)) return null;
+	if (!isRecord(v)) return null;
 	const out = Object.fromEntries(Object.entries(v).filter((e) => typeof e[1] === "string"));
 	return Object.keys(out).length > 0 ? out : null;
 }
@@ -55686,14 +63434,14 @@ async function readExternalLinks$1(ctx, org, siteId) {
 	const out = [];
 	const walk = (items, group) => {
 		for (const x of Array.isArray(items) ? items : []) {
-			if (!isRecord$1(x)) continue;
+			if (!isRecord(x)) continue;
 			if (x["object"] === "site-external-link") {
 				const l = externalLink(x, group);
 				if (l) out.push(l);
 			} else if (x["object"] === "site-section-group" && typeof x["id"] === "string") walk(x["children"], x["id"]);
 		}
 	};
-	if (isRecord$1(raw) && raw["type"] === "sections") walk(raw["structure"], null);
+	if (isRecord(raw) && raw["type"] === "sections") walk(raw["structure"], null);
 	return out;
 }
 /** The links as live objects of SiteExternalLink, keyed `<site>/<title>`, their parent the site. */
@@ -55800,7 +63548,7 @@ var init_live_desired = __esmMin((() => {
 function gitSyncBySite(items) {
 	const out = {};
 	for (const s of items) {
-		if (!isRecord$1(s) || typeof s["id"] !== "string" || !isRecord$1(s["gitSync"])) continue;
+		if (!isRecord(s) || typeof s["id"] !== "string" || !isRecord(s["gitSync"])) continue;
 		const g = s["gitSync"];
 		if (typeof g["installationId"] !== "string" || typeof g["installationProvider"] !== "string" || typeof g["installationStatus"] !== "string") continue;
 		out[s["id"]] = {
@@ -55983,7 +63731,7 @@ function parseSiteSpec(doc, report) {
 function siteSpecOf(entry) {
 	return parsed.get(entry.doc);
 }
-function toDesired$8(doc, report) {
+function toDesired$7(doc, report) {
 	const spec = parseSiteSpec(doc, report);
 	checkStructure(doc, spec, report);
 	return [titledEntry(SITE_KIND, doc, spec)];
@@ -56001,15 +63749,7 @@ function unique(items, name, at, what, doc, report) {
 function checkStructure(doc, spec, report) {
 	const sections = spec.sections ?? [];
 	if (spec.sections && spec.spaces) report(doc.pos(["spec", "spaces"]), "a site has either sections or root spaces, not both");
-	unique(sections, (s) => s.path, (s) => [...s.at, "path"], (n) => `section path "${n}"`, doc, report);
-	for (const s of sections) unique(s.spaces, (x) => x.space, (x) => x.at, (n) => `space "${n}" of section "${s.path}"`, doc, report);
-	unique(spec.spaces ?? [], (x) => x.space, (x) => x.at, (n) => `root space "${n}"`, doc, report);
-	const pathAt = (x) => [...x.at.slice(0, -1), "path"];
-	const withPath = (list) => list.filter((x) => x.path !== void 0);
-	for (const s of sections) unique(withPath(s.spaces), (x) => x.path, pathAt, (n) => `site-space path "${n}" in section "${s.path}"`, doc, report);
-	unique(withPath(spec.spaces ?? []), (x) => x.path, pathAt, (n) => `root site-space path "${n}"`, doc, report);
-	unique(spec.sectionGroups ?? [], (g) => g.title, (g) => [...g.at, "title"], (n) => `section group "${n}"`, doc, report);
-	unique(spec.shareLinks ?? [], (l) => l.name, (l) => [...l.at, "name"], (n) => `share link "${n}"`, doc, report);
+	checkNamesUnique(doc, spec, report);
 	const paths = new Set(sections.map((s) => s.path));
 	const groupOf = /* @__PURE__ */ new Map();
 	for (const g of spec.sectionGroups ?? []) g.sections.forEach((p, i) => {
@@ -56030,6 +63770,19 @@ function checkStructure(doc, spec, report) {
 	checkRedirects(doc, spec.redirects ?? [], report);
 	checkExternalLinks(doc, spec.externalLinks ?? [], report);
 	if (spec.externalLinks && spec.spaces) report(doc.pos(["spec", "externalLinks"]), "a site with root spaces has no sections: its navigation holds no external links");
+}
+/** Each identity once in its container: section paths, spaces and site-space paths, group titles, share link names. */
+function checkNamesUnique(doc, spec, report) {
+	const sections = spec.sections ?? [];
+	unique(sections, (s) => s.path, (s) => [...s.at, "path"], (n) => `section path "${n}"`, doc, report);
+	for (const s of sections) unique(s.spaces, (x) => x.space, (x) => x.at, (n) => `space "${n}" of section "${s.path}"`, doc, report);
+	unique(spec.spaces ?? [], (x) => x.space, (x) => x.at, (n) => `root space "${n}"`, doc, report);
+	const pathAt = (x) => [...x.at.slice(0, -1), "path"];
+	const withPath = (list) => list.filter((x) => x.path !== void 0);
+	for (const s of sections) unique(withPath(s.spaces), (x) => x.path, pathAt, (n) => `site-space path "${n}" in section "${s.path}"`, doc, report);
+	unique(withPath(spec.spaces ?? []), (x) => x.path, pathAt, (n) => `root site-space path "${n}"`, doc, report);
+	unique(spec.sectionGroups ?? [], (g) => g.title, (g) => [...g.at, "title"], (n) => `section group "${n}"`, doc, report);
+	unique(spec.shareLinks ?? [], (l) => l.name, (l) => [...l.at, "name"], (n) => `share link "${n}"`, doc, report);
 }
 function checkDefaultSiteSpace(doc, spec, report) {
 	const d = spec.defaultSiteSpace;
@@ -56068,29 +63821,7 @@ function allSpaceRefs(spec) {
 	});
 	return refs;
 }
-/**
-* A space reference that names no Space manifest is a certain mistake when the organization's Space documents
-* prune: such a space would be deleted. Otherwise it must name a live space: a warning (plan checks it, and
-* blocks the site when it names nothing).
-*/
-function crossValidate$5(entries, all, report, index, warn) {
-	crossValidateAccess(entries, all, report, index, warn);
-	warnStructureUnderGitSync(entries, warn);
-	const spaces = all.get("Space") ?? [];
-	const known = namesManifest(all, "Space", index);
-	const pruning = /* @__PURE__ */ new Map();
-	const prunes = (org) => {
-		let p = pruning.get(org);
-		if (p === void 0) pruning.set(org, p = spaces.some((s) => s.org === org && s.doc.prune === true));
-		return p;
-	};
-	for (const e of entries) for (const r of allSpaceRefs(e.spec)) {
-		if (known(e.org, r.space)) continue;
-		if (prunes(e.org)) report(e.doc.pos(r.at), `space "${r.space}" is not in the Space manifests of ${e.org}, which prune every other space`);
-		else warn?.(e.doc.pos(r.at), mustExistLive("space", r.space, "Space", e.org));
-	}
-}
-var siteSpaces, parsed;
+var siteSpaces, parsed, crossValidate$5;
 var init_desired = __esmMin((() => {
 	init_file_refs();
 	init_parse();
@@ -56102,12 +63833,29 @@ var init_desired = __esmMin((() => {
 	init_model$5();
 	siteSpaces = (list, at) => list.map((s, i) => siteSpace$1(s, [...at, i]));
 	parsed = /* @__PURE__ */ new WeakMap();
+	crossValidate$5 = (entries, all, report, index, warn) => {
+		crossValidateAccess(entries, all, report, index, warn);
+		warnStructureUnderGitSync(entries, warn);
+		const spaces = all.get("Space") ?? [];
+		const known = namesManifest(all, "Space", index);
+		const pruning = /* @__PURE__ */ new Map();
+		const prunes = (org) => {
+			let p = pruning.get(org);
+			if (p === void 0) pruning.set(org, p = spaces.some((s) => s.org === org && s.doc.prune === true));
+			return p;
+		};
+		for (const e of entries) for (const r of allSpaceRefs(e.spec)) {
+			if (known(e.org, r.space)) continue;
+			if (prunes(e.org)) report(e.doc.pos(r.at), `space "${r.space}" is not in the Space manifests of ${e.org}, which prune every other space`);
+			else warn?.(e.doc.pos(r.at), mustExistLive("space", r.space, "Space", e.org));
+		}
+	};
 }));
 // src/kinds/site/structure.ts
 function siteObject(org, s) {
-	if (!isRecord$1(s) || typeof s["id"] !== "string" || typeof s["title"] !== "string") return void 0;
-	const proxy = isRecord$1(s["proxy"]) ? stringOrNull(s["proxy"]["origin"]) : stringOrNull(s["proxy"]);
-	const adaptive = isRecord$1(s["adaptiveContent"]) ? s["adaptiveContent"]["enabled"] === true : false;
+	if (!isRecord(s) || typeof s["id"] !== "string" || typeof s["title"] !== "string") return void 0;
+	const proxy = isRecord(s["proxy"]) ? stringOrNull(s["proxy"]["origin"]) : stringOrNull(s["proxy"]);
+	const adaptive = isRecord(s["adaptiveContent"]) ? s["adaptiveContent"]["enabled"] === true : false;
 	const fields = {
 		title: s["title"],
 		visibility: stringOrNull(s["visibility"]),
@@ -56126,7 +63874,7 @@ function siteObject(org, s) {
 	};
 }
 function section(x) {
-	if (!isRecord$1(x) || typeof x["id"] !== "string" || typeof x["path"] !== "string") return void 0;
+	if (!isRecord(x) || typeof x["id"] !== "string" || typeof x["path"] !== "string") return void 0;
 	return {
 		id: x["id"],
 		path: x["path"],
@@ -56143,13 +63891,13 @@ function section(x) {
 }
 /** A localized text map (language → text), or null when there is none. */
 function localized(v) {
-	if (!isRecord$1(v)) return null;
+	if (!isRecord(v)) return null;
 	const out = Object.fromEntries(Object.entries(v).filter((e) => typeof e[1] === "string"));
 	return Object.keys(out).length > 0 ? out : null;
 }
 function siteSpace(x) {
-	if (!isRecord$1(x) || typeof x["id"] !== "string") return void 0;
-	const space = isRecord$1(x["space"]) ? x["space"] : {};
+	if (!isRecord(x) || typeof x["id"] !== "string") return void 0;
+	const space = isRecord(x["space"]) ? x["space"] : {};
 	return {
 		id: x["id"],
 		spaceId: String(space["id"] ?? ""),
@@ -56163,7 +63911,7 @@ function siteSpace(x) {
 	};
 }
 function group(x) {
-	if (!isRecord$1(x) || typeof x["id"] !== "string") return void 0;
+	if (!isRecord(x) || typeof x["id"] !== "string") return void 0;
 	const members = Array.isArray(x["sections"]) ? x["sections"] : [];
 	return {
 		id: x["id"],
@@ -56171,12 +63919,12 @@ function group(x) {
 		icon: stringOrNull(x["icon"]),
 		draft: x["draft"] === true,
 		localizedTitle: localized(x["localizedTitle"]),
-		sections: members.map((m) => isRecord$1(m) ? m["id"] : m).filter((id) => typeof id === "string")
+		sections: members.map((m) => isRecord(m) ? m["id"] : m).filter((id) => typeof id === "string")
 	};
 }
 /** Only id, name and active: `urls.published` holds the share secret. */
 function shareLink(x) {
-	if (!isRecord$1(x) || typeof x["id"] !== "string") return void 0;
+	if (!isRecord(x) || typeof x["id"] !== "string") return void 0;
 	return {
 		id: x["id"],
 		name: String(x["name"] ?? ""),
@@ -56189,7 +63937,7 @@ function shareLink(x) {
 * site-spaces list can still show what a section's delete took (else the next plan would delete it again).
 */
 function consistentSiteSpaces(sections, listed) {
-	const sectionIds = new Set(sections.filter(isRecord$1).map((x) => x["id"]));
+	const sectionIds = new Set(sections.filter(isRecord).map((x) => x["id"]));
 	return listed.filter((x) => x.section === null || sectionIds.has(x.section));
 }
 /** The parts of one site's structure asked for (memoised lists: asking twice costs one read). */
@@ -56210,7 +63958,7 @@ async function readStructure(ctx, org, siteId, parts) {
 		siteSpaces: consistentSiteSpaces(sections, siteSpaces.map(siteSpace).filter(defined$3))
 	};
 	if (links) out.shareLinks = links.map(shareLink).filter(defined$3);
-	if (schema) out.adaptiveSchema = isRecord$1(schema) ? schema["jsonSchema"] : void 0;
+	if (schema) out.adaptiveSchema = isRecord(schema) ? schema["jsonSchema"] : void 0;
 	if (customization !== void 0) out.customization = customization;
 	return out;
 }
@@ -56306,7 +64054,7 @@ async function readSiteTrees(ctx, org, pruned) {
 			readRedirects$1(ctx, org, site.id),
 			readExternalLinks$1(ctx, org, site.id)
 		]);
-		if (isRecord$1(schema)) structure.adaptiveSchema = schema["jsonSchema"];
+		if (isRecord(schema)) structure.adaptiveSchema = schema["jsonSchema"];
 		structure.redirects = redirects;
 		structure.externalLinks = links;
 		return {
@@ -56327,7 +64075,7 @@ var init_structure = __esmMin((() => {
 	init_model$5();
 	defined$3 = (x) => x !== void 0;
 }));
-// src/kinds/space/purge.ts
+// src/kinds/space-purge.ts
 async function readSpaceUsage(ctx, org) {
 	const sites = (await ctx.list(sitesPath(org))).map((s) => siteObject(org, s)).filter((s) => s !== void 0);
 	return { sites: await Promise.all(sites.map(async (site) => {
@@ -56419,7 +64167,7 @@ function describedSections(ctx, org, usage) {
 	return out;
 }
 var PURGE_NOTE, SECTION_PURGE_NOTE;
-var init_purge = __esmMin((() => {
+var init_space_purge = __esmMin((() => {
 	init_match$1();
 	init_desired();
 	init_structure();
@@ -56427,11 +64175,156 @@ var init_purge = __esmMin((() => {
 	PURGE_NOTE = "when the space is purged, 7 days after its delete, unless restored";
 	SECTION_PURGE_NOTE = "when its last space is purged, 7 days after the delete, unless restored";
 }));
+// src/kinds/titled.ts
+function diffTitled(kind, ctx, org, entries, live, planOf) {
+	const desired = withDisplayKeys(entries);
+	const result = {
+		steps: [],
+		unmanaged: [],
+		warnings: [],
+		blocked: []
+	};
+	const { matched, unmatched, stalePins } = matchByIdOrTitle(kind.kind, desired, live);
+	result.warnings.push(...stalePinWarnings(kind.kind, org, stalePins, kind.matchedBy));
+	const t = {
+		kind: kind.kind,
+		depth: kind.depth,
+		ctx,
+		org,
+		result,
+		desired,
+		live,
+		matched,
+		unmatched,
+		prune: ctx.prune(kind.kind, org)
+	};
+	const plan = planOf(t);
+	const planned = plan.blocked ? desired.filter((e) => !plan.blocked?.has(e)) : desired;
+	const idOf = (e) => matched.get(e)?.id ?? ref(stepId(kind.kind, org, e.key, "create"));
+	if (plan.registerFirst) for (const e of planned) ctx.register(kind.kind, org, e.key, idOf(e));
+	for (const entry of planned) {
+		const current = matched.get(entry);
+		const steps = current ? plan.update(entry, current) : plan.create(entry);
+		if ("blocked" in steps) {
+			if (steps.keepId && current) ctx.register(kind.kind, org, entry.key, current.id);
+			continue;
+		}
+		result.steps.push(...steps);
+		if (!plan.registerFirst) ctx.register(kind.kind, org, entry.key, idOf(entry));
+	}
+	if (kind.renameClash && !t.prune) renameClashes(t, kind.renameClash);
+	plan.after?.(desired);
+	const { objects = unmatched, key = uniqueLiveKey(unmatched), ...rest } = plan.prune();
+	unmatchedLive(result, {
+		kind: kind.kind,
+		org,
+		prune: t.prune,
+		objects,
+		key,
+		wave: () => kind.depth,
+		before: (o) => ({ title: o.key }),
+		...rest
+	});
+	return result;
+}
+/** A rename onto the title of a live object that stays would make titles ambiguous for the next plan. */
+function renameClashes(t, message) {
+	for (const [entry, current] of t.matched) {
+		const title = identityTitle(entry);
+		const clash = current.key !== title && t.unmatched.find((o) => o.key === title);
+		if (clash) t.result.warnings.push({
+			kind: t.kind,
+			org: t.org,
+			key: entry.key,
+			message: message(clash)
+		});
+	}
+}
+/** The entry's create step (`…#create` unless `suffix` says; before null, at the kind's depth). */
+function createStep$1(t, entry, s) {
+	return titledStep(t, entry, "create", {
+		before: null,
+		...s
+	});
+}
+/** The entry's update step (`…#update` unless `suffix` says; at the kind's depth). */
+function updateStep$2(t, entry, s) {
+	return titledStep(t, entry, "update", s);
+}
+function titledStep(t, entry, action, { suffix = action, ...s }) {
+	return makeStep({
+		id: stepId(t.kind, t.org, entry.key, suffix),
+		action,
+		phase: action,
+		kind: t.kind,
+		org: t.org,
+		key: entry.key,
+		wave: t.depth,
+		entry,
+		...s
+	});
+}
+/** A create's request (POST unless said): the body, the new id captured, how apply finds it when the outcome is unknown. */
+function createRequest(path, body, recover, method = "POST") {
+	return {
+		method,
+		path,
+		body,
+		capture: { id: "id" },
+		recover
+	};
+}
+/**
+* A listed item of a title-identified kind as its live object, keyed by its title; undefined for an item without
+* a string id and title. `fields` reads the rest of what the kind compares.
+*/
+function titledObject(kind, org, item, fields) {
+	if (!isRecord(item) || typeof item["id"] !== "string" || typeof item["title"] !== "string") return void 0;
+	return {
+		kind,
+		org,
+		key: item["title"],
+		id: item["id"],
+		fields: fields(item, item["title"])
+	};
+}
+/**
+* Under prune, the unmatched objects deleted: all but those another document names (`named`: by id or title →
+* where), whose delete would take what that document asks for — each of those a blocked object, `why` it is kept.
+*/
+function deletedUnlessNamed(t, named, key, why) {
+	if (named.size === 0) return t.unmatched;
+	return t.unmatched.filter((o) => {
+		const at = named.get(o.id) ?? named.get(o.key);
+		if (!at) return true;
+		const message = `not deleted (prune): ${why(`${at.file}:${at.line}:${at.column}`)}`;
+		t.result.blocked.push({
+			kind: t.kind,
+			org: t.org,
+			key: key(o),
+			message,
+			source: plainSource(at)
+		});
+		return false;
+	});
+}
+var BLOCKED, BLOCKED_KEEP_ID;
+var init_titled = __esmMin((() => {
+	init_refs();
+	init_common();
+	init_match$1();
+	init_unmatched();
+	BLOCKED = { blocked: true };
+	BLOCKED_KEEP_ID = {
+		blocked: true,
+		keepId: true
+	};
+}));
 // src/kinds/access/cascades.ts
 /** The principal of a live grant object of another kind's state, read with checks. */
 function principalOf(o) {
 	const f = o.fields;
-	return isRecord$1(f) && typeof f["principal"] === "string" && typeof f["id"] === "string" ? {
+	return isRecord(f) && typeof f["principal"] === "string" && typeof f["id"] === "string" ? {
 		principal: f["principal"],
 		id: f["id"]
 	} : void 0;
@@ -56503,7 +64396,7 @@ function deletedPrincipals(ctx, org) {
 	return out;
 }
 var ACCESS_TARGETS, NONE, indexes, deleted;
-var init_cascades$3 = __esmMin((() => {
+var init_cascades$2 = __esmMin((() => {
 	init_common();
 	init_match$1();
 	init_model$7();
@@ -56524,77 +64417,86 @@ var init_cascades$3 = __esmMin((() => {
 	deleted = /* @__PURE__ */ new WeakMap();
 }));
 // src/kinds/access/diff.ts
-function accessPlanner(ctx, org, target, live) {
-	const teams = live.aux?.accessTeams ?? [];
-	const members = live.aux?.accessMembers ?? {};
-	const memo = /* @__PURE__ */ new Map();
-	function team(name) {
-		const titled = teams.filter((t) => t.title === name);
-		if (titled.length > 1) return {
-			state: "unknown",
-			message: `team "${name}" matches ${titled.length} live teams (${titled.map((t) => t.id).join(", ")}); name the one you mean by id`
-		};
-		const id = ctx.resolve("Team", org, name) ?? titled[0]?.id ?? teams.find((t) => t.id === name)?.id;
-		if (id !== void 0) return {
-			state: "ok",
-			id,
-			deps: refSteps(id)
-		};
-		return {
-			state: "unknown",
-			message: `team "${name}" is no Team manifest, live team title or team id of organization ${org}`
-		};
-	}
-	function user(email) {
-		const known = ctx.resolve("Members", org, email);
-		if (known !== void 0 && isRef(known)) return { state: "invited" };
-		const id = known ?? members[email];
-		if (id !== void 0) return {
-			state: "ok",
-			id,
-			deps: []
-		};
-		return {
-			state: "unknown",
-			message: `${email} is not an organization member and is not invited in this plan; add them to a Members document (with invite: true) before granting them access`
-		};
-	}
-	function resolution(entry) {
-		const known = memo.get(entry);
-		if (known) return known;
-		const r = {
-			problems: [],
-			grants: [],
-			invited: []
-		};
-		const seen = /* @__PURE__ */ new Map();
-		for (const a of entry.spec.access ?? []) {
-			const pos = entry.doc.pos(a.at);
-			const found = a.principal === "team" ? team(a.name) : user(a.name);
-			if (found.state === "unknown") r.problems.push({
+/** How an access list's team names and e-mails resolve in one organization's diff. */
+function lookups(ctx, org, aux) {
+	const teams = aux?.accessTeams ?? [];
+	const members = aux?.accessMembers ?? {};
+	return {
+		team(name) {
+			const titled = teams.filter((t) => t.title === name);
+			if (titled.length > 1) return {
+				state: "unknown",
+				message: `team "${name}" matches ${titled.length} live teams (${titled.map((t) => t.id).join(", ")}); name the one you mean by id`
+			};
+			const id = ctx.resolve("Team", org, name) ?? titled[0]?.id ?? teams.find((t) => t.id === name)?.id;
+			if (id !== void 0) return {
+				state: "ok",
+				id,
+				deps: refSteps(id)
+			};
+			return {
+				state: "unknown",
+				message: `team "${name}" is no Team manifest, live team title or team id of organization ${org}`
+			};
+		},
+		user(email) {
+			const known = ctx.resolve("Members", org, email);
+			if (known !== void 0 && isRef(known)) return { state: "invited" };
+			const id = known ?? members[email];
+			if (id !== void 0) return {
+				state: "ok",
+				id,
+				deps: []
+			};
+			return {
+				state: "unknown",
+				message: `${email} is not an organization member and is not invited in this plan; add them to a Members document (with invite: true) before granting them access`
+			};
+		}
+	};
+}
+/** An entry's access list resolved: its grants, its invited members, and what blocks it. */
+function resolveAccess(entry, lookup) {
+	const r = {
+		problems: [],
+		grants: [],
+		invited: []
+	};
+	const seen = /* @__PURE__ */ new Map();
+	for (const a of entry.spec.access ?? []) {
+		const pos = entry.doc.pos(a.at);
+		const found = a.principal === "team" ? lookup.team(a.name) : lookup.user(a.name);
+		if (found.state === "unknown") r.problems.push({
+			pos,
+			message: found.message
+		});
+		else if (found.state === "invited") r.invited.push(a);
+		else {
+			const twice = seen.get(`${a.principal}:${found.id}`);
+			if (twice) r.problems.push({
 				pos,
-				message: found.message
+				message: `${a.principal} "${a.name}" and "${twice.name}" name the same ${a.principal} (${found.id}); list it once`
 			});
-			else if (found.state === "invited") r.invited.push(a);
 			else {
-				const twice = seen.get(`${a.principal}:${found.id}`);
-				if (twice) r.problems.push({
-					pos,
-					message: `${a.principal} "${a.name}" and "${twice.name}" name the same ${a.principal} (${found.id}); list it once`
+				seen.set(`${a.principal}:${found.id}`, a);
+				r.grants.push({
+					entry: a,
+					id: found.id,
+					deps: found.deps
 				});
-				else {
-					seen.set(`${a.principal}:${found.id}`, a);
-					r.grants.push({
-						entry: a,
-						id: found.id,
-						deps: found.deps
-					});
-				}
 			}
 		}
+	}
+	return r;
+}
+function accessPlanner(ctx, org, target, live) {
+	const lookup = lookups(ctx, org, live.aux);
+	const memo = /* @__PURE__ */ new Map();
+	const resolution = (entry) => {
+		const r = memo.get(entry) ?? resolveAccess(entry, lookup);
 		memo.set(entry, r);
 		return r;
-	}
+	};
 	return {
 		block(result, entry) {
 			if (entry.spec.access === void 0) return false;
@@ -56610,31 +64512,39 @@ function accessPlanner(ctx, org, target, live) {
 			for (const o of live.objects) byObject.set(o.fields.target, [...byObject.get(o.fields.target) ?? [], o]);
 			for (const entry of entries) {
 				if (entry.spec.access === void 0 || blocked.has(entry.key)) continue;
-				const r = resolution(entry);
-				if (r.problems.length > 0) throw new Error(`internal: ${target.kind} "${entry.key}" has unresolved access entries, but was not blocked`);
-				const objectId = ctx.resolve(target.kind, org, entry.key);
-				if (objectId === void 0) throw new Error(`internal: ${target.kind} "${entry.key}" registered no id`);
-				if (!isRef(objectId) && live.aux?.access?.[objectId] === void 0) throw new Error(`internal: the grants of ${target.kind} ${objectId} were not fetched`);
-				const grants = isRef(objectId) ? [] : byObject.get(objectId) ?? [];
-				result.steps.push(...objectSteps({
+				planEntry(ctx, {
 					org,
 					target,
-					entry,
-					objectId,
-					wanted: r.grants,
-					live: grants,
-					gone: deletedPrincipals(ctx, org)
-				}));
-				for (const a of r.invited) result.blocked.push({
-					kind: target.accessKind,
-					org,
-					key: grantKey(entry.key, a.principal, a.name),
-					message: `${a.name} is invited in this plan: the API grants access to members, and an invited address has no user id until the invitation is accepted; the first plan after they joined grants it`,
-					source: plainSource(entry.doc.pos(a.at))
-				});
+					live
+				}, result, entry, resolution(entry), byObject);
 			}
 		}
 	};
+}
+/** The access steps of one entry whose list resolved, and a blocked object per member invited in this plan. */
+function planEntry(ctx, { org, target, live }, result, entry, r, byObject) {
+	if (r.problems.length > 0) throw new Error(`internal: ${target.kind} "${entry.key}" has unresolved access entries, but was not blocked`);
+	const objectId = ctx.resolve(target.kind, org, entry.key);
+	if (objectId === void 0) throw new Error(`internal: ${target.kind} "${entry.key}" registered no id`);
+	if (!isRef(objectId) && live.aux?.access?.[objectId] === void 0) throw new Error(`internal: the grants of ${target.kind} ${objectId} were not fetched`);
+	const grants = isRef(objectId) ? [] : byObject.get(objectId) ?? [];
+	const gone = deletedPrincipals(ctx, org);
+	result.steps.push(...objectSteps({
+		org,
+		target,
+		entry,
+		objectId,
+		wanted: r.grants,
+		live: grants,
+		gone
+	}));
+	for (const a of r.invited) result.blocked.push({
+		kind: target.accessKind,
+		org,
+		key: grantKey(entry.key, a.principal, a.name),
+		message: `${a.name} is invited in this plan: the API grants access to members, and an invited address has no user id until the invitation is accepted; the first plan after they joined grants it`,
+		source: plainSource(entry.doc.pos(a.at))
+	});
 }
 /**
 * How apply tells, after a grant POST failed in a way that leaves open whether it happened, which of its teams and
@@ -56656,84 +64566,95 @@ function grantRecover(role, principals) {
 	}));
 }
 function objectSteps(o) {
-	const { org, target, entry, objectId } = o;
-	const base = target.base(org, objectId);
 	const have = new Map(o.live.map((g) => [`${g.fields.principal}:${g.fields.id}`, g]));
-	const wantedIds = new Set(o.wanted.map((w) => `${w.entry.principal}:${w.id}`));
 	const steps = [];
-	const pos = (a) => plainSource(entry.doc.pos(a.at));
 	const grants = /* @__PURE__ */ new Map();
 	for (const w of o.wanted) {
 		const g = have.get(`${w.entry.principal}:${w.id}`);
-		if (!g) {
-			grants.set(w.entry.role, [...grants.get(w.entry.role) ?? [], w]);
-			continue;
-		}
-		if (g.fields.role === w.entry.role) continue;
-		const one = `${base}/${listOf(g.fields.principal)}/${seg(g.fields.id)}`;
-		const request = w.entry.role === null ? {
-			method: "POST",
-			path: base,
-			body: {
-				role: null,
-				[listOf(g.fields.principal)]: [g.fields.id]
-			},
-			recover: grantRecover(null, [g.fields.principal])
-		} : {
-			method: "PATCH",
-			path: one,
-			body: { role: w.entry.role }
-		};
-		const step = makeStep({
-			id: stepId(target.accessKind, org, g.key, "update"),
-			action: "update",
-			phase: "update",
-			kind: target.accessKind,
-			org,
-			key: g.key,
-			wave: target.wave,
-			before: { role: g.fields.role },
-			after: { role: w.entry.role },
-			requests: [request]
-		});
-		step.source = pos(w.entry);
-		steps.push(step);
+		if (!g) grants.set(w.entry.role, [...grants.get(w.entry.role) ?? [], w]);
+		else if (g.fields.role !== w.entry.role) steps.push(roleStep(o, g, w));
 	}
 	for (const role of [...ACCESS_ROLES, null]) {
 		const list = grants.get(role);
-		if (!list) continue;
-		const body = { role };
-		const principals = [];
-		for (const p of ["team", "user"]) {
-			const ids = list.filter((w) => w.entry.principal === p).map((w) => w.id);
-			if (ids.length > 0) {
-				body[listOf(p)] = ids;
-				principals.push(p);
-			}
-		}
-		const step = makeStep({
-			id: stepId(target.accessKind, org, entry.key, `grant-${roleName(role)}`),
-			action: "create",
-			phase: "create",
-			kind: target.accessKind,
-			org,
-			key: entry.key,
-			wave: target.grantWave,
-			before: null,
-			after: { access: Object.fromEntries(list.map((w) => [principalLabel(w.entry.principal, w.entry.name), role])) },
-			requests: [{
-				method: "POST",
-				path: base,
-				body,
-				recover: grantRecover(role, principals)
-			}],
-			dependsOn: [...refSteps(objectId), ...list.flatMap((w) => w.deps)]
-		});
-		step.source = pos(list[0].entry);
-		steps.push(step);
+		if (list) steps.push(grantStep(o, role, list));
 	}
+	return [...steps, ...revokeSteps(o)];
+}
+/** A live grant's role changed (PATCH; a site's null role is granted again: its PATCH takes a role only). */
+function roleStep(o, g, w) {
+	const { org, target } = o;
+	const base = target.base(org, o.objectId);
+	const one = `${base}/${listOf(g.fields.principal)}/${seg(g.fields.id)}`;
+	const request = w.entry.role === null ? {
+		method: "POST",
+		path: base,
+		body: {
+			role: null,
+			[listOf(g.fields.principal)]: [g.fields.id]
+		},
+		recover: grantRecover(null, [g.fields.principal])
+	} : {
+		method: "PATCH",
+		path: one,
+		body: { role: w.entry.role }
+	};
+	const step = makeStep({
+		id: stepId(target.accessKind, org, g.key, "update"),
+		action: "update",
+		phase: "update",
+		kind: target.accessKind,
+		org,
+		key: g.key,
+		wave: target.wave,
+		before: { role: g.fields.role },
+		after: { role: w.entry.role },
+		requests: [request]
+	});
+	step.source = sourceOf$1(o, w.entry);
+	return step;
+}
+/** The one POST granting `role` to the teams and users of `list`. */
+function grantStep(o, role, list) {
+	const { org, target, entry, objectId } = o;
+	const body = { role };
+	const principals = [];
+	for (const p of ["team", "user"]) {
+		const ids = list.filter((w) => w.entry.principal === p).map((w) => w.id);
+		if (ids.length > 0) {
+			body[listOf(p)] = ids;
+			principals.push(p);
+		}
+	}
+	const step = makeStep({
+		id: stepId(target.accessKind, org, entry.key, `grant-${roleName(role)}`),
+		action: "create",
+		phase: "create",
+		kind: target.accessKind,
+		org,
+		key: entry.key,
+		wave: target.grantWave,
+		before: null,
+		after: { access: Object.fromEntries(list.map((w) => [principalLabel(w.entry.principal, w.entry.name), role])) },
+		requests: [{
+			method: "POST",
+			path: target.base(org, objectId),
+			body,
+			recover: grantRecover(role, principals)
+		}],
+		dependsOn: [...refSteps(objectId), ...list.flatMap((w) => w.deps)]
+	});
+	step.source = sourceOf$1(o, list[0].entry);
+	return step;
+}
+/** A DELETE per live grant the list leaves out, but for those a deleted team or member takes along. */
+function revokeSteps(o) {
+	const { org, target, entry } = o;
+	const base = target.base(org, o.objectId);
+	const wantedIds = new Set(o.wanted.map((w) => `${w.entry.principal}:${w.id}`));
 	const leaving = o.live.filter((g) => !wantedIds.has(`${g.fields.principal}:${g.fields.id}`)).length;
-	const all = leaving === o.live.length ? deletesAllNote(leaving, `the access list of ${target.kind.toLowerCase()} "${entry.key}"`, target.accessKind, entry.doc) : void 0;
+	const list = `the access list of ${target.kind.toLowerCase()} "${entry.key}"`;
+	const all = leaving === o.live.length ? deletesAllNote(leaving, list, target.accessKind, entry.doc) : void 0;
+	const steps = [];
 	for (const g of o.live) {
 		const who = `${g.fields.principal}:${g.fields.id}`;
 		if (wantedIds.has(who) || o.gone.has(who)) continue;
@@ -56758,15 +64679,16 @@ function objectSteps(o) {
 	}
 	return steps;
 }
-var at$3, roleName, listOf;
+var at$3, roleName, listOf, sourceOf$1;
 var init_diff$6 = __esmMin((() => {
 	init_refs();
-	init_cascades$3();
+	init_cascades$2();
 	init_common();
 	init_model$8();
 	at$3 = (p) => `${p.file}:${p.line}:${p.column}`;
 	roleName = (r) => r ?? "none";
 	listOf = (p) => p === "team" ? "teams" : "users";
+	sourceOf$1 = (o, a) => plainSource(o.entry.doc.pos(a.at));
 }));
 // src/kinds/recover.ts
 /**
@@ -56844,7 +64766,7 @@ function orderCollectionMoves(moves, liveParent, baseWave) {
 	}
 }
 var init_moves$1 = __esmMin((() => {}));
-// src/kinds/collection/parent-refs.ts
+// src/kinds/parent-refs.ts
 /**
 * A parent reference → collection id (or a ref to the step creating it): a Collection manifest title (or a
 * live collection title when the Collection kind is managed, both through ctx.resolve), else a live collection
@@ -56864,6 +64786,10 @@ function resolveCollection(ctx, org, parent, live) {
 function resolveCollectionId(ctx, org, parent, live) {
 	const target = resolveCollection(ctx, org, parent, live);
 	return target && "id" in target ? target.id : void 0;
+}
+/** Why a Space or Collection whose `parent` names nothing is blocked. */
+function unresolvedParentMessage(parent) {
+	return `parent collection "${parent}" is neither a Collection manifest nor a live collection (by title or id)`;
 }
 /** The `#move` step (POST …/move {parent}) when the wanted parent differs from the live one. */
 function parentMoveStep(m) {
@@ -56901,6 +64827,25 @@ function parentNamer(collections) {
 		return title !== void 0 && count.get(title) === 1 ? title : id;
 	};
 }
+/** A parent undo recreates is named by its title (its new id is unknown until apply). */
+function relinkParents(kind, org, state, refs) {
+	const objects = state.objects.map((o) => {
+		const parent = o.fields.parent;
+		if (o.kind !== kind || typeof parent !== "string") return o;
+		const title = refs.recreated(COLLECTION_KIND, org, parent);
+		return title === void 0 ? o : {
+			...o,
+			fields: {
+				...o.fields,
+				parent: title
+			}
+		};
+	});
+	return {
+		...state,
+		objects
+	};
+}
 var ambiguousParent;
 var init_parent_refs = __esmMin((() => {
 	init_common();
@@ -56908,10 +64853,6 @@ var init_parent_refs = __esmMin((() => {
 	ambiguousParent = (parent, ids) => `parent "${parent}" names ${ids.length} live collections (${ids.join(", ")}); write the id of the one you mean`;
 }));
 // src/kinds/collection/parents.ts
-/** Why a Space or Collection whose `parent` names nothing is blocked. */
-function unresolvedParentMessage(parent) {
-	return `parent collection "${parent}" is neither a Collection manifest nor a live collection (by title or id)`;
-}
 /**
 * Desired entries that cannot be planned → why (the message names the written parent); the entries of
 * `s.blocked` are in it too, with an empty message (their block is reported already).
@@ -56971,7 +64912,9 @@ function ownAncestors(s, blocked, nodeOf, resolve) {
 	}
 	return out;
 }
-var init_parents = __esmMin((() => {}));
+var init_parents = __esmMin((() => {
+	init_parent_refs();
+}));
 // src/kinds/collection/prune.ts
 function pruneCollections(input, result) {
 	const { org, kind, collections, unmatched } = input;
@@ -57007,31 +64950,11 @@ function pruneCollections(input, result) {
 			waitFor(m.live, m.ownMove);
 			continue;
 		}
-		const out = m.moveOut;
-		const step = makeStep({
-			id: stepId(m.kind, org, out.key, "move"),
-			action: "update",
-			phase: "update",
-			kind: m.kind,
-			org,
-			key: out.key,
-			wave: out.wave,
-			before: { parent: m.live },
-			after: { parent: null },
-			requests: [{
-				method: "POST",
-				path: `${out.path}/move`,
-				body: { parent: null },
-				idempotent: true
-			}],
-			note: `moved to the top level before collection "${byId.get(m.live).key}" is deleted (prune), which would delete it`,
-			...out.entry ? { entry: out.entry } : {}
-		});
-		if (!out.entry) step.source = plainSource(m.at);
+		const step = moveOutStep(org, m, m.live, byId.get(m.live).key);
 		result.steps.push(step);
 		waitFor(m.live, step.id);
 	}
-	const managedSpaceIds = new Set(managed.filter((m) => m.kind === SPACE && m.moveOut).map((m) => m.moveOut.id));
+	const managedSpaceIds = new Set(managed.filter((m) => m.kind === SPACE$1 && m.moveOut).map((m) => m.moveOut.id));
 	const spacesPruned = spacesWithOwnDelete(input);
 	const inside = /* @__PURE__ */ new Map();
 	for (const s of input.spaces ?? []) {
@@ -57045,7 +64968,7 @@ function pruneCollections(input, result) {
 		deleted: deletedOrder,
 		key: keyOf,
 		cascades: (o) => (inside.get(o.id) ?? []).flatMap((s) => [{
-			kind: SPACE,
+			kind: SPACE$1,
 			org,
 			key: s.title,
 			id: s.id,
@@ -57053,6 +64976,31 @@ function pruneCollections(input, result) {
 		}, ...later.get(s.id) ?? []]),
 		dependsOn: (o) => waits.get(o.id) ?? []
 	};
+}
+/** The step moving a managed object to the top level before the collection `title` it is in is deleted. */
+function moveOutStep(org, m, live, title) {
+	const out = m.moveOut;
+	const step = makeStep({
+		id: stepId(m.kind, org, out.key, "move"),
+		action: "update",
+		phase: "update",
+		kind: m.kind,
+		org,
+		key: out.key,
+		wave: out.wave,
+		before: { parent: live },
+		after: { parent: null },
+		requests: [{
+			method: "POST",
+			path: `${out.path}/move`,
+			body: { parent: null },
+			idempotent: true
+		}],
+		note: `moved to the top level before collection "${title}" is deleted (prune), which would delete it`,
+		...out.entry ? { entry: out.entry } : {}
+	});
+	if (!out.entry) step.source = plainSource(m.at);
+	return step;
 }
 /** Collection manifests: where each wants its collection (matched ones have a live parent). */
 function managedCollections(input) {
@@ -57094,14 +65042,14 @@ function managedCollections(input) {
 function managedSpaces$1(input) {
 	const { ctx, org } = input;
 	const live = (input.spaces ?? []).map((s) => ({
-		kind: SPACE,
+		kind: SPACE$1,
 		org,
 		key: s.title,
 		id: s.id,
 		fields: { parent: s.parent }
 	}));
-	const entries = withDisplayKeys(ctx.desired(SPACE, org));
-	const { matched } = matchByIdOrTitle(SPACE, entries, live);
+	const entries = withDisplayKeys(ctx.desired(SPACE$1, org));
+	const { matched } = matchByIdOrTitle(SPACE$1, entries, live);
 	const out = [];
 	const claimed = /* @__PURE__ */ new Set();
 	for (const e of entries) {
@@ -57111,11 +65059,11 @@ function managedSpaces$1(input) {
 		const liveParent = o ? o.fields.parent : void 0;
 		if (o) claimed.add(o.id);
 		out.push({
-			kind: SPACE,
+			kind: SPACE$1,
 			name: `${o ? "" : "new "}space "${e.key}"`,
 			live: liveParent,
 			target,
-			...o && target !== void 0 && target !== liveParent ? { ownMove: stepId(SPACE, org, e.key, "move") } : {},
+			...o && target !== void 0 && target !== liveParent ? { ownMove: stepId(SPACE$1, org, e.key, "move") } : {},
 			at: parentPos(e),
 			...o ? { moveOut: {
 				key: e.key,
@@ -57133,7 +65081,7 @@ function managedSpaces$1(input) {
 	for (const o of usedBySites) {
 		const k = taken.has(key(o)) ? `${o.key} (${o.id})` : key(o);
 		out.push({
-			kind: SPACE,
+			kind: SPACE$1,
 			name: `space "${o.key}", which a Site manifest shows,`,
 			live: o.fields.parent,
 			target: void 0,
@@ -57151,188 +65099,188 @@ function managedSpaces$1(input) {
 /** Spaces the Space kind deletes with steps of its own (it is managed in the org and prunes): unmatched live spaces. */
 function spacesWithOwnDelete(input) {
 	const { ctx, org } = input;
-	const entries = ctx.desired(SPACE, org);
-	if (!input.spaces || entries.length === 0 || !ctx.prune(SPACE, org)) return /* @__PURE__ */ new Set();
+	const entries = ctx.desired(SPACE$1, org);
+	if (!input.spaces || entries.length === 0 || !ctx.prune(SPACE$1, org)) return /* @__PURE__ */ new Set();
 	const live = input.spaces.map((s) => ({
-		kind: SPACE,
+		kind: SPACE$1,
 		org,
 		key: s.title,
 		id: s.id,
 		fields: {}
 	}));
-	return new Set(matchByIdOrTitle(SPACE, withDisplayKeys(entries), live).unmatched.map((o) => o.id));
+	return new Set(matchByIdOrTitle(SPACE$1, withDisplayKeys(entries), live).unmatched.map((o) => o.id));
 }
 /**
 * The `parent` a Collection or Space entry writes (undefined: not written). Space entries reach this kind with
 * their spec's type forgotten (ctx.desired): the one field is read with a check.
 */
 function writtenParent(e) {
-	return isRecord$1(e.spec) ? nullableString(e.spec["parent"]) : void 0;
+	return isRecord(e.spec) ? nullableString(e.spec["parent"]) : void 0;
 }
 /** Where an entry writes `parent`, else the entry itself. */
 function parentPos(e) {
 	return writtenParent(e) !== void 0 ? e.doc.pos(["spec", "parent"]) : e.source;
 }
-var SPACE, SOFT_DELETE, where$2;
+var SPACE$1, where$2;
 var init_prune = __esmMin((() => {
+	init_model$7();
 	init_common();
 	init_match$1();
 	init_unmatched();
-	init_purge();
-	SPACE = "Space";
-	SOFT_DELETE = "soft delete: restorable for 7 days";
+	init_space_purge();
+	SPACE$1 = "Space";
 	where$2 = (p) => `${p.file}:${p.line}:${p.column}`;
 }));
 // src/kinds/collection/diff.ts
 function diffCollections(ctx, org, entries, state) {
-	const desired = withDisplayKeys(entries);
-	const result = {
-		steps: [],
-		unmanaged: [],
-		warnings: [],
-		blocked: []
-	};
 	const { own, grants } = splitAccess(state.objects);
 	const live = {
 		...state,
 		objects: own
 	};
-	const access = accessPlanner(ctx, org, COLLECTION_ACCESS, {
-		objects: grants,
-		aux: state.aux
+	return diffTitled(COLLECTION, ctx, org, entries, own, (titled) => {
+		const access = accessPlanner(ctx, org, COLLECTION_ACCESS, {
+			objects: grants,
+			aux: state.aux
+		});
+		const liveRefs = own.map((o) => ({
+			id: o.id,
+			title: o.key
+		}));
+		const resolveLive = (p) => resolveCollectionId(ctx, org, p, liveRefs);
+		const { desired } = titled;
+		const blocked = blockedEntries(titled, desired, access, resolveLive);
+		const parentOf = (e) => {
+			const p = e.spec.parent;
+			if (p === void 0 || p === null) return p;
+			const id = resolveLive(p);
+			if (id === void 0) throw new Error(`internal: parent collection "${p}" of "${e.key}" resolves to nothing, but the collection was not blocked`);
+			return id;
+		};
+		const t = {
+			...titled,
+			parentOf
+		};
+		const moves = [];
+		return {
+			blocked,
+			registerFirst: true,
+			create: (entry) => createCollection(t, entry),
+			update(entry, current) {
+				const { steps, move } = updateCollection(t, entry, current);
+				if (move) moves.push(move);
+				return steps;
+			},
+			after(all) {
+				orderCollectionMoves(moves, new Map(own.map((o) => [o.id, o.fields.parent])), 24);
+				access.plan(t.result, all.filter((e) => !blocked.has(e)));
+			},
+			prune: () => pruneSpec$1(t, live, desired, (e) => blocked.has(e) ? void 0 : parentOf(e), resolveLive)
+		};
 	});
-	const { matched, unmatched, stalePins } = matchByIdOrTitle(COLLECTION_KIND, desired, live.objects);
-	result.warnings.push(...stalePinWarnings(COLLECTION_KIND, org, stalePins));
-	const liveRefs = live.objects.map((o) => ({
-		id: o.id,
-		title: o.key
-	}));
-	const accessBlocked = new Set(desired.filter((e) => access.block(result, e)));
+}
+/**
+* Collections whose access list or parent names nothing, or whose parent would nest them in themselves: blocked
+* before anything registers, so they plan nothing and register no id and whatever names them is blocked in turn.
+*/
+function blockedEntries(t, desired, access, resolveLive) {
+	const accessBlocked = new Set(desired.filter((e) => access.block(t.result, e)));
+	const { ctx, org, matched } = t;
+	const parentOf = (e) => e.spec.parent;
 	const blocked = blockedByParent({
 		ctx,
 		org,
 		desired,
 		matched,
-		live: live.objects,
-		parentOf: (e) => e.spec.parent,
-		resolveLive: (p) => resolveCollectionId(ctx, org, p, liveRefs),
+		live: t.live,
+		parentOf,
+		resolveLive,
 		blocked: accessBlocked
 	});
-	for (const [e, message] of blocked) if (!accessBlocked.has(e)) blockEntry(result, e, e.doc.pos(["spec", "parent"]), message);
-	const planned = desired.filter((e) => !blocked.has(e));
-	for (const e of planned) {
-		const current = matched.get(e);
-		ctx.register(COLLECTION_KIND, org, e.key, current ? current.id : ref(stepId(COLLECTION_KIND, org, e.key, "create")));
-	}
-	const parentOf = (e) => {
-		const p = e.spec.parent;
-		if (p === void 0 || p === null) return p;
-		const id = resolveCollectionId(ctx, org, p, liveRefs);
-		if (id === void 0) throw new Error(`internal: parent collection "${p}" of "${e.key}" resolves to nothing, but the collection was not blocked`);
-		return id;
-	};
-	const moves = [];
-	for (const entry of planned) {
-		const spec = entry.spec;
-		const current = matched.get(entry);
-		const parent = parentOf(entry);
-		const base = {
-			kind: COLLECTION_KIND,
-			org,
-			key: entry.key,
-			entry
+	for (const [e, message] of blocked) if (!accessBlocked.has(e)) blockEntry(t.result, e, e.doc.pos(["spec", "parent"]), message);
+	return blocked;
+}
+/** POST {title, parent} and a PATCH of what POST cannot set; under a parent created in this plan, a move a wave later. */
+function createCollection(t, entry) {
+	const spec = entry.spec;
+	const parent = t.parentOf(entry);
+	const createId = stepId(COLLECTION_KIND, t.org, entry.key, "create");
+	const body = { title: spec.title };
+	if (typeof parent === "string" && !isRef(parent)) body["parent"] = parent;
+	const requests = [createRequest(collectionsPath(t.org), body, recoverByTitleInParent(t.live, spec.title))];
+	const extra = pick$1(spec, ["description", "defaultLevel"]);
+	if (extra["defaultLevel"] === null) delete extra["defaultLevel"];
+	if (Object.keys(extra).length > 0) requests.push({
+		method: "PATCH",
+		path: collectionPath(ref(createId)),
+		body: extra
+	});
+	const steps = [createStep$1(t, entry, {
+		after: {
+			...pick$1(spec, COLLECTION_FIELDS),
+			...spec.parent !== void 0 ? { parent: spec.parent } : {}
+		},
+		requests
+	})];
+	if (typeof parent === "string" && isRef(parent)) {
+		const move = {
+			method: "POST",
+			path: `${collectionPath(ref(createId))}/move`,
+			body: { parent },
+			idempotent: true
 		};
-		if (!current) {
-			const createId = stepId(COLLECTION_KIND, org, entry.key, "create");
-			const body = { title: spec.title };
-			if (typeof parent === "string" && !isRef(parent)) body["parent"] = parent;
-			const requests = [{
-				method: "POST",
-				path: collectionsPath(org),
-				body,
-				capture: { id: "id" },
-				recover: recoverByTitleInParent(live.objects, spec.title)
-			}];
-			const extra = pick$1(spec, ["description", "defaultLevel"]);
-			if (extra["defaultLevel"] === null) delete extra["defaultLevel"];
-			if (Object.keys(extra).length > 0) requests.push({
-				method: "PATCH",
-				path: collectionPath(ref(createId)),
-				body: extra
-			});
-			const after = {
-				...pick$1(spec, COLLECTION_FIELDS),
-				...spec.parent !== void 0 ? { parent: spec.parent } : {}
-			};
-			result.steps.push(makeStep({
-				...base,
-				id: createId,
-				action: "create",
-				phase: "create",
-				wave: 24,
-				before: null,
-				after,
-				requests
-			}));
-			if (typeof parent === "string" && isRef(parent)) result.steps.push(makeStep({
-				...base,
-				id: stepId(COLLECTION_KIND, org, entry.key, "parent"),
-				action: "create",
-				phase: "create",
-				wave: 25,
-				before: null,
-				after: { parent: spec.parent },
-				requests: [{
-					method: "POST",
-					path: `${collectionPath(ref(createId))}/move`,
-					body: { parent },
-					idempotent: true
-				}],
-				dependsOn: [createId, ...refSteps(parent)],
-				note: "nest under a collection created in this plan"
-			}));
-			continue;
-		}
-		const have = current.fields;
-		const c = changedFields$1(spec, have, COLLECTION_FIELDS);
-		if (c.changed.length > 0) result.steps.push(makeStep({
-			...base,
-			id: stepId(COLLECTION_KIND, org, entry.key, "update"),
-			action: "update",
-			phase: "update",
-			wave: 24,
-			before: c.before,
-			after: c.after,
-			requests: [{
-				method: "PATCH",
-				path: collectionPath(current.id),
-				body: c.after
-			}]
+		steps.push(createStep$1(t, entry, {
+			suffix: "parent",
+			wave: 25,
+			after: { parent: spec.parent },
+			requests: [move],
+			dependsOn: [createId, ...refSteps(parent)],
+			note: "nest under a collection created in this plan"
 		}));
-		const move = parentMoveStep({
-			kind: COLLECTION_KIND,
-			org,
-			entry,
-			wave: 24,
-			path: collectionPath(current.id),
-			live: have.parent,
-			parent,
-			written: spec.parent
-		});
-		if (move) {
-			result.steps.push(move);
-			moves.push({
-				id: current.id,
-				target: parent ?? null,
-				step: move
-			});
-		}
 	}
-	orderCollectionMoves(moves, new Map(live.objects.map((o) => [o.id, o.fields.parent])), 24);
-	access.plan(result, planned);
+	return steps;
+}
+/** A PATCH of the changed fields, and a re-parent (`#move`, ordered afterwards so no move nests one in itself). */
+function updateCollection(t, entry, current) {
+	const spec = entry.spec;
+	const have = current.fields;
+	const parent = t.parentOf(entry);
+	const c = changedFields$1(spec, have, COLLECTION_FIELDS);
+	const requests = [{
+		method: "PATCH",
+		path: collectionPath(current.id),
+		body: c.after
+	}];
+	const steps = c.changed.length > 0 ? [updateStep$2(t, entry, {
+		before: c.before,
+		after: c.after,
+		requests
+	})] : [];
+	const move = parentMoveStep({
+		kind: COLLECTION_KIND,
+		org: t.org,
+		entry,
+		wave: 24,
+		path: collectionPath(current.id),
+		live: have.parent,
+		parent,
+		written: spec.parent
+	});
+	if (!move) return { steps };
+	return {
+		steps: [...steps, move],
+		move: {
+			id: current.id,
+			target: parent ?? null,
+			step: move
+		}
+	};
+}
+/** Unmatched collections: nested ones first; under prune what they hold decides (prune.ts). */
+function pruneSpec$1(t, live, desired, parentOf, resolveParent) {
+	const { ctx, org, matched, unmatched } = t;
 	const depthOf = liveDepths(live.objects);
-	const prune = ctx.prune(COLLECTION_KIND, org);
-	const pruning = prune ? pruneCollections({
+	const pruning = t.prune ? pruneCollections({
 		ctx,
 		org,
 		kind: COLLECTION_KIND,
@@ -57342,27 +65290,22 @@ function diffCollections(ctx, org, entries, state) {
 		desired,
 		matched,
 		unmatched,
-		parentOf: (e) => blocked.has(e) ? void 0 : parentOf(e),
+		resolveParent,
+		parentOf,
 		spaces: live.aux?.spaces,
-		usage: live.aux?.usage,
-		resolveParent: (p) => resolveCollectionId(ctx, org, p, liveRefs)
-	}, result) : void 0;
-	unmatchedLive(result, {
-		kind: COLLECTION_KIND,
-		org,
-		prune,
+		usage: live.aux?.usage
+	}, t.result) : void 0;
+	return {
 		objects: pruning ? pruning.deleted : unmatched,
 		key: pruning ? pruning.key : uniqueLiveKey(unmatched),
 		wave: (o) => 24 + Math.min(depthOf.get(o.id) ?? 0, 1),
 		path: (o) => collectionPath(o.id),
-		before: (o) => ({ title: o.key }),
 		note: "also deletes the spaces inside it",
 		...pruning ? {
 			cascades: pruning.cascades,
 			dependsOn: pruning.dependsOn
 		} : {}
-	});
-	return result;
+	};
 }
 /** Nesting depth of each live collection (0 = top level). */
 function liveDepths(objects) {
@@ -57379,10 +65322,11 @@ function liveDepths(objects) {
 	}
 	return depth;
 }
+var COLLECTION;
 var init_diff$5 = __esmMin((() => {
 	init_refs();
 	init_common();
-	init_match$1();
+	init_titled();
 	init_unmatched();
 	init_diff$6();
 	init_model$7();
@@ -57393,6 +65337,10 @@ var init_diff$5 = __esmMin((() => {
 	init_parent_refs();
 	init_parents();
 	init_prune();
+	COLLECTION = {
+		kind: COLLECTION_KIND,
+		depth: 24
+	};
 }));
 // src/kinds/access/snapshot.ts
 async function snapshotAccess(ctx, org, target, ids) {
@@ -57437,25 +65385,6 @@ async function snapshotCollection(ctx, object) {
 		[SPACE_KIND$1]: inside
 	};
 }
-/** A parent undo recreates is named by its title (its new id is unknown until apply). */
-function relinkParents(kind, org, state, refs) {
-	const objects = state.objects.map((o) => {
-		const parent = o.fields.parent;
-		if (o.kind !== kind || typeof parent !== "string") return o;
-		const title = refs.recreated(COLLECTION_KIND, org, parent);
-		return title === void 0 ? o : {
-			...o,
-			fields: {
-				...o.fields,
-				parent: title
-			}
-		};
-	});
-	return {
-		...state,
-		objects
-	};
-}
 /** Parents and grantees undo recreates are named by title (collections are always recreated, so every grant is listed). */
 function relink$3(org, state, refs) {
 	const relinked = relinkParents(COLLECTION_KIND, org, state, refs);
@@ -57471,6 +65400,7 @@ var init_snapshot$6 = __esmMin((() => {
 	init_snapshot$7();
 	init_model$7();
 	init_common();
+	init_parent_refs();
 	init_model$6();
 	defined$2 = (x) => x !== void 0;
 	collectionUndo = { relink: relink$3 };
@@ -57502,7 +65432,7 @@ function itemRead(list, id, path, extra = {}) {
 }
 /** The lists below `prefix` ending in `suffix` with an item whose `field` object has this id: read them again. */
 function listsNaming(reads, prefix, suffix, field, id) {
-	return reads.lists(prefix).filter((l) => l.path.endsWith(suffix) && l.items.some((item) => isRecord$1(item) && idOf$1(item[field]) === id)).map((l) => ({ list: l.path }));
+	return reads.lists(prefix).filter((l) => l.path.endsWith(suffix) && l.items.some((item) => isRecord(item) && idOf$1(item[field]) === id)).map((l) => ({ list: l.path }));
 }
 /** Every permission list of the organization's spaces, collections and sites naming the team or user `id`. */
 function grantListsNaming(reads, org, principal, id) {
@@ -57513,10 +65443,20 @@ function grantListsNaming(reads, org, principal, id) {
 		...listsNaming(reads, `${orgPath(org)}/sites/`, suffix, principal, id)
 	];
 }
+/** The informer of a kind whose objects are items of one list: an event on object o re-reads o alone in it. */
+function ownItemInformer(target, list) {
+	return {
+		targets: [target],
+		stale(change, org) {
+			const a = actionOf(change);
+			return a && a.part === "" ? [itemRead(list(org), change.id, below$1(list(org), change.id))] : void 0;
+		}
+	};
+}
 /**
 * Lists whose items carry counts a membership or an access change alters, read again whole — only where a kind
 * reads those counts: under prune, Team reads a team's `members` and `spaces`, Members a member's `teams` and
-* `spaces` (src/kinds/team/cascades.ts).
+* `spaces` (src/kinds/team-cascades.ts).
 */
 function countLists(view, org) {
 	return [...view.prune("Team", org) ? [{ list: `${orgPath(org)}/teams` }] : [], ...view.prune("Members", org) ? [{ list: `${orgPath(org)}/members` }] : []];
@@ -57534,7 +65474,7 @@ var init_informer_common = __esmMin((() => {
 		"deleted",
 		"restored"
 	]);
-	idOf$1 = (v) => isRecord$1(v) ? v["id"] : void 0;
+	idOf$1 = (v) => isRecord(v) ? v["id"] : void 0;
 	below$1 = (list, id) => `${list}/${seg(id)}`;
 }));
 // src/kinds/collection/informer.ts
@@ -57555,7 +65495,7 @@ var init_informer$6 = __esmMin((() => {
 			if (a.part !== "") return void 0;
 			const own = itemRead(collectionsPath(org), change.id, path);
 			if (a.verb !== "deleted") return [own];
-			const inside = view.lists(orgSpacesPath(org)).flatMap((l) => l.items).filter((s) => isRecord$1(s) && s["parent"] === change.id && typeof s["id"] === "string").map((s) => itemRead(orgSpacesPath(org), String(s["id"]), spacePath(String(s["id"])), { hiddenIf: "deletedAt" }));
+			const inside = view.lists(orgSpacesPath(org)).flatMap((l) => l.items).filter((s) => isRecord(s) && s["parent"] === change.id && typeof s["id"] === "string").map((s) => itemRead(orgSpacesPath(org), String(s["id"]), spacePath(String(s["id"])), { hiddenIf: "deletedAt" }));
 			return [
 				own,
 				{ under: path },
@@ -57566,36 +65506,8 @@ var init_informer$6 = __esmMin((() => {
 	};
 }));
 // src/kinds/collection/kind.ts
-function toDesired$7(doc, report) {
+function toDesired$6(doc, report) {
 	return [titledEntry(COLLECTION_KIND, doc, withAccessEntries(doc, report))];
-}
-/**
-* A collection cannot be its own parent, directly or through other manifests. A parent naming no Collection
-* manifest must name a live collection: a warning offline (plan blocks the collection otherwise).
-*/
-function crossValidate$4(entries, all, report, index, warn) {
-	crossValidateAccess(entries, all, report, index, warn);
-	const byKey = new Map(entries.map((e) => [`${e.org}\u0000${e.key}`, e]));
-	const known = namesManifest(all, COLLECTION_KIND, index);
-	for (const e of entries) {
-		const written = e.spec.parent;
-		if (typeof written === "string" && !known(e.org, written)) warn?.(e.doc.pos(["spec", "parent"]), mustExistLive("parent collection", written, COLLECTION_KIND, e.org));
-	}
-	for (const e of entries) {
-		const seen = /* @__PURE__ */ new Set([e]);
-		let parent = e.spec.parent;
-		while (typeof parent === "string") {
-			const next = byKey.get(`${e.org}\u0000${parent}`);
-			if (!next) break;
-			if (next === e) {
-				report(e.doc.pos(["spec", "parent"]), `collection "${e.key}" is nested in itself (through parent "${e.spec.parent}")`);
-				break;
-			}
-			if (seen.has(next)) break;
-			seen.add(next);
-			parent = next.spec.parent;
-		}
-	}
 }
 /** The collections, and the grants of those whose manifest writes `access:` (src/kinds/access/fetch.ts). */
 async function fetch$7(ctx, org, desired) {
@@ -57644,14 +65556,14 @@ async function fetchCollections(ctx, org, desired) {
 	};
 }
 function pruneSpace(s) {
-	if (!isRecord$1(s) || typeof s["id"] !== "string" || typeof s["title"] !== "string") return void 0;
+	if (!isRecord(s) || typeof s["id"] !== "string" || typeof s["title"] !== "string") return void 0;
 	return {
 		id: s["id"],
 		title: s["title"],
 		parent: typeof s["parent"] === "string" ? s["parent"] : null
 	};
 }
-function exportDocs$4(org, state) {
+function exportDocs$3(org, state) {
 	const live = {
 		...state,
 		objects: splitAccess(state.objects).own
@@ -57672,7 +65584,7 @@ function exportDocs$4(org, state) {
 		};
 	});
 }
-var collectionKind;
+var crossValidate$4, collectionKind;
 var init_kind$6 = __esmMin((() => {
 	init_export$5();
 	init_fetch$1();
@@ -57684,11 +65596,35 @@ var init_kind$6 = __esmMin((() => {
 	init_collection();
 	init_manifest_refs();
 	init_model$6();
-	init_purge();
+	init_space_purge();
 	init_diff$5();
 	init_parent_refs();
 	init_snapshot$6();
 	init_informer$6();
+	crossValidate$4 = (entries, all, report, index, warn) => {
+		crossValidateAccess(entries, all, report, index, warn);
+		const byKey = new Map(entries.map((e) => [`${e.org}\u0000${e.key}`, e]));
+		const known = namesManifest(all, COLLECTION_KIND, index);
+		for (const e of entries) {
+			const written = e.spec.parent;
+			if (typeof written === "string" && !known(e.org, written)) warn?.(e.doc.pos(["spec", "parent"]), mustExistLive("parent collection", written, COLLECTION_KIND, e.org));
+		}
+		for (const e of entries) {
+			const seen = /* @__PURE__ */ new Set([e]);
+			let parent = e.spec.parent;
+			while (typeof parent === "string") {
+				const next = byKey.get(`${e.org}\u0000${parent}`);
+				if (!next) break;
+				if (next === e) {
+					report(e.doc.pos(["spec", "parent"]), `collection "${e.key}" is nested in itself (through parent "${e.spec.parent}")`);
+					break;
+				}
+				if (seen.has(next)) break;
+				seen.add(next);
+				parent = next.spec.parent;
+			}
+		}
+	};
 	collectionKind = {
 		kind: COLLECTION_KIND,
 		identity: "title, or the pinned spec.id (which allows renaming)",
@@ -57703,11 +65639,11 @@ var init_kind$6 = __esmMin((() => {
 			reads: () => [],
 			affectedBy: ["Space", "Site"]
 		},
-		toDesired: toDesired$7,
+		toDesired: toDesired$6,
 		crossValidate: crossValidate$4,
 		fetch: fetch$7,
 		diff: diffCollections,
-		export: exportDocs$4,
+		export: exportDocs$3,
 		snapshot: snapshotCollection,
 		undo: collectionUndo,
 		informer: collectionInformer
@@ -57721,14 +65657,14 @@ var init_members = __esmMin((() => {
 }));
 // src/kinds/saml/model.ts
 function teamRef(v) {
-	return isRecord$1(v) && typeof v["id"] === "string" ? {
+	return isRecord(v) && typeof v["id"] === "string" ? {
 		id: v["id"],
 		title: typeof v["title"] === "string" ? v["title"] : v["id"]
 	} : null;
 }
 /** A SAML provider as the API answers it → the live object, and its certificate text (kept apart: see SamlAux). */
 function samlObject(org, item) {
-	if (!isRecord$1(item) || typeof item["id"] !== "string" || typeof item["label"] !== "string") return void 0;
+	if (!isRecord(item) || typeof item["id"] !== "string" || typeof item["label"] !== "string") return void 0;
 	const certificate = text$1(item["certificate"]);
 	const fields = {
 		label: item["label"],
@@ -57750,7 +65686,7 @@ function samlObject(org, item) {
 	};
 }
 function serviceOf(item) {
-	const s = isRecord$1(item) && isRecord$1(item["service"]) ? item["service"] : {};
+	const s = isRecord(item) && isRecord(item["service"]) ? item["service"] : {};
 	const out = {};
 	if (typeof s["acsURL"] === "string") out.acsURL = s["acsURL"];
 	if (typeof s["entityID"] === "string") out.entityID = s["entityID"];
@@ -57766,10 +65702,10 @@ var init_model$4 = __esmMin((() => {
 	text$1 = (v) => typeof v === "string" ? v : "";
 	ssoUrl = (v) => v === "about:blank" ? "" : text$1(v);
 }));
-// src/kinds/saml/team-ref.ts
+// src/kinds/team-ref.ts
 /** `defaultTeam` → a team id or a ref to a Team create step; undefined: it names nothing. */
 function resolveTeam(ctx, org, name, teams) {
-	const known = ctx.resolve(TEAM$1, org, name);
+	const known = ctx.resolve(TEAM$2, org, name);
 	if (known !== void 0 && isRef(known)) return known;
 	const titled = teams.filter((t) => t.title === name);
 	if (titled.length > 1) throw new ConflictError(`defaultTeam "${name}" of a SAML provider in organization ${org} matches ${titled.length} live teams (${titled.map((t) => t.id).join(", ")}); name the one you mean by id`);
@@ -57777,16 +65713,16 @@ function resolveTeam(ctx, org, name, teams) {
 }
 /** Ids of the live teams the Team kind deletes in this plan (prune on, no Team manifest describes them). */
 function teamsPrunedByPlan(ctx, org) {
-	const live = ctx.live(TEAM$1, org);
-	if (!live || !ctx.prune(TEAM$1, org)) return /* @__PURE__ */ new Set();
-	const teams = live.objects.filter((o) => o.kind === TEAM$1);
-	const { unmatched } = matchByIdOrTitle(TEAM$1, withDisplayKeys(ctx.desired(TEAM$1, org)), teams);
+	const live = ctx.live(TEAM$2, org);
+	if (!live || !ctx.prune(TEAM$2, org)) return /* @__PURE__ */ new Set();
+	const teams = live.objects.filter((o) => o.kind === TEAM$2);
+	const { unmatched } = matchByIdOrTitle(TEAM$2, withDisplayKeys(ctx.desired(TEAM$2, org)), teams);
 	return new Set(unmatched.map((o) => o.id));
 }
 /** The providers of a SAML list (`GET /orgs/{org}/saml` items) with a default team. */
 function providersNaming(items) {
 	return items.flatMap((p) => {
-		if (!isRecord$1(p) || typeof p["id"] !== "string" || typeof p["label"] !== "string") return [];
+		if (!isRecord(p) || typeof p["id"] !== "string" || typeof p["label"] !== "string") return [];
 		const team = teamRef(p["defaultTeam"]);
 		return team ? [{
 			id: p["id"],
@@ -57818,7 +65754,7 @@ function providersLosingTeam(ctx, org, providers) {
 		matched = /* @__PURE__ */ new Map();
 	}
 	const repointed = /* @__PURE__ */ new Set();
-	for (const [entry, o] of matched) if (isRecord$1(entry.spec) && typeof entry.spec["defaultTeam"] === "string") repointed.add(o.id);
+	for (const [entry, o] of matched) if (isRecord(entry.spec) && typeof entry.spec["defaultTeam"] === "string") repointed.add(o.id);
 	const managed = new Set([...matched.values()].map((o) => o.id));
 	const pruned = entries.length > 0 && ctx.prune("SamlProvider", org);
 	return providers.filter((p) => !repointed.has(p.id) && !(pruned && !managed.has(p.id)));
@@ -57829,19 +65765,19 @@ function losingTeamNote(providers) {
 	const names = providers.map((p) => `"${p.label}"`).join(", ");
 	return `SAML provider${providers.length === 1 ? "" : "s"} ${names} ${providers.length === 1 ? "names" : "name"} it as default team and keep${providers.length === 1 ? "s" : ""} none`;
 }
-var TEAM$1;
+var TEAM$2;
 var init_team_ref = __esmMin((() => {
 	init_errors$1();
 	init_refs();
 	init_common();
 	init_match$1();
 	init_model$4();
-	TEAM$1 = "Team";
+	TEAM$2 = "Team";
 }));
-// src/kinds/team/cascades.ts
+// src/kinds/team-cascades.ts
 /** A count from a list item; undefined when the item does not carry it (read the list then). */
 function countOf(item, field) {
-	return isRecord$1(item) && typeof item[field] === "number" ? item[field] : void 0;
+	return isRecord(item) && typeof item[field] === "number" ? item[field] : void 0;
 }
 /** The member lists of the teams that would be deleted (none when prune is off or every team is described). */
 async function readPrunedTeams(ctx, membersPathOf, emailOf, teams) {
@@ -57878,7 +65814,7 @@ async function readLeavingMembers(ctx, membersPath, leaving) {
 	const out = {};
 	await Promise.all(leaving.map(async ([userId, item]) => {
 		const teams = (countOf(item, "teams") === 0 ? [] : await ctx.list(`${membersPath}/${seg(userId)}/teams`)).flatMap((x) => {
-			const t = isRecord$1(x) && isRecord$1(x["team"]) ? x["team"] : void 0;
+			const t = isRecord(x) && isRecord(x["team"]) ? x["team"] : void 0;
 			return t && typeof t["id"] === "string" && typeof t["title"] === "string" ? [{
 				id: t["id"],
 				title: t["title"]
@@ -57899,13 +65835,13 @@ async function readLeavingMembers(ctx, membersPath, leaving) {
 * membership itself).
 */
 function teamsHandledByTeamKind(ctx, org) {
-	const entries = withDisplayKeys(ctx.desired(TEAM, org));
-	const live = (ctx.live(TEAM, org)?.objects ?? []).filter((o) => o.kind === TEAM);
+	const entries = withDisplayKeys(ctx.desired(TEAM$1, org));
+	const live = (ctx.live(TEAM$1, org)?.objects ?? []).filter((o) => o.kind === TEAM$1);
 	if (entries.length === 0) return /* @__PURE__ */ new Set();
-	const { matched, unmatched } = matchByIdOrTitle(TEAM, entries, live);
+	const { matched, unmatched } = matchByIdOrTitle(TEAM$1, entries, live);
 	const out = /* @__PURE__ */ new Set();
-	for (const [e, o] of matched) if (isRecord$1(e.spec) && e.spec["members"] !== void 0) out.add(o.id);
-	if (ctx.prune(TEAM, org)) for (const o of unmatched) out.add(o.id);
+	for (const [e, o] of matched) if (isRecord(e.spec) && e.spec["members"] !== void 0) out.add(o.id);
+	if (ctx.prune(TEAM$1, org)) for (const o of unmatched) out.add(o.id);
 	return out;
 }
 function memberCascades(org, email, leaving, handled) {
@@ -57915,20 +65851,20 @@ function memberCascades(org, email, leaving, handled) {
 		key: membershipKey(t.title, email)
 	}));
 }
-var TEAM_MEMBER_KIND, TEAM, membershipKey;
-var init_cascades$2 = __esmMin((() => {
+var TEAM_MEMBER_KIND, TEAM$1, membershipKey;
+var init_team_cascades = __esmMin((() => {
 	init_common();
 	init_match$1();
 	init_model$4();
 	init_team_ref();
 	TEAM_MEMBER_KIND = "TeamMember";
-	TEAM = "Team";
+	TEAM$1 = "Team";
 	membershipKey = (teamTitle, email) => `${teamTitle}/${email}`;
 }));
 // src/kinds/members/model.ts
 /** Member list item → live object (key = lower-cased e-mail, id = user id). */
 function memberObject(org, m) {
-	if (!isRecord$1(m) || !isRecord$1(m["user"])) return void 0;
+	if (!isRecord(m) || !isRecord(m["user"])) return void 0;
 	const email = m["user"]["email"];
 	const id = m["id"] ?? m["user"]["id"];
 	if (typeof email !== "string" || typeof id !== "string") return void 0;
@@ -58026,10 +65962,10 @@ var init_guard = __esmMin((() => {
 }));
 // src/kinds/members/snapshot.ts
 function memberTeam(item) {
-	if (!isRecord$1(item) || !isRecord$1(item["team"])) return void 0;
+	if (!isRecord(item) || !isRecord(item["team"])) return void 0;
 	const { id, title } = item["team"];
 	if (typeof id !== "string" || typeof title !== "string") return void 0;
-	const answered = isRecord$1(item["member"]) ? item["member"]["role"] : void 0;
+	const answered = isRecord(item["member"]) ? item["member"]["role"] : void 0;
 	return {
 		id,
 		title,
@@ -58040,7 +65976,7 @@ async function snapshotMember(ctx, object) {
 	const path = `${membersPath(object.org)}/${seg(object.id)}`;
 	const [member, teams] = await Promise.all([ctx.get(path), ctx.list(`${path}/teams`)]);
 	const fresh = memberObject(object.org, member) ?? object;
-	const spaces = isRecord$1(member) && typeof member["spaces"] === "number" ? member["spaces"] : 0;
+	const spaces = isRecord(member) && typeof member["spaces"] === "number" ? member["spaces"] : 0;
 	const aux = {
 		teams: { [object.id]: teams.map(memberTeam).filter((t) => t !== void 0) },
 		spaces: { [object.id]: spaces }
@@ -58100,10 +66036,10 @@ var init_snapshot$5 = __esmMin((() => {
 // src/kinds/team/model.ts
 /** Team member list item `{organization: Member, team: {role}}` → e-mail, user id and team role (as answered). */
 function teamMember(item) {
-	if (!isRecord$1(item)) return void 0;
+	if (!isRecord(item)) return void 0;
 	const member = memberObject("", item["organization"]);
 	if (!member) return void 0;
-	const team = isRecord$1(item["team"]) ? item["team"] : {};
+	const team = isRecord(item["team"]) ? item["team"] : {};
 	return {
 		email: member.key,
 		userId: member.id,
@@ -58142,7 +66078,7 @@ var init_informer$5 = __esmMin((() => {
 	};
 }));
 // src/kinds/members/kind.ts
-function toDesired$6(doc) {
+function toDesired$5(doc) {
 	const org = doc.metadata.organization;
 	const invite = doc.spec.invite === true;
 	return doc.spec.members.map((m, i) => new MemberEntry(org, m.email.toLowerCase(), invite ? {
@@ -58200,7 +66136,7 @@ function diff$2(ctx, org, desired, live) {
 			} else blockEntry(result, entry, entry.source, "not a member of the organization: write invite: true (or run with --invite) to invite, or remove the entry");
 			continue;
 		}
-		const step = updateStep$2(org, entry, current, result);
+		const step = updateStep$1(org, entry, current, result);
 		if (step) result.steps.push(step);
 	}
 	for (const sso of [false, true]) {
@@ -58224,7 +66160,7 @@ function diff$2(ctx, org, desired, live) {
 	return result;
 }
 /** Role change and/or SSO marking of one existing member, as one step (or none when nothing differs). */
-function updateStep$2(org, entry, current, result) {
+function updateStep$1(org, entry, current, result) {
 	const spec = entry.spec;
 	const have = current.fields;
 	const role = spec.role === void 0 || spec.role === have.role;
@@ -58318,11 +66254,11 @@ function inviteStep(org, sso, entries) {
 var DEFAULT_ROLE, MemberEntry, membersKind;
 var init_kind$5 = __esmMin((() => {
 	init_refs();
-	init_cascades$3();
+	init_cascades$2();
 	init_common();
 	init_unmatched();
 	init_members();
-	init_cascades$2();
+	init_team_cascades();
 	init_export$4();
 	init_guard();
 	init_model$3();
@@ -58362,7 +66298,7 @@ var init_kind$5 = __esmMin((() => {
 		depth: 10,
 		nullMeanings: { Members: { role: "guest" } },
 		scope: {},
-		toDesired: toDesired$6,
+		toDesired: toDesired$5,
 		fetch: fetch$6,
 		diff: diff$2,
 		export: exportMembers,
@@ -58453,7 +66389,7 @@ var init_openapispec = __esmMin((() => {
 // src/kinds/openapi/model.ts
 /** An OpenAPISpec as the API answers it → a live object keyed by slug. */
 function specObject(org, item) {
-	if (!isRecord$1(item) || typeof item["id"] !== "string" || typeof item["slug"] !== "string") return void 0;
+	if (!isRecord(item) || typeof item["id"] !== "string" || typeof item["slug"] !== "string") return void 0;
 	const first = (Array.isArray(item["lastProcessedErrors"]) ? item["lastProcessedErrors"] : [])[0];
 	const fields = {
 		slug: item["slug"],
@@ -58461,7 +66397,7 @@ function specObject(org, item) {
 		processingState: typeof item["processingState"] === "string" ? item["processingState"] : "complete",
 		lastVersion: stringOr(item["lastVersion"]),
 		lastProcessErrorCode: stringOr(item["lastProcessErrorCode"]),
-		lastProcessError: isRecord$1(first) ? stringOr(first["message"]) : null,
+		lastProcessError: isRecord(first) ? stringOr(first["message"]) : null,
 		visibility: stringOr(item["visibility"]),
 		...typeof item["updatedAt"] === "string" ? { updatedAt: item["updatedAt"] } : {}
 	};
@@ -58486,7 +66422,7 @@ async function readLatestRaw(ctx, o) {
 		if (err instanceof ApiError && err.status === 404) return null;
 		throw err;
 	}
-	if (!isRecord$1(body) || typeof body["text"] !== "string") return null;
+	if (!isRecord(body) || typeof body["text"] !== "string") return null;
 	return {
 		text: body["text"],
 		format: body["format"] === "yaml" ? "yaml" : "json"
@@ -58505,7 +66441,7 @@ var init_model$1 = __esmMin((() => {
 	shortDigest = (hex) => `sha256:${hex.slice(0, 12)}`;
 	stringOr = (v) => typeof v === "string" && v !== "" ? v : null;
 	mayHaveRawText = (f) => f.lastVersion !== null && f.sourceURL === null;
-	versionIds = (items) => items.flatMap((v) => isRecord$1(v) && typeof v["id"] === "string" ? [v["id"]] : []);
+	versionIds = (items) => items.flatMap((v) => isRecord(v) && typeof v["id"] === "string" ? [v["id"]] : []);
 }));
 // src/kinds/openapi/diff.ts
 /** The manifest's source as a plan shows it: the URL, or the file (if any) and the digest — never the text. */
@@ -58538,7 +66474,7 @@ function liveStatus(f) {
 	const failed = f.lastProcessErrorCode === null ? "" : `; last processing failed: ${f.lastProcessErrorCode}${f.lastProcessError !== null ? ` (${clip(f.lastProcessError)})` : ""}`;
 	return `${latest}, processing ${f.processingState}${failed}`;
 }
-function createStep$1(org, entry, source, live) {
+function createStep(org, entry, source, live) {
 	const slug = entry.key;
 	const exclude = live.filter((o) => o.key === slug).map((o) => o.id);
 	return makeStep({
@@ -58569,7 +66505,7 @@ function createStep$1(org, entry, source, live) {
 				...exclude.length > 0 ? { exclude } : {}
 			},
 			settle: settleOf(org, slug),
-			...masked(source)
+			...masked$1(source)
 		}],
 		entry,
 		note: "publishes its first version"
@@ -58595,7 +66531,7 @@ function publishRecover(org, current) {
 		}]
 	} };
 }
-function updateStep$1(org, entry, source, current) {
+function updateStep(org, entry, source, current) {
 	const f = current.fields;
 	const before = { source: shownLive(f, source) };
 	const after = { source: shownDesired(source) };
@@ -58619,7 +66555,7 @@ function updateStep$1(org, entry, source, current) {
 			body: { source: apiSource(source) },
 			...publishRecover(org, current),
 			settle: settleOf(org, entry.key),
-			...masked(source)
+			...masked$1(source)
 		}],
 		entry,
 		note: `publishes a new version; now: ${liveStatus(f)}`
@@ -58643,7 +66579,7 @@ function diffSpecs(ctx, org, entries, live) {
 		}
 		const current = bySlug.get(entry.key);
 		if (!current) {
-			result.steps.push(createStep$1(org, entry, source, live.objects));
+			result.steps.push(createStep(org, entry, source, live.objects));
 			continue;
 		}
 		const f = current.fields;
@@ -58662,7 +66598,7 @@ function diffSpecs(ctx, org, entries, live) {
 			continue;
 		}
 		if (sameSource(source, f)) continue;
-		result.steps.push(updateStep$1(org, entry, source, current));
+		result.steps.push(updateStep(org, entry, source, current));
 	}
 	const unmatched = live.objects.filter((o) => !described.has(o.key));
 	unmatchedLive(result, {
@@ -58691,13 +66627,13 @@ function versionCascades(org, o, versions) {
 		id
 	}));
 }
-var apiSource, masked, MAX_NOTE_ERROR, clip, settleOf;
+var apiSource, masked$1, MAX_NOTE_ERROR, clip, settleOf;
 var init_diff$4 = __esmMin((() => {
 	init_common();
 	init_unmatched();
 	init_model$1();
 	apiSource = (s) => s.type === "url" ? { url: s.url } : { text: s.text };
-	masked = (s) => s.type === "url" ? {} : { masked: { source: `{text: ${shortDigest(s.sha256)}${s.file !== void 0 ? ` of ${s.file}` : ""}}` } };
+	masked$1 = (s) => s.type === "url" ? {} : { masked: { source: `{text: ${shortDigest(s.sha256)}${s.file !== void 0 ? ` of ${s.file}` : ""}}` } };
 	MAX_NOTE_ERROR = 200;
 	clip = (s) => {
 		const flat = s.replace(/\s+/g, " ").trim();
@@ -58862,7 +66798,7 @@ function textSource(text, file) {
 	if (file !== void 0) source.file = file;
 	return source;
 }
-function toDesired$5(doc, report) {
+function toDesired$4(doc, report) {
 	const { source: _written, ...written } = doc.spec;
 	const source = sourceOf(doc, report);
 	const spec = source ? {
@@ -58932,7 +66868,7 @@ var init_kind$4 = __esmMin((() => {
 		schema: openapispecSchema,
 		depth: 20,
 		scope: {},
-		toDesired: toDesired$5,
+		toDesired: toDesired$4,
 		fetch: fetch$5,
 		diff: diffSpecs,
 		export: exportSpecs,
@@ -58972,11 +66908,11 @@ function readMergeRules(written, at) {
 }
 /** The live value an API object carries, or null when it has none. */
 function liveMergeRules(raw) {
-	if (!isRecord$1(raw)) return null;
+	if (!isRecord(raw)) return null;
 	if (raw["type"] === "none" || raw["type"] === "inherit") return { type: raw["type"] };
 	if (raw["type"] === "rules" && Array.isArray(raw["rules"])) return {
 		type: "rules",
-		rules: raw["rules"].filter(isRecord$1).map((r) => ({ ...r }))
+		rules: raw["rules"].filter(isRecord).map((r) => ({ ...r }))
 	};
 	return null;
 }
@@ -59091,7 +67027,7 @@ var unknownMergeRules, writesMergeRules, canonicalRule, MERGE_RULES_SET;
 var init_merge_rules$1 = __esmMin((() => {
 	init_refs();
 	init_common();
-	unknownMergeRules = (raw) => isRecord$1(raw) ? structuredClone(raw) : null;
+	unknownMergeRules = (raw) => isRecord(raw) ? structuredClone(raw) : null;
 	writesMergeRules = (spec) => spec.mergeRules !== void 0;
 	canonicalRule = (r) => JSON.stringify(Object.fromEntries(Object.entries(r).sort(([a], [b]) => a < b ? -1 : 1).map(([k, x]) => [k, k === "users" && Array.isArray(x) ? [...x].map(String).sort() : x])));
 	MERGE_RULES_SET = "/mergeRules/rules";
@@ -59099,14 +67035,14 @@ var init_merge_rules$1 = __esmMin((() => {
 // src/kinds/organization.ts
 /** Live organization → manifest field names (logo is read back from urls.logo). */
 function orgFields(o) {
-	const urls = isRecord$1(o["urls"]) ? o["urls"] : {};
+	const urls = isRecord(o["urls"]) ? o["urls"] : {};
 	const content = o["defaultContent"];
 	return {
 		title: o["title"],
 		emailDomains: Array.isArray(o["emailDomains"]) ? o["emailDomains"] : [],
 		hostname: o["hostname"] ?? null,
 		defaultRole: o["defaultRole"] ?? null,
-		defaultContent: isRecord$1(content) ? {
+		defaultContent: isRecord(content) ? {
 			type: content["type"],
 			site: content["site"]
 		} : null,
@@ -59162,7 +67098,7 @@ function normalise(field, value) {
 	if (field === "mergeRules") return canonicalMergeRules(value);
 	return value;
 }
-function toDesired$4(doc) {
+function toDesired$3(doc) {
 	const org = doc.metadata.organization;
 	return [{
 		kind: KIND$1,
@@ -59172,19 +67108,6 @@ function toDesired$4(doc) {
 		source: doc.pos(["spec"]),
 		doc
 	}];
-}
-/** A default content site naming no Site manifest must name a live site: a warning offline (plan blocks the document otherwise). */
-function crossValidate$3(entries, all, _report, index, warn) {
-	if (!warn) return;
-	const known = namesManifest(all, "Site", index);
-	for (const e of entries) {
-		const site = writtenSite(e.spec);
-		if (site !== void 0 && !known(e.org, site)) warn(e.doc.pos([
-			"spec",
-			"defaultContent",
-			"site"
-		]), mustExistLive("defaultContent.site", site, "Site", e.org));
-	}
 }
 /** The organization, plus its sites (the memoised list the Site kind shares) when a document names one. */
 async function fetch$4(ctx, org, desired) {
@@ -59196,7 +67119,7 @@ async function fetch$4(ctx, org, desired) {
 		namesSite ? ctx.list(sitesPath(org)) : Promise.resolve([]),
 		mergeRules ? ctx.list(membersListPath(org)) : Promise.resolve(void 0)
 	]);
-	const sites = items.flatMap((s) => isRecord$1(s) && typeof s["id"] === "string" ? [{
+	const sites = items.flatMap((s) => isRecord(s) && typeof s["id"] === "string" ? [{
 		id: s["id"],
 		title: String(s["title"] ?? "")
 	}] : []);
@@ -59290,7 +67213,7 @@ function diff$1(ctx, org, desired, live) {
 			mergeRules: shownMergeRules(c.before["mergeRules"], byId$1(live.aux?.members ?? {}))
 		} : c.before;
 		const content = c.after["defaultContent"];
-		const siteId = isRecord$1(content) && typeof content["site"] === "string" ? content["site"] : void 0;
+		const siteId = isRecord(content) && typeof content["site"] === "string" ? content["site"] : void 0;
 		const note = siteNote(entry.spec.defaultContent, siteId);
 		result.steps.push(makeStep({
 			id: stepId(KIND$1, org, org, "update"),
@@ -59310,7 +67233,7 @@ function diff$1(ctx, org, desired, live) {
 	}
 	return result;
 }
-function exportDocs$3(org, live) {
+function exportDocs$2(org, live) {
 	return live.objects.map((o) => {
 		const spec = {};
 		for (const f of ORG_FIELDS) {
@@ -59328,7 +67251,7 @@ function exportDocs$3(org, live) {
 		return manifestDoc(KIND$1, org, spec);
 	});
 }
-var KIND$1, DEPTH$1, ORG_FIELDS, writtenSite, organizationKind;
+var KIND$1, DEPTH$1, ORG_FIELDS, writtenSite, crossValidate$3, organizationKind;
 var init_organization = __esmMin((() => {
 	init_errors$1();
 	init_refs();
@@ -59355,6 +67278,18 @@ var init_organization = __esmMin((() => {
 		"mergeRules"
 	];
 	writtenSite = (spec) => spec.defaultContent?.site;
+	crossValidate$3 = (entries, all, _report, index, warn) => {
+		if (!warn) return;
+		const known = namesManifest(all, "Site", index);
+		for (const e of entries) {
+			const site = writtenSite(e.spec);
+			if (site !== void 0 && !known(e.org, site)) warn(e.doc.pos([
+				"spec",
+				"defaultContent",
+				"site"
+			]), mustExistLive("defaultContent.site", site, "Site", e.org));
+		}
+	};
 	organizationKind = {
 		kind: KIND$1,
 		identity: "the organization id in metadata.organization (one Organization document per organization)",
@@ -59364,11 +67299,11 @@ var init_organization = __esmMin((() => {
 		prunable: false,
 		needs: ["Site"],
 		scope: { reads: (entries) => entries.some((e) => writtenSite(e.spec) !== void 0) ? ["Site"] : [] },
-		toDesired: toDesired$4,
+		toDesired: toDesired$3,
 		crossValidate: crossValidate$3,
 		fetch: fetch$4,
 		diff: diff$1,
-		export: exportDocs$3,
+		export: exportDocs$2,
 		informer: {
 			targets: ["organization"],
 			stale(change, org) {
@@ -59398,55 +67333,26 @@ function recoverByLabel(live, label) {
 	};
 }
 function diffSaml(ctx, org, entries, live) {
-	const desired = withDisplayKeys(entries);
-	const result = {
-		steps: [],
-		unmanaged: [],
-		warnings: [],
-		blocked: []
-	};
-	const { matched, unmatched, stalePins } = matchByIdOrTitle(SAML_KIND, desired, live.objects);
-	for (const e of stalePins) result.warnings.push({
-		kind: SAML_KIND,
-		org,
-		key: e.key,
-		message: `pinned id ${e.id} does not exist; matched by label instead`
-	});
 	const pruned = teamsPrunedByPlan(ctx, org);
-	for (const entry of desired) {
-		const team = teamTarget(ctx, org, entry, live, pruned, result);
-		if (team.state === "blocked") continue;
-		const current = matched.get(entry);
-		if (current) {
-			ctx.register(SAML_KIND, org, entry.key, current.id);
-			const step = updateStep(org, entry, current, team);
-			if (step) result.steps.push(step);
-		} else {
-			result.steps.push(createStep(org, entry, team, live));
-			ctx.register(SAML_KIND, org, entry.key, ref(stepId(SAML_KIND, org, entry.key, "create")));
-		}
-	}
-	if (!ctx.prune("SamlProvider", org)) for (const [entry, current] of matched) {
-		const label = identityTitle(entry);
-		const clash = current.key !== label && unmatched.find((o) => o.key === label);
-		if (clash) result.warnings.push({
-			kind: SAML_KIND,
-			org,
-			key: entry.key,
-			message: `live SAML provider ${clash.id} already has this label`
-		});
-	}
-	unmatchedLive(result, {
-		kind: SAML_KIND,
-		org,
-		prune: ctx.prune(SAML_KIND, org),
-		objects: unmatched,
-		key: uniqueLiveKey(unmatched),
-		wave: () => 22,
-		path: (o) => samlProviderPath(org, o.id),
-		before: (o) => ({ label: o.key })
+	return diffTitled(SAML, ctx, org, entries, live.objects, (t) => {
+		const targetOf = (entry) => teamTarget(ctx, org, entry, live, pruned, t.result);
+		return {
+			create(entry) {
+				const team = targetOf(entry);
+				return team.state === "blocked" ? BLOCKED : [createSamlStep(t, entry, team, live)];
+			},
+			update(entry, current) {
+				const team = targetOf(entry);
+				if (team.state === "blocked") return BLOCKED;
+				const step = updateSamlStep(t, entry, current, team);
+				return step ? [step] : [];
+			},
+			prune: () => ({
+				path: (o) => samlProviderPath(org, o.id),
+				before: (o) => ({ label: o.key })
+			})
+		};
 	});
-	return result;
 }
 function teamTarget(ctx, org, entry, live, pruned, result) {
 	const name = entry.spec.defaultTeam;
@@ -59466,7 +67372,7 @@ function teamTarget(ctx, org, entry, live, pruned, result) {
 		id
 	};
 }
-function createStep(org, entry, team, live) {
+function createSamlStep(t, entry, team, live) {
 	const spec = entry.spec;
 	const c = {
 		body: { label: spec.label },
@@ -59489,30 +67395,18 @@ function createStep(org, entry, team, live) {
 	if (spec.defaultRole !== void 0) c.body["defaultRole"] = c.after["defaultRole"] = spec.defaultRole;
 	const teamId = team.state === "team" ? team.id : void 0;
 	const note = teamId !== void 0 && spec.defaultTeam !== void 0 ? teamNote(spec.defaultTeam, teamId) : void 0;
-	return makeStep({
-		id: stepId(SAML_KIND, org, entry.key, "create"),
-		action: "create",
-		phase: "create",
-		kind: SAML_KIND,
-		org,
-		key: entry.key,
-		wave: 22,
-		before: null,
+	const post = createRequest(samlPath(t.org), c.body, recoverByLabel(live.objects, spec.label));
+	return createStep$1(t, entry, {
 		after: c.after,
 		requests: [{
-			method: "POST",
-			path: samlPath(org),
-			body: c.body,
-			capture: { id: "id" },
-			recover: recoverByLabel(live.objects, spec.label),
+			...post,
 			...c.masked ? { masked: c.masked } : {}
 		}],
 		dependsOn: refSteps(teamId),
-		entry,
 		...note !== void 0 ? { note } : {}
 	});
 }
-function updateStep(org, entry, current, team) {
+function updateSamlStep(t, entry, current, team) {
 	const spec = entry.spec;
 	const have = current.fields;
 	const c = {
@@ -59546,24 +67440,16 @@ function updateStep(org, entry, current, team) {
 	}
 	if (Object.keys(c.body).length === 0) return void 0;
 	const note = [c.before["label"] !== void 0 ? `rename SAML provider ${current.id}` : void 0, teamId !== void 0 && spec.defaultTeam !== void 0 ? teamNote(spec.defaultTeam, teamId) : void 0].filter((n) => n !== void 0).join("; ");
-	return makeStep({
-		id: stepId(SAML_KIND, org, entry.key, "update"),
-		action: "update",
-		phase: "update",
-		kind: SAML_KIND,
-		org,
-		key: entry.key,
-		wave: 22,
+	return updateStep$2(t, entry, {
 		before: c.before,
 		after: c.after,
 		requests: [{
 			method: "PATCH",
-			path: samlProviderPath(org, current.id),
+			path: samlProviderPath(t.org, current.id),
 			body: c.body,
 			...c.masked ? { masked: c.masked } : {}
 		}],
 		dependsOn: refSteps(teamId),
-		entry,
 		...note !== "" ? { note } : {}
 	});
 }
@@ -59572,13 +67458,18 @@ function teamNote(written, id) {
 	if (refSteps(id).length > 0) return `default team "${written}", created in this plan`;
 	return written === id ? void 0 : `default team "${written}" (${id})`;
 }
+var SAML;
 var init_diff$3 = __esmMin((() => {
-	init_refs();
 	init_common();
-	init_match$1();
-	init_unmatched();
+	init_titled();
 	init_model$4();
 	init_team_ref();
+	SAML = {
+		kind: SAML_KIND,
+		depth: 22,
+		matchedBy: "label",
+		renameClash: (o) => `live SAML provider ${o.id} already has this label`
+	};
 }));
 // src/kinds/saml/export.ts
 /** `Okta (EU)` → `okta-eu`. */
@@ -59726,45 +67617,14 @@ function readCertificate(doc, report) {
 		file
 	};
 }
-function toDesired$3(doc, report) {
+function toDesired$2(doc, report) {
 	const { certificate: _written, ...written } = doc.spec;
 	const certificate = readCertificate(doc, report);
 	const spec = certificate ? {
 		...written,
 		certificate
 	} : written;
-	const entry = {
-		kind: SAML_KIND,
-		org: doc.metadata.organization,
-		key: spec.label,
-		spec,
-		source: doc.pos(["spec"]),
-		doc
-	};
-	if (spec.id !== void 0) entry.id = spec.id;
-	return [entry];
-}
-/**
-* A defaultTeam naming no Team manifest must name a live team (a warning offline; plan blocks the provider
-* otherwise), and a certificate that holds no certificate is sent and compared as text (a warning). Duplicate
-* labels and pinned ids are checked generically by the loader.
-*/
-function crossValidate$2(entries, all, _report, index, warn) {
-	if (!warn) return;
-	const known = namesManifest(all, "Team", index);
-	for (const e of entries) {
-		const team = e.spec.defaultTeam;
-		if (team !== void 0 && !known(e.org, team)) warn(e.doc.pos(["spec", "defaultTeam"]), mustExistLive("defaultTeam", team, "Team", e.org));
-		const cert = e.spec.certificate;
-		if (cert && cert.text !== "" && certificateDer(cert.text) === void 0) {
-			const at = cert.file !== void 0 ? [
-				"spec",
-				"certificate",
-				"file"
-			] : ["spec", "certificate"];
-			warn(e.doc.pos(at), "certificate holds neither PEM blocks nor the base64 of a DER certificate: it is sent as written and compared as text");
-		}
-	}
+	return [identifiedEntry(SAML_KIND, doc, spec, spec.label)];
 }
 /** The providers, and the teams when a document names a default team. */
 async function fetch$3(ctx, org, desired) {
@@ -59785,10 +67645,11 @@ async function fetch$3(ctx, org, desired) {
 		aux
 	};
 }
-var CERTIFICATE_MAX, CERTIFICATE_FILE_MAX_BYTES, samlKind;
+var CERTIFICATE_MAX, CERTIFICATE_FILE_MAX_BYTES, crossValidate$2, samlKind;
 var init_kind$3 = __esmMin((() => {
 	init_samlprovider();
 	init_manifest_refs();
+	init_match$1();
 	init_model$2();
 	init_certificate();
 	init_diff$3();
@@ -59798,6 +67659,23 @@ var init_kind$3 = __esmMin((() => {
 	init_informer$3();
 	CERTIFICATE_MAX = 1e4;
 	CERTIFICATE_FILE_MAX_BYTES = 65536;
+	crossValidate$2 = (entries, all, _report, index, warn) => {
+		if (!warn) return;
+		const known = namesManifest(all, "Team", index);
+		for (const e of entries) {
+			const team = e.spec.defaultTeam;
+			if (team !== void 0 && !known(e.org, team)) warn(e.doc.pos(["spec", "defaultTeam"]), mustExistLive("defaultTeam", team, "Team", e.org));
+			const cert = e.spec.certificate;
+			if (cert && cert.text !== "" && certificateDer(cert.text) === void 0) {
+				const at = cert.file !== void 0 ? [
+					"spec",
+					"certificate",
+					"file"
+				] : ["spec", "certificate"];
+				warn(e.doc.pos(at), "certificate holds neither PEM blocks nor the base64 of a DER certificate: it is sent as written and compared as text");
+			}
+		}
+	};
 	samlKind = {
 		kind: SAML_KIND,
 		identity: "label, or the pinned spec.id (which allows renaming)",
@@ -59812,7 +67690,7 @@ var init_kind$3 = __esmMin((() => {
 		nullMeanings: { SamlProvider: { defaultRole: "guest" } },
 		needs: ["Team"],
 		scope: {},
-		toDesired: toDesired$3,
+		toDesired: toDesired$2,
 		crossValidate: crossValidate$2,
 		fetch: fetch$3,
 		diff: diffSaml,
@@ -59895,7 +67773,7 @@ function siteCascades(org, site, structure) {
 		id: o.id
 	}));
 	const schema = structure.adaptiveSchema;
-	const claims = isRecord$1(schema) && isRecord$1(schema["properties"]) ? Object.keys(schema["properties"]) : [];
+	const claims = isRecord(schema) && isRecord(schema["properties"]) ? Object.keys(schema["properties"]) : [];
 	if (claims.length > 0) out.push({
 		kind: ADAPTIVE_SCHEMA_KIND,
 		org,
@@ -59984,17 +67862,17 @@ var init_cascades$1 = __esmMin((() => {
 // src/kinds/site/adaptive-schema.ts
 /** Each claim with its description (the written one, else the claim name); other values untouched. */
 function mapClaims(props, claim) {
-	if (!isRecord$1(props)) return props;
+	if (!isRecord(props)) return props;
 	const out = {};
-	for (const [name, c] of Object.entries(props)) out[name] = isRecord$1(c) ? claim(name, c) : c;
+	for (const [name, c] of Object.entries(props)) out[name] = isRecord(c) ? claim(name, c) : c;
 	return out;
 }
 /** The schema a manifest writes, with the descriptions the spec requires filled in where it leaves them out. */
 function officialAdaptiveSchema(schema) {
 	const props = schema["properties"];
-	if (!isRecord$1(props)) return schema;
+	if (!isRecord(props)) return schema;
 	const out = {};
-	for (const [name, c] of Object.entries(props)) if (name !== "unsigned" || !isRecord$1(c)) out[name] = isRecord$1(c) ? described(name, c) : c;
+	for (const [name, c] of Object.entries(props)) if (name !== "unsigned" || !isRecord(c)) out[name] = isRecord(c) ? described(name, c) : c;
 	else out[name] = {
 		...c,
 		description: typeof c["description"] === "string" ? c["description"] : UNSIGNED_DESCRIPTION,
@@ -60007,9 +67885,9 @@ function officialAdaptiveSchema(schema) {
 }
 /** A live schema as a manifest writes it: the descriptions docops would fill in left out. */
 function manifestAdaptiveSchema(schema) {
-	if (!isRecord$1(schema) || !isRecord$1(schema["properties"])) return schema;
+	if (!isRecord(schema) || !isRecord(schema["properties"])) return schema;
 	const out = {};
-	for (const [name, c] of Object.entries(schema["properties"])) if (name !== "unsigned" || !isRecord$1(c)) out[name] = isRecord$1(c) ? undescribed(name, c) : c;
+	for (const [name, c] of Object.entries(schema["properties"])) if (name !== "unsigned" || !isRecord(c)) out[name] = isRecord(c) ? undescribed(name, c) : c;
 	else {
 		const { description, ...rest } = c;
 		out[name] = {
@@ -60028,7 +67906,7 @@ function changesOf(have, wanted, pointer, remove) {
 	for (const [k, v] of Object.entries(wanted)) {
 		const was = have[k];
 		if (sameValue$1(v, was)) continue;
-		out[k] = isRecord$1(v) && isRecord$1(was) ? changesOf(was, v, `${pointer}/${escapePointer$2(k)}`, remove) : v;
+		out[k] = isRecord(v) && isRecord(was) ? changesOf(was, v, `${pointer}/${escapePointer$2(k)}`, remove) : v;
 	}
 	for (const k of Object.keys(have)) if (!(k in wanted)) remove.push(`${pointer}/${escapePointer$2(k)}`);
 	return out;
@@ -60040,7 +67918,7 @@ function changesOf(have, wanted, pointer, remove) {
 * is sent as written.
 */
 function adaptiveSchemaRequest(path, have, wanted) {
-	if (!isRecord$1(have)) return {
+	if (!isRecord(have)) return {
 		method: "PUT",
 		path,
 		body: { jsonSchema: wanted },
@@ -60077,14 +67955,14 @@ var init_adaptive_schema = __esmMin((() => {
 }));
 // src/kinds/site/customization.ts
 function knownMembers(pointer) {
-	const definitions = isRecord$1(siteSchema["definitions"]) ? siteSchema["definitions"] : {};
+	const definitions = isRecord(siteSchema["definitions"]) ? siteSchema["definitions"] : {};
 	const resolve = (n) => {
-		const ref = isRecord$1(n) && typeof n["$ref"] === "string" ? n["$ref"].replace("#/definitions/", "") : void 0;
+		const ref = isRecord(n) && typeof n["$ref"] === "string" ? n["$ref"].replace("#/definitions/", "") : void 0;
 		const target = ref !== void 0 ? definitions[ref] : n;
-		return isRecord$1(target) ? target : {};
+		return isRecord(target) ? target : {};
 	};
 	const shapes = (n) => [n, ...["oneOf", "anyOf"].flatMap((k) => Array.isArray(n[k]) ? n[k].map(resolve) : [])];
-	const propsOf = (n) => Object.assign({}, ...shapes(n).map((b) => isRecord$1(b["properties"]) ? b["properties"] : {}));
+	const propsOf = (n) => Object.assign({}, ...shapes(n).map((b) => isRecord(b["properties"]) ? b["properties"] : {}));
 	let node = resolve(definitions["customization"]);
 	for (const k of pointer.split("/").slice(1)) node = resolve(propsOf(node)[k]);
 	return Object.keys(propsOf(node));
@@ -60092,7 +67970,7 @@ function knownMembers(pointer) {
 /** A live value at `path` as docops compares it: at a whole pointer, only the members it knows. */
 function comparable(path, have) {
 	const known = CUSTOMIZATION_KNOWN[pointerOf(path)];
-	if (!known || !isRecord$1(have)) return have;
+	if (!known || !isRecord(have)) return have;
 	return Object.fromEntries(Object.entries(have).filter(([k]) => known.includes(k)));
 }
 /** The written values, one per member compared as a whole (a scalar, a list, or an object replaced whole). */
@@ -60110,14 +67988,14 @@ function leaves(written, path = []) {
 }
 function valueAt$2(root, path) {
 	let v = root;
-	for (const k of path) v = isRecord$1(v) ? v[k] : void 0;
+	for (const k of path) v = isRecord(v) ? v[k] : void 0;
 	return v;
 }
 function setAt(root, path, value) {
 	let node = root;
 	for (const k of path.slice(0, -1)) {
 		const next = node[k];
-		node = isRecord$1(next) ? next : node[k] = {};
+		node = isRecord(next) ? next : node[k] = {};
 	}
 	node[path[path.length - 1]] = value;
 }
@@ -60155,7 +68033,7 @@ function customizationRequest(path, patch) {
 }
 /** The live customization as a manifest writes it: the members that differ from a new site's (undefined when none). */
 function exportedCustomization(live) {
-	if (!isRecord$1(live)) return void 0;
+	if (!isRecord(live)) return void 0;
 	const out = differing(live, CREATED_SITE_CUSTOMIZATION, []);
 	return Object.keys(out).length === 0 ? void 0 : out;
 }
@@ -60164,8 +68042,8 @@ function differing(live, base, path) {
 	for (const [k, v] of Object.entries(live)) {
 		const at = [...path, k];
 		if (path.length === 0 && CUSTOMIZATION_READ_ONLY.includes(k)) continue;
-		const was = isRecord$1(base) ? base[k] : void 0;
-		if (merges(v, pointerOf(at)) && isRecord$1(was)) {
+		const was = isRecord(base) ? base[k] : void 0;
+		if (merges(v, pointerOf(at)) && isRecord(was)) {
 			const sub = differing(v, was, at);
 			if (Object.keys(sub).length > 0) out[k] = sub;
 		} else if (v !== void 0 && !sameValue$1(v, was)) out[k] = structuredClone(v);
@@ -60188,7 +68066,7 @@ var init_customization = __esmMin((() => {
 	CUSTOMIZATION_READ_ONLY = ["updatedAt"];
 	CUSTOMIZATION_KNOWN = Object.fromEntries(CUSTOMIZATION_WHOLE.map((p) => [p, knownMembers(p)]));
 	escapePointer$1 = (k) => k.replace(/~/g, "~0").replace(/\//g, "~1");
-	merges = (value, pointer) => isRecord$1(value) && !CUSTOMIZATION_WHOLE.includes(pointer);
+	merges = (value, pointer) => isRecord(value) && !CUSTOMIZATION_WHOLE.includes(pointer);
 	pointerOf = (path) => path.map((k) => `/${escapePointer$1(k)}`).join("");
 	CREATED_SITE_CUSTOMIZATION = newSiteCustomization();
 }));
@@ -61138,12 +69016,7 @@ function diffOrder$1(scope, nav, groups) {
 	const sectionIds = new Set(nav.sections.map((s) => s.id));
 	const isGroup = (id) => groups.titles.has(id);
 	const typeOf = (id) => isGroup(id) ? "site-section-group" : sectionIds.has(id) ? "site-section" : "site-space";
-	const names = /* @__PURE__ */ new Map();
-	for (const s of nav.sections) names.set(s.id, s.path);
-	for (const [id, title] of groups.titles) names.set(id, `group ${title}`);
-	const sectionPath = new Map(scope.live.sections.map((s) => [s.id, s.path]));
-	for (const x of scope.live.siteSpaces) names.set(x.id, `site space ${x.id} ("${x.spaceTitle}"${x.section === null ? "" : ` in section "${sectionPath.get(x.section) ?? x.section}"`})`);
-	for (const list of nav.containers.values()) for (const x of list) names.set(x.id, x.name);
+	const names = itemNames(scope, nav, groups);
 	const nameOf = (id) => names.get(id) ?? id;
 	const containerName = (container) => container === "root" ? "root spaces" : `section ${names.get(container.slice(8)) ?? container}`;
 	const requests = [];
@@ -61185,33 +69058,29 @@ function diffOrder$1(scope, nav, groups) {
 		slots: c,
 		desired: list.map((x) => x.id)
 	});
-	let moves = requests.length;
-	const extra = [];
-	for (const a of seq.actions) if (a.type === "move") {
-		requests.push(a.within ? sortRequest(scope, a.move, typeOf) : siteSpaceMoveRequest(scope, a.move));
-		moves++;
-	} else if (a.type === "default") {
-		requests.push({
-			method: "PATCH",
-			path: `${base(scope)}/sections/${seg(a.container.slice(8))}`,
-			body: { defaultSiteSpace: a.item }
-		});
-		record(before, after, "sectionDefaults", names.get(a.container.slice(8)) ?? a.container, nameOf(scope.live.siteSpaces.find((x) => x.section === a.container.slice(8) && x.default)?.id ?? ""), nameOf(a.item));
-		extra.push("default");
-	} else {
-		requests.push({
-			method: "PATCH",
-			path: `${base(scope)}/site-spaces/${seg(a.item)}`,
-			body: { path: a.path }
-		});
-		record(before, after, "paths", nameOf(a.item), a.from ?? null, a.path);
-		extra.push("path");
-	}
+	const moves = requests.length + seq.actions.filter((a) => a.type === "move").length;
+	const extra = sequenceRequests(scope, seq.actions, {
+		requests,
+		before,
+		after
+	}, {
+		typeOf,
+		nameOf,
+		names
+	});
 	if (requests.length === 0) return;
 	if (Object.keys(navAfter).length > 0) {
 		before["navigation"] = navBefore;
 		after["navigation"] = navAfter;
 	}
+	pushOrderStep(scope, {
+		before,
+		after,
+		requests
+	}, moves, extra);
+}
+/** The site's one `#order` step, its note counting the moves, section defaults and path changes. */
+function pushOrderStep(scope, change, moves, extra) {
 	const count = (n, what) => `${n} ${what}${n === 1 ? "" : "s"}`;
 	const notes = [moves > 0 ? count(moves, "move") : "", ...["default", "path"].map((k) => extra.filter((x) => x === k).length).map((n, i) => n > 0 ? count(n, i === 0 ? "section default" : "path change") : "")].filter(Boolean);
 	push(scope, {
@@ -61221,12 +69090,20 @@ function diffOrder$1(scope, nav, groups) {
 		action: "update",
 		phase: "update",
 		wave: WAVE.order,
-		before,
-		after,
-		requests,
+		...change,
 		at: ["spec", scope.spec.sections ? "sections" : "spaces"],
 		note: notes.join(", ")
 	});
+}
+/** What the plan calls each item of the site's navigation: sections by path, groups and site spaces by what they show. */
+function itemNames(scope, nav, groups) {
+	const names = /* @__PURE__ */ new Map();
+	for (const s of nav.sections) names.set(s.id, s.path);
+	for (const [id, title] of groups.titles) names.set(id, `group ${title}`);
+	const sectionPath = new Map(scope.live.sections.map((s) => [s.id, s.path]));
+	for (const x of scope.live.siteSpaces) names.set(x.id, `site space ${x.id} ("${x.spaceTitle}"${x.section === null ? "" : ` in section "${sectionPath.get(x.section) ?? x.section}"`})`);
+	for (const list of nav.containers.values()) for (const x of list) names.set(x.id, x.name);
+	return names;
 }
 /** before/after of one changed value under `group` (the first `from` and the last `to` of a key). */
 function record(before, after, group, key, from, to) {
@@ -61238,7 +69115,7 @@ function record(before, after, group, key, from, to) {
 /** The record under `group` (only `record` writes there), made on first use. */
 function groupOf$1(values, group) {
 	const have = values[group];
-	if (isRecord$1(have)) return have;
+	if (isRecord(have)) return have;
 	const made = {};
 	values[group] = made;
 	return made;
@@ -61275,6 +69152,36 @@ function sectionContainers(scope, nav, groups, layout) {
 		});
 	}
 	return containers;
+}
+/**
+* The requests of the site spaces' sequence (moves, section defaults, path changes), appended to `out` in its
+* order with their before/after; the kinds of the other changes, for the step's note.
+*/
+function sequenceRequests(scope, actions, out, n) {
+	const { requests, before, after } = out;
+	const { nameOf } = n;
+	const extra = [];
+	for (const a of actions) if (a.type === "move") requests.push(a.within ? sortRequest(scope, a.move, n.typeOf) : siteSpaceMoveRequest(scope, a.move));
+	else if (a.type === "default") {
+		const section = a.container.slice(8);
+		requests.push({
+			method: "PATCH",
+			path: `${base(scope)}/sections/${seg(section)}`,
+			body: { defaultSiteSpace: a.item }
+		});
+		const was = scope.live.siteSpaces.find((x) => x.section === section && x.default)?.id ?? "";
+		record(before, after, "sectionDefaults", n.names.get(section) ?? a.container, nameOf(was), nameOf(a.item));
+		extra.push("default");
+	} else {
+		requests.push({
+			method: "PATCH",
+			path: `${base(scope)}/site-spaces/${seg(a.item)}`,
+			body: { path: a.path }
+		});
+		record(before, after, "paths", nameOf(a.item), a.from ?? null, a.path);
+		extra.push("path");
+	}
+	return extra;
 }
 var EMPTY;
 var init_order_diff = __esmMin((() => {
@@ -61786,8 +69693,29 @@ function candidatePaths(base, count, taken) {
 	return out;
 }
 function emitContainer(scope, nav, m, sectionPathById, rootPaths) {
-	const list = [];
-	const created = [];
+	const e = heldPaths(scope, nav, m, sectionPathById, rootPaths);
+	for (const w of m.wants) {
+		const name = m.sectionPath === null ? w.s.space : `${m.sectionPath}/${w.s.space}`;
+		const pathAt = typeof w.s.at.at(-1) === "string" ? [...w.s.at.slice(0, -1), "path"] : w.s.at;
+		const item = (id, fields) => void e.list.push({
+			id,
+			name,
+			spaceId: w.t.id,
+			...fields
+		});
+		if (w.source === "posted") emitPosted(e, w, item, pathAt);
+		else if (w.source === "hit" || w.source === "moved") emitLive(e, w, item, pathAt);
+		else if (w.source === "repoint") emitRepoint(e, w, item, pathAt, name);
+		else emitCreate(e, w, item, pathAt);
+	}
+	nav.containers.set(m.container, e.list);
+	nav.createdSiteSpaces.set(m.container, e.created);
+}
+/**
+* Paths held in the container when the early steps run: every live site space, a new section's first site space
+* and the root site spaces it receives, and the paths creates derive.
+*/
+function heldPaths(scope, nav, m, sectionPathById, rootPaths) {
 	const isNewSection = m.sectionPath !== null && m.liveSection === void 0;
 	const section = nav.sections.find((x) => inSection(x.id) === m.container);
 	const posted = m.wants.find((w) => w.source === "posted");
@@ -61808,112 +69736,124 @@ function emitContainer(scope, nav, m, sectionPathById, rootPaths) {
 		...slugs.filter((x, i) => slugs.indexOf(x) !== i)
 	]);
 	const written = m.wants.flatMap((w) => w.s.path !== void 0 ? [w.s.path] : []);
-	/** Whether `path` can be set before the reorder step on a site space whose path is `own`. */
 	const early = (path, own, soft) => (path === own || !held.has(path)) && !(soft && written.includes(path));
-	for (const w of m.wants) {
-		const { s, t } = w;
-		const key = siteSpaceKey(scope.title, m.sectionPath, s.space);
-		const name = m.sectionPath === null ? s.space : `${m.sectionPath}/${s.space}`;
-		const pathAt = typeof s.at.at(-1) === "string" ? [...s.at.slice(0, -1), "path"] : s.at;
-		const item = (id, fields) => void list.push({
-			id,
-			name,
-			spaceId: t.id,
-			...fields
-		});
-		switch (w.source) {
-			case "posted": {
-				const id = ref(stepId(SECTION_KIND, scope.org, sectionKey(scope.title, m.sectionPath), "create"), "firstSiteSpace");
-				item(id, {
-					incoming: false,
-					isNew: true,
-					withSection: true
-				});
-				const replaces = section?.replaces;
-				const want = replaces ? void 0 : s.path;
-				const reserved = replaces && replacementPath(section.spec, s, replaces);
-				const reserve = replaces && reserved !== void 0 ? {
-					reserve: reserved,
-					replaced: replaces.id
-				} : {};
-				nav.paths.set(id, {
-					now: postedNow,
-					...want !== void 0 ? { want } : {},
-					...reserve,
-					at: pathAt
-				});
-				break;
-			}
-			case "hit":
-			case "moved": {
-				const l = w.live;
-				const fromRoot = l.section === null && m.sectionPath !== null;
-				const moved = w.source === "moved";
-				const own = nav.paths.get(l.id)?.now;
-				const somewhere = fromRoot && nav.createdSections.length > 1;
-				const setPath = s.path !== void 0 && own !== void 0 && s.path !== own && !moved && !somewhere && early(s.path, own, false);
-				const note = moved ? `moves from section "${sectionPathById.get(l.section) ?? l.section}"` : fromRoot ? "moves from the root into its section" : void 0;
-				updateSiteSpace(scope, key, s, l, setPath ? s.path : void 0, note);
-				item(l.id, {
-					incoming: moved || fromRoot,
-					isNew: false
-				});
-				const maybe = own === void 0 ? nav.paths.get(l.id)?.maybe : void 0;
-				nav.paths.set(l.id, {
-					now: setPath ? s.path : own,
-					...maybe ? { maybe } : {},
-					...s.path !== void 0 ? {
-						want: s.path,
-						at: pathAt
-					} : {}
-				});
-				break;
-			}
-			case "repoint": {
-				const l = w.live;
-				const want = s.path ?? w.carried.path;
-				const setPath = want !== l.path && early(want, l.path, s.path === void 0);
-				repointSiteSpace(scope, key, w, setPath ? want : void 0, name);
-				item(l.id, {
-					incoming: false,
-					isNew: false
-				});
-				nav.paths.set(l.id, {
-					now: setPath ? want : l.path,
-					want,
-					...s.path === void 0 ? { soft: true } : {},
-					at: pathAt
-				});
-				break;
-			}
-			case "create": {
-				const want = s.path ?? w.carried?.path;
-				const soft = s.path === void 0;
-				const now = derived.get(w);
-				const setPath = want !== void 0 && (want !== now || now === void 0) && early(want, void 0, soft);
-				const id = createSiteSpace(scope, key, w, m.container === "root" ? void 0 : m.container.slice(8), setPath ? want : void 0);
-				item(id, {
-					incoming: false,
-					isNew: true
-				});
-				created.push(id);
-				const shared = slugs.filter((x) => x === slug$1(t.title)).length;
-				const maybe = now === void 0 && !setPath ? { maybe: candidatePaths(slug$1(t.title), shared + rootsNow.length, certain) } : {};
-				nav.paths.set(id, {
-					now: setPath ? want : now,
-					...maybe,
-					...want !== void 0 ? {
-						want,
-						...soft ? { soft: true } : {},
-						at: pathAt
-					} : {}
-				});
-				break;
-			}
-		}
-	}
-	nav.containers.set(m.container, list);
-	nav.createdSiteSpaces.set(m.container, created);
+	return {
+		scope,
+		nav,
+		m,
+		sectionPathById,
+		rootPaths,
+		section,
+		postedNow,
+		rootsNow,
+		certain,
+		derived,
+		slugs,
+		early,
+		list: [],
+		created: []
+	};
+}
+/** The first site space of a new section, created by the section's POST. */
+function emitPosted(e, w, item, pathAt) {
+	const { scope, m, section, s } = {
+		...e,
+		s: w.s
+	};
+	const id = ref(stepId(SECTION_KIND, scope.org, sectionKey(scope.title, m.sectionPath), "create"), "firstSiteSpace");
+	item(id, {
+		incoming: false,
+		isNew: true,
+		withSection: true
+	});
+	const replaces = section?.replaces;
+	const want = replaces ? void 0 : s.path;
+	const reserved = replaces && replacementPath(section.spec, s, replaces);
+	const reserve = replaces && reserved !== void 0 ? {
+		reserve: reserved,
+		replaced: replaces.id
+	} : {};
+	e.nav.paths.set(id, {
+		now: e.postedNow,
+		...want !== void 0 ? { want } : {},
+		...reserve,
+		at: pathAt
+	});
+}
+/** A live site space kept in place (hit) or moved here from another section or the root. */
+function emitLive(e, w, item, pathAt) {
+	const { nav, m, s } = {
+		...e,
+		s: w.s
+	};
+	const l = w.live;
+	const fromRoot = l.section === null && m.sectionPath !== null;
+	const moved = w.source === "moved";
+	const own = nav.paths.get(l.id)?.now;
+	const somewhere = fromRoot && nav.createdSections.length > 1;
+	const setPath = s.path !== void 0 && own !== void 0 && s.path !== own && !moved && !somewhere && e.early(s.path, own, false);
+	const note = moved ? `moves from section "${e.sectionPathById.get(l.section) ?? l.section}"` : fromRoot ? "moves from the root into its section" : void 0;
+	updateSiteSpace(e.scope, keyOf(e, w), s, l, setPath ? s.path : void 0, note);
+	item(l.id, {
+		incoming: moved || fromRoot,
+		isNew: false
+	});
+	const maybe = own === void 0 ? nav.paths.get(l.id)?.maybe : void 0;
+	nav.paths.set(l.id, {
+		now: setPath ? s.path : own,
+		...maybe ? { maybe } : {},
+		...s.path !== void 0 ? {
+			want: s.path,
+			at: pathAt
+		} : {}
+	});
+}
+/** A live site space re-pointed to another space (keeping its path and condition). */
+function emitRepoint(e, w, item, pathAt, name) {
+	const { s } = w;
+	const l = w.live;
+	const want = s.path ?? w.carried.path;
+	const setPath = want !== l.path && e.early(want, l.path, s.path === void 0);
+	repointSiteSpace(e.scope, keyOf(e, w), w, setPath ? want : void 0, name);
+	item(l.id, {
+		incoming: false,
+		isNew: false
+	});
+	e.nav.paths.set(l.id, {
+		now: setPath ? want : l.path,
+		want,
+		...s.path === void 0 ? { soft: true } : {},
+		at: pathAt
+	});
+}
+/** A new site space (its path derived by the server unless set early). */
+function emitCreate(e, w, item, pathAt) {
+	const { m, s, t } = {
+		...e,
+		...w
+	};
+	const want = s.path ?? w.carried?.path;
+	const soft = s.path === void 0;
+	const now = e.derived.get(w);
+	const setPath = want !== void 0 && (want !== now || now === void 0) && e.early(want, void 0, soft);
+	const section = m.container === "root" ? void 0 : m.container.slice(8);
+	const id = createSiteSpace(e.scope, keyOf(e, w), w, section, setPath ? want : void 0);
+	item(id, {
+		incoming: false,
+		isNew: true
+	});
+	e.created.push(id);
+	const shared = e.slugs.filter((x) => x === slug$1(t.title)).length;
+	const maybe = now === void 0 && !setPath ? { maybe: candidatePaths(slug$1(t.title), shared + e.rootsNow.length, e.certain) } : {};
+	e.nav.paths.set(id, {
+		now: setPath ? want : now,
+		...maybe,
+		...want !== void 0 ? {
+			want,
+			...soft ? { soft: true } : {},
+			at: pathAt
+		} : {}
+	});
 }
 /**
 * Paths of the root site spaces a site's new sections receive: the server moves them all into the first section
@@ -61942,6 +69882,7 @@ function predictRootPaths(nav, a, roots) {
 		if (nav.createdSections.length > 1 && !claimed.has(x.id)) nav.floating.add(x.id);
 	}
 }
+var keyOf;
 var init_spaces_diff = __esmMin((() => {
 	init_refs();
 	init_common();
@@ -61953,6 +69894,7 @@ var init_spaces_diff = __esmMin((() => {
 	init_site_space_steps();
 	init_space_assign();
 	init_space_prune();
+	keyOf = (e, w) => siteSpaceKey(e.scope.title, e.m.sectionPath, w.s.space);
 }));
 // src/kinds/site/sections-diff.ts
 function diffSections(scope) {
@@ -61972,28 +69914,8 @@ function diffSections(scope) {
 		lateDefaults: /* @__PURE__ */ new Set()
 	};
 	const liveByPath = new Map(live.sections.map((s) => [s.path, s]));
-	const memo = /* @__PURE__ */ new Map();
-	const target = (s) => {
-		if (!memo.has(s)) {
-			const t = scope.space(s.space, scope.entry.doc.pos(s.at));
-			if (!t) throw new Error(`internal: space "${s.space}" (${where$1(scope, s.at)}) resolves to nothing, but its site was not blocked`);
-			memo.set(s, t);
-		}
-		return memo.get(s);
-	};
-	const resolved = (list) => list.flatMap((s) => {
-		const t = target(s);
-		return t ? [{
-			s,
-			t
-		}] : [];
-	});
-	const newBases = /* @__PURE__ */ new Map();
-	for (const d of spec.sections ?? []) {
-		if (liveByPath.has(d.path)) continue;
-		const b = slug$1(d.title ?? "");
-		if (b) newBases.set(b, (newBases.get(b) ?? 0) + 1);
-	}
+	const resolved = spaceTargets(scope);
+	const newBases = newSectionBases(spec.sections ?? [], liveByPath);
 	if (spec.spaces && live.sections.length > 0) block(scope, ["spec", "spaces"], `the site has sections (${live.sections.map((s) => `"${s.path}"`).join(", ")}) and a site with sections cannot go back to root spaces (its default section cannot be deleted): list these spaces in sections instead`);
 	const roots = live.sections.length === 0 && spec.sections ? live.siteSpaces.filter((x) => x.section === null) : [];
 	const rootPaths = new Set(roots.map((x) => x.path));
@@ -62155,6 +70077,38 @@ function pruneSections(scope, nav) {
 		note: "also deletes its site spaces"
 	});
 }
+/**
+* Each space reference resolved, once, though sections and site spaces both ask. A site with a reference that
+* resolves to nothing never gets here: the site diff blocks it first (blockUnresolvedSpaces).
+*/
+function spaceTargets(scope) {
+	const memo = /* @__PURE__ */ new Map();
+	const target = (s) => {
+		if (!memo.has(s)) {
+			const t = scope.space(s.space, scope.entry.doc.pos(s.at));
+			if (!t) throw new Error(`internal: space "${s.space}" (${where$1(scope, s.at)}) resolves to nothing, but its site was not blocked`);
+			memo.set(s, t);
+		}
+		return memo.get(s);
+	};
+	return (list) => list.flatMap((s) => {
+		const t = target(s);
+		return t ? [{
+			s,
+			t
+		}] : [];
+	});
+}
+/** How many new sections derive each path base: those that clash are unpredictable (concurrent creates). */
+function newSectionBases(sections, liveByPath) {
+	const newBases = /* @__PURE__ */ new Map();
+	for (const d of sections) {
+		if (liveByPath.has(d.path)) continue;
+		const b = slug$1(d.title ?? "");
+		if (b) newBases.set(b, (newBases.get(b) ?? 0) + 1);
+	}
+	return newBases;
+}
 var SECTION_FIELDS;
 var init_sections_diff = __esmMin((() => {
 	init_refs();
@@ -62302,7 +70256,7 @@ function sectionId(scope, nav, path) {
 	return nav.sections.find((s) => s.path === path)?.id ?? scope.live.sections.find((s) => s.path === path)?.id;
 }
 /** The API destination a rule's target names, or why it names nothing of the site (the site is then blocked). */
-function resolve(scope, nav, r) {
+function resolve$1(scope, nav, r) {
 	const d = r.destination;
 	if ("url" in d) return {
 		kind: "external",
@@ -62353,7 +70307,7 @@ function diffRedirects(scope, nav) {
 	const titleOf = new Map(scope.live.siteSpaces.map((x) => [x.spaceId, x.spaceTitle]));
 	const shown = (d) => manifestDestination(d, scope.live, (id) => titleOf.get(id) ?? id);
 	for (const r of wanted) {
-		const destination = resolve(scope, nav, r);
+		const destination = resolve$1(scope, nav, r);
 		if ("missing" in destination) {
 			block(scope, [...r.at, "destination"], `redirect from "${r.source}": ${destination.missing}; nothing of the site is planned until it names one`);
 			continue;
@@ -62623,103 +70577,102 @@ var init_space_ref = __esmMin((() => {
 }));
 // src/kinds/site/diff.ts
 function diffSites(ctx, org, entries, live) {
-	const desired = withDisplayKeys(entries);
-	const result = {
-		steps: [],
-		unmanaged: [],
-		warnings: [],
-		blocked: []
-	};
 	const aux = live.aux ?? {
 		structures: {},
 		spaces: []
 	};
 	const sites = live.objects.filter((o) => o.kind === SITE_KIND);
-	const { matched, unmatched, stalePins } = matchByIdOrTitle(SITE_KIND, desired, sites);
-	result.warnings.push(...stalePinWarnings(SITE_KIND, org, stalePins));
-	const space = spaceResolver(ctx, org, aux.spaces);
-	const prune = ctx.prune(SITE_KIND, org);
-	const access = accessPlanner(ctx, org, SITE_ACCESS, {
-		objects: live.objects.filter(isAccessObject),
-		aux
-	});
-	for (const entry of desired) {
-		const current = matched.get(entry);
-		const synced = current && aux.gitSync?.[current.id];
-		if (!synced) warnNotSynced(result, entry);
-		const spec = synced ? standAside(result, entry, current.id, synced) : entry.spec;
-		if (!synced && blockUnresolvedSpaces(result, entry, space)) continue;
-		if (access.block(result, entry)) continue;
-		const scope = {
-			ctx,
-			org,
-			entry,
-			spec,
-			title: entry.key,
-			liveTitle: current && current.key !== identityTitle(entry) ? current.key : entry.key,
-			siteId: current?.id ?? ref(stepId("Site", org, entry.key, "create")),
-			isNew: !current,
-			live: current && aux.structures[current.id] || {
-				sections: [],
-				groups: [],
-				siteSpaces: []
-			},
-			prune,
+	return diffTitled(SITE, ctx, org, entries, sites, (titled) => {
+		const space = spaceResolver(ctx, org, aux.spaces);
+		const access = accessPlanner(ctx, org, SITE_ACCESS, {
+			objects: live.objects.filter(isAccessObject),
+			aux
+		});
+		const t = {
+			...titled,
+			aux,
 			space,
-			result: {
-				steps: [],
-				unmanaged: [],
-				warnings: [],
-				blocked: []
-			},
-			blocks: []
+			access
 		};
-		if (current) updateSite(scope, current.fields);
-		else createSite(scope, sites);
-		const nav = diffSections(scope);
-		const groups = diffGroups(scope, nav);
-		diffShareLinks(scope);
-		diffAdaptiveSchema(scope);
-		diffCustomization(scope);
-		diffDefaults(scope, nav);
-		diffOrder$1(scope, nav, groups);
-		sectionCascades(scope, nav);
-		diffRedirects(scope, nav);
-		diffExternalLinks(scope, groups);
-		diffPublishingAuth(scope);
-		diffPublished(scope, current?.fields);
-		result.warnings.push(...scope.result.warnings);
-		result.unmanaged.push(...scope.result.unmanaged);
-		result.blocked.push(...scope.result.blocked);
-		if (scope.blocks.length > 0) {
-			for (const b of scope.blocks) blockEntry(result, entry, entry.doc.pos(b.at), b.message);
-			if (current) ctx.register(SITE_KIND, org, entry.key, current.id);
-			for (const s of nav.sections) if (s.live) ctx.register(SECTION_KIND, org, sectionKey(entry.key, s.path), s.live.id);
-			continue;
-		}
-		result.steps.push(...scope.result.steps);
-		ctx.register(SITE_KIND, org, entry.key, scope.siteId);
-		for (const s of nav.sections) ctx.register(SECTION_KIND, org, sectionKey(entry.key, s.path), s.id);
-	}
-	access.plan(result, desired);
-	unmatchedLive(result, {
-		kind: SITE_KIND,
-		org,
-		prune,
-		objects: unmatched,
-		key: uniqueLiveKey(unmatched),
-		wave: () => WAVE.pruneSite,
-		path: (o) => sitePath(org, o.id),
-		before: (o) => ({ title: o.key }),
-		note: "with its sections, site spaces and share links",
-		cascades: (o) => [...siteCascades(org, o, aux.pruned?.[o.id]), ...o.fields.published ? [{
-			kind: PUBLICATION_KIND,
-			org,
-			key: o.key,
-			id: o.id
-		}] : []]
+		return {
+			create: (entry) => planSite(t, entry, void 0),
+			update: (entry, current) => planSite(t, entry, current),
+			after: (desired) => access.plan(t.result, desired),
+			prune: () => ({
+				wave: () => WAVE.pruneSite,
+				path: (o) => sitePath(org, o.id),
+				note: "with its sections, site spaces and share links",
+				cascades: (o) => [...siteCascades(org, o, aux.pruned?.[o.id]), ...o.fields.published ? [{
+					kind: PUBLICATION_KIND,
+					org,
+					key: o.key,
+					id: o.id
+				}] : []]
+			})
+		};
 	});
-	return result;
+}
+/** A site's own create or update, then its structure and the rest of its children; blocked whole when one cannot be reached. */
+function planSite(t, entry, current) {
+	const { ctx, org, result, aux } = t;
+	const synced = current && aux.gitSync?.[current.id];
+	if (!synced) warnNotSynced(result, entry);
+	const spec = synced ? standAside(result, entry, current.id, synced) : entry.spec;
+	if (!synced && blockUnresolvedSpaces(result, entry, t.space)) return BLOCKED;
+	if (t.access.block(result, entry)) return BLOCKED;
+	const scope = {
+		ctx,
+		org,
+		entry,
+		spec,
+		title: entry.key,
+		liveTitle: current && current.key !== identityTitle(entry) ? current.key : entry.key,
+		siteId: current?.id ?? ref(stepId("Site", org, entry.key, "create")),
+		isNew: !current,
+		live: current && aux.structures[current.id] || {
+			sections: [],
+			groups: [],
+			siteSpaces: []
+		},
+		prune: t.prune,
+		space: t.space,
+		result: {
+			steps: [],
+			unmanaged: [],
+			warnings: [],
+			blocked: []
+		},
+		blocks: []
+	};
+	if (current) updateSite(scope, current.fields);
+	else createSite(scope, t.live);
+	const nav = diffChildren(scope, current);
+	result.warnings.push(...scope.result.warnings);
+	result.unmanaged.push(...scope.result.unmanaged);
+	result.blocked.push(...scope.result.blocked);
+	const blocked = scope.blocks.length > 0;
+	for (const b of scope.blocks) blockEntry(result, entry, entry.doc.pos(b.at), b.message);
+	for (const s of nav.sections) {
+		const id = blocked ? s.live?.id : s.id;
+		if (id !== void 0) ctx.register(SECTION_KIND, org, sectionKey(entry.key, s.path), id);
+	}
+	return blocked ? BLOCKED_KEEP_ID : scope.result.steps;
+}
+/** The site's structure (sections-diff, groups-diff), share links, adaptive schema, defaults, order and the rest. */
+function diffChildren(scope, current) {
+	const nav = diffSections(scope);
+	const groups = diffGroups(scope, nav);
+	diffShareLinks(scope);
+	diffAdaptiveSchema(scope);
+	diffCustomization(scope);
+	diffDefaults(scope, nav);
+	diffOrder$1(scope, nav, groups);
+	sectionCascades(scope, nav);
+	diffRedirects(scope, nav);
+	diffExternalLinks(scope, groups);
+	diffPublishingAuth(scope);
+	diffPublished(scope, current?.fields);
+	return nav;
 }
 function createSite(scope, liveSites) {
 	const { spec } = scope;
@@ -62776,11 +70729,12 @@ function updateSite(scope, have) {
 		...c.changed.includes("title") ? { note: `rename site ${seg(scope.siteId)}` } : {}
 	});
 }
+var SITE;
 var init_diff$2 = __esmMin((() => {
 	init_refs();
 	init_common();
 	init_match$1();
-	init_unmatched();
+	init_titled();
 	init_diff$6();
 	init_model$8();
 	init_recover$1();
@@ -62798,6 +70752,10 @@ var init_diff$2 = __esmMin((() => {
 	init_external_links_diff();
 	init_live_model();
 	init_space_ref();
+	SITE = {
+		kind: SITE_KIND,
+		depth: WAVE.site
+	};
 }));
 // src/kinds/site/live-export.ts
 function redirectEntry(r, s, spaceName) {
@@ -63019,7 +70977,7 @@ async function fetchSites(ctx, org, desired) {
 	const sites = items.map((s) => siteObject(org, s)).filter(defined$1);
 	const aux = {
 		structures: {},
-		spaces: spaces.filter(isRecord$1).map((s) => ({
+		spaces: spaces.filter(isRecord).map((s) => ({
 			id: String(s["id"]),
 			title: String(s["title"] ?? "")
 		}))
@@ -63103,8 +71061,8 @@ async function snapshotSite(ctx, object) {
 	const site = state.objects.find((o) => o.kind === "Site" && o.id === object.id);
 	if (!site) throw new Error(`site ${object.id} is not in the sites list of ${object.org}`);
 	const aux = state.aux;
-	const r = isRecord$1(raw) ? raw : {};
-	const content = isRecord$1(org) && isRecord$1(org["defaultContent"]) ? org["defaultContent"] : {};
+	const r = isRecord(raw) ? raw : {};
+	const content = isRecord(org) && isRecord(org["defaultContent"]) ? org["defaultContent"] : {};
 	const extras = {
 		published: r["published"] === true,
 		hostname: typeof r["hostname"] === "string" ? r["hostname"] : null,
@@ -63206,7 +71164,7 @@ function losses$2(_org, state) {
 * stays, so undo writes no document for it: a Site document would replace the site's whole list).
 */
 function loose(o) {
-	const f = isRecord$1(o.fields) ? o.fields : {};
+	const f = isRecord(o.fields) ? o.fields : {};
 	if (o.kind === "SiteRedirect") {
 		const { source, destination, permanent, captureWildcard, draft } = f;
 		const rule = {
@@ -63321,7 +71279,7 @@ var init_kind$2 = __esmMin((() => {
 		nullMeanings: { SiteAccess: { role: "no access" } },
 		needs: ["Space"],
 		scope: {},
-		toDesired: toDesired$8,
+		toDesired: toDesired$7,
 		crossValidate: crossValidate$5,
 		fetch: fetchSites,
 		diff: diffSites,
@@ -63358,220 +71316,201 @@ var init_merge_rules = __esmMin((() => {
 }));
 // src/kinds/space/diff.ts
 function diffSpaces(ctx, org, entries, state) {
-	const desired = withDisplayKeys(entries);
-	const result = {
-		steps: [],
-		unmanaged: [],
-		warnings: [],
-		blocked: []
-	};
 	const { own, grants } = splitAccess(state.objects);
 	const live = {
 		...state,
 		objects: own
 	};
-	const access = accessPlanner(ctx, org, SPACE_ACCESS, {
-		objects: grants,
-		aux: state.aux
-	});
-	const { matched, unmatched, stalePins } = matchByIdOrTitle(SPACE_KIND$1, desired, live.objects);
-	result.warnings.push(...stalePinWarnings(SPACE_KIND$1, org, stalePins));
-	const collections = live.aux?.collections ?? [];
-	for (const entry of desired) {
-		const spec = entry.spec;
-		const current = matched.get(entry);
-		if (access.block(result, entry)) continue;
-		let parent = spec.parent;
-		if (typeof spec.parent === "string") {
-			const target = resolveCollection(ctx, org, spec.parent, collections);
-			if (target && "ambiguous" in target) {
-				blockEntry(result, entry, entry.doc.pos(["spec", "parent"]), ambiguousParent(spec.parent, target.ambiguous));
-				if (current) ctx.register(SPACE_KIND$1, org, entry.key, current.id);
-				continue;
-			}
-			parent = target?.id;
-			if (parent === void 0) {
-				blockEntry(result, entry, entry.doc.pos(["spec", "parent"]), unresolvedParentMessage(spec.parent));
-				continue;
-			}
-		}
-		const rules = mergeRulesChange(ctx, org, entry, current?.fields, live.aux?.members ?? {});
-		if (rules && "message" in rules) {
-			blockEntry(result, entry, entry.doc.pos(rules.at), `${rules.message}; nothing of the space is planned until it names a member`);
-			continue;
-		}
-		const base = {
-			kind: SPACE_KIND$1,
-			org,
-			key: entry.key,
-			entry
+	return diffTitled(SPACE, ctx, org, entries, own, (titled) => {
+		const t = {
+			...titled,
+			state: live
 		};
-		if (!current) {
-			const createId = stepId(SPACE_KIND$1, org, entry.key, "create");
-			const body = pick$1(spec, [
-				"title",
-				"emoji",
-				"editMode"
-			]);
-			if (typeof parent === "string") body["parent"] = parent;
-			const requests = [{
-				method: "POST",
-				path: orgSpacesPath(org),
-				body: sortKeys$1(body, [
-					"title",
-					"emoji",
-					"parent",
-					"editMode"
-				]),
-				capture: { id: "id" },
-				recover: recoverByTitleInParent(live.objects, spec.title)
-			}];
-			const patch = {
-				...typeof spec.defaultLevel === "string" ? { defaultLevel: spec.defaultLevel } : {},
-				...rules ? { mergeRules: rules.body } : {}
-			};
-			if (Object.keys(patch).length > 0) requests.push({
-				method: "PATCH",
-				path: spacePath(ref(createId)),
-				body: patch
-			});
-			const after = {
-				...pick$1(spec, SPACE_FIELDS),
-				...spec.parent !== void 0 ? { parent: spec.parent } : {},
-				...rules ? { mergeRules: rules.after } : {}
-			};
-			result.steps.push(makeStep({
-				...base,
-				id: createId,
-				action: "create",
-				phase: "create",
-				wave: 26,
-				before: null,
-				after,
-				requests,
-				dependsOn: refSteps(parent)
-			}));
-			ctx.register(SPACE_KIND$1, org, entry.key, ref(createId));
-			continue;
-		}
-		ctx.register(SPACE_KIND$1, org, entry.key, current.id);
-		const have = current.fields;
-		const c = changedFields$1(spec, have, SPACE_FIELDS);
-		if (c.changed.length > 0 || rules) {
-			const delta = rules ? mergeRulesDelta(have.mergeRules, rules.body) : void 0;
-			const [before, after, body] = rules ? [
-				{
-					...c.before,
-					mergeRules: rules.before
-				},
-				{
-					...c.after,
-					mergeRules: rules.after
-				},
-				{
-					...c.after,
-					mergeRules: delta ?? rules.body
-				}
-			] : [
-				c.before,
-				c.after,
-				c.after
-			];
-			result.steps.push(makeStep({
-				...base,
-				id: stepId(SPACE_KIND$1, org, entry.key, "update"),
-				action: "update",
-				phase: "update",
-				wave: 26,
-				before,
-				after,
-				requests: [{
-					method: "PATCH",
-					path: spacePath(current.id),
-					body,
-					...delta ? { merge: {
-						pick: [],
-						sets: [MERGE_RULES_SET]
-					} } : {}
-				}]
-			}));
-		}
-		const move = parentMoveStep({
-			kind: SPACE_KIND$1,
-			org,
-			entry,
-			wave: 26,
-			path: spacePath(current.id),
-			live: have.parent,
-			parent,
-			written: spec.parent
+		const access = accessPlanner(ctx, org, SPACE_ACCESS, {
+			objects: grants,
+			aux: state.aux
 		});
-		if (move) result.steps.push(move);
+		const resolved = (entry, current) => access.block(t.result, entry) ? BLOCKED : resolve(t, entry, current);
+		return {
+			create(entry) {
+				const r = resolved(entry, void 0);
+				return "blocked" in r ? r : [createSpace(t, entry, r)];
+			},
+			update(entry, current) {
+				const r = resolved(entry, current);
+				return "blocked" in r ? r : updateSpace(t, entry, current, r);
+			},
+			after: (desired) => access.plan(t.result, desired),
+			prune: () => pruneSpec(t)
+		};
+	});
+}
+/** The entry's parent collection and merge rules resolved, or BLOCKED (saying why) when one names nothing. */
+function resolve(t, entry, current) {
+	const { ctx, org, result } = t;
+	const spec = entry.spec;
+	let parent = spec.parent;
+	if (typeof spec.parent === "string") {
+		const target = resolveCollection(ctx, org, spec.parent, t.state.aux?.collections ?? []);
+		if (target && "ambiguous" in target) {
+			blockEntry(result, entry, entry.doc.pos(["spec", "parent"]), ambiguousParent(spec.parent, target.ambiguous));
+			return BLOCKED_KEEP_ID;
+		}
+		parent = target?.id;
+		if (parent === void 0) {
+			blockEntry(result, entry, entry.doc.pos(["spec", "parent"]), unresolvedParentMessage(spec.parent));
+			return BLOCKED;
+		}
 	}
-	access.plan(result, desired);
-	const prune = ctx.prune(SPACE_KIND$1, org);
-	const key = uniqueLiveKey(unmatched);
-	const deleted = prune ? pruneSpaces(ctx, org, unmatched, key, result) : unmatched;
-	const later = prune ? purgeCascades(ctx, org, live.aux?.usage, deleted.map((o) => o.id), new Set(deleted.map((o) => o.id))) : void 0;
-	unmatchedLive(result, {
+	const rules = mergeRulesChange(ctx, org, entry, current?.fields, t.state.aux?.members ?? {});
+	if (rules && "message" in rules) {
+		const why = `${rules.message}; nothing of the space is planned until it names a member`;
+		blockEntry(result, entry, entry.doc.pos(rules.at), why);
+		return BLOCKED;
+	}
+	return {
+		parent,
+		rules
+	};
+}
+/** POST with the fields it takes, and a PATCH of defaultLevel and merge rules in the same step. */
+function createSpace(t, entry, { parent, rules }) {
+	const spec = entry.spec;
+	const body = pick$1(spec, [
+		"title",
+		"emoji",
+		"editMode"
+	]);
+	if (typeof parent === "string") body["parent"] = parent;
+	const sorted = sortKeys$1(body, [
+		"title",
+		"emoji",
+		"parent",
+		"editMode"
+	]);
+	const requests = [createRequest(orgSpacesPath(t.org), sorted, recoverByTitleInParent(t.live, spec.title))];
+	const patch = {
+		...typeof spec.defaultLevel === "string" ? { defaultLevel: spec.defaultLevel } : {},
+		...rules ? { mergeRules: rules.body } : {}
+	};
+	const createId = stepId(SPACE_KIND$1, t.org, entry.key, "create");
+	if (Object.keys(patch).length > 0) requests.push({
+		method: "PATCH",
+		path: spacePath(ref(createId)),
+		body: patch
+	});
+	return createStep$1(t, entry, {
+		after: {
+			...pick$1(spec, SPACE_FIELDS),
+			...spec.parent !== void 0 ? { parent: spec.parent } : {},
+			...rules ? { mergeRules: rules.after } : {}
+		},
+		requests,
+		dependsOn: refSteps(parent)
+	});
+}
+/** A PATCH of the changed fields (merge rules as a delta over what apply reads), and a move to another collection. */
+function updateSpace(t, entry, current, r) {
+	const { spec } = entry;
+	const { rules, parent } = r;
+	const have = current.fields;
+	const c = changedFields$1(spec, have, SPACE_FIELDS);
+	const steps = [];
+	if (c.changed.length > 0 || rules) {
+		const delta = rules ? mergeRulesDelta(have.mergeRules, rules.body) : void 0;
+		const [before, after, body] = rules ? [
+			{
+				...c.before,
+				mergeRules: rules.before
+			},
+			{
+				...c.after,
+				mergeRules: rules.after
+			},
+			{
+				...c.after,
+				mergeRules: delta ?? rules.body
+			}
+		] : [
+			c.before,
+			c.after,
+			c.after
+		];
+		const merge = delta ? { merge: {
+			pick: [],
+			sets: [MERGE_RULES_SET]
+		} } : {};
+		const requests = [{
+			method: "PATCH",
+			path: spacePath(current.id),
+			body,
+			...merge
+		}];
+		steps.push(updateStep$2(t, entry, {
+			before,
+			after,
+			requests
+		}));
+	}
+	const path = spacePath(current.id);
+	const written = spec.parent;
+	const move = parentMoveStep({
 		kind: SPACE_KIND$1,
-		org,
-		prune,
+		org: t.org,
+		entry,
+		wave: 26,
+		path,
+		live: have.parent,
+		parent,
+		written
+	});
+	return move ? [...steps, move] : steps;
+}
+/** Unmatched spaces: soft-deleted under prune, but for those a Site manifest shows (blocked). */
+function pruneSpec(t) {
+	const { ctx, org, unmatched } = t;
+	const key = uniqueLiveKey(unmatched);
+	const shown = (at) => `a Site manifest shows it (${at}), and the site space would go when the deleted space is purged; describe the space in a Space manifest, or take it out of the site`;
+	const deleted = t.prune ? deletedUnlessNamed(t, siteNamedSpaces(ctx, org), key, shown) : unmatched;
+	const ids = deleted.map((o) => o.id);
+	const later = t.prune ? purgeCascades(ctx, org, t.state.aux?.usage, ids, new Set(ids)) : void 0;
+	return {
 		objects: deleted,
 		key,
-		wave: () => 26,
 		path: (o) => spacePath(o.id),
-		before: (o) => ({ title: o.key }),
 		note: SOFT_DELETE,
 		cascades: (o) => later?.get(o.id) ?? []
-	});
-	return result;
-}
-/**
-* The unmatched spaces a prune deletes: all but those a Site manifest shows (by title or id), whose delete would
-* drop that site space at the purge — each of those is a blocked object naming where the site shows it.
-*/
-function pruneSpaces(ctx, org, unmatched, key, result) {
-	const named = siteNamedSpaces(ctx, org);
-	if (named.size === 0) return unmatched;
-	return unmatched.filter((o) => {
-		const at = named.get(o.id) ?? named.get(o.key);
-		if (!at) return true;
-		result.blocked.push({
-			kind: SPACE_KIND$1,
-			org,
-			key: key(o),
-			message: `not deleted (prune): a Site manifest shows it (${at.file}:${at.line}:${at.column}), and the site space would go when the deleted space is purged; describe the space in a Space manifest, or take it out of the site`,
-			source: plainSource(at)
-		});
-		return false;
-	});
+	};
 }
 /** The body with its keys in the documented order (stable plans). */
 function sortKeys$1(body, order) {
 	return Object.fromEntries(order.filter((k) => body[k] !== void 0).map((k) => [k, body[k]]));
 }
+var SPACE;
 var init_diff$1 = __esmMin((() => {
 	init_refs();
 	init_diff$6();
 	init_state();
+	init_model$7();
 	init_parent_refs();
-	init_parents();
-	init_prune();
 	init_common();
-	init_match$1();
+	init_titled();
 	init_unmatched();
 	init_merge_rules();
 	init_merge_rules$1();
 	init_recover$1();
 	init_model$6();
-	init_purge();
+	init_space_purge();
+	SPACE = {
+		kind: SPACE_KIND$1,
+		depth: 26
+	};
 }));
 // src/kinds/space/snapshot.ts
 async function sitesShowing(ctx, org, spaceId) {
-	const sites = (await ctx.list(sitesPath(org), { space: spaceId })).filter(isRecord$1);
+	const sites = (await ctx.list(sitesPath(org), { space: spaceId })).filter(isRecord);
 	const lists = await Promise.all(sites.map((s) => ctx.list(`${sitePath(org, String(s["id"]))}/site-spaces`)));
-	return sites.flatMap((s, i) => lists[i].filter(isRecord$1).filter((ss) => isRecord$1(ss["space"]) && ss["space"]["id"] === spaceId).map((ss) => ({
+	return sites.flatMap((s, i) => lists[i].filter(isRecord).filter((ss) => isRecord(ss["space"]) && ss["space"]["id"] === spaceId).map((ss) => ({
 		siteId: String(s["id"]),
 		siteTitle: String(s["title"] ?? ""),
 		path: String(ss["path"] ?? "")
@@ -63588,7 +71527,7 @@ async function snapshotSpace(ctx, object) {
 		shownBy: { [object.id]: shownBy },
 		...access
 	};
-	if (isRecord$1(body) && typeof body["visibility"] === "string") aux.visibility = { [object.id]: body["visibility"] };
+	if (isRecord(body) && typeof body["visibility"] === "string") aux.visibility = { [object.id]: body["visibility"] };
 	const part = {
 		objects: [fresh],
 		aux
@@ -63611,7 +71550,7 @@ async function restore(ctx, object, part, now) {
 		};
 		throw err;
 	}
-	if (!isRecord$1(body)) throw new Error(`GET ${spacePath(object.id)} answered no space`);
+	if (!isRecord(body)) throw new Error(`GET ${spacePath(object.id)} answered no space`);
 	const deletedAt = typeof body["deletedAt"] === "string" ? Date.parse(body["deletedAt"]) : NaN;
 	if (body["deletedAt"] === void 0 || body["deletedAt"] === null) return { state: "live" };
 	if (Number.isFinite(deletedAt) && now.getTime() - deletedAt > RETENTION_MS) return {
@@ -63662,7 +71601,7 @@ async function missingSiteSpaces(ctx, object, part) {
 			if (err instanceof ApiError && err.status === 404) continue;
 			throw err;
 		}
-		if (!list.some((ss) => isRecord$1(ss) && isRecord$1(ss["space"]) && ss["space"]["id"] === object.id)) out.push(`site "${s.siteTitle}" no longer shows it (it was at path "${s.path}"): add it back in that site's manifest`);
+		if (!list.some((ss) => isRecord(ss) && isRecord(ss["space"]) && ss["space"]["id"] === object.id)) out.push(`site "${s.siteTitle}" no longer shows it (it was at path "${s.path}"): add it back in that site's manifest`);
 	}
 	return out;
 }
@@ -63706,7 +71645,7 @@ var init_snapshot$1 = __esmMin((() => {
 	init_errors$1();
 	init_export$5();
 	init_snapshot$7();
-	init_snapshot$6();
+	init_parent_refs();
 	init_common();
 	init_model$5();
 	init_model$6();
@@ -63744,18 +71683,8 @@ var init_informer$1 = __esmMin((() => {
 	};
 }));
 // src/kinds/space/kind.ts
-function toDesired$2(doc, report) {
+function toDesired$1(doc, report) {
 	return [titledEntry(SPACE_KIND$1, doc, withAccessEntries(doc, report))];
-}
-/** A parent naming no Collection manifest must name a live collection: a warning offline (plan blocks the space otherwise). Access lists: crossValidateAccess. */
-function crossValidate$1(entries, all, report, index, warn) {
-	crossValidateAccess(entries, all, report, index, warn);
-	if (!warn) return;
-	const known = namesManifest(all, COLLECTION_KIND, index);
-	for (const e of entries) {
-		const parent = e.spec.parent;
-		if (typeof parent === "string" && !known(e.org, parent)) warn(e.doc.pos(["spec", "parent"]), mustExistLive("parent collection", parent, COLLECTION_KIND, e.org));
-	}
 }
 /** The spaces, and the grants of those whose manifest writes `access:` (src/kinds/access/fetch.ts). */
 async function fetch$2(ctx, org, desired) {
@@ -63811,7 +71740,7 @@ async function fetchSpaces(ctx, org, desired) {
 		related: usageObjects(org, usage)
 	};
 }
-function exportDocs$2(org, state) {
+function exportDocs$1(org, state) {
 	const live = {
 		...state,
 		objects: splitAccess(state.objects).own
@@ -63833,7 +71762,7 @@ function exportDocs$2(org, state) {
 		};
 	});
 }
-var spaceKind;
+var crossValidate$1, spaceKind;
 var init_kind$1 = __esmMin((() => {
 	init_export$5();
 	init_fetch$1();
@@ -63849,9 +71778,18 @@ var init_kind$1 = __esmMin((() => {
 	init_merge_rules$1();
 	init_diff$1();
 	init_model$6();
-	init_purge();
+	init_space_purge();
 	init_snapshot$1();
 	init_informer$1();
+	crossValidate$1 = (entries, all, report, index, warn) => {
+		crossValidateAccess(entries, all, report, index, warn);
+		if (!warn) return;
+		const known = namesManifest(all, COLLECTION_KIND, index);
+		for (const e of entries) {
+			const parent = e.spec.parent;
+			if (typeof parent === "string" && !known(e.org, parent)) warn(e.doc.pos(["spec", "parent"]), mustExistLive("parent collection", parent, COLLECTION_KIND, e.org));
+		}
+	};
 	spaceKind = {
 		kind: SPACE_KIND$1,
 		identity: "title, or the pinned spec.id (which allows renaming)",
@@ -63866,11 +71804,11 @@ var init_kind$1 = __esmMin((() => {
 			reads: (entries) => entries.some((e) => typeof e.spec.parent === "string") ? ["Collection"] : [],
 			affectedBy: ["Collection", "Site"]
 		},
-		toDesired: toDesired$2,
+		toDesired: toDesired$1,
 		crossValidate: crossValidate$1,
 		fetch: fetch$2,
 		diff: diffSpaces,
-		export: exportDocs$2,
+		export: exportDocs$1,
 		snapshot: snapshotSpace,
 		undo: spaceUndo,
 		informer: spaceInformer
@@ -63886,14 +71824,14 @@ var init_team = __esmMin((() => {
 /** The step without its removals; null when removing was all it did. */
 function teamWithoutDeletes(step) {
 	const requests = step.requests.map((r) => {
-		if (!isRecord$1(r.body) || !("remove" in r.body)) return r;
+		if (!isRecord(r.body) || !("remove" in r.body)) return r;
 		const { remove: _remove, ...body } = r.body;
 		return {
 			...r,
 			body
 		};
 	});
-	if (requests.every((r) => isRecord$1(r.body) && Object.keys(r.body).length === 0)) return null;
+	if (requests.every((r) => isRecord(r.body) && Object.keys(r.body).length === 0)) return null;
 	const removed = new Set(Object.entries(membersOf(step.after)).filter(([, role]) => role === null).map(([email]) => email));
 	const keep = (side) => side && {
 		...side,
@@ -63909,7 +71847,7 @@ function teamWithoutDeletes(step) {
 }
 function membersOf(side) {
 	const m = side?.["members"];
-	return isRecord$1(m) ? m : {};
+	return isRecord(m) ? m : {};
 }
 var init_additive = __esmMin((() => {
 	init_common();
@@ -63958,39 +71896,19 @@ function createSteps(scope, entry, liveTeams) {
 		body["members"] = ids;
 		after["members"] = roles(included);
 	}
-	const steps = [makeStep({
-		id: createId,
-		action: "create",
-		phase: "create",
-		kind: TEAM_KIND,
-		org,
-		key: entry.key,
-		wave: 20,
-		before: null,
+	const recover = recoverByKey(liveTeams, spec.title);
+	const steps = [createStep$1(scope, entry, {
 		after,
-		requests: [{
-			method: "PUT",
-			path: teamsPath(org),
-			body,
-			capture: { id: "id" },
-			recover: recoverByKey(liveTeams, spec.title)
-		}],
-		entry
+		requests: [createRequest(teamsPath(org), body, recover, "PUT")]
 	})];
 	if (add.length > 0 || Object.keys(memberships).length > 0) {
 		const bulk = {};
 		if (add.length > 0) bulk["add"] = add;
 		if (Object.keys(memberships).length > 0) bulk["memberships"] = memberships;
 		const touched = included.filter((m) => m.role === "owner" || add.includes(m.email));
-		steps.push(makeStep({
-			id: stepId(TEAM_KIND, org, entry.key, "members"),
-			action: "create",
-			phase: "create",
-			kind: TEAM_KIND,
-			org,
-			key: entry.key,
+		steps.push(createStep$1(scope, entry, {
+			suffix: "members",
 			wave: 21,
-			before: null,
 			after: { members: roles(touched) },
 			requests: [{
 				method: "PUT",
@@ -63998,188 +71916,133 @@ function createSteps(scope, entry, liveTeams) {
 				body: bulk
 			}],
 			dependsOn,
-			entry,
 			note: "owners and members invited in this plan"
 		}));
 	}
 	return steps;
 }
 function updateSteps(scope, entry, current) {
-	const { org } = scope;
 	const spec = entry.spec;
 	const have = current.fields;
-	const teamPath = `${teamsPath(org)}/${seg(current.id)}`;
 	const steps = [];
-	if (have.title !== spec.title) steps.push(makeStep({
-		id: stepId(TEAM_KIND, org, entry.key, "update"),
-		action: "update",
-		phase: "update",
-		kind: TEAM_KIND,
-		org,
-		key: entry.key,
-		wave: 20,
+	if (have.title !== spec.title) steps.push(updateStep$2(scope, entry, {
 		before: { title: have.title },
 		after: { title: spec.title },
 		requests: [{
 			method: "PATCH",
-			path: teamPath,
+			path: teamPath(scope, current),
 			body: { title: spec.title }
 		}],
-		entry,
 		note: `rename team ${current.id}`
 	}));
 	if (!spec.members) return steps;
 	if (!have.members) throw new Error(`members of team ${current.id} were not fetched (bug in Team.fetch)`);
-	const liveByEmail = new Map(have.members.map((m) => [m.email, m]));
-	const wanted = new Set(spec.members.map((m) => m.email));
-	const add = [];
-	const remove = [];
-	const removed = [];
-	const memberships = {};
-	const dependsOn = [];
-	const before = {};
-	const after = {};
-	for (const m of spec.members) {
+	const step = membersStep(scope, entry, current, memberChanges(scope, entry, spec.members, have.members));
+	return step ? [...steps, step] : steps;
+}
+function memberChanges(scope, entry, members, have) {
+	const liveByEmail = new Map(have.map((m) => [m.email, m]));
+	const wanted = new Set(members.map((m) => m.email));
+	const c = {
+		add: [],
+		remove: [],
+		removed: [],
+		memberships: {},
+		dependsOn: [],
+		before: {},
+		after: {}
+	};
+	for (const m of members) {
 		const l = liveByEmail.get(m.email);
 		if (l) {
 			if (l.role === m.role) continue;
-			memberships[l.userId] = { role: m.role };
+			c.memberships[l.userId] = { role: m.role };
 		} else {
 			const r = known(resolveMember(scope, m.email), entry, m);
 			const who = r.state === "live" ? r.id : r.email;
-			add.push(who);
-			if (r.state === "pending") dependsOn.push(...r.dependsOn);
-			if (m.role === "owner") memberships[who] = { role: "owner" };
+			c.add.push(who);
+			if (r.state === "pending") c.dependsOn.push(...r.dependsOn);
+			if (m.role === "owner") c.memberships[who] = { role: "owner" };
 		}
-		before[m.email] = l?.role ?? null;
-		after[m.email] = m.role;
+		c.before[m.email] = l?.role ?? null;
+		c.after[m.email] = m.role;
 	}
-	for (const l of have.members) {
+	for (const l of have) {
 		if (wanted.has(l.email)) continue;
-		remove.push(l.userId);
-		removed.push(l.email);
-		before[l.email] = l.role;
-		after[l.email] = null;
+		c.remove.push(l.userId);
+		c.removed.push(l.email);
+		c.before[l.email] = l.role;
+		c.after[l.email] = null;
 	}
-	if (add.length + remove.length + Object.keys(memberships).length === 0) return steps;
+	return c;
+}
+/** The one bulk PUT {add, remove, memberships} of a team's member changes; undefined when there are none. */
+function membersStep(scope, entry, current, c) {
+	const { add, remove, removed, memberships } = c;
+	if (add.length + remove.length + Object.keys(memberships).length === 0) return void 0;
 	const body = {};
 	if (add.length > 0) body["add"] = add;
 	if (remove.length > 0) body["remove"] = remove;
 	if (Object.keys(memberships).length > 0) body["memberships"] = memberships;
-	const note = removed.length === have.members.length ? deletesAllNote(removed.length, `the member list of team "${entry.key}"`, TEAM_MEMBER_KIND, entry.doc) : void 0;
-	const step = makeStep({
-		id: stepId(TEAM_KIND, org, entry.key, "members"),
-		action: "update",
-		phase: "update",
-		kind: TEAM_KIND,
-		org,
-		key: entry.key,
-		wave: 20,
-		before: { members: before },
-		after: { members: after },
+	const note = removed.length === current.fields.members?.length ? deletesAllNote(removed.length, `the member list of team "${entry.key}"`, TEAM_MEMBER_KIND, entry.doc) : void 0;
+	const step = updateStep$2(scope, entry, {
+		suffix: "members",
+		before: { members: c.before },
+		after: { members: c.after },
 		requests: [{
 			method: "PUT",
-			path: `${teamPath}/members`,
+			path: `${teamPath(scope, current)}/members`,
 			body
 		}],
-		dependsOn,
-		entry,
+		dependsOn: c.dependsOn,
 		...note !== void 0 ? { note } : {}
 	});
+	const { org } = scope;
 	if (removed.length > 0) step.cascades = removed.map((email) => ({
 		kind: TEAM_MEMBER_KIND,
 		org,
 		key: membershipKey(current.key, email)
 	}));
-	steps.push(step);
-	return steps;
+	return step;
 }
-var roles;
+var roles, teamPath;
 var init_steps = __esmMin((() => {
 	init_refs();
 	init_common();
+	init_titled();
 	init_recover$1();
-	init_cascades$2();
+	init_team_cascades();
 	init_model$2();
 	roles = (ms) => Object.fromEntries(ms.map((m) => [m.email, m.role]));
+	teamPath = ({ org }, team) => `${teamsPath(org)}/${seg(team.id)}`;
 }));
 // src/kinds/team/diff.ts
 function diffTeams(ctx, org, entries, live) {
-	const desired = withDisplayKeys(entries);
-	const result = {
-		steps: [],
-		unmanaged: [],
-		warnings: [],
-		blocked: []
-	};
 	const aux = live.aux;
-	const { matched, unmatched, stalePins } = matchByIdOrTitle(TEAM_KIND, desired, live.objects);
-	result.warnings.push(...stalePinWarnings(TEAM_KIND, org, stalePins));
-	const scope = {
-		ctx,
-		org,
-		aux
-	};
-	for (const entry of desired) {
-		const current = matched.get(entry);
-		if (blockUnknownMembers(scope, result, entry, current)) continue;
-		if (current) {
-			result.steps.push(...updateSteps(scope, entry, current));
-			ctx.register(TEAM_KIND, org, entry.key, current.id);
-		} else {
-			result.steps.push(...createSteps(scope, entry, live.objects));
-			ctx.register(TEAM_KIND, org, entry.key, ref(stepId(TEAM_KIND, org, entry.key, "create")));
-		}
-	}
-	if (!ctx.prune("Team", org)) for (const [entry, current] of matched) {
-		const title = identityTitle(entry);
-		const clash = current.key !== title && unmatched.find((o) => o.key === title);
-		if (clash) result.warnings.push({
-			kind: TEAM_KIND,
-			org,
-			key: entry.key,
-			message: `live team ${clash.id} already has this title`
-		});
-	}
-	const prune = ctx.prune(TEAM_KIND, org);
-	const key = uniqueLiveKey(unmatched);
-	const grants = (o) => knownGrants(ctx, org, "team", o.id);
-	unmatchedLive(result, {
-		kind: TEAM_KIND,
-		org,
-		prune,
-		objects: prune ? pruneTeams(ctx, org, unmatched, key, result) : unmatched,
-		key,
-		wave: () => 20,
-		path: (o) => `${teamsPath(org)}/${seg(o.id)}`,
-		before: (o) => ({ title: o.key }),
-		note: (o) => {
-			const pruned = aux?.pruned?.[o.id];
-			const notes = [accessNote(pruned?.spaces, grants(o), "its"), losingTeamNote(providersLosingTeam(ctx, org, pruned?.saml ?? []))].filter((n) => n !== void 0);
-			return notes.length > 0 ? notes.join("; ") : void 0;
-		},
-		cascades: (o) => [...teamCascades(org, o, aux?.pruned?.[o.id]), ...grants(o).cascades]
-	});
-	return result;
-}
-/**
-* The unmatched teams a prune deletes: all but those an access list names (by id or title), whose delete would
-* take the grant the list asks for — each of those is a blocked object naming where the list names it.
-*/
-function pruneTeams(ctx, org, unmatched, key, result) {
-	const named = teamsNamedByAccess(ctx, org);
-	if (named.size === 0) return unmatched;
-	return unmatched.filter((o) => {
-		const at = named.get(o.id) ?? named.get(o.key);
-		if (!at) return true;
-		result.blocked.push({
-			kind: TEAM_KIND,
-			org,
-			key: key(o),
-			message: `not deleted (prune): an access list grants it a role (${at.file}:${at.line}:${at.column}), and the grant would go with the team; describe the team in a Team manifest, or take it out of that access list`,
-			source: plainSource(at)
-		});
-		return false;
+	return diffTitled(TEAM, ctx, org, entries, live.objects, (t) => {
+		const scope = {
+			...t,
+			aux
+		};
+		return {
+			create: (entry) => blockUnknownMembers(scope, t.result, entry, void 0) ? BLOCKED : createSteps(scope, entry, live.objects),
+			update: (entry, current) => blockUnknownMembers(scope, t.result, entry, current) ? BLOCKED : updateSteps(scope, entry, current),
+			prune() {
+				const key = uniqueLiveKey(t.unmatched);
+				const grants = (o) => knownGrants(ctx, org, "team", o.id);
+				return {
+					objects: t.prune ? deletedUnlessNamed(t, teamsNamedByAccess(ctx, org), key, granted) : t.unmatched,
+					key,
+					path: (o) => `${teamsPath(org)}/${seg(o.id)}`,
+					note: (o) => {
+						const pruned = aux?.pruned?.[o.id];
+						const notes = [accessNote(pruned?.spaces, grants(o), "its"), losingTeamNote(providersLosingTeam(ctx, org, pruned?.saml ?? []))].filter((n) => n !== void 0);
+						return notes.length > 0 ? notes.join("; ") : void 0;
+					},
+					cascades: (o) => [...teamCascades(org, o, aux?.pruned?.[o.id]), ...grants(o).cascades]
+				};
+			}
+		};
 	});
 }
 /**
@@ -64198,29 +72061,34 @@ function blockUnknownMembers(scope, result, entry, current) {
 	blockEntry(result, entry, first.pos, `${first.email} is not an organization member and is not invited in this plan${others}; add them to a Members document with invite: true (or invite them) before listing them in a team`);
 	return true;
 }
-var at$1;
+var TEAM, granted, at$1;
 var init_diff = __esmMin((() => {
-	init_refs();
-	init_cascades$3();
+	init_cascades$2();
 	init_common();
-	init_match$1();
+	init_titled();
 	init_unmatched();
 	init_team_ref();
-	init_cascades$2();
+	init_team_cascades();
 	init_model$2();
 	init_steps();
+	TEAM = {
+		kind: TEAM_KIND,
+		depth: 20,
+		renameClash: (o) => `live team ${o.id} already has this title`
+	};
+	granted = (at) => `an access list grants it a role (${at}), and the grant would go with the team; describe the team in a Team manifest, or take it out of that access list`;
 	at$1 = (p) => `${p.file}:${p.line}:${p.column}`;
 }));
 // src/kinds/team/snapshot.ts
 async function snapshotTeam(ctx, object) {
 	const path = `${teamsPath(object.org)}/${seg(object.id)}`;
 	const [team, items] = await Promise.all([ctx.get(path), ctx.list(`${path}/members`)]);
-	const title = isRecord$1(team) && typeof team["title"] === "string" ? team["title"] : object.key;
+	const title = isRecord(team) && typeof team["title"] === "string" ? team["title"] : object.key;
 	const fields = {
 		title,
 		members: items.map(teamMember).filter((m) => m !== void 0)
 	};
-	const spaces = isRecord$1(team) && typeof team["spaces"] === "number" ? team["spaces"] : 0;
+	const spaces = isRecord(team) && typeof team["spaces"] === "number" ? team["spaces"] : 0;
 	const part = {
 		objects: [{
 			...object,
@@ -64312,43 +72180,13 @@ function teamMembers(doc, members, report) {
 	});
 	return out;
 }
-function toDesired$1(doc, report) {
+function toDesired(doc, report) {
 	const { members, ...written } = doc.spec;
 	const spec = members === void 0 ? written : {
 		...written,
 		members: teamMembers(doc, members, report)
 	};
 	return [titledEntry(TEAM_KIND, doc, spec)];
-}
-/**
-* When an organization has Members documents, every team member must be listed there ("team members must
-* be organization members"). Without any, the members can only be checked live: one warning per team that
-* lists some (plan blocks the team when one is not a member). Duplicate titles and pinned ids are checked
-* generically by the loader.
-*/
-function crossValidate(entries, _all, report, index, warn) {
-	for (const e of entries) {
-		const members = index.keys("Members", e.org);
-		if (!members) {
-			if ((e.spec.members ?? []).length > 0) warn?.(e.doc.pos(["spec", "members"]), `team "${e.key}" lists members, and organization ${e.org} has no Members documents: each must be an organization member live, else plan blocks this team`);
-			continue;
-		}
-		for (const m of e.spec.members ?? []) {
-			if (members.has(m.email)) continue;
-			report(e.doc.pos(m.at), `${m.email} is not listed in the Members documents of organization ${e.org}; team members must be organization members`);
-		}
-	}
-}
-function teamObject(org, t) {
-	if (!isRecord$1(t) || typeof t["id"] !== "string" || typeof t["title"] !== "string") return void 0;
-	const fields = { title: t["title"] };
-	return {
-		kind: TEAM_KIND,
-		org,
-		key: t["title"],
-		id: t["id"],
-		fields
-	};
 }
 async function fetch$1(ctx, org, desired) {
 	const orgMembersP = ctx.list(membersPath(org));
@@ -64409,7 +72247,7 @@ function memberships(org, teams, pruned) {
 	}
 	return out;
 }
-function exportDocs$1(org, live) {
+function exportDocs(org, live) {
 	return exportTitled(TEAM_KIND, org, live, (o) => {
 		const f = o.fields;
 		if (!f.members) return {};
@@ -64419,18 +72257,33 @@ function exportDocs$1(org, live) {
 		}) };
 	});
 }
-var teamKind;
+var crossValidate, teamObject, teamKind;
 var init_kind = __esmMin((() => {
 	init_common();
+	init_titled();
 	init_match$1();
 	init_team();
 	init_model$3();
 	init_additive();
-	init_cascades$2();
+	init_team_cascades();
 	init_diff();
 	init_snapshot();
 	init_model$2();
 	init_informer();
+	crossValidate = (entries, _all, report, index, warn) => {
+		for (const e of entries) {
+			const members = index.keys("Members", e.org);
+			if (!members) {
+				if ((e.spec.members ?? []).length > 0) warn?.(e.doc.pos(["spec", "members"]), `team "${e.key}" lists members, and organization ${e.org} has no Members documents: each must be an organization member live, else plan blocks this team`);
+				continue;
+			}
+			for (const m of e.spec.members ?? []) {
+				if (members.has(m.email)) continue;
+				report(e.doc.pos(m.at), `${m.email} is not listed in the Members documents of organization ${e.org}; team members must be organization members`);
+			}
+		}
+	};
+	teamObject = (org, t) => titledObject(TEAM_KIND, org, t, (_item, title) => ({ title }));
 	teamKind = {
 		kind: TEAM_KIND,
 		identity: "title, or the pinned spec.id (which allows renaming)",
@@ -64438,12 +72291,12 @@ var init_kind = __esmMin((() => {
 		depth: 20,
 		lists: ["members"],
 		scope: { reads: (entries) => entries.some((e) => (e.spec.members?.length ?? 0) > 0) ? ["Members"] : [] },
-		toDesired: toDesired$1,
+		toDesired,
 		crossValidate,
 		fetch: fetch$1,
 		diff: diffTeams,
 		withoutDeletes: teamWithoutDeletes,
-		export: exportDocs$1,
+		export: exportDocs,
 		snapshot: snapshotTeam,
 		undo: teamUndo,
 		informer: teamInformer
@@ -64456,162 +72309,93 @@ var init_translation$1 = __esmMin((() => {
 	translationSchema = loadSchema("translation");
 }));
 // src/kinds/translation.ts
-function toDesired(doc) {
-	return [titledEntry(KIND, doc, doc.spec)];
-}
-function translationObject(org, t) {
-	if (!isRecord$1(t) || typeof t["id"] !== "string" || typeof t["title"] !== "string") return void 0;
-	const fields = {
-		title: t["title"],
-		languages: Array.isArray(t["languages"]) ? t["languages"].map(String) : []
-	};
-	return {
-		kind: KIND,
-		org,
-		key: t["title"],
-		id: t["id"],
-		fields
-	};
-}
 async function fetch(ctx, org) {
-	return { objects: (await ctx.list(translationsPath(org))).map((t) => translationObject(org, t)).filter((o) => o !== void 0) };
+	const languages = (t) => Array.isArray(t["languages"]) ? t["languages"] : [];
+	const read = (t) => titledObject(KIND, org, t, (r, title) => ({
+		title,
+		languages: languages(r).map(String)
+	}));
+	return { objects: (await ctx.list(path$6(org))).map(read).filter((o) => o !== void 0) };
 }
 function diff(ctx, org, entries, live) {
-	const desired = withDisplayKeys(entries);
-	const result = {
-		steps: [],
-		unmanaged: [],
-		warnings: [],
-		blocked: []
-	};
-	const { matched, unmatched, stalePins } = matchByIdOrTitle(KIND, desired, live.objects);
-	result.warnings.push(...stalePinWarnings(KIND, org, stalePins));
-	for (const entry of desired) {
-		const spec = entry.spec;
-		const current = matched.get(entry);
-		if (!current) {
-			if (spec.languages && spec.languages.length > 0) {
-				blockEntry(result, entry, entry.doc.pos(["spec", "languages"]), `languages cannot be set through the API (a new translation has none): create it in the app with [${spec.languages.join(", ")}] and pin its id, or leave languages out`);
-				continue;
-			}
-			const id = stepId(KIND, org, entry.key, "create");
-			result.steps.push(makeStep({
-				id,
-				action: "create",
-				phase: "create",
-				kind: KIND,
-				org,
-				key: entry.key,
-				wave: DEPTH,
-				before: null,
-				after: { title: spec.title },
-				requests: [{
-					method: "POST",
-					path: translationsPath(org),
-					body: { title: spec.title },
-					capture: { id: "id" },
-					recover: recoverByKey(live.objects, spec.title)
-				}],
-				entry
-			}));
-			ctx.register(KIND, org, entry.key, ref(id));
-			continue;
-		}
-		ctx.register(KIND, org, entry.key, current.id);
-		const have = current.fields;
-		if (spec.languages && !sameValue$1(sorted(spec.languages), sorted(have.languages))) {
-			blockEntry(result, entry, entry.doc.pos(["spec", "languages"]), `languages are [${have.languages.join(", ")}], the manifest says [${spec.languages.join(", ")}], and the API cannot change them: change them in the app, or write the live ones`);
-			continue;
-		}
-		if (have.title === spec.title) continue;
-		result.steps.push(makeStep({
-			id: stepId(KIND, org, entry.key, "update"),
-			action: "update",
-			phase: "update",
-			kind: KIND,
-			org,
-			key: entry.key,
-			wave: DEPTH,
-			before: { title: have.title },
-			after: { title: spec.title },
-			requests: [{
-				method: "PUT",
-				path: `${translationsPath(org)}/${seg(current.id)}`,
-				body: { title: spec.title }
-			}],
-			entry,
-			note: `rename translation ${current.id}`
-		}));
-	}
-	unmatchedLive(result, {
+	return diffTitled({
 		kind: KIND,
-		org,
-		prune: ctx.prune(KIND, org),
-		objects: unmatched,
-		key: uniqueLiveKey(unmatched),
-		wave: () => DEPTH,
-		path: (o) => `${translationsPath(org)}/${seg(o.id)}`,
-		before: (o) => ({ title: o.key })
-	});
-	return result;
-}
-function exportDocs(org, live) {
-	return exportTitled(KIND, org, live, (o) => o.fields.languages.length > 0 ? { languages: o.fields.languages } : {});
+		depth: DEPTH
+	}, ctx, org, entries, live.objects, (t) => ({
+		create(entry) {
+			const { title, languages = [] } = entry.spec;
+			if (languages.length > 0) {
+				const why = `languages cannot be set through the API (a new translation has none): create it in the app with [${languages.join(", ")}] and pin its id, or leave languages out`;
+				blockEntry(t.result, entry, entry.doc.pos(["spec", "languages"]), why);
+				return BLOCKED;
+			}
+			const recover = recoverByKey(live.objects, title);
+			return [createStep$1(t, entry, {
+				after: { title },
+				requests: [createRequest(path$6(org), { title }, recover)]
+			})];
+		},
+		update(entry, current) {
+			const { title, languages } = entry.spec;
+			const have = current.fields;
+			if (languages && !sameValue$1(sorted(languages), sorted(have.languages))) {
+				const why = `languages are [${have.languages.join(", ")}], the manifest says [${languages.join(", ")}], and the API cannot change them: change them in the app, or write the live ones`;
+				blockEntry(t.result, entry, entry.doc.pos(["spec", "languages"]), why);
+				return BLOCKED_KEEP_ID;
+			}
+			if (have.title === title) return [];
+			const rename = {
+				method: "PUT",
+				path: `${path$6(org)}/${seg(current.id)}`,
+				body: { title }
+			};
+			const note = `rename translation ${current.id}`;
+			return [updateStep$2(t, entry, {
+				before: { title: have.title },
+				after: { title },
+				requests: [rename],
+				note
+			})];
+		},
+		prune: () => ({ path: (o) => `${path$6(org)}/${seg(o.id)}` })
+	}));
 }
 /** Undo: `POST /translations` takes only a title, so a recreated translation has no languages. */
 function undoLosses(_org, state) {
-	return state.objects.flatMap((o) => {
-		const languages = Array.isArray(o.fields.languages) ? o.fields.languages : [];
-		if (languages.length === 0) return [];
-		return [{
-			key: o.key,
-			id: o.id,
-			message: `its languages [${languages.join(", ")}] cannot be set through the API: it is recreated without them; set them again in the app`
-		}];
-	});
+	const languagesOf = (o) => Array.isArray(o.fields.languages) ? o.fields.languages : [];
+	return state.objects.filter((o) => languagesOf(o).length > 0).map((o) => ({
+		key: o.key,
+		id: o.id,
+		message: `its languages [${languagesOf(o).join(", ")}] cannot be set through the API: it is recreated without them; set them again in the app`
+	}));
 }
-/**
-* Undo's documents, without `languages`: a document that writes languages the API cannot set is blocked, and undo
-* recreates the translation without them (said in its losses).
-*/
-function undoDocuments(org, state) {
-	return exportTitled(KIND, org, state, () => ({}));
-}
-var KIND, DEPTH, translationsPath, sorted, translationUndo, translationKind;
+var KIND, DEPTH, path$6, sorted, translationKind;
 var init_translation = __esmMin((() => {
-	init_refs();
 	init_common();
-	init_match$1();
-	init_unmatched();
-	init_translation$1();
-	init_recover$1();
 	init_informer_common();
+	init_match$1();
+	init_recover$1();
+	init_titled();
+	init_translation$1();
 	KIND = "Translation";
 	DEPTH = 20;
-	translationsPath = (org) => `${orgPath(org)}/translations`;
+	path$6 = (org) => `${orgPath(org)}/translations`;
 	sorted = (xs) => [...xs].sort();
-	translationUndo = {
-		losses: undoLosses,
-		documents: undoDocuments
-	};
 	translationKind = {
 		kind: KIND,
 		identity: "title, or the pinned spec.id (which allows renaming)",
 		schema: translationSchema,
 		depth: DEPTH,
 		scope: {},
-		toDesired,
+		toDesired: (doc) => [titledEntry(KIND, doc, doc.spec)],
 		fetch,
 		diff,
-		export: exportDocs,
-		undo: translationUndo,
-		informer: {
-			targets: ["translation"],
-			stale(change, org) {
-				const a = actionOf(change);
-				return a && a.part === "" ? [itemRead(translationsPath(org), change.id, below$1(translationsPath(org), change.id))] : void 0;
-			}
-		}
+		export: (org, live) => exportTitled(KIND, org, live, ({ fields: { languages } }) => languages.length > 0 ? { languages } : {}),
+		undo: {
+			losses: undoLosses,
+			documents: (org, state) => exportTitled(KIND, org, state, () => ({}))
+		},
+		informer: ownItemInformer("translation", path$6)
 	};
 }));
 // src/kinds/index.ts
@@ -64690,7 +72474,7 @@ async function loadDesired(ctx) {
 	};
 }
 var MANIFESTS_FLAG, ALLOW_ENV_FLAG;
-var init_pipeline = __esmMin((() => {
+var init_pipeline$1 = __esmMin((() => {
 	init_errors$1();
 	init_interpolate();
 	init_wiring();
@@ -64712,7 +72496,7 @@ var validate_exports = /* @__PURE__ */ __exportAll({ validateCommand: () => vali
 var validateCommand;
 var init_validate = __esmMin((() => {
 	init_errors$1();
-	init_pipeline();
+	init_pipeline$1();
 	validateCommand = {
 		name: "validate",
 		usage: "docops validate -m DIR [flags]",
@@ -64988,7 +72772,7 @@ var init_order = __esmMin((() => {
 	init_errors$1();
 	init_plan$1();
 	init_refs();
-	PHASE_RANK = Object.fromEntries(PHASES.map((p, i) => [p, i]));
+	PHASE_RANK = Object.fromEntries(PHASES$1.map((p, i) => [p, i]));
 	descending = (phase) => phase === "delete" || phase === "prune";
 	cmp$1 = (x, y) => x < y ? -1 : x > y ? 1 : 0;
 	groupOf = (s) => `${s.phase}:${s.wave}`;
@@ -65147,222 +72931,72 @@ var init_digests = __esmMin((() => {
 	ABSENT = "absent";
 	objectLabel = (kind, org, key) => `${kind} ${org}/${key}`;
 }));
-// src/render/json-keys.ts
-var PLAN_KEYS, ATTRIBUTION_KEYS, CHANGE_KEYS, STEP_KEYS, REPORTED_KEYS, OWNED_KEYS, CASCADE_KEYS, REQUEST_KEYS, REFUSED_KEYS, BATCH_KEYS, MERGE_KEYS, JOIN_KEYS, SETTLE_KEYS, SETTLE_UNTIL_KEYS, SETTLE_FAIL_KEYS, RECOVER_KEYS, RECOVER_MATCH_KEYS, SLOT_KEYS, SOURCE_KEYS, UNMANAGED_KEYS, WARNING_KEYS, BLOCKED_KEYS, ACTIONS, METHODS;
-var init_json_keys = __esmMin((() => {
-	PLAN_KEYS = [
-		"formatVersion",
-		"steps",
-		"unmanaged",
-		"warnings",
-		"blocked",
-		"reported",
-		"owned",
-		"attribution"
-	];
-	ATTRIBUTION_KEYS = ["changes", "unavailable"];
-	CHANGE_KEYS = [
-		"step",
-		"actor",
-		"at",
-		"action"
-	];
-	STEP_KEYS = [
-		"id",
-		"action",
-		"phase",
-		"kind",
-		"org",
-		"key",
-		"wave",
-		"mode",
-		"before",
-		"after",
-		"nulls",
-		"dependsOn",
-		"requests",
-		"source",
-		"note",
-		"cascades"
-	];
-	REPORTED_KEYS = [...STEP_KEYS.filter((k) => k !== "requests" && k !== "dependsOn"), "drift"];
-	OWNED_KEYS = [
-		"kind",
-		"org",
-		"key",
-		"id",
-		"what",
-		"owner"
-	];
-	CASCADE_KEYS = [
-		"kind",
-		"org",
-		"key",
-		"id",
-		"note"
-	];
-	REQUEST_KEYS = [
-		"method",
-		"path",
-		"body",
-		"capture",
-		"refs",
-		"recover",
-		"idempotent",
-		"settle",
-		"masked",
-		"merge",
-		"joins",
-		"refusedWhen",
-		"batch"
-	];
-	REFUSED_KEYS = [
-		"field",
-		"value",
-		"message"
-	];
-	BATCH_KEYS = [
-		"list",
-		"max",
-		"results",
-		"failed"
-	];
-	MERGE_KEYS = [
-		"omit",
-		"whole",
-		"pick",
-		"sets",
-		"remove",
-		"known"
-	];
-	JOIN_KEYS = ["list", "ids"];
-	SETTLE_KEYS = [
-		"path",
-		"until",
-		"failWhen",
-		"reads"
-	];
-	SETTLE_UNTIL_KEYS = ["field", "value"];
-	SETTLE_FAIL_KEYS = [
-		"field",
-		"message",
-		"detail"
-	];
-	RECOVER_KEYS = [
-		"path",
-		"suffix",
-		"match",
-		"exclude",
-		"each"
-	];
-	RECOVER_MATCH_KEYS = [
-		"field",
-		"body",
-		"value",
-		"ignoreCase",
-		"not"
-	];
-	SLOT_KEYS = [
-		"at",
-		"offset",
-		"pointer",
-		"step",
-		"output"
-	];
-	SOURCE_KEYS = [
-		"file",
-		"line",
-		"column"
-	];
-	UNMANAGED_KEYS = [
-		"kind",
-		"org",
-		"key",
-		"id",
-		"mode"
-	];
-	WARNING_KEYS = [
-		"kind",
-		"org",
-		"key",
-		"message"
-	];
-	BLOCKED_KEYS = [
-		"kind",
-		"org",
-		"key",
-		"message",
-		"source"
-	];
-	ACTIONS = [
-		"create",
-		"update",
-		"delete"
-	];
-	METHODS = [
-		"GET",
-		"POST",
-		"PUT",
-		"PATCH",
-		"DELETE"
-	];
+// src/model/format-schemas.ts
+/**
+* The schemas of the files docops writes and reads back, loaded from schemas/ at the package root (the path is
+* relative to this module: src/model under vitest, dist/model compiled, dist/cli bundled). Each describes its format
+* once (docs/dev/formats.md): the types are generated from it, its validator reads the file back, and the plan's
+* printer lists members in its order.
+*/
+function load$1(name) {
+	let schema = loaded.get(name);
+	if (!schema) loaded.set(name, schema = JSON.parse({
+		"plan": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/plan.schema.json\",\n  \"title\": \"docops plan (docops plan --format json), formatVersion 1\",\n  \"description\": \"What `docops plan --format json` prints, and the `plan` of a saved-plan file and of `docops apply --format json`. Compatibility (docs/policy.md, \\\"The plan format\\\"): within formatVersion 1 docops only adds optional members, each added here in the same release; a change that removes, renames or retypes a member, or changes its meaning, comes with formatVersion 2. Consumers should check formatVersion and ignore members they do not know.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"formatVersion\", \"steps\", \"unmanaged\", \"warnings\", \"blocked\"],\n  \"properties\": {\n    \"formatVersion\": { \"const\": 1 },\n    \"steps\": {\n      \"type\": \"array\",\n      \"items\": { \"$ref\": \"#/definitions/Step\" },\n      \"description\": \"In apply order: phase (create, update, delete, prune), then wave, then kind, then key.\"\n    },\n    \"unmanaged\": {\n      \"type\": \"array\",\n      \"description\": \"Live objects no manifest mentions, left alone (prune is off for their kind).\",\n      \"items\": { \"$ref\": \"#/definitions/UnmanagedObject\" }\n    },\n    \"warnings\": { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/PlanWarning\" } },\n    \"blocked\": {\n      \"type\": \"array\",\n      \"description\": \"Manifest objects the plan cannot reach: none of their steps are planned, and plan/apply exit 1.\",\n      \"items\": { \"$ref\": \"#/definitions/BlockedObject\" }\n    },\n    \"reported\": {\n      \"type\": \"array\",\n      \"description\": \"Changes the diff found that their ownership mode does not let docops make (observe: any; additive: a delete): shown, never sent, counted by no safety threshold.\",\n      \"items\": { \"$ref\": \"#/definitions/ReportedChange\" }\n    },\n    \"owned\": {\n      \"type\": \"array\",\n      \"description\": \"Live objects (or parts of them) another writer owns, which docops leaves alone: a site's structure under Git Sync.\",\n      \"items\": { \"$ref\": \"#/definitions/OwnedObject\" }\n    },\n    \"attribution\": { \"$ref\": \"#/definitions/DriftAttribution\" },\n    \"manifestChanges\": {\n      \"type\": \"array\",\n      \"items\": { \"type\": \"string\" },\n      \"description\": \"The daemon's plans: the ids of the steps a manifest edit asked for (every other step reverts drift).\"\n    },\n    \"scopes\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"plan\", \"apply\"],\n      \"description\": \"Derived, not part of the plan: the OAuth scopes the plan's reads used and its apply would use.\",\n      \"properties\": { \"plan\": { \"$ref\": \"#/definitions/TokenNeeds\" }, \"apply\": { \"$ref\": \"#/definitions/TokenNeeds\" } }\n    },\n    \"policy\": { \"$ref\": \"#/definitions/PolicyVerdict\" }\n  },\n  \"definitions\": {\n    \"Action\": { \"enum\": [\"create\", \"update\", \"delete\"] },\n    \"Phase\": {\n      \"description\": \"Phases run in this order. prune: deleting live objects no manifest mentions (only when prune is on); delete: deletes a manifest asks for implicitly (e.g. a membership dropped from a managed team).\",\n      \"enum\": [\"create\", \"update\", \"delete\", \"prune\"]\n    },\n    \"OwnershipMode\": {\n      \"description\": \"How much of a kind's live state docops may write (docs/kinds.md, \\\"Who owns what\\\"): authoritative — the manifests win; additive — create and update what is written, never delete or revert what is not; observe — never write, report the drift.\",\n      \"enum\": [\"authoritative\", \"additive\", \"observe\"]\n    },\n    \"Source\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"file\", \"line\", \"column\"],\n      \"properties\": {\n        \"file\": { \"type\": \"string\" },\n        \"line\": { \"type\": \"integer\", \"minimum\": 1 },\n        \"column\": { \"type\": \"integer\", \"minimum\": 1 }\n      }\n    },\n    \"Fields\": {\n      \"type\": [\"object\", \"null\"],\n      \"description\": \"Only the managed (compared) fields (before: live, after: the manifests'); null for a create's before and a delete's after. Never secrets.\"\n    },\n    \"Nulls\": {\n      \"type\": \"object\",\n      \"additionalProperties\": { \"type\": \"string\" },\n      \"description\": \"What a null value of a top-level field of before/after means in the API, where it is a value rather than nothing (a member's role: null is a guest): field → meaning. Only fields the step holds null. Renderers show such a null as \\\"null (guest)\\\", not \\\"(unset)\\\".\"\n    },\n    \"CascadeObject\": {\n      \"type\": \"object\",\n      \"description\": \"One live object the server deletes because a step deletes another (a collection takes the spaces inside it, a site its sections, site spaces, groups and share links, a team its memberships). Known from the fetched live state; an object the plan deletes with a step of its own is not repeated here.\",\n      \"additionalProperties\": false,\n      \"required\": [\"kind\", \"org\", \"key\"],\n      \"properties\": {\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": { \"type\": \"string\" },\n        \"id\": { \"type\": \"string\" },\n        \"note\": {\n          \"type\": \"string\",\n          \"description\": \"How it goes when that is not a plain delete, e.g. \\\"soft delete: restorable for 7 days\\\".\"\n        }\n      }\n    },\n    \"Step\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"id\", \"action\", \"phase\", \"kind\", \"org\", \"key\", \"wave\", \"before\", \"after\", \"dependsOn\", \"requests\"],\n      \"properties\": {\n        \"id\": {\n          \"type\": \"string\",\n          \"description\": \"Unique within the plan and stable for the same inputs, e.g. Team/org1/platform#create.\"\n        },\n        \"action\": { \"$ref\": \"#/definitions/Action\" },\n        \"phase\": { \"$ref\": \"#/definitions/Phase\" },\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": {\n          \"type\": \"string\",\n          \"description\": \"The object's identity as the manifest names it (e-mail, title, path …).\"\n        },\n        \"wave\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"Depth in the parent → child hierarchy (plus nesting inside a kind).\"\n        },\n        \"mode\": {\n          \"$ref\": \"#/definitions/OwnershipMode\",\n          \"description\": \"The ownership mode that produced the step, when it is not authoritative (then only additive: observe never writes).\"\n        },\n        \"before\": { \"$ref\": \"#/definitions/Fields\" },\n        \"after\": { \"$ref\": \"#/definitions/Fields\" },\n        \"nulls\": { \"$ref\": \"#/definitions/Nulls\" },\n        \"dependsOn\": {\n          \"type\": \"array\",\n          \"items\": { \"type\": \"string\" },\n          \"description\": \"Step ids that must succeed before this one runs.\"\n        },\n        \"requests\": { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/RequestSpec\" } },\n        \"source\": {\n          \"$ref\": \"#/definitions/Source\",\n          \"description\": \"Where the manifest entry behind this step is written, when there is one.\"\n        },\n        \"note\": { \"type\": \"string\", \"description\": \"Human note shown in renderings, e.g. \\\"invite by e-mail\\\".\" },\n        \"cascades\": {\n          \"type\": \"array\",\n          \"description\": \"Live objects this step deletes along with its own object, as fetched for this plan; absent when it takes none. The renderers list them under the step and the safety gate counts each one as a delete of its own kind.\",\n          \"items\": { \"$ref\": \"#/definitions/CascadeObject\" }\n        }\n      }\n    },\n    \"ReportedChange\": {\n      \"type\": \"object\",\n      \"description\": \"A change the diff found that docops does not make: its ownership mode forbids it (mode: an update or create in observe, a delete in additive), or it would revert drift the daemon's drift setting keeps (drift: report, or propose as a pull request). Shown as report-only, never sent: it has no requests.\",\n      \"additionalProperties\": false,\n      \"required\": [\"id\", \"action\", \"phase\", \"kind\", \"org\", \"key\", \"wave\", \"before\", \"after\"],\n      \"properties\": {\n        \"id\": {\n          \"type\": \"string\",\n          \"description\": \"Unique within the plan and stable for the same inputs, e.g. Team/org1/platform#create.\"\n        },\n        \"action\": { \"$ref\": \"#/definitions/Action\" },\n        \"phase\": { \"$ref\": \"#/definitions/Phase\" },\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": {\n          \"type\": \"string\",\n          \"description\": \"The object's identity as the manifest names it (e-mail, title, path …).\"\n        },\n        \"wave\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"Depth in the parent → child hierarchy (plus nesting inside a kind).\"\n        },\n        \"mode\": { \"enum\": [\"additive\", \"observe\"], \"description\": \"The ownership mode that keeps the change out.\" },\n        \"before\": { \"$ref\": \"#/definitions/Fields\" },\n        \"after\": { \"$ref\": \"#/definitions/Fields\" },\n        \"nulls\": { \"$ref\": \"#/definitions/Nulls\" },\n        \"source\": {\n          \"$ref\": \"#/definitions/Source\",\n          \"description\": \"Where the manifest entry behind this step is written, when there is one.\"\n        },\n        \"note\": { \"type\": \"string\", \"description\": \"Human note shown in renderings, e.g. \\\"invite by e-mail\\\".\" },\n        \"cascades\": {\n          \"type\": \"array\",\n          \"description\": \"Live objects this step deletes along with its own object, as fetched for this plan; absent when it takes none. The renderers list them under the step and the safety gate counts each one as a delete of its own kind.\",\n          \"items\": { \"$ref\": \"#/definitions/CascadeObject\" }\n        },\n        \"drift\": {\n          \"enum\": [\"report\", \"propose\"],\n          \"description\": \"The daemon's drift setting that keeps the drift (not reverted).\"\n        }\n      },\n      \"anyOf\": [{ \"required\": [\"mode\"] }, { \"required\": [\"drift\"] }]\n    },\n    \"RequestSpec\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"method\", \"path\"],\n      \"properties\": {\n        \"method\": { \"enum\": [\"GET\", \"POST\", \"PUT\", \"PATCH\", \"DELETE\"] },\n        \"path\": {\n          \"type\": \"string\",\n          \"pattern\": \"^/\",\n          \"description\": \"Path below the API base, starting with /, e.g. /orgs/o1/teams. Refs show as placeholders.\"\n        },\n        \"body\": {\n          \"description\": \"The JSON body (printed plans show a masked field's stand-in text instead).\",\n          \"tsType\": \"unknown\"\n        },\n        \"capture\": {\n          \"type\": \"object\",\n          \"additionalProperties\": { \"type\": \"string\" },\n          \"description\": \"Values to keep from the response body for later steps: output name → dotted path in the body (e.g. id).\"\n        },\n        \"refs\": {\n          \"type\": \"array\",\n          \"description\": \"The refs of this request and where they sit; nothing else in path or body is ever substituted.\",\n          \"items\": { \"$ref\": \"#/definitions/RefSlot\" }\n        },\n        \"recover\": {\n          \"description\": \"On a create (or another write that is not idempotent): how to tell whether it happened after a failure that leaves that open. Several: a batch over several arrays of the body, each in its own list.\",\n          \"if\": { \"type\": \"array\" },\n          \"then\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"items\": { \"$ref\": \"#/definitions/RecoverSpec\" },\n            \"if\": { \"minItems\": 2 },\n            \"then\": {\n              \"x-message\": \"required when a request has several RecoverSpecs\",\n              \"items\": { \"required\": [\"each\"] }\n            }\n          },\n          \"else\": { \"$ref\": \"#/definitions/RecoverSpec\" }\n        },\n        \"idempotent\": {\n          \"const\": true,\n          \"description\": \"Sending it again leaves what sending it once leaves (a move, adding a section to a group, turning SSO on), whatever its method: retried like a PUT after a failure that leaves open whether it happened. Without it a POST is never sent again once it may have reached the server.\"\n        },\n        \"settle\": { \"$ref\": \"#/definitions/SettleSpec\" },\n        \"masked\": {\n          \"type\": \"object\",\n          \"additionalProperties\": { \"type\": \"string\" },\n          \"description\": \"Body values a printed plan (--format json) shows as this text instead of the value sent: top-level body field → text, e.g. a SAML certificate → its fingerprint. Apply and the saved-plan file keep the body as it is sent.\"\n        },\n        \"merge\": { \"$ref\": \"#/definitions/MergeSpec\" },\n        \"joins\": { \"$ref\": \"#/definitions/JoinSpec\" },\n        \"refusedWhen\": {\n          \"type\": \"array\",\n          \"description\": \"A 2xx answer that says the write was not done: the step fails when the answer's dotted field equals value, with message. The answer's values are not quoted: they may be secrets, such as a payment session.\",\n          \"items\": { \"$ref\": \"#/definitions/RefusedWhen\" }\n        },\n        \"batch\": { \"$ref\": \"#/definitions/BatchSpec\" }\n      }\n    },\n    \"RefSlot\": {\n      \"type\": \"object\",\n      \"description\": \"Where a ref sits in a request: a whole path segment starting at character offset of the path (at: path), or a whole body value at the JSON pointer pointer (at: body; '' = the body itself). The text there is the ref's placeholder; step and output name the step whose output fills it.\",\n      \"additionalProperties\": false,\n      \"required\": [\"at\", \"step\", \"output\"],\n      \"properties\": {\n        \"at\": { \"enum\": [\"path\", \"body\"] },\n        \"offset\": { \"type\": \"integer\", \"minimum\": 1 },\n        \"pointer\": { \"type\": \"string\" },\n        \"step\": { \"type\": \"string\" },\n        \"output\": { \"type\": \"string\" }\n      },\n      \"if\": { \"properties\": { \"at\": { \"const\": \"path\" } } },\n      \"then\": { \"required\": [\"offset\"] },\n      \"else\": { \"required\": [\"pointer\"] }\n    },\n    \"SettleSpec\": {\n      \"type\": \"object\",\n      \"description\": \"A post-condition of a write the server finishes after answering (an OpenAPI spec is processed after its PUT). Once the request succeeded, apply reads path (GET) until every until condition holds (dotted field equals value), at most reads times, waiting a growing delay between reads. Then the step fails when a failWhen field is set, with message, the field and its value, and detail's value. Reads that never settle fail the step too; either way the write itself stays done.\",\n      \"additionalProperties\": false,\n      \"required\": [\"path\", \"until\", \"reads\"],\n      \"properties\": {\n        \"path\": { \"type\": \"string\", \"pattern\": \"^/\" },\n        \"until\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"field\", \"value\"],\n            \"properties\": { \"field\": { \"type\": \"string\" }, \"value\": { \"type\": \"string\" } }\n          }\n        },\n        \"failWhen\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"field\"],\n            \"properties\": {\n              \"field\": { \"type\": \"string\" },\n              \"message\": { \"type\": \"string\" },\n              \"detail\": { \"type\": \"string\" }\n            }\n          }\n        },\n        \"reads\": { \"type\": \"integer\", \"minimum\": 1 }\n      }\n    },\n    \"MergeSpec\": {\n      \"type\": \"object\",\n      \"description\": \"A read-modify-write of an object the API only takes whole (e.g. a site's customization): body holds only the managed values (the patch). Right before sending, apply GETs the request's own path and lays the patch over what it read: a plain object merges member by member, any other value (or an object at a whole pointer) replaces the value read. omit: top-level members of the read the PUT does not take. whole: JSON pointers of objects that replace whole. pick: a PATCH sends only the patch's own top-level members and these, as read. sets: JSON pointers of lists written as a delta ({add, remove}). remove: JSON pointers deleted from the merged object. known: JSON pointers of the members docops knows of the objects at whole pointers (a member read that is not here is kept).\",\n      \"additionalProperties\": false,\n      \"properties\": {\n        \"known\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"omit\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"pick\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"remove\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"sets\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"whole\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } }\n      }\n    },\n    \"JoinSpec\": {\n      \"type\": \"object\",\n      \"description\": \"A create that answers with the ids of what it made (invites): they are objects of list (below the API base) from now on, and their ids are at the JSON pointer ids of the answer.\",\n      \"additionalProperties\": false,\n      \"required\": [\"list\", \"ids\"],\n      \"properties\": { \"ids\": { \"type\": \"string\" }, \"list\": { \"type\": \"string\", \"pattern\": \"^/\" } }\n    },\n    \"RefusedWhen\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"field\", \"value\", \"message\"],\n      \"properties\": { \"field\": { \"type\": \"string\" }, \"message\": { \"type\": \"string\" }, \"value\": { \"type\": \"string\" } }\n    },\n    \"BatchSpec\": {\n      \"type\": \"object\",\n      \"description\": \"A bulk write: apply sends the requests of one ordered group with the same method, path and batch together, at most max elements of the body's list per request; each element's result (at results) whose failed.field equals failed.value fails its own step. Each step carries one such request holding its own element(s), complete on its own; a batched request carries nothing else that needs its own answer (no capture, recover, merge or settle).\",\n      \"additionalProperties\": false,\n      \"required\": [\"list\", \"max\", \"results\", \"failed\"],\n      \"properties\": {\n        \"failed\": { \"$ref\": \"#/definitions/RefusedWhen\" },\n        \"list\": { \"type\": \"string\" },\n        \"max\": { \"type\": \"integer\", \"minimum\": 1 },\n        \"results\": { \"type\": \"string\" }\n      }\n    },\n    \"RecoverSpec\": {\n      \"type\": \"object\",\n      \"description\": \"How apply finds the object a create request makes, in the list it lives in, after a failure that leaves open whether the server processed it: exactly one listed item matches → the create happened (the item stands in for the answer); none → it did not (sent again, or the step fails after a timeout); several → the step fails naming their ids. Values compared come from the request body after its refs are filled.\",\n      \"additionalProperties\": false,\n      \"required\": [\"match\"],\n      \"properties\": {\n        \"each\": {\n          \"type\": \"string\",\n          \"description\": \"A batch create: the body array at this JSON pointer makes one object per element, and match body pointers are relative to an element. With several RecoverSpecs on one request, each has its own each.\"\n        },\n        \"exclude\": {\n          \"type\": \"array\",\n          \"items\": { \"type\": \"string\" },\n          \"description\": \"Ids of live objects that had this identity when the plan was made (claimed by other entries): never a match.\"\n        },\n        \"match\": {\n          \"type\": \"array\",\n          \"description\": \"Every condition must hold for a listed item to match.\",\n          \"items\": { \"$ref\": \"#/definitions/RecoverMatch\" }\n        },\n        \"path\": {\n          \"type\": \"string\",\n          \"pattern\": \"^/\",\n          \"description\": \"The list to read, below the API base; holds no refs. Default: the request's own path after its refs are filled.\"\n        },\n        \"suffix\": {\n          \"type\": \"string\",\n          \"pattern\": \"^/\",\n          \"description\": \"Appended to the list's path (/teams after /spaces/<<ref>>/permissions): a list below a new object.\"\n        }\n      }\n    },\n    \"RecoverMatch\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"field\"],\n      \"properties\": {\n        \"body\": {\n          \"type\": \"string\",\n          \"description\": \"JSON pointer into the resolved body (or into the element, with each) holding the value the field must equal; a value the body does not hold matches only an absent or null field.\"\n        },\n        \"field\": {\n          \"type\": \"string\",\n          \"description\": \"Dotted path into a listed item, e.g. title, space.id, user.email.\"\n        },\n        \"ignoreCase\": { \"type\": \"boolean\", \"description\": \"Compare strings case-insensitively (e-mail addresses).\" },\n        \"not\": {\n          \"const\": true,\n          \"description\": \"The field must differ from the value instead (what differs was written since the plan's live read).\"\n        },\n        \"value\": {\n          \"type\": [\"string\", \"null\"],\n          \"description\": \"Or a fixed value the field must equal (null: the field is absent or null).\"\n        }\n      },\n      \"oneOf\": [{ \"required\": [\"body\"] }, { \"required\": [\"value\"] }]\n    },\n    \"UnmanagedObject\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"kind\", \"org\", \"key\"],\n      \"properties\": {\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": { \"type\": \"string\" },\n        \"id\": { \"type\": \"string\" },\n        \"mode\": {\n          \"$ref\": \"#/definitions/OwnershipMode\",\n          \"description\": \"Set when an ownership mode leaves the object in place (additive), rather than prune being off.\"\n        }\n      }\n    },\n    \"PlanWarning\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"kind\", \"org\", \"key\", \"message\"],\n      \"properties\": {\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": { \"type\": \"string\" },\n        \"message\": { \"type\": \"string\" }\n      }\n    },\n    \"BlockedObject\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"kind\", \"org\", \"key\", \"message\"],\n      \"properties\": {\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": { \"type\": \"string\" },\n        \"message\": { \"type\": \"string\", \"description\": \"Why, naming what could not be resolved.\" },\n        \"source\": { \"$ref\": \"#/definitions/Source\", \"description\": \"Where the manifest writes the offending value.\" }\n      }\n    },\n    \"OwnedObject\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"kind\", \"org\", \"key\", \"what\", \"owner\"],\n      \"properties\": {\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": { \"type\": \"string\" },\n        \"id\": { \"type\": \"string\" },\n        \"what\": { \"type\": \"string\", \"description\": \"The parts owned, e.g. sections, section groups and site spaces.\" },\n        \"owner\": { \"type\": \"string\", \"description\": \"The writer, e.g. Git Sync (repository acme/docs).\" }\n      }\n    },\n    \"AttributedChange\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"step\", \"actor\", \"at\", \"action\"],\n      \"properties\": {\n        \"step\": { \"type\": \"string\", \"description\": \"The step id.\" },\n        \"actor\": { \"type\": \"string\", \"description\": \"Who: the actor's label (an e-mail for users), else its id.\" },\n        \"at\": { \"type\": \"string\", \"description\": \"When (ISO 8601).\" },\n        \"action\": { \"type\": \"string\", \"description\": \"The audit action, e.g. member.updated.\" }\n      }\n    },\n    \"DriftAttribution\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"changes\"],\n      \"description\": \"Who made the live changes the steps revert (the organization's audit events).\",\n      \"properties\": {\n        \"changes\": {\n          \"type\": \"array\",\n          \"description\": \"The most recent audit event on each step's object (steps without one are not listed).\",\n          \"items\": { \"$ref\": \"#/definitions/AttributedChange\" }\n        },\n        \"unavailable\": {\n          \"type\": \"string\",\n          \"description\": \"One line: why the events could not be read (403, 404, …); the plan goes on without them.\"\n        }\n      }\n    },\n    \"TokenNeeds\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"scopes\", \"personalTokenOnly\", \"unmatched\"],\n      \"properties\": {\n        \"scopes\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"personalTokenOnly\": {\n          \"type\": \"array\",\n          \"x-secret\": false,\n          \"items\": { \"type\": \"string\" },\n          \"description\": \"Operations only a personal access token may call (names of operations, not secrets).\"\n        },\n        \"unmatched\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } }\n      }\n    },\n    \"PolicyVerdict\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"rules\", \"decision\", \"fired\"],\n      \"description\": \"Derived, not part of the plan: what the configured policy says (docs/policy.md).\",\n      \"properties\": {\n        \"rules\": { \"type\": \"integer\", \"minimum\": 1 },\n        \"decision\": { \"enum\": [\"pass\", \"warn\", \"require-approval\", \"deny\"] },\n        \"fired\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"rule\", \"outcome\", \"message\", \"step\", \"object\", \"ruleSource\"],\n            \"properties\": {\n              \"rule\": { \"type\": \"string\" },\n              \"outcome\": { \"enum\": [\"deny\", \"require-approval\", \"warn\"] },\n              \"message\": { \"type\": \"string\" },\n              \"step\": {\n                \"type\": \"string\",\n                \"description\": \"The step it fired on ('' when it fired on the plan as a whole: a policy that ran out of time).\"\n              },\n              \"object\": { \"type\": \"string\" },\n              \"source\": { \"$ref\": \"#/definitions/Source\" },\n              \"ruleSource\": { \"$ref\": \"#/definitions/Source\" },\n              \"error\": {\n                \"type\": \"string\",\n                \"description\": \"Why the rule could not be evaluated on this change (it counts as fired).\"\n              }\n            }\n          }\n        },\n        \"approval\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"properties\": {\n            \"checksum\": { \"type\": \"string\", \"pattern\": \"^sha256:[0-9a-f]{64}$\" },\n            \"approvers\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\"githubTeam\"],\n              \"properties\": { \"githubTeam\": { \"type\": \"string\" } }\n            }\n          }\n        }\n      }\n    }\n  }\n}\n",
+		"journal": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/journal.schema.json\",\n  \"title\": \"docops delete journal record\",\n  \"description\": \"One line of a delete journal (journal-<timestamp>.jsonl): before each delete or prune step, a snapshot of the object about to go, written and fsync'd before the step's first request; `docops undo` reads it back. Format 2 adds state and redacted; undo still reads format 1. A reader reads the members named here and ignores others.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"v\", \"time\", \"stepId\", \"phase\", \"action\", \"kind\", \"org\", \"key\", \"objectKey\", \"fields\", \"snapshot\"],\n  \"properties\": {\n    \"v\": { \"enum\": [1, 2], \"description\": \"The journal format.\" },\n    \"time\": { \"type\": \"string\", \"description\": \"When the snapshot was taken (ISO 8601).\" },\n    \"stepId\": { \"type\": \"string\" },\n    \"phase\": { \"enum\": [\"create\", \"update\", \"delete\", \"prune\"] },\n    \"action\": { \"enum\": [\"create\", \"update\", \"delete\"] },\n    \"kind\": { \"type\": \"string\" },\n    \"org\": { \"type\": \"string\" },\n    \"key\": {\n      \"type\": \"string\",\n      \"description\": \"The step's key (for duplicate titles `title (id)`); objectKey is the live object's own key.\"\n    },\n    \"objectKey\": { \"type\": \"string\" },\n    \"id\": { \"type\": \"string\" },\n    \"fields\": {\n      \"type\": \"object\",\n      \"description\": \"The live object's fields (secrets removed), or the step's before when no live object was found; its shape only the object's kind knows.\"\n    },\n    \"snapshot\": {\n      \"enum\": [\"complete\", \"live\", \"plan\"],\n      \"description\": \"complete: the kind's snapshot read the object and what its delete takes along (state); live: the object as fetched for the plan; plan: only the managed fields the step recorded.\"\n    },\n    \"state\": {\n      \"type\": \"object\",\n      \"tsType\": \"Snapshot\",\n      \"description\": \"With complete: live states by manifest kind, as the kinds' export reads them (secrets removed).\",\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"required\": [\"objects\"],\n        \"properties\": {\n          \"objects\": { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/liveObject\" } },\n          \"related\": { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/liveObject\" } }\n        }\n      }\n    },\n    \"redacted\": {\n      \"type\": \"array\",\n      \"items\": { \"type\": \"string\" },\n      \"description\": \"Fields left out because their names look like secrets (paths into the record), so undo can say so.\"\n    }\n  },\n  \"definitions\": {\n    \"liveObject\": {\n      \"type\": \"object\",\n      \"required\": [\"kind\", \"org\", \"key\", \"id\", \"fields\"],\n      \"properties\": {\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": { \"type\": \"string\" },\n        \"id\": { \"type\": \"string\" },\n        \"fields\": { \"type\": \"object\" },\n        \"parent\": { \"type\": \"object\" }\n      }\n    }\n  }\n}\n"
+	}[name]));
+	return schema;
+}
+/** The node a `$ref` (`#/definitions/Name`) of `root` names, or `node` itself when it is no reference. */
+function resolveRef(root, node) {
+	const ref = node.$ref;
+	if (ref === void 0) return node;
+	const name = ref.slice(14);
+	const target = root.definitions?.[name];
+	if (!ref.startsWith("#/definitions/") || !target) throw new Error(`schema reference ${ref} names no definition`);
+	return resolveRef(root, target);
+}
+var loaded, planSchema;
+var init_format_schemas = __esmMin((() => {
+	loaded = /* @__PURE__ */ new Map();
+	planSchema = () => load$1("plan");
 }));
 // src/render/json.ts
 /** Free-form data with object keys sorted, recursively. */
 function sortedKeys(value) {
 	if (Array.isArray(value)) return value.map(sortedKeys);
-	if (value && typeof value === "object") {
-		const obj = value;
-		return Object.fromEntries(Object.keys(obj).sort().map((k) => [k, sortedKeys(obj[k])]));
-	}
+	if (isRecord(value)) return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortedKeys(value[k])]));
 	return value;
 }
-/** Copy `obj` with `keys` first in that order (values mapped by `map`), then any other keys sorted. */
-function ordered(obj, keys, map = (_k, v) => sortedKeys(v)) {
-	const rec = obj;
-	const rest = Object.keys(rec).filter((k) => !keys.includes(k)).sort();
-	return Object.fromEntries([...keys, ...rest].filter((k) => rec[k] !== void 0).map((k) => [k, map(k, rec[k])]));
+/** The alternative of a conditional or a union (a request's `recover`: one RecoverSpec or a list) that is of value's type. */
+function branchOf$1(root, node, value) {
+	const branches = node.if ? [node.then, node.else] : node.oneOf ?? node.anyOf ?? [];
+	const type = Array.isArray(value) ? "array" : isRecord(value) ? "object" : void 0;
+	return branches.map((b) => b && resolveRef(root, b)).find((b) => b?.type === type);
 }
-function stablePlan(plan, options) {
-	return ordered(plan, PLAN_KEYS, (k, v) => {
-		if (k === "steps") return v.map((s) => stableStep(s, options));
-		if (k === "unmanaged") return v.map((u) => ordered(u, UNMANAGED_KEYS));
-		if (k === "warnings") return v.map((w) => ordered(w, WARNING_KEYS));
-		if (k === "reported") return v.map((r) => stableStep(r, options, REPORTED_KEYS));
-		if (k === "owned") return v.map((o) => ordered(o, OWNED_KEYS));
-		if (k === "blocked") return v.map((b) => ordered(b, BLOCKED_KEYS, (bk, bv) => bk === "source" ? ordered(bv, SOURCE_KEYS) : sortedKeys(bv)));
-		if (k === "attribution") return ordered(v, ATTRIBUTION_KEYS, (ak, av) => ak === "changes" ? av.map((c) => ordered(c, CHANGE_KEYS)) : sortedKeys(av));
-		return sortedKeys(v);
-	});
+/**
+* `value` as printed where the schema's `node` describes it: an object with the members the schema lists first, in
+* its order, then any other sorted; a list item by item; anything the schema leaves free-form with sorted keys.
+*/
+function stable(root, node, value) {
+	let at = resolveRef(root, node);
+	if (!at.properties && !at.items) at = branchOf$1(root, at, value) ?? at;
+	if (Array.isArray(value) && at.items) return value.map((v) => stable(root, at.items, v));
+	if (!isRecord(value) || !at.properties) return sortedKeys(value);
+	const known = at.properties;
+	const rest = Object.keys(value).filter((k) => !(k in known)).sort();
+	return Object.fromEntries([...Object.keys(known), ...rest].filter((k) => value[k] !== void 0).map((k) => [k, known[k] ? stable(root, known[k], value[k]) : sortedKeys(value[k])]));
 }
 /** The body a printed plan shows: each `masked` top-level field replaced by its stand-in text. */
 function shownBody(r) {
 	const body = r.body;
-	if (!r.masked || body === null || typeof body !== "object" || Array.isArray(body)) return body;
+	if (!r.masked || !isRecord(body)) return body;
 	const out = { ...body };
 	for (const [field, text] of Object.entries(r.masked)) if (field in out) out[field] = text;
 	return out;
 }
-function stableStep(step, options, keys = STEP_KEYS) {
-	return ordered(step, keys, (k, v) => {
-		if (k === "requests") return v.map((r) => ordered(options.unmasked ? r : {
-			...r,
-			body: shownBody(r)
-		}, REQUEST_KEYS, (rk, rv) => rk === "refs" ? rv.map((slot) => ordered(slot, SLOT_KEYS)) : rk === "settle" ? stableSettle(rv) : sortedKeys(rv)));
-		if (k === "source") return ordered(v, SOURCE_KEYS);
-		if (k === "cascades") return v.map((c) => ordered(c, CASCADE_KEYS));
-		return sortedKeys(v);
-	});
-}
-function stableSettle(settle) {
-	return ordered(settle, SETTLE_KEYS, (k, v) => {
-		if (k === "until") return v.map((c) => ordered(c, SETTLE_UNTIL_KEYS));
-		if (k === "failWhen") return v.map((f) => ordered(f, SETTLE_FAIL_KEYS));
-		return sortedKeys(v);
-	});
-}
 function renderJson(plan, options = {}) {
-	const doc = stablePlan(plan, options);
+	const schema = planSchema();
+	const doc = stable(schema, schema, options.unmasked ? plan : masked(plan));
 	const derived = {
 		...options.scopes ? { scopes: sortedKeys(options.scopes) } : {},
 		...options.policy ? { policy: options.policy } : {}
@@ -65372,255 +73006,217 @@ function renderJson(plan, options = {}) {
 		...derived
 	}, null, 2) + "\n";
 }
+var masked;
 var init_json = __esmMin((() => {
-	init_json_keys();
+	init_format_schemas();
+	init_json$1();
+	masked = (plan) => ({
+		...plan,
+		steps: plan.steps.map((s) => ({
+			...s,
+			requests: s.requests.map((r) => ({
+				...r,
+				body: shownBody(r)
+			}))
+		}))
+	});
 }));
-// src/render/json-parse.ts
-function checkRequest(s, r, at) {
-	if (!s.object(r, at, REQUEST_KEYS)) return;
-	s.oneOf(r.method, `${at}.method`, METHODS);
-	if (typeof r.path !== "string" || !r.path.startsWith("/")) s.fail(`${at}.path`, "expected a string starting with /");
-	if (r.capture !== void 0 && s.object(r.capture, `${at}.capture`, Object.keys(r.capture))) for (const [k, v] of Object.entries(r.capture)) s.string(v, `${at}.capture.${k}`);
-	const specs = r.recover;
-	if (Array.isArray(specs)) {
-		if (specs.length === 0) s.fail(`${at}.recover`, "expected at least one RecoverSpec");
-		specs.forEach((rec, i) => {
-			checkRecover(s, rec, `${at}.recover[${i}]`);
-			if (specs.length > 1 && rec?.each === void 0) s.fail(`${at}.recover[${i}].each`, "required when a request has several RecoverSpecs");
-		});
-	} else if (r.recover !== void 0) checkRecover(s, r.recover, `${at}.recover`);
-	if (r.idempotent !== void 0 && r.idempotent !== true) s.fail(`${at}.idempotent`, "expected true");
-	if (r.settle !== void 0) checkSettle(s, r.settle, `${at}.settle`);
-	if (r.masked !== void 0 && s.object(r.masked, `${at}.masked`, Object.keys(r.masked))) for (const [k, v] of Object.entries(r.masked)) s.string(v, `${at}.masked.${k}`);
-	if (r.merge !== void 0 && s.object(r.merge, `${at}.merge`, MERGE_KEYS)) for (const k of MERGE_KEYS) {
-		const list = r.merge[k];
-		if (list !== void 0 && s.array(list, `${at}.merge.${k}`)) list.forEach((x, i) => s.string(x, `${at}.merge.${k}[${i}]`));
+// src/plan-file/plan-problems.ts
+/** The alternative of a conditional or a union that is of value's type (a request's `recover`: one or a list). */
+function branchOf(root, node, value) {
+	if (node.properties || node.items) return node;
+	const branches = node.if ? [node.then, node.else] : node.oneOf ?? node.anyOf ?? [];
+	const type = Array.isArray(value) ? "array" : isNode(value) ? "object" : void 0;
+	return branches.map((b) => b && resolveRef(root, b)).find((b) => b?.type === type) ?? node;
+}
+/** The schema nodes that describe each place along `pointer` in `value`, from the root's. */
+function nodesAt(root, pointer, value) {
+	const out = [root];
+	let node = root;
+	let here = value;
+	for (const raw of pointer.split("/").slice(1)) {
+		const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+		node = branchOf(root, resolveRef(root, node), here);
+		const extra = node.additionalProperties;
+		node = Array.isArray(here) ? node.items : node.properties?.[key] ?? (isNode(extra) ? extra : void 0);
+		here = here?.[key];
+		if (!node) break;
+		out.push(resolveRef(root, node));
 	}
-	if (r.joins !== void 0 && s.object(r.joins, `${at}.joins`, JOIN_KEYS)) {
-		for (const k of JOIN_KEYS) s.string(r.joins[k], `${at}.joins.${k}`);
-		if (typeof r.joins.list === "string" && !r.joins.list.startsWith("/")) s.fail(`${at}.joins.list`, "expected a string starting with /");
-	}
-	if (r.refusedWhen !== void 0 && s.array(r.refusedWhen, `${at}.refusedWhen`)) r.refusedWhen.forEach((x, i) => {
-		if (!s.object(x, `${at}.refusedWhen[${i}]`, REFUSED_KEYS)) return;
-		for (const k of REFUSED_KEYS) s.string(x[k], `${at}.refusedWhen[${i}].${k}`);
-	});
-	if (r.batch !== void 0 && s.object(r.batch, `${at}.batch`, BATCH_KEYS)) {
-		s.string(r.batch.list, `${at}.batch.list`);
-		s.string(r.batch.results, `${at}.batch.results`);
-		s.int(r.batch.max, `${at}.batch.max`, 1);
-		if (s.object(r.batch.failed, `${at}.batch.failed`, REFUSED_KEYS)) for (const k of REFUSED_KEYS) s.string(r.batch.failed[k], `${at}.batch.failed.${k}`);
-	}
-	if (r.refs !== void 0 && s.array(r.refs, `${at}.refs`)) r.refs.forEach((slot, i) => {
-		const where = `${at}.refs[${i}]`;
-		if (!s.object(slot, where, SLOT_KEYS)) return;
-		s.oneOf(slot.at, `${where}.at`, ["path", "body"]);
-		s.string(slot.step, `${where}.step`);
-		s.string(slot.output, `${where}.output`);
-		if (slot.at === "path") s.int(slot.offset, `${where}.offset`, 1);
-		else s.string(slot.pointer, `${where}.pointer`);
-	});
-}
-function checkRecover(s, rec, at) {
-	if (!s.object(rec, at, RECOVER_KEYS)) return;
-	if (rec.path !== void 0 && (typeof rec.path !== "string" || !rec.path.startsWith("/"))) s.fail(`${at}.path`, "expected a string starting with /");
-	if (rec.suffix !== void 0 && (typeof rec.suffix !== "string" || !rec.suffix.startsWith("/"))) s.fail(`${at}.suffix`, "expected a string starting with /");
-	s.string(rec.each, `${at}.each`, true);
-	if (rec.exclude !== void 0 && s.array(rec.exclude, `${at}.exclude`)) rec.exclude.forEach((id, i) => s.string(id, `${at}.exclude[${i}]`));
-	if (!s.array(rec.match, `${at}.match`)) return;
-	rec.match.forEach((m, i) => {
-		const where = `${at}.match[${i}]`;
-		if (!s.object(m, where, RECOVER_MATCH_KEYS)) return;
-		s.string(m.field, `${where}.field`);
-		s.string(m.body, `${where}.body`, true);
-		if (m.value !== void 0 && m.value !== null && typeof m.value !== "string") s.fail(`${where}.value`, "expected a string or null");
-		if (m.body === void 0 === (m.value === void 0)) s.fail(where, "expected exactly one of body and value");
-		if (m.ignoreCase !== void 0 && typeof m.ignoreCase !== "boolean") s.fail(`${where}.ignoreCase`, "expected a boolean");
-		if (m.not !== void 0 && m.not !== true) s.fail(`${where}.not`, "expected true");
-	});
-}
-function checkSettle(s, settle, at) {
-	if (!s.object(settle, at, SETTLE_KEYS)) return;
-	if (typeof settle.path !== "string" || !settle.path.startsWith("/")) s.fail(`${at}.path`, "expected a string starting with /");
-	s.int(settle.reads, `${at}.reads`, 1);
-	if (s.array(settle.until, `${at}.until`)) settle.until.forEach((c, i) => {
-		if (!s.object(c, `${at}.until[${i}]`, SETTLE_UNTIL_KEYS)) return;
-		s.string(c.field, `${at}.until[${i}].field`);
-		s.string(c.value, `${at}.until[${i}].value`);
-	});
-	if (settle.failWhen !== void 0 && s.array(settle.failWhen, `${at}.failWhen`)) settle.failWhen.forEach((f, i) => {
-		if (!s.object(f, `${at}.failWhen[${i}]`, SETTLE_FAIL_KEYS)) return;
-		s.string(f.field, `${at}.failWhen[${i}].field`);
-		s.string(f.message, `${at}.failWhen[${i}].message`, true);
-		s.string(f.detail, `${at}.failWhen[${i}].detail`, true);
-	});
-}
-function checkStep(s, st, at, reported = false) {
-	if (!s.object(st, at, reported ? REPORTED_KEYS : STEP_KEYS)) return;
-	for (const k of [
-		"id",
-		"kind",
-		"org",
-		"key"
-	]) s.string(st[k], `${at}.${k}`);
-	s.oneOf(st.action, `${at}.action`, ACTIONS);
-	s.oneOf(st.phase, `${at}.phase`, PHASES);
-	s.int(st.wave, `${at}.wave`, 0);
-	if (reported && (st.mode !== void 0 || st.drift === void 0)) s.oneOf(st.mode, `${at}.mode`, ["additive", "observe"]);
-	if (reported && st.drift !== void 0) s.oneOf(st.drift, `${at}.drift`, ["report", "propose"]);
-	else if (st.mode !== void 0) s.oneOf(st.mode, `${at}.mode`, OWNERSHIP_MODES);
-	s.recordOrNull(st.before, `${at}.before`);
-	s.recordOrNull(st.after, `${at}.after`);
-	if (st.nulls !== void 0 && s.object(st.nulls, `${at}.nulls`, Object.keys(st.nulls))) for (const [k, v] of Object.entries(st.nulls)) s.string(v, `${at}.nulls.${k}`);
-	if (!reported && s.array(st.dependsOn, `${at}.dependsOn`)) st.dependsOn.forEach((d, i) => s.string(d, `${at}.dependsOn[${i}]`));
-	if (!reported && s.array(st.requests, `${at}.requests`)) st.requests.forEach((r, i) => checkRequest(s, r, `${at}.requests[${i}]`));
-	checkSource(s, st.source, `${at}.source`);
-	s.string(st.note, `${at}.note`, true);
-	if (st.cascades !== void 0 && s.array(st.cascades, `${at}.cascades`)) st.cascades.forEach((c, i) => {
-		const where = `${at}.cascades[${i}]`;
-		if (!s.object(c, where, CASCADE_KEYS)) return;
-		for (const k of [
-			"kind",
-			"org",
-			"key"
-		]) s.string(c[k], `${where}.${k}`);
-		s.string(c.id, `${where}.id`, true);
-		s.string(c.note, `${where}.note`, true);
-	});
-}
-function checkSource(s, source, at) {
-	if (source === void 0 || !s.object(source, at, SOURCE_KEYS)) return;
-	s.string(source.file, `${at}.file`);
-	s.int(source.line, `${at}.line`, 1);
-	s.int(source.column, `${at}.column`, 1);
-}
-/** Parse and validate a JSON plan; throws UsageError listing every shape problem found. */
-function parsePlanJson(text) {
-	let data;
-	try {
-		data = JSON.parse(text);
-	} catch (err) {
-		throw new UsageError(`plan is not valid JSON: ${err.message}`, { cause: err });
-	}
-	if (data && typeof data === "object" && typeof data["planChecksum"] === "string" && "plan" in data) data = data["plan"];
-	assertPlan(data);
-	return data;
+	return out;
 }
 /**
-* Every field of a plan, checked by Shape against what renderJson writes (a saved or hand-edited plan is read
-* back as the plan it says it is only when nothing is wrong); throws UsageError listing the problems found.
+* The nodes an error's `schemaPath` walks through, up to the one holding the failed keyword. ajv gives the path from
+* the schema it called (the root, or the definition a `$ref` names), which is one of the nodes at the error's place
+* or above it: the deepest from which the whole path exists.
 */
-function assertPlan(data) {
-	const problems = [];
-	const s = new Shape(problems);
-	if (s.object(data, "plan", [
-		...PLAN_KEYS,
-		"scopes",
-		"policy"
-	])) {
-		delete data.scopes;
-		delete data.policy;
-		if (data.formatVersion !== 1) s.fail("plan.formatVersion", `unsupported plan format ${JSON.stringify(data.formatVersion)} (expected 1)`);
-		if (s.array(data.steps, "plan.steps")) {
-			data.steps.forEach((st, i) => checkStep(s, st, `plan.steps[${i}]`));
-			const ids = /* @__PURE__ */ new Set();
-			for (const st of data.steps) {
-				if (ids.has(st.id)) s.fail("plan.steps", `duplicate step id ${st.id}`);
-				ids.add(st.id);
-			}
-			for (const st of data.steps) for (const d of Array.isArray(st.dependsOn) ? st.dependsOn : []) if (!ids.has(d)) s.fail(`plan.steps[${st.id}].dependsOn`, `unknown step ${d}`);
+function nodesAlong(root, e, value) {
+	const segments = e.schemaPath.replace(/^#\/?/, "").split("/").slice(0, -1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+	for (const base of nodesAt(root, e.instancePath, value).reverse()) {
+		const nodes = [base];
+		for (const seg of segments) {
+			const last = nodes[nodes.length - 1];
+			const next = seg === "$ref" ? resolveRef(root, last) : last?.[seg];
+			if (!isNode(next) && !Array.isArray(next)) break;
+			nodes.push(next);
 		}
-		if (s.array(data.unmanaged, "plan.unmanaged")) data.unmanaged.forEach((u, i) => {
-			if (!s.object(u, `plan.unmanaged[${i}]`, UNMANAGED_KEYS)) return;
-			for (const k of [
-				"kind",
-				"org",
-				"key"
-			]) s.string(u[k], `plan.unmanaged[${i}].${k}`);
-			s.string(u.id, `plan.unmanaged[${i}].id`, true);
-			if (u.mode !== void 0) s.oneOf(u.mode, `plan.unmanaged[${i}].mode`, OWNERSHIP_MODES);
-		});
-		if (s.array(data.warnings, "plan.warnings")) data.warnings.forEach((w, i) => {
-			if (!s.object(w, `plan.warnings[${i}]`, WARNING_KEYS)) return;
-			for (const k of WARNING_KEYS) s.string(w[k], `plan.warnings[${i}].${k}`);
-		});
-		if (data.blocked === void 0) data.blocked = [];
-		if (s.array(data.blocked, "plan.blocked")) data.blocked.forEach((b, i) => {
-			if (!s.object(b, `plan.blocked[${i}]`, BLOCKED_KEYS)) return;
-			for (const k of [
-				"kind",
-				"org",
-				"key",
-				"message"
-			]) s.string(b[k], `plan.blocked[${i}].${k}`);
-			checkSource(s, b.source, `plan.blocked[${i}].source`);
-		});
-		if (data.reported !== void 0 && s.array(data.reported, "plan.reported")) data.reported.forEach((r, i) => checkStep(s, r, `plan.reported[${i}]`, true));
-		if (data.owned !== void 0 && s.array(data.owned, "plan.owned")) data.owned.forEach((o, i) => {
-			if (!s.object(o, `plan.owned[${i}]`, OWNED_KEYS)) return;
-			for (const k of [
-				"kind",
-				"org",
-				"key",
-				"what",
-				"owner"
-			]) s.string(o[k], `plan.owned[${i}].${k}`);
-			s.string(o.id, `plan.owned[${i}].id`, true);
-		});
-		if (data.attribution !== void 0 && s.object(data.attribution, "plan.attribution", ATTRIBUTION_KEYS)) {
-			const a = data.attribution;
-			s.string(a.unavailable, "plan.attribution.unavailable", true);
-			if (s.array(a.changes, "plan.attribution.changes")) a.changes.forEach((c, i) => {
-				if (!s.object(c, `plan.attribution.changes[${i}]`, CHANGE_KEYS)) return;
-				for (const k of CHANGE_KEYS) s.string(c[k], `plan.attribution.changes[${i}].${k}`);
-			});
-		}
+		if (nodes.length === segments.length + 1) return nodes.filter(isNode);
 	}
-	if (problems.length > 0) {
-		const shown = problems.slice(0, 20);
-		const more = problems.length > shown.length ? `\n… and ${problems.length - shown.length} more` : "";
-		throw new UsageError(`not a valid docops plan:\n${shown.join("\n")}${more}`);
+	return [root];
+}
+/** What a value valid under `node` is, in words: `an integer ≥ 1`, `one of create, update, delete`. */
+function expected(root, node) {
+	const n = resolveRef(root, node);
+	if (n.const !== void 0) return JSON.stringify(n.const);
+	if (n.enum) return `one of ${n.enum.map(String).join(", ")}`;
+	if (n.if && n.then && n.else) return `${expected(root, n.then)} or ${expected(root, n.else)}`;
+	const words = (Array.isArray(n.type) ? n.type : n.type !== void 0 ? [n.type] : []).map((t) => {
+		if (t === "string" && n.pattern !== void 0) return n.pattern === "^/" ? "a string starting with /" : `a string matching ${n.pattern}`;
+		if (t === "integer" && n.minimum !== void 0) return `an integer ≥ ${n.minimum}`;
+		return TYPE_WORDS[t] ?? t;
+	});
+	return words.length > 0 ? words.join(" or ") : "a value";
+}
+/**
+* The problem one error states, or undefined when another error says it better. `order` lists an object's own
+* problems before those inside its members: the members it should not have first, then the others in the schema's
+* order (what the reader checked first is said first), a list's items in their order.
+*/
+function problemOf(root, e, value) {
+	const text = statement(root, e, value);
+	if (text === void 0) return void 0;
+	const p = e.params;
+	const segments = e.instancePath.split("/").slice(1);
+	let object = e.instancePath;
+	let member = p["missingProperty"] ?? void 0;
+	if (e.keyword === "additionalProperties") return {
+		text,
+		order: `${orderOf(object)}\u00000${String(p["additionalProperty"])}`
+	};
+	const last = segments.at(-1);
+	if (member === void 0 && last !== void 0 && !Array.isArray(valueAtPointer(value, parentOf$2(object)))) {
+		member = last.replace(/~1/g, "/").replace(/~0/g, "~");
+		object = parentOf$2(object);
+	}
+	if (member === void 0) return {
+		text,
+		order: orderOf(object)
+	};
+	const node = branchOf(root, nodesAt(root, object, value).at(-1), valueAtPointer(value, object));
+	const index = Object.keys(node.properties ?? {}).indexOf(member);
+	return {
+		text,
+		order: `${orderOf(object)}\u00001${String(index < 0 ? 999 : index).padStart(3, "0")}${member}`
+	};
+}
+function valueAtPointer(value, pointer) {
+	let node = value;
+	for (const raw of pointer.split("/").slice(1)) node = node?.[raw.replace(/~1/g, "/").replace(/~0/g, "~")];
+	return node;
+}
+function statement(root, e, value) {
+	const at = formatPath("plan", pointerToPath(e.instancePath, value));
+	const nodes = nodesAlong(root, e, value);
+	const holder = nodes[nodes.length - 1];
+	const message = [...nodes].reverse().find((n) => n["x-message"] !== void 0)?.["x-message"];
+	const p = e.params;
+	switch (e.keyword) {
+		case "if": return;
+		case "additionalProperties": return `${at}.${String(p["additionalProperty"])}: unknown field`;
+		case "required": {
+			const field = String(p["missingProperty"]);
+			if (message !== void 0) return `${at}.${field}: ${message}`;
+			const owner = [...nodes].reverse().find((n) => n.properties?.[field] !== void 0);
+			return `${at}.${field}: expected ${owner ? expected(root, owner.properties[field]) : "a value"} (missing)`;
+		}
+		case "oneOf":
+		case "anyOf": {
+			const branches = holder[e.keyword];
+			if (!presenceOnly(branches)) return `${at}: expected ${expected(root, holder)}`;
+			const names = branches.map((b) => b.required[0]).join(" and ");
+			return `${at}: expected ${e.keyword === "oneOf" ? "exactly" : "at least"} one of ${names}`;
+		}
+		case "minItems": {
+			const n = Number(p["limit"]);
+			return `${at}: expected at least ${n === 1 ? "one item" : `${n} items`}`;
+		}
+		case "const":
+			if (e.instancePath === "/formatVersion") return `${at}: unsupported plan format ${JSON.stringify(valueAtPointer(value, e.instancePath))} (expected 1)`;
+			return `${at}: expected ${message ?? expected(root, holder)}`;
+		default: return `${at}: ${message ?? `expected ${expected(root, holder)}`}`;
 	}
 }
-var Shape;
-var init_json_parse = __esmMin((() => {
-	init_errors$1();
-	init_plan$1();
-	init_json_keys();
-	Shape = class {
-		problems;
-		constructor(problems) {
-			this.problems = problems;
-		}
-		fail(at, message) {
-			this.problems.push(`${at}: ${message}`);
-		}
-		object(v, at, allowed) {
-			if (!v || typeof v !== "object" || Array.isArray(v)) {
-				this.fail(at, "expected an object");
-				return false;
-			}
-			for (const k of Object.keys(v)) if (!allowed.includes(k)) this.fail(`${at}.${k}`, "unknown field");
-			return true;
-		}
-		string(v, at, optional = false) {
-			if (optional && v === void 0) return;
-			if (typeof v !== "string") this.fail(at, "expected a string");
-		}
-		int(v, at, min) {
-			if (typeof v !== "number" || !Number.isInteger(v) || v < min) this.fail(at, `expected an integer ≥ ${min}`);
-		}
-		oneOf(v, at, values) {
-			if (typeof v !== "string" || !values.includes(v)) this.fail(at, `expected one of ${values.join(", ")}`);
-		}
-		array(v, at) {
-			if (Array.isArray(v)) return true;
-			this.fail(at, "expected an array");
-			return false;
-		}
-		recordOrNull(v, at) {
-			if (v !== null && (!v || typeof v !== "object" || Array.isArray(v))) this.fail(at, "expected an object or null");
-		}
+/** The errors of a rule of presence-only branches are said once, by the rule (`expected exactly one of …`). */
+function insidePresenceRules(root, errors, value) {
+	const rules = errors.filter((e) => e.keyword === "oneOf" || e.keyword === "anyOf").filter((e) => {
+		const holder = nodesAlong(root, e, value).at(-1);
+		return presenceOnly(holder[e.keyword]);
+	});
+	return (e) => rules.some((r) => e !== r && e.instancePath === r.instancePath && e.schemaPath.startsWith(`${r.schemaPath}/`));
+}
+/** Every problem ajv found, once each, in the order of their places in the plan. */
+function schemaProblems(errors, value) {
+	const root = planSchema();
+	const inside = insidePresenceRules(root, errors, value);
+	const problems = errors.filter((e) => !inside(e)).map((e) => problemOf(root, e, value)).filter((x) => x !== void 0).sort((a, b) => a.order < b.order ? -1 : a.order > b.order ? 1 : 0);
+	return [...new Set(problems.map((x) => x.text))];
+}
+var isNode, TYPE_WORDS, presenceOnly, parentOf$2, orderOf;
+var init_plan_problems = __esmMin((() => {
+	init_format_schemas();
+	init_paths$1();
+	init_json$1();
+	isNode = (v) => isRecord(v);
+	TYPE_WORDS = {
+		array: "an array",
+		boolean: "a boolean",
+		integer: "an integer",
+		null: "null",
+		number: "a number",
+		object: "an object",
+		string: "a string"
 	};
+	presenceOnly = (branches) => branches !== void 0 && branches.every((b) => Object.keys(b).length === 1 && b.required?.length === 1);
+	parentOf$2 = (pointer) => pointer.slice(0, pointer.lastIndexOf("/"));
+	orderOf = (pointer) => pointer.replace(/\/(\d+)(?=\/|$)/g, (_m, n) => `/${n.padStart(9, "0")}`).replace(/\//g, "");
+}));
+// src/plan-file/read-plan.ts
+/** `data` (parsed JSON) as a plan, when it is one; throws UsageError listing every problem found. */
+function readPlan(data) {
+	if (isRecord(data)) {
+		delete data["scopes"];
+		delete data["policy"];
+		data["blocked"] ??= [];
+	}
+	const validate = compileSchema(planSchema());
+	const valid = validate(data);
+	const problems = [...schemaProblems(valid ? [] : validate.errors ?? [], data), ...stepReferenceProblems(data)];
+	if (valid && problems.length === 0) return data;
+	const shown = problems.slice(0, 20);
+	const more = problems.length > shown.length ? `\n… and ${problems.length - shown.length} more` : "";
+	throw new UsageError(`not a valid docops plan:\n${shown.join("\n")}${more}`);
+}
+/** Step ids are unique, and a step depends only on steps of the plan. */
+function stepReferenceProblems(data) {
+	const steps = isRecord(data) && Array.isArray(data["steps"]) ? data["steps"].filter(isRecord) : [];
+	const problems = [];
+	const ids = /* @__PURE__ */ new Set();
+	for (const st of steps) {
+		if (ids.has(st["id"])) problems.push(`plan.steps: duplicate step id ${String(st["id"])}`);
+		ids.add(st["id"]);
+	}
+	for (const st of steps) {
+		const dependsOn = st["dependsOn"];
+		for (const d of Array.isArray(dependsOn) ? dependsOn : []) if (!ids.has(d)) problems.push(`plan.steps[${String(st["id"])}].dependsOn: unknown step ${String(d)}`);
+	}
+	return problems;
+}
+var init_read_plan = __esmMin((() => {
+	init_format_schemas();
+	init_errors$1();
+	init_schema$2();
+	init_plan_problems();
+	init_json$1();
 }));
 // src/plan-file/saved-plan.ts
 function createSavedPlan(input) {
@@ -65697,7 +73293,7 @@ function parseSavedPlan(text, file = "plan file") {
 	if (problems.length > 0 || !isOptions(options) || !isCost(cost)) throw new UsageError(`${file} is not a valid docops saved plan:\n${problems.join("\n")}`);
 	let plan;
 	try {
-		plan = parsePlanJson(JSON.stringify(data["plan"]));
+		plan = readPlan(data["plan"]);
 	} catch (err) {
 		throw new UsageError(`${file}: ${err.message}`);
 	}
@@ -65727,16 +73323,14 @@ function isCost(v) {
 	const rate = v["rateLimit"];
 	return rate === void 0 || isRecord(rate) && hasNumbers(rate, ["limit", "remaining"]) && (rate["resetInMs"] === void 0 || typeof rate["resetInMs"] === "number");
 }
-function isRecord(v) {
-	return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 var HEAD_KEYS, isStringRecord, isModes, hasNumbers;
 var init_saved_plan = __esmMin((() => {
 	init_errors$1();
 	init_json();
-	init_json_parse();
+	init_read_plan();
 	init_plan$1();
 	init_digests();
+	init_json$1();
 	HEAD_KEYS = [
 		"formatVersion",
 		"createdAt",
@@ -66023,7 +73617,7 @@ function fieldChanges(before, after, prefix = "") {
 		if (sameValue(b[f], a[f])) continue;
 		const bv = b[f];
 		const av = a[f];
-		if (isPlainObject$3(bv) && isPlainObject$3(av)) out.push(...fieldChanges(bv, av, `${prefix}${f}.`));
+		if (isRecord(bv) && isRecord(av)) out.push(...fieldChanges(bv, av, `${prefix}${f}.`));
 		else out.push({
 			field: `${prefix}${f}`,
 			before: bv,
@@ -66086,7 +73680,7 @@ function cascadeLabel(c) {
 }
 /** What a line says of its ownership mode: a reported change why it is not applied, an additive step its mode. */
 function modeTag(s, reported = false) {
-	if (reported && "drift" in s && s.drift !== void 0 && s.drift !== "revert") return DRIFT_REASON[s.drift];
+	if (reported && "drift" in s && s.drift !== void 0) return DRIFT_REASON[s.drift];
 	if (s.mode === void 0 || s.mode === "authoritative") return void 0;
 	return reported ? MODE_REASON[s.mode] : s.mode;
 }
@@ -66095,14 +73689,14 @@ function unmanagedTags(u) {
 	const tags = [u.mode === "additive" ? "additive: left in place, a written list is not the whole list" : void 0, u.id ? `id ${u.id}` : void 0].filter(Boolean);
 	return tags.length > 0 ? ` (${tags.join("; ")})` : "";
 }
-var SENSITIVE, SECRET_FIELD_RE, MISSING, hasShownValue, isPlainObject$3, stepLabel, ACTION_SYMBOL, summaryLine, CASCADE_PREFIX, NO_CHANGES, NOTHING_ELSE, blockedHeading, sourcePrefix, reportedOnly, reportedHeading, ownedHeading, ownedLine, reportedStep;
+var SENSITIVE, SECRET_FIELD_RE, MISSING, hasShownValue, stepLabel, ACTION_SYMBOL, summaryLine, CASCADE_PREFIX, NO_CHANGES, NOTHING_ELSE, blockedHeading, sourcePrefix, reportedOnly, reportedHeading, ownedHeading, ownedLine, reportedStep;
 var init_values = __esmMin((() => {
 	init_plan$1();
+	init_json$1();
 	SENSITIVE = "(sensitive)";
 	SECRET_FIELD_RE = /token|secret|password|passwd|sharekey|authorization|apikey|api_key|credential|private_?key/i;
 	MISSING = "(unset)";
 	hasShownValue = (step, field, value) => value !== void 0 && (value !== null || step.nulls?.[field] !== void 0);
-	isPlainObject$3 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 	stepLabel = (s) => `${s.kind} ${s.org}/${s.key}`;
 	ACTION_SYMBOL = {
 		create: "+",
@@ -66209,47 +73803,40 @@ function summaryTable(plan, t) {
 		return `| ${escapeMarkdown(kind)} | ${c.create} | ${c.update} | ${c.delete} | ${along.get(kind) ?? 0} |`;
 	}).join("\n")}\n| **Total** | ${t.add} | ${t.change} | ${t.delete} | ${t.cascaded} |`;
 }
-function renderMarkdown(fullPlan, options = {}) {
-	const { byCreate, folded } = createFollowUps(fullPlan.steps);
-	const plan = {
-		...fullPlan,
-		steps: fullPlan.steps.filter((s) => !folded.has(s.id))
-	};
-	const maxLength = options.maxLength ?? 65536;
-	const reserve = truncationNote(plan.steps.length, plan.steps.length).length + 2;
-	const budget = new Budget(maxLength);
-	budget.add(`### ${options.title ?? "docops plan"}\n\n`);
+/** A bulleted list of at most MAX_LISTED items, then how many more. */
+function bullets(all, item) {
+	const items = all.slice(0, MAX_LISTED).map((x) => `- ${item(x)}`);
+	if (all.length > MAX_LISTED) items.push(`- … and ${all.length - MAX_LISTED} more`);
+	return items.join("\n");
+}
+/** The summary: "No changes" (or why there is nothing else), else the totals, the table and who made the drift. */
+function summary(plan) {
 	const reported = plan.reported ?? [];
-	if (plan.steps.length === 0) budget.add(`${plan.blocked.length > 0 ? `**${NOTHING_ELSE}**` : reported.length > 0 ? `**${reportedOnly(reported.length)}**` : NO_CHANGES}\n\n`);
-	else {
-		const t = totals(plan.steps);
-		budget.add(`**${summaryLine(t)}**\n\n${summaryTable(plan, t)}\n\n`);
-		const unknown = unavailableLine(plan);
-		if (unknown !== void 0) budget.add(`${escapeMarkdown(unknown)}\n\n`);
-	}
-	for (const section of options.sections ?? []) budget.add(`${section}\n\n`);
-	for (const note of options.notes ?? []) budget.tryAdd(`${note}\n\n`, reserve);
-	if (plan.blocked.length > 0) {
-		const items = plan.blocked.slice(0, MAX_LISTED).map((b) => `- :x: ${escapeMarkdown(`${stepLabel(b)}: ${sourcePrefix(b)}${b.message}`)}`);
-		if (plan.blocked.length > MAX_LISTED) items.push(`- … and ${plan.blocked.length - MAX_LISTED} more`);
-		budget.tryAdd(`**${escapeMarkdown(blockedHeading(plan.blocked.length))}**\n\n${items.join("\n")}\n\n`, reserve);
-	}
-	if (reported.length > 0) {
-		const items = reported.slice(0, MAX_LISTED).map((r) => `- ${escapeMarkdown(`${stepLine(reportedStep(r), 400)} (${[modeTag(r, true), r.note].filter(Boolean).join("; ")})`)}`);
-		if (reported.length > MAX_LISTED) items.push(`- … and ${reported.length - MAX_LISTED} more`);
-		budget.tryAdd(`**${escapeMarkdown(reportedHeading(reported.length))}**\n\n${items.join("\n")}\n\n`, reserve);
-	}
+	if (plan.steps.length === 0) return `${plan.blocked.length > 0 ? `**${NOTHING_ELSE}**` : reported.length > 0 ? `**${reportedOnly(reported.length)}**` : NO_CHANGES}\n\n`;
+	const t = totals(plan.steps);
+	const unknown = unavailableLine(plan);
+	return `**${summaryLine(t)}**\n\n${summaryTable(plan, t)}\n\n${unknown !== void 0 ? `${escapeMarkdown(unknown)}\n\n` : ""}`;
+}
+/**
+* What stands beside the steps, one line each: blocked objects first (a reviewer must see that the plan falls
+* short), then drift the ownership modes leave alone, what another writer owns, and the warnings.
+*/
+function listSections(plan) {
+	const reported = plan.reported ?? [];
 	const owned = plan.owned ?? [];
-	if (owned.length > 0) {
-		const items = owned.slice(0, MAX_LISTED).map((o) => `- ${escapeMarkdown(ownedLine(o))}`);
-		if (owned.length > MAX_LISTED) items.push(`- … and ${owned.length - MAX_LISTED} more`);
-		budget.tryAdd(`**${escapeMarkdown(ownedHeading(owned.length))}**\n\n${items.join("\n")}\n\n`, reserve);
-	}
-	if (plan.warnings.length > 0) {
-		const items = plan.warnings.slice(0, MAX_LISTED).map((w) => `- ${escapeMarkdown(`${stepLabel(w)}: ${w.message}`)}`);
-		if (plan.warnings.length > MAX_LISTED) items.push(`- … and ${plan.warnings.length - MAX_LISTED} more`);
-		budget.tryAdd(`**Warnings (${plan.warnings.length})**\n\n${items.join("\n")}\n\n`, reserve);
-	}
+	const sections = [];
+	if (plan.blocked.length > 0) sections.push(`**${escapeMarkdown(blockedHeading(plan.blocked.length))}**\n\n` + bullets(plan.blocked, (b) => `:x: ${escapeMarkdown(`${stepLabel(b)}: ${sourcePrefix(b)}${b.message}`)}`));
+	if (reported.length > 0) sections.push(`**${escapeMarkdown(reportedHeading(reported.length))}**\n\n` + bullets(reported, (r) => escapeMarkdown(`${stepLine(reportedStep(r), 400)} (${[modeTag(r, true), r.note].filter(Boolean).join("; ")})`)));
+	if (owned.length > 0) sections.push(`**${escapeMarkdown(ownedHeading(owned.length))}**\n\n` + bullets(owned, (o) => escapeMarkdown(ownedLine(o))));
+	if (plan.warnings.length > 0) sections.push(`**Warnings (${plan.warnings.length})**\n\n` + bullets(plan.warnings, (w) => escapeMarkdown(`${stepLabel(w)}: ${w.message}`)));
+	return sections.map((section) => `${section}\n\n`);
+}
+/**
+* Per-kind details, in plan order of first appearance. Space is shared so that every kind keeps at least its
+* heading (a collapsed block saying how many of its steps were left out) when the budget runs out; how many steps
+* were shown.
+*/
+function kindDetails(plan, byCreate, budget, reserve) {
 	const byKind = /* @__PURE__ */ new Map();
 	for (const s of plan.steps) {
 		const list = byKind.get(s.kind);
@@ -66265,7 +73852,6 @@ function renderMarkdown(fullPlan, options = {}) {
 	const unmanagedReserve = plan.unmanaged.length > 0 ? unmanagedLine(plan.unmanaged.length).length : 0;
 	let laterReserve = kinds.reduce((n, k) => n + collapsedBlock(k.head, k.steps.length).length, 0);
 	let shown = 0;
-	let truncated = false;
 	for (const { head, steps } of kinds) {
 		laterReserve -= collapsedBlock(head, steps.length).length;
 		const reserveHere = reserve + laterReserve + unmanagedReserve;
@@ -66280,18 +73866,35 @@ function renderMarkdown(fullPlan, options = {}) {
 		}
 		shown += body.length;
 		const hidden = steps.length - body.length;
-		if (hidden > 0) truncated = true;
-		if (body.length === 0) budget.tryAdd(collapsedBlock(head, hidden), reserve + laterReserve + unmanagedReserve);
+		if (body.length === 0) budget.tryAdd(collapsedBlock(head, hidden), reserveHere);
 		else budget.add(head + FENCE_OPEN + body.join("") + FENCE_CLOSE + (hidden > 0 ? moreLine(hidden) : "") + DETAILS_CLOSE);
 	}
-	if (plan.unmanaged.length > 0) {
-		const n = plan.unmanaged.length;
-		const items = plan.unmanaged.slice(0, MAX_LISTED).map((u) => `- ${escapeMarkdown(`${stepLabel(u)}${u.mode !== void 0 ? unmanagedTags({ mode: u.mode }) : ""}`)}`);
-		if (n > MAX_LISTED) items.push(`- … and ${n - MAX_LISTED} more`);
-		const section = `<details><summary>Unmanaged: ${n} live object${n === 1 ? "" : "s"} not in any manifest (left alone)</summary>\n\n${items.join("\n")}\n\n</details>\n\n`;
-		if (!budget.tryAdd(section, reserve)) budget.tryAdd(unmanagedLine(n), reserve);
-	}
-	if (truncated) budget.add(truncationNote(shown, plan.steps.length));
+	return shown;
+}
+/** The live objects no manifest mentions, listed in a closed block, or counted in one line when that does not fit. */
+function unmanagedSection(plan, budget, reserve) {
+	const n = plan.unmanaged.length;
+	if (n === 0) return;
+	const items = bullets(plan.unmanaged, (u) => escapeMarkdown(`${stepLabel(u)}${u.mode !== void 0 ? unmanagedTags({ mode: u.mode }) : ""}`));
+	const section = `<details><summary>Unmanaged: ${n} live object${n === 1 ? "" : "s"} not in any manifest (left alone)</summary>\n\n${items}\n\n</details>\n\n`;
+	if (!budget.tryAdd(section, reserve)) budget.tryAdd(unmanagedLine(n), reserve);
+}
+function renderMarkdown(fullPlan, options = {}) {
+	const { byCreate, folded } = createFollowUps(fullPlan.steps);
+	const plan = {
+		...fullPlan,
+		steps: fullPlan.steps.filter((s) => !folded.has(s.id))
+	};
+	const reserve = truncationNote(plan.steps.length, plan.steps.length).length + 2;
+	const budget = new Budget(options.maxLength ?? 65536);
+	budget.add(`### ${options.title ?? "docops plan"}\n\n`);
+	budget.add(summary(plan));
+	for (const section of options.sections ?? []) budget.add(`${section}\n\n`);
+	for (const note of options.notes ?? []) budget.tryAdd(`${note}\n\n`, reserve);
+	for (const section of listSections(plan)) budget.tryAdd(section, reserve);
+	const shown = kindDetails(plan, byCreate, budget, reserve);
+	unmanagedSection(plan, budget, reserve);
+	if (shown < plan.steps.length) budget.add(truncationNote(shown, plan.steps.length));
 	return budget.parts.join("").trimEnd() + "\n";
 }
 var MARKDOWN_MAX_LENGTH, VALUE_MAX, MAX_LISTED, counts, Budget, FENCE_OPEN, FENCE_CLOSE, DETAILS_CLOSE, collapsedBlock, moreLine, unmanagedLine;
@@ -66356,14 +73959,14 @@ var init_report_error = __esmMin((() => {
 	init_log_options();
 	init_ansi();
 }));
-// src/daemon/config-tokens.ts
+// src/config/tokens.ts
 /**
 * The API tokens docops.yaml names, read when the daemon starts (and by `plan`/`apply --config` for each
 * organization): a token file, or an organization's `tokenEnv`. Each is registered as a secret the moment it is
-* read; a problem names the place of the field that named it (every config problem does: docs/daemon.md). Its
-* own module so the CLI loads nothing else of the daemon for it.
+* read; a problem names the place of the field that named it (every config problem does: docs/daemon.md). The
+* daemon and `plan`/`apply --config` read tokens through this module alone.
 */
-var config_tokens_exports = /* @__PURE__ */ __exportAll({
+var tokens_exports = /* @__PURE__ */ __exportAll({
 	orgToken: () => orgToken,
 	readTokenFile: () => readTokenFile,
 	tokenFromEnv: () => tokenFromEnv
@@ -66399,7 +74002,7 @@ function orgToken(env, org, index) {
 	if (token === void 0) throw configProblem(void 0, `organizations[${index}]: give tokenFile or tokenEnv (organization ${org.id})`);
 	return token;
 }
-var init_config_tokens = __esmMin((() => {
+var init_tokens = __esmMin((() => {
 	init_errors$1();
 	init_secrets();
 }));
@@ -66408,8 +74011,8 @@ var init_config_tokens = __esmMin((() => {
 async function configOrganizations(ctx) {
 	const file = ctx.values.config;
 	if (typeof file !== "string") return void 0;
-	const { loadDaemonConfig } = await Promise.resolve().then(() => (init_config$1(), config_exports));
-	const config = await loadDaemonConfig(file, { env: {
+	const { loadConfig } = await Promise.resolve().then(() => (init_load$1(), load_exports));
+	const config = await loadConfig(file, { env: {
 		...ctx.io.env,
 		DOCOPS_MANIFESTS: typeof ctx.values.manifests === "string" ? ctx.values.manifests : "."
 	} });
@@ -66428,7 +74031,7 @@ async function configOrganizations(ctx) {
 */
 async function orgContext(ctx, config, org) {
 	const env = withoutTokens(ctx.io.env, config.organizations ?? []);
-	const { orgToken } = await Promise.resolve().then(() => (init_config_tokens(), config_tokens_exports));
+	const { orgToken } = await Promise.resolve().then(() => (init_tokens(), tokens_exports));
 	const token = orgToken(ctx.io.env, org, Math.max(0, (config.organizations ?? []).indexOf(org)));
 	const prune = Object.entries(org.prune ?? config.prune).filter(([, on]) => on).map(([k]) => k);
 	const apiUrl = ctx.global.apiUrl ?? config.apiUrl;
@@ -66802,11 +74405,10 @@ var init_apply_report = __esmMin((() => {
 }));
 // src/render/index.ts
 var init_render = __esmMin((() => {
-	init_json();
 	init_markdown();
 	init_text();
 	init_format();
-	init_json_parse();
+	init_json();
 	init_apply_report();
 	init_ansi();
 }));
@@ -66874,6 +74476,634 @@ var init_plan_output = __esmMin((() => {
 		description: `Assumed latency per API request for the plan's time estimate (default 100)`
 	};
 	PR_MARKDOWN_MAX_LENGTH = MARKDOWN_MAX_LENGTH - 1024;
+}));
+// src/cli/progress.ts
+function createProgress(stream, title, now = Date.now) {
+	if (stream.isTTY !== true) return NOOP;
+	let reads = 0;
+	let label = "";
+	let last = 0;
+	let shown = false;
+	const draw = () => {
+		last = now();
+		shown = true;
+		stream.write(`\r\x1b[K${title}${label ? ` (${label})` : ""}: ${reads} read${reads === 1 ? "" : "s"}…`);
+	};
+	return {
+		tick: () => {
+			reads++;
+			if (now() - last >= 100) draw();
+		},
+		phase: (l) => {
+			label = l;
+			draw();
+		},
+		done: () => {
+			if (shown) stream.write("\r\x1B[K");
+		}
+	};
+}
+/** The same client, calling `onRead` after every GET and every complete list. */
+function countingClient(client, onRead) {
+	const after = (p) => p.finally(onRead);
+	return {
+		get baseUrl() {
+			return client.baseUrl;
+		},
+		request: (method, path, options) => method === "GET" ? after(client.request(method, path, options)) : client.request(method, path, options),
+		get: (path, query) => after(client.get(path, query)),
+		paginate: (path, query) => client.paginate(path, query),
+		listAll: (path, query) => after(client.listAll(path, query)),
+		close: () => client.close()
+	};
+}
+var NOOP;
+var init_progress = __esmMin((() => {
+	NOOP = {
+		tick: () => {},
+		phase: () => {},
+		done: () => {}
+	};
+}));
+// src/engine/apply-outcome.ts
+function incompleteCreates(steps, outputs, partial, failed, skipped) {
+	const byId = new Map(steps.map((s) => [s.id, s]));
+	const dependents = /* @__PURE__ */ new Map();
+	for (const s of steps) for (const d of s.dependsOn) dependents.set(d, [...dependents.get(d) ?? [], s.id]);
+	const out = [];
+	for (const s of steps) {
+		const id = outputs[s.id]?.["id"];
+		if (s.action !== "create" || id === void 0) continue;
+		const broken = partial.get(s.id);
+		const undone = transitive(s.id, dependents).filter((d) => failed.has(d) || skipped.has(d));
+		if (!broken && undone.length === 0) continue;
+		const full = {
+			stepId: s.id,
+			kind: s.kind,
+			key: s.key,
+			id,
+			notSet: broken ? fieldsOf(s, broken.failedAt) : [],
+			dependents: undone.map((d) => {
+				const dep = byId.get(d);
+				return {
+					stepId: d,
+					kind: dep.kind,
+					action: dep.action,
+					outcome: failed.has(d) ? "failed" : "not attempted"
+				};
+			}),
+			...broken ? { failedRequest: {
+				request: broken.request,
+				message: broken.message
+			} } : {},
+			summary: ""
+		};
+		full.summary = describeIncomplete(full);
+		out.push(full);
+	}
+	return out;
+}
+function transitive(start, dependents) {
+	const seen = /* @__PURE__ */ new Set();
+	const queue = [...dependents.get(start) ?? []];
+	while (queue.length > 0) {
+		const next = queue.shift();
+		if (seen.has(next)) continue;
+		seen.add(next);
+		queue.push(...dependents.get(next) ?? []);
+	}
+	return [...seen];
+}
+/** Top-level body keys of the step's requests from `from` on. */
+function fieldsOf(step, from) {
+	const keys = /* @__PURE__ */ new Set();
+	for (const r of step.requests.slice(from)) if (r.body && typeof r.body === "object" && !Array.isArray(r.body)) for (const k of Object.keys(r.body)) keys.add(k);
+	return [...keys];
+}
+/**
+* One sentence, e.g. "Site Acme Help Center was created (id site-12), but its PATCH /orgs/o/sites/site-12 failed:
+* …; left behind: the Site without basename, proxy set; not done because of it: 3 SiteSection create (not
+* attempted). The next plan completes it, or you can delete it."
+*/
+function describeIncomplete(x) {
+	const head = `${x.kind} ${x.key} was created (id ${x.id})`;
+	const deps = x.dependents.length > 0 ? countDependents(x.dependents) : void 0;
+	let text;
+	if (x.failedRequest) {
+		const left = x.notSet.length > 0 ? `the ${x.kind} without ${x.notSet.join(", ")} set` : `the ${x.kind} as first created`;
+		const { request, message } = x.failedRequest;
+		text = `${head}, but its ${request} failed${message.startsWith(`${request} failed`) ? message.slice(`${request} failed`.length) : `: ${message}`}; left behind: ${left}${deps ? `; not done because of it: ${deps}` : ""}`;
+	} else text = `${head}, but steps that depend on it did not complete: ${deps ?? "none"}; left behind: the ${x.kind} without them`;
+	return `${text}. The next plan completes it, or you can delete it.`;
+}
+/** `Team/o/x#members (not attempted)` for a lone step of its sort, `3 SiteSection create (not attempted)` for several. */
+function countDependents(ds) {
+	const groups = /* @__PURE__ */ new Map();
+	for (const d of ds) {
+		const label = `${d.kind} ${d.action} (${d.outcome})`;
+		groups.set(label, [...groups.get(label) ?? [], d]);
+	}
+	return [...groups].map(([label, g]) => g.length === 1 ? `${g[0].stepId} (${g[0].outcome})` : `${g.length} ${label}`).join(", ");
+}
+var init_apply_outcome = __esmMin((() => {}));
+// src/engine/merge.ts
+function valueAt(root, keys) {
+	let v = root;
+	for (const k of keys) v = isRecord(v) ? v[k] : void 0;
+	return v;
+}
+/** The parent object of `keys`' last member (made along the way when `make`), and that member's name. */
+function parentOf$1(root, keys, make) {
+	let node = root;
+	for (const k of keys.slice(0, -1)) {
+		const next = node[k];
+		if (isRecord(next)) node = next;
+		else if (make) node = node[k] = {};
+		else return void 0;
+	}
+	return node;
+}
+/** A `sets` delta `{add, remove}` applied to the list read: the removed items out, the added ones it lacks in. */
+function applySet(read, delta) {
+	const list = Array.isArray(read) ? read : [];
+	const add = isRecord(delta) && Array.isArray(delta["add"]) ? delta["add"] : [];
+	const remove = isRecord(delta) && Array.isArray(delta["remove"]) ? delta["remove"] : [];
+	const kept = list.filter((x) => !remove.some((r) => sameJson(r, x)));
+	return [...kept, ...add.filter((a) => !kept.some((x) => sameJson(a, x)))];
+}
+/**
+* `read` with `patch` laid over it: plain objects merge member by member (recursively), except at the `whole`
+* pointers (where only the members docops does not know, `known`, are kept from what was read); every other patch
+* value (list, scalar, null) replaces the value read; a `sets` list is the list read with the patch's delta applied.
+* Then the `remove` members are deleted, the top-level `omit` members dropped, and with `pick` only the patch's own
+* top-level members and the picked ones kept. Neither input is changed.
+*/
+function mergePatch(read, patch, spec = {}) {
+	const whole = new Set(spec.whole ?? []);
+	let laid = patch;
+	if (isRecord(patch) && (spec.sets ?? []).length > 0) {
+		const copy = structuredClone(patch);
+		for (const pointer of spec.sets ?? []) {
+			const keys = keysOf(pointer);
+			const parent = parentOf$1(copy, keys, true);
+			parent[keys[keys.length - 1]] = applySet(valueAt(read, keys), valueAt(patch, keys));
+		}
+		laid = copy;
+	}
+	const merged = mergeAt(read, laid, "", whole, new Set(spec.known ?? []));
+	if (!isRecord(merged)) return merged;
+	for (const pointer of spec.remove ?? []) {
+		const keys = keysOf(pointer);
+		const parent = parentOf$1(merged, keys, false);
+		if (parent) delete parent[keys[keys.length - 1]];
+	}
+	for (const k of spec.omit ?? []) delete merged[k];
+	if (spec.pick && isRecord(patch)) {
+		const keep = /* @__PURE__ */ new Set([...Object.keys(patch), ...spec.pick]);
+		for (const k of Object.keys(merged)) if (!keep.has(k)) delete merged[k];
+	}
+	return merged;
+}
+function mergeAt(read, patch, pointer, whole, known) {
+	if (!isRecord(patch)) return structuredClone(patch);
+	if (pointer !== "" && whole.has(pointer)) {
+		const out = structuredClone(patch);
+		if ([...known].some((p) => p.startsWith(`${pointer}/`)) && isRecord(read)) {
+			for (const [k, v] of Object.entries(read)) if (!(k in out) && !known.has(`${pointer}/${escapePointer(k)}`)) out[k] = structuredClone(v);
+		}
+		return out;
+	}
+	const out = isRecord(read) ? structuredClone(read) : {};
+	for (const [k, v] of Object.entries(patch)) out[k] = mergeAt(out[k], v, `${pointer}/${escapePointer(k)}`, whole, known);
+	return out;
+}
+var escapePointer, keysOf, sameJson;
+var init_merge = __esmMin((() => {
+	init_json$1();
+	escapePointer = (k) => k.replace(/~/g, "~0").replace(/\//g, "~1");
+	keysOf = (pointer) => pointer.split("/").slice(1).map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"));
+	sameJson = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+}));
+// src/engine/send.ts
+/**
+* One request of a step; the response body. A request that keeps an id from its response, or says how to find
+* what it creates, creates an object: it is retried only like a POST (PUT /orgs/{id}/teams creates too) and,
+* when it may have reached the server, looked up rather than re-sent blindly.
+*/
+async function send(client, step, req, path, body, emit, write) {
+	const specs = recoverSpecs(req);
+	const idempotent = specs.length > 0 || req.capture !== void 0 && Object.keys(req.capture).length > 0 ? { idempotent: false } : req.idempotent === true ? { idempotent: true } : {};
+	const signal = write.signal;
+	let payload = body;
+	for (let round = 0;; round++) {
+		const stop = round > 0 ? write.gate() : void 0;
+		if (stop !== void 0) throw new WritesStoppedError(stop);
+		try {
+			return (await client.request(req.method, path, {
+				...payload === void 0 ? {} : { body: payload },
+				...req.joins ? { joins: req.joins } : {},
+				...idempotent,
+				...signal ? { signal } : {}
+			})).body;
+		} catch (err) {
+			if (!(err instanceof ApiError) || err.unreachable) throw err;
+			const mayHaveHappened = err.effect === "maybe" || err.effect === "pending";
+			if (req.method === "DELETE" && err.status === 404 && mayHaveHappened) return void 0;
+			if (specs.length === 0 || !mayHaveHappened || round >= MAX_RECOVERIES) throw err;
+			const what = `${req.method} ${path}`;
+			let found;
+			try {
+				found = await lookUp(client, specs, path, payload, write);
+			} catch (lookupErr) {
+				const why = lookupErr instanceof Error ? lookupErr.message : String(lookupErr);
+				throw new Error(`${err.message}; it may have been processed, and looking for what it creates failed: ${why} (the next plan will tell)`, { cause: lookupErr });
+			}
+			if (found.kind === "found") {
+				emit({
+					type: "recovered",
+					step,
+					request: what,
+					outcome: "found"
+				});
+				return found.item;
+			}
+			if (found.kind === "several") throw new Error(`${err.message}; it may have been processed, and ${found.ids.length} listed objects match what it creates (${found.ids.join(", ")}): not guessing which, resolve by hand`, { cause: err });
+			const left = found.kind === "batch" ? found.missing : void 0;
+			const missing = left?.reduce((n, m) => n + m.elements.length, 0);
+			if (missing === 0) {
+				emit({
+					type: "recovered",
+					step,
+					request: what,
+					outcome: "found"
+				});
+				return;
+			}
+			if (err.effect === "pending") throw new Error(`${err.message}; no answer in time, and what it creates is not listed yet: the server may still process it, so it was not sent again (the next plan will tell)`, { cause: err });
+			emit({
+				type: "recovered",
+				step,
+				request: what,
+				outcome: found.kind === "batch" && missing !== void 0 && missing < found.total ? "partly found" : "absent"
+			});
+			for (const m of left ?? []) payload = withElements(payload, m.each, m.elements);
+		}
+	}
+}
+/**
+* Find what a create that may have happened made. A list may show a change a while after it was made (lagging
+* lists, src/api/expectations.ts): "not listed" is an answer only once the list is newer than the create, so
+* while the client says lists may lag, the list is read again (0.25, 0.5, 1, 2, 4, 4 … s apart) until the object
+* shows or that lag has passed since the create failed.
+*/
+async function lookUp(client, specs, path, payload, write) {
+	const lag = client.listLag?.() ?? 0;
+	const wait = write.sleep ?? ((ms, signal) => (0, node_timers_promises.setTimeout)(ms, void 0, signal ? { signal } : {}));
+	let found = await findCreated(client, specs, path, payload);
+	for (let waited = 0, i = 0; waited < lag && notAllThere(found); i++) {
+		const ms = Math.min(LOOK_AGAIN_MS[Math.min(i, LOOK_AGAIN_MS.length - 1)], lag - waited);
+		await wait(ms, write.signal);
+		waited += ms;
+		found = await findCreated(client, specs, path, payload);
+	}
+	return found;
+}
+var MAX_RECOVERIES, WritesStoppedError, LOOK_AGAIN_MS, notAllThere;
+var init_send = __esmMin((() => {
+	init_errors$1();
+	init_plan$1();
+	init_recover();
+	MAX_RECOVERIES = 5;
+	WritesStoppedError = class extends Error {
+		reason;
+		constructor(reason) {
+			super(`writing stopped: ${reason}`);
+			this.reason = reason;
+			this.name = "WritesStoppedError";
+		}
+	};
+	LOOK_AGAIN_MS = [
+		250,
+		500,
+		1e3,
+		2e3,
+		4e3
+	];
+	notAllThere = (found) => found.kind === "absent" || found.kind === "batch" && found.missing.some((m) => m.elements.length > 0);
+}));
+// src/engine/settle.ts
+/**
+* Read `spec.path` until it settles; throws (failing the step) when it shows a failure field, never settles within
+* `spec.reads` reads, or apply is stopped. `after` names the write, for messages (`PUT /orgs/o/openapi/pets`).
+*/
+async function settle(client, spec, after, options = {}) {
+	const sleep = options.sleep ?? timer;
+	let last;
+	for (let read = 0; read < Math.max(1, spec.reads); read++) {
+		const delay = delayOf(read);
+		if (delay > 0) await sleep(delay, options.signal);
+		if (options.signal?.aborted) throw new Error(`${after} was sent, and apply was stopped before ${spec.path} showed ${conditions(spec)}: the next plan shows the outcome`);
+		last = await client.get(spec.path);
+		if (spec.until.every((c) => pick(last, c.field) === c.value)) {
+			failIfShown(spec, last, after);
+			return;
+		}
+	}
+	const seen = spec.until.map((c) => `${c.field} ${JSON.stringify(pick(last, c.field) ?? null)}`).join(", ");
+	throw new Error(`${after} was sent, and ${spec.path} still shows ${seen} after ${spec.reads} reads (waiting for ${conditions(spec)}): the next plan shows the outcome`);
+}
+function failIfShown(spec, body, after) {
+	for (const f of spec.failWhen ?? []) {
+		const value = pick(body, f.field);
+		if (!isSet(value)) continue;
+		const detail = f.detail === void 0 ? void 0 : pick(body, f.detail);
+		const shown = typeof value === "string" ? value : JSON.stringify(value);
+		throw new Error(`${f.message ?? `${after} did not succeed`}: ${f.field} ${oneLine(shown)}${typeof detail === "string" && detail !== "" ? ` (${oneLine(detail)})` : ""}`);
+	}
+}
+var SETTLE_DELAYS_MS, delayOf, timer, isSet, oneLine, conditions;
+var init_settle = __esmMin((() => {
+	init_recover();
+	SETTLE_DELAYS_MS = [
+		0,
+		250,
+		500,
+		1e3,
+		2e3,
+		4e3,
+		8e3
+	];
+	delayOf = (read) => SETTLE_DELAYS_MS[Math.min(read, SETTLE_DELAYS_MS.length - 1)];
+	timer = (ms, signal) => new Promise((resolve) => {
+		const done = () => {
+			clearTimeout(t);
+			signal?.removeEventListener("abort", done);
+			resolve();
+		};
+		const t = setTimeout(done, ms);
+		signal?.addEventListener("abort", done, { once: true });
+	});
+	isSet = (v) => v !== void 0 && v !== null && v !== "";
+	oneLine = (s) => {
+		const flat = s.replace(/\s+/g, " ").trim();
+		return flat.length > 300 ? `${flat.slice(0, 299)}…` : flat;
+	};
+	conditions = (spec) => spec.until.map((c) => `${c.field} ${c.value}`).join(", ");
+}));
+// src/engine/apply-options.ts
+var UNREACHABLE_REASON;
+var init_apply_options = __esmMin((() => {
+	UNREACHABLE_REASON = "API unreachable";
+}));
+// src/engine/apply-steps.ts
+function startRun(client, options) {
+	return {
+		client,
+		options,
+		report: {
+			applied: [],
+			failed: [],
+			skipped: [],
+			skipReasons: {},
+			incomplete: [],
+			outputs: {}
+		},
+		notOk: /* @__PURE__ */ new Set(),
+		refused: /* @__PURE__ */ new Map(),
+		partial: /* @__PURE__ */ new Map(),
+		emit: options.onStep ?? (() => {})
+	};
+}
+/** The write gate's answer, kept once it said stop: no later check may reopen it within this apply. */
+function gateClosed(run) {
+	const { report, options } = run;
+	if (report.stopped === void 0 && options.writeGate) {
+		const why = options.writeGate.check() ?? (options.writeGate.signal?.aborted === true ? "the write gate was closed" : void 0);
+		if (why !== void 0) report.stopped = why;
+	}
+	return report.stopped;
+}
+function skip(run, step, reason) {
+	run.notOk.add(step.id);
+	run.report.skipped.push(step.id);
+	run.report.skipReasons[step.id] = reason;
+	run.emit({
+		type: "skipped",
+		step,
+		reason
+	});
+}
+/** Why a step must not start (and skip it, saying so), or false when it may. */
+function skipped(run, step) {
+	const { report, options } = run;
+	const blocker = step.dependsOn.find((d) => run.notOk.has(d));
+	const kindRefused = run.refused.get(step.kind);
+	const why = report.unreachable !== void 0 ? UNREACHABLE_REASON : gateClosed(run) !== void 0 ? `writing stopped: ${report.stopped}` : blocker !== void 0 ? `depends on ${blocker}, which did not succeed` : options.signal?.aborted ? "apply was stopped" : kindRefused;
+	if (why === void 0) return false;
+	skip(run, step, why);
+	return true;
+}
+function succeeded(run, step, outputs, started) {
+	run.report.outputs[step.id] = outputs;
+	run.report.applied.push(step.id);
+	run.emit({
+		type: "done",
+		step,
+		durationMs: performance.now() - started
+	});
+}
+/** A step failed at its request `at` (sent as `sent`), with the outputs it had kept. */
+function failed(run, step, err, started, outputs = {}, at = 0, sent = "") {
+	const { report, options } = run;
+	const error = explainForbidden(err instanceof Error ? err : new Error(String(err)), options.scopesOf);
+	if (error instanceof ApiError && error.status === 403 && !run.refused.has(step.kind)) run.refused.set(step.kind, `the token may not write ${step.kind} (${error.method} ${error.path} was refused with 403${scopeHint(error, options.scopesOf)})`);
+	run.notOk.add(step.id);
+	report.failed.push({
+		stepId: step.id,
+		message: error.message
+	});
+	if (outputs["id"] !== void 0) {
+		report.outputs[step.id] = outputs;
+		run.partial.set(step.id, {
+			id: step.id,
+			failedAt: at,
+			request: sent,
+			message: error.message
+		});
+	}
+	if (options.writeGate?.signal?.aborted === true) gateClosed(run);
+	if (isUnreachable(error) && report.stopped === void 0) report.unreachable ??= error.message;
+	run.emit({
+		type: "failed",
+		step,
+		error,
+		durationMs: performance.now() - started
+	});
+}
+async function runStep(run, step) {
+	if (skipped(run, step)) return;
+	const started = performance.now();
+	run.emit({
+		type: "start",
+		step
+	});
+	const outputs = {};
+	let at = 0;
+	let sent = "";
+	try {
+		await run.options.beforeStep?.(step);
+		for (; at < step.requests.length; at++) {
+			const req = step.requests[at];
+			const lookup = (stepId, output) => {
+				const v = stepId === step.id ? outputs[output] : run.report.outputs[stepId]?.[output];
+				if (v === void 0) throw new Error(`reference ${stepId}.${output} has no value`);
+				return v;
+			};
+			const { path, body: planned } = resolveRequest(req, lookup);
+			const stop = gateClosed(run);
+			if (stop !== void 0) throw new WritesStoppedError(stop);
+			sent = `${req.method} ${path}`;
+			await sendRequest(run, step, req, path, planned, outputs);
+		}
+		succeeded(run, step, outputs, started);
+	} catch (err) {
+		failed(run, step, err, started, outputs, at, sent);
+	}
+}
+/** One request of a step: sent (a read-modify-write merged first), its answer checked and kept, then settled. */
+async function sendRequest(run, step, req, path, planned, outputs) {
+	const { client, options } = run;
+	const sent = `${req.method} ${path}`;
+	const answer = await send(client, step, req, path, req.merge ? mergePatch(await client.get(path), planned, req.merge) : planned, run.emit, sendOptions(run));
+	const refused = refusal(req, answer);
+	if (refused !== void 0) throw new Error(refused);
+	for (const [name, where] of Object.entries(req.capture ?? {})) {
+		const value = pick(answer, where);
+		if (value === void 0) throw new Error(`response of ${req.method} ${path} has no "${where}" to keep as ${name}`);
+		outputs[name] = String(value);
+	}
+	if (req.settle) await settle(client, req.settle, sent, {
+		...options.sleep ? { sleep: options.sleep } : {},
+		...options.signal ? { signal: options.signal } : {}
+	});
+}
+/**
+* Steps whose batched requests go as one (BatchSpec): each is checked and journaled like a step alone, the rest
+* is sent in one request, and each step succeeds or fails by its own results. A failure of the request itself
+* fails every step in it.
+*/
+async function runBatch(run, steps) {
+	const ready = await readyForBatch(run, steps);
+	const first = ready[0];
+	if (!first) return;
+	const req = batchRequest(first.step);
+	const sent = `${req.method} ${first.path}`;
+	try {
+		const stop = gateClosed(run);
+		if (stop !== void 0) throw new WritesStoppedError(stop);
+		const body = batchBody(req.batch, ready.map((r) => r.body));
+		const answer = await send(run.client, first.step, req, first.path, body, run.emit, sendOptions(run));
+		const outcomes = batchOutcomes(req.batch, ready.map((r) => elementCount(batchRequest(r.step))), answer, sent);
+		ready.forEach((r, i) => {
+			const why = outcomes[i];
+			if (why === void 0) succeeded(run, r.step, {}, r.started);
+			else failed(run, r.step, /* @__PURE__ */ new Error(`${sent}: ${why}`), r.started);
+		});
+	} catch (err) {
+		for (const r of ready) failed(run, r.step, err, r.started, {}, 0, sent);
+	}
+}
+/** The steps of a batch that may go, each started and journaled like a step alone, with its request resolved. */
+async function readyForBatch(run, steps) {
+	const ready = [];
+	for (const step of steps) {
+		if (skipped(run, step)) continue;
+		const started = performance.now();
+		run.emit({
+			type: "start",
+			step
+		});
+		try {
+			await run.options.beforeStep?.(step);
+			const req = step.requests[0];
+			const { path, body } = resolveRequest(req, (stepId, output) => {
+				const v = run.report.outputs[stepId]?.[output];
+				if (v === void 0) throw new Error(`reference ${stepId}.${output} has no value`);
+				return v;
+			});
+			ready.push({
+				step,
+				path,
+				body,
+				started
+			});
+		} catch (err) {
+			failed(run, step, err, started);
+		}
+	}
+	return ready;
+}
+/** The API did not answer at all (see ApiError.unreachable), also when a lookup after a failed create showed it. */
+function isUnreachable(err) {
+	for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) if (e instanceof ApiError && e.unreachable) return true;
+	return false;
+}
+/** `; it needs the scope site:write`, when the API names the request's scopes. */
+function scopeHint(err, scopesOf) {
+	const scopes = scopesOf?.(err.method, err.path) ?? [];
+	return scopes.length === 0 ? "" : `; it needs the scope ${scopes.join(" or ")}`;
+}
+/** A 403 on a write: the token may not change the organization. Say so whatever the server's wording is, with the scope it needs. */
+function explainForbidden(err, scopesOf) {
+	if (!(err instanceof ApiError) || err.status !== 403) return err;
+	const hint = `the token may lack permission for this change${scopeHint(err, scopesOf)}; apply usually needs a token with admin rights`;
+	return new ApiError(err.method, err.path, err.status, `${err.apiMessage} (${hint})`, {
+		cause: err,
+		...err.effect ? { effect: err.effect } : {},
+		unreachable: err.unreachable
+	});
+}
+var sendOptions;
+var init_apply_steps = __esmMin((() => {
+	init_batch();
+	init_errors$1();
+	init_merge();
+	init_refs();
+	init_recover();
+	init_send();
+	init_settle();
+	init_apply_options();
+	sendOptions = (run) => ({
+		gate: () => gateClosed(run),
+		signal: run.options.writeGate?.signal,
+		...run.options.sleep ? { sleep: run.options.sleep } : {}
+	});
+}));
+// src/engine/apply.ts
+async function applyPlan(client, plan, options = {}) {
+	const concurrency = Math.max(1, options.concurrency ?? 8);
+	const run = startRun(client, options);
+	for (const group of groups$1(plan.steps)) {
+		gateClosed(run);
+		await runBounded(applyUnits(group), concurrency, (unit) => Array.isArray(unit) ? runBatch(run, unit) : runStep(run, unit));
+	}
+	const { report } = run;
+	const failedIds = new Set(report.failed.map((f) => f.stepId));
+	report.incomplete = incompleteCreates(plan.steps, report.outputs, run.partial, failedIds, new Set(report.skipped));
+	return report;
+}
+async function runBounded(items, limit, fn) {
+	let next = 0;
+	const worker = async () => {
+		while (next < items.length) await fn(items[next++]);
+	};
+	await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+var init_apply$1 = __esmMin((() => {
+	init_apply_outcome();
+	init_batch();
+	init_order();
+	init_apply_steps();
 }));
 // src/engine/fetch-context.ts
 function createFetchContext(client, prune) {
@@ -67079,6 +75309,17 @@ function managedScopes(desired) {
 	for (const [kind, entries] of desired) for (const e of entries) out.add(scopeKey(kind, e.org));
 	return out;
 }
+/** The desired entries of each scope (kind and organization, keyed as model/state.ts liveKey). */
+function entriesByScope(desired) {
+	const index = /* @__PURE__ */ new Map();
+	for (const [kind, entries] of desired) for (const e of entries) {
+		const key = scopeKey(kind, e.org);
+		const list = index.get(key);
+		if (list) list.push(e);
+		else index.set(key, [e]);
+	}
+	return index;
+}
 /**
 * The diff context of a scoped run: looking up the live state or ids of a (kind, org) a full run would have
 * fetched but this run did not is a ScopeError — the answer would differ from a full run's.
@@ -67248,23 +75489,10 @@ function inScope(work, scope) {
 function desiredOf(desired, kind, org) {
 	let index = byOrgCache.get(desired);
 	if (!index) {
-		index = /* @__PURE__ */ new Map();
-		for (const [k, entries] of desired) for (const e of entries) {
-			const key = liveKey(k, e.org);
-			const list = index.get(key);
-			if (list) list.push(e);
-			else index.set(key, [e]);
-		}
+		index = entriesByScope(desired);
 		byOrgCache.set(desired, index);
 	}
 	return index.get(liveKey(kind, org)) ?? [];
-}
-async function computePlan(client, kinds, desired, options = {}) {
-	const live = await fetchLive(client, kinds, desired, options);
-	return {
-		plan: diffAll(kinds, desired, live, options),
-		live
-	};
 }
 var byOrgCache, IdIndex;
 var init_reconcile = __esmMin((() => {
@@ -67334,1493 +75562,140 @@ var init_reconcile = __esmMin((() => {
 		}
 	};
 }));
-// src/cli/progress.ts
-function createProgress(stream, title, now = Date.now) {
-	if (stream.isTTY !== true) return NOOP;
-	let reads = 0;
-	let label = "";
-	let last = 0;
-	let shown = false;
-	const draw = () => {
-		last = now();
-		shown = true;
-		stream.write(`\r\x1b[K${title}${label ? ` (${label})` : ""}: ${reads} read${reads === 1 ? "" : "s"}…`);
-	};
-	return {
-		tick: () => {
-			reads++;
-			if (now() - last >= 100) draw();
-		},
-		phase: (l) => {
-			label = l;
-			draw();
-		},
-		done: () => {
-			if (shown) stream.write("\r\x1B[K");
-		}
-	};
+// src/engine/run.ts
+/** The run's `key`, which an earlier stage set. */
+function got(run, key) {
+	const value = run[key];
+	if (value === void 0 || value === null) throw new Error(`the run has no ${String(key)} yet`);
+	return value;
 }
-/** The same client, calling `onRead` after every GET and every complete list. */
-function countingClient(client, onRead) {
-	const after = (p) => p.finally(onRead);
-	return {
-		get baseUrl() {
-			return client.baseUrl;
-		},
-		request: (method, path, options) => method === "GET" ? after(client.request(method, path, options)) : client.request(method, path, options),
-		get: (path, query) => after(client.get(path, query)),
-		paginate: (path, query) => client.paginate(path, query),
-		listAll: (path, query) => after(client.listAll(path, query)),
-		close: () => client.close()
-	};
-}
-var NOOP;
-var init_progress = __esmMin((() => {
-	NOOP = {
-		tick: () => {},
-		phase: () => {},
-		done: () => {}
-	};
-}));
-// src/audit/targets.ts
-function singular(collection) {
-	if (collection === "orgs") return "organization";
-	if (collection.endsWith("ies")) return `${collection.slice(0, -3)}y`;
-	if (collection.endsWith("s")) return collection.slice(0, -1);
-	return collection;
-}
-function decode(s) {
-	try {
-		return decodeURIComponent(s);
-	} catch {
-		return s;
-	}
-}
-/** The organization prefix is dropped unless the path is the organization itself. */
-function pathTarget(path) {
-	const segs = path.split("?")[0].split("/").filter((s) => s !== "").map(decode);
-	if (segs[0] === "v1") segs.shift();
-	if (segs.length === 0) return void 0;
-	const [collection, id, ...rest] = segs[0] === "orgs" && segs.length > 2 ? segs.slice(2) : segs;
-	const part = [];
-	for (let i = 0; i < rest.length; i += 2) part.push(singular(rest[i]));
-	return {
-		type: singular(collection),
-		...id !== void 0 ? { id } : {},
-		part
-	};
-}
-var init_targets = __esmMin((() => {}));
-// src/audit/match.ts
 /**
-* The default: the objects a step's requests address. A create whose object is the one created (its path is the
-* collection) matches the delete of an object of its type and label; a create of a part (a team's member, a site's
-* section) names the object it is part of.
+* Runs the stages in order over `run`, appending to `records` as each ends; a stage that throws is recorded
+* `failed` and the error goes on. A list out of phase order, or a stage whose input is missing, is a programming
+* error: it throws.
 */
-function defaultTargets(step) {
-	const out = [];
-	for (const r of step.requests) {
-		if (hasRef(r.path)) continue;
-		const t = pathTarget(r.path);
-		if (!t) continue;
-		if (t.id !== void 0) out.push({
-			type: t.type,
-			id: t.id
-		});
-		else if (step.action === "create" && r.method !== "DELETE") out.push({
-			type: t.type,
-			label: step.key
-		});
-		if (step.action === "create") break;
-	}
-	return out;
-}
-function matches(e, m) {
-	if (e.target.type !== m.type) return false;
-	if (m.id !== void 0) return e.target.id === m.id;
-	return m.label !== void 0 && e.action.endsWith(".deleted") && e.target.label?.toLowerCase() === m.label.toLowerCase();
-}
-function matchEvents(steps, events, kinds) {
-	const byKind = new Map(kinds.map((k) => [k.kind, k]));
-	const out = [];
-	for (const step of steps) {
-		const kind = byKind.get(step.kind);
-		const targets = kind?.auditTargets ? kind.auditTargets(step) : defaultTargets(step);
-		if (targets.length === 0) continue;
-		const event = events.find((e) => targets.some((t) => matches(e, t)));
-		if (event) out.push({
-			step: step.id,
-			actor: event.actor.label ?? event.actor.id,
-			at: event.occurredAt,
-			action: event.action
-		});
-	}
-	return out;
-}
-var hasRef;
-var init_match = __esmMin((() => {
-	init_targets();
-	hasRef = (path) => path.includes("<<ref:");
-}));
-// src/audit/attribute.ts
-var attribute_exports = /* @__PURE__ */ __exportAll({
-	AUDIT_PAGE_SIZE: () => 100,
-	LOOKBACK_MS: () => LOOKBACK_MS,
-	MAX_PAGES: () => 5,
-	attributeDrift: () => attributeDrift
-});
-async function attributeDrift(client, plan, kinds, options = {}) {
-	const drift = plan.steps.filter((s) => originOf(plan, s) !== "manifests");
-	if (drift.length === 0) return plan;
-	const now = options.now ?? /* @__PURE__ */ new Date();
-	const from = (/* @__PURE__ */ new Date(now.getTime() - LOOKBACK_MS)).toISOString();
-	const changes = [];
-	const problems = [];
-	for (const org of [...new Set(drift.map((s) => s.org))]) {
-		const steps = drift.filter((s) => s.org === org);
-		const events = [];
+async function runStages(run, stages, records = []) {
+	checkOrder(stages);
+	for (const stage of stages) {
+		const start = performance.now();
+		const record = (outcome) => {
+			records.push({
+				name: stage.name,
+				phase: stage.phase,
+				start,
+				end: performance.now(),
+				outcome
+			});
+		};
+		if (stage.skip?.(run) === true) {
+			record("skipped");
+			continue;
+		}
+		const missing = stage.reads.filter((k) => run[k] === void 0);
+		if (missing.length > 0) throw new Error(`stage ${stage.name} runs before its input: ${missing.join(", ")}`);
 		try {
-			let page;
-			for (let n = 0; n < (options.maxPages ?? 5); n++) {
-				const body = await client.get(`/orgs/${encodeURIComponent(org)}/audit-events`, {
-					limit: 100,
-					from,
-					...page !== void 0 ? { page } : {}
-				});
-				events.push(...Array.isArray(body?.items) ? body.items.filter(isEvent) : []);
-				page = body?.next?.page;
-				if (page === void 0 || matchEvents(steps, events, kinds).length === steps.length) break;
-			}
+			await stage.run(run);
 		} catch (err) {
-			problems.push(`${org}: ${whyUnreadable(err)}`);
+			record("failed");
+			throw err;
 		}
-		changes.push(...matchEvents(steps, events, kinds));
+		record("done");
 	}
-	const unavailable = problems.length > 0 ? `audit events could not be read (${problems.join("; ")}); the plan does not say who changed what` : void 0;
+	return records;
+}
+function checkOrder(stages) {
+	let at = 0;
+	for (const stage of stages) {
+		const index = PHASES.indexOf(stage.phase);
+		if (index < at) throw new Error(`stage ${stage.name} (${stage.phase}) comes after the ${PHASES[at]} phase`);
+		at = index;
+	}
+}
+/** apply: the plan's steps through the one write gateway, each after the run's `beforeStep` (the journal). */
+function applyStage(options = {}) {
 	return {
-		...plan,
-		attribution: {
-			changes,
-			...unavailable !== void 0 ? { unavailable } : {}
+		name: "apply",
+		phase: "apply",
+		reads: ["client", "plan"],
+		writes: ["report"],
+		skip: (run) => !writes(run),
+		async run(run) {
+			const beforeStep = run.beforeStep;
+			run.report = await applyPlan(got(run, "client"), got(run, "plan"), {
+				...options,
+				...beforeStep ? { beforeStep } : {}
+			});
 		}
 	};
 }
-function whyUnreadable(err) {
-	if (err instanceof ApiError && err.status !== void 0) {
-		if (err.status === 403 || err.status === 401) return `HTTP ${err.status}: the token may not read them (organization admins only, on a plan with audit logs)`;
-		if (err.status === 404) return "HTTP 404: the API does not serve them for this organization";
-		return `HTTP ${err.status}`;
-	}
-	return err instanceof Error ? err.name : "unknown error";
-}
-function isEvent(v) {
-	if (v === null || typeof v !== "object") return false;
-	const e = v;
-	const part = (x) => x !== null && typeof x === "object" && typeof x.type === "string" && typeof x.id === "string";
-	return typeof e.occurredAt === "string" && typeof e.action === "string" && part(e.actor) && part(e.target);
-}
-var LOOKBACK_MS;
-var init_attribute = __esmMin((() => {
-	init_errors$1();
-	init_plan$1();
-	init_match();
-	LOOKBACK_MS = 2592e6;
-}));
-// src/cli/plan-run.ts
-function pruneOptions(kinds, prune, modes) {
-	const names = kinds.map((k) => k.kind);
-	const unknown = prune.filter((p) => !names.includes(p));
-	if (unknown.length > 0) throw new UsageError(`--prune: unknown kind ${unknown.join(", ")} (known: ${names.join(", ")})`);
-	const never = kinds.filter((k) => k.prunable === false && prune.includes(k.kind)).map((k) => k.kind);
-	if (never.length > 0) throw new UsageError(`--prune ${never.join(", ")}: docops never deletes these objects, so pruning them means nothing`);
-	const owned = prune.filter((p) => modes[p] === "additive" || modes[p] === "observe");
-	if (owned.length > 0) throw new UsageError(`--prune ${owned.join(", ")}: the config's mode for ${owned.map((k) => `${k} is ${modes[k]}`).join(", ")}, which never deletes what no manifest writes`);
-	return Object.fromEntries(prune.map((p) => [p, true]));
-}
-/** `check` judges the loaded manifests before anything is read (an organization's: src/cli/organizations.ts). */
-async function planFromManifests(ctx, check) {
-	requireCredentials(ctx);
-	const { kinds, desired, inputs } = await loadDesired(ctx);
-	check?.(desired);
-	const modes = await configuredModes(ctx);
-	const prune = pruneOptions(kinds, ctx.global.prune, modes);
-	const client = await connect(ctx);
-	const reads = [];
-	const progress = createProgress(ctx.io.stderr, "Reading live state");
-	const reading = countingClient(recordingClient(client, reads), () => progress.tick());
-	let computed;
-	try {
-		computed = await computePlan(reading, kinds, desired, {
-			prune,
-			invite: ctx.global.invite,
-			modes
-		});
-	} finally {
-		progress.done();
-	}
-	const live = computed.live;
-	const plan = computed.plan.steps.length > 0 ? await (await Promise.resolve().then(() => (init_attribute(), attribute_exports))).attributeDrift(reading, computed.plan, kinds) : computed.plan;
-	ctx.logger.info({
-		steps: plan.steps.length,
-		unmanaged: plan.unmanaged.length,
-		warnings: plan.warnings.length
-	}, "plan computed");
+/** A stage that changes the plan with plain data once it has steps (annotate phase); must not throw. */
+function annotateStage(name, annotate) {
 	return {
-		plan,
-		live,
-		desired,
-		client,
-		kinds,
-		reads,
-		modes,
-		inputs
+		name,
+		phase: "annotate",
+		reads: ["plan", "live"],
+		writes: ["plan"],
+		skip: (run) => got(run, "plan").steps.length === 0,
+		async run(run) {
+			run.plan = await annotate(got(run, "plan"), run);
+		}
 	};
 }
-var init_plan_run = __esmMin((() => {
-	init_errors$1();
+/** A gate: throws (SafetyError, PolicyError) to refuse a plan about to be written; skipped when nothing is. */
+function gateStage(name, gate) {
+	return {
+		name,
+		phase: "gate",
+		reads: ["plan", "live"],
+		writes: [],
+		skip: (run) => !writes(run),
+		async run(run) {
+			await gate(got(run, "plan"), got(run, "live"), run);
+		}
+	};
+}
+var PHASES, writes, readStage, diffStage;
+var init_run = __esmMin((() => {
+	init_apply$1();
 	init_reconcile();
-	init_needs();
-	init_config_file();
-	init_connect();
-	init_pipeline();
-	init_progress();
-}));
-// src/policy/approval.ts
-/**
-* What an approval is bound to: one checksum over the plan's steps, the manifests it was made from and the live
-* objects its steps touch (the saved-plan machinery: src/plan-file/digests.ts). Any change to any of them gives
-* another checksum, so an approval never applies a plan other than the one approved. Step sources are taken
-* relative to the manifests directory, so a plan made in CI (`-m manifests`) and the daemon's plan of the same
-* files and live state (an absolute directory) have one checksum.
-*/
-function approvalChecksum(input) {
-	const base = node_path.default.resolve(input.manifestsDir);
-	const steps = input.plan.steps.map((s) => relativeSource(s, base));
-	return digest(canonicalJson({
-		version: 1,
-		steps,
-		manifests: input.manifests.checksum,
-		live: liveDigest(input.plan, input.live).fingerprint
-	}));
-}
-function relativeSource(step, base) {
-	if (!step.source) return step;
-	const rel = node_path.default.relative(base, node_path.default.resolve(step.source.file)).split(node_path.default.sep).join("/");
-	return {
-		...step,
-		source: {
-			...step.source,
-			file: rel
-		}
-	};
-}
-var CHECKSUM_PATTERN;
-var init_approval = __esmMin((() => {
-	init_canonical();
-	init_digests();
-	CHECKSUM_PATTERN = /^sha256:[0-9a-f]{64}$/;
-}));
-// src/policy/model.ts
-function decisionOf(fired) {
-	let d = "pass";
-	for (const f of fired) if (RANK[f.outcome] > RANK[d]) d = f.outcome;
-	return d;
-}
-var RANK;
-var init_model = __esmMin((() => {
-	RANK = {
-		pass: 0,
-		warn: 1,
-		"require-approval": 2,
-		deny: 3
-	};
-}));
-// src/policy/view.ts
-/** `kinds`: every kind name, so `plan.counts["Team"]` exists even when the plan has no Team change. */
-function planView(plan, kinds) {
-	const actors = new Map((plan.attribution?.changes ?? []).map((c) => [c.step, c.actor]));
-	const changes = plan.steps.map((s) => changeView(plan, s, actors.get(s.id)));
-	const counts = {};
-	const zero = () => ({
-		create: 0n,
-		update: 0n,
-		delete: 0n,
-		prune: 0n
-	});
-	for (const k of kinds) counts[k] = zero();
-	for (const s of plan.steps) {
-		const c = counts[s.kind] ??= zero();
-		c[s.action]++;
-		if (s.phase === "prune") c.prune++;
-	}
-	return {
-		changes,
-		counts
-	};
-}
-function changeView(plan, s, actor) {
-	const before = plainCopy(s.before ?? {});
-	const after = plainCopy(s.after ?? {});
-	return {
-		id: s.id,
-		action: s.action,
-		phase: s.phase,
-		kind: s.kind,
-		org: s.org,
-		key: s.key,
-		before,
-		after,
-		fields: changedFields(before, after),
-		file: s.source?.file ?? "",
-		line: BigInt(s.source?.line ?? 0),
-		note: s.note ?? "",
-		cascades: (s.cascades ?? []).map((c) => ({
-			kind: c.kind,
-			org: c.org,
-			key: c.key
-		})),
-		origin: originOf(plan, s),
-		actor: actor ?? ""
-	};
-}
-/** Top-level fields whose values differ between before and after (all of them for a create or a delete). */
-function changedFields(before, after) {
-	return [.../* @__PURE__ */ new Set([...Object.keys(before), ...Object.keys(after)])].filter((n) => JSON.stringify(before[n]) !== JSON.stringify(after[n])).sort();
-}
-/** A JSON copy: no shared objects with the plan, nothing but JSON values (CEL reads maps, lists and scalars). */
-function plainCopy(v) {
-	return JSON.parse(JSON.stringify(v));
-}
-var init_view = __esmMin((() => {
-	init_plan$1();
-}));
-// src/policy/evaluate.ts
-function evaluatePolicy(policy, plan, options) {
-	const view = planView(plan, options.kinds);
-	const fired = [];
-	let running;
-	try {
-		withDeadline(options.deadlineMs ?? Math.ceil(2e3 + .06 * policy.rules.length * plan.steps.length), () => {
-			for (const rule of policy.rules) {
-				running = rule;
-				view.changes.forEach((change, i) => {
-					const step = plan.steps[i];
-					const hit = (error) => {
-						fired.push({
-							rule: rule.name,
-							outcome: rule.outcome,
-							message: rule.message,
-							step: step.id,
-							object: `${step.kind} ${step.org}/${step.key}`,
-							...step.source ? { source: step.source } : {},
-							ruleSource: rule.source,
-							...error !== void 0 ? { error } : {}
-						});
-					};
-					let value;
-					try {
-						value = rule.compiled.evaluate({
-							change,
-							plan: view
-						});
-					} catch (err) {
-						return hit(`cannot be evaluated on this change: ${firstLine(err)}`);
-					}
-					if (value === true) hit();
-					else if (value !== false) hit(`gave ${typeof value === "bigint" ? "an int" : JSON.stringify(value) ?? typeof value}, not true or false`);
-				});
-			}
-		});
-	} catch (err) {
-		if (!(err instanceof DeadlineExceeded)) throw err;
-		const rule = running;
-		fired.push({
-			rule: rule.name,
-			outcome: "deny",
-			message: rule.message,
-			step: "",
-			object: "the plan",
-			ruleSource: rule.source,
-			error: `${err.message} (rule ${rule.name} was running): the plan is refused`
-		});
-	}
-	return {
-		rules: policy.rules.length,
-		fired,
-		decision: decisionOf(fired)
-	};
-}
-function firstLine(err) {
-	return String(err instanceof Error ? err.message : err).split("\n")[0].trim();
-}
-var init_evaluate = __esmMin((() => {
-	init_cel();
-	init_model();
-	init_view();
-}));
-// src/policy/gate.ts
-var gate_exports = /* @__PURE__ */ __exportAll({ enforcePolicy: () => enforcePolicy });
-function enforcePolicy(report, approved) {
-	const denied = report.fired.filter((f) => f.outcome === "deny");
-	if (denied.length > 0) throw new PolicyError(denied, `${new Set(denied.map((f) => f.rule)).size} deny rule(s) fired; change the manifests (or the policy) and plan again`);
-	if (report.decision !== "require-approval") return;
-	const needs = report.fired.filter((f) => f.outcome === "require-approval");
-	const checksum = report.approval?.checksum;
-	if (checksum !== void 0 && approved === checksum) return;
-	const given = approved === void 0 ? "" : ` (--approved ${approved} names another plan: the manifests or the live objects changed since it was approved)`;
-	throw new PolicyError(needs, `this plan needs an approval${given}. The daemon applies it once approved; to apply it here, pass --approved ${checksum ?? "CHECKSUM"} after it was approved (docs/policy.md)`);
-}
-var init_gate$1 = __esmMin((() => {
-	init_errors$1();
-}));
-// src/policy/index.ts
-var policy_exports = /* @__PURE__ */ __exportAll({
-	CHECKSUM_PATTERN: () => CHECKSUM_PATTERN,
-	approvalChecksum: () => approvalChecksum,
-	combinePolicy: () => combinePolicy,
-	enforcePolicy: () => enforcePolicy,
-	evaluatePolicy: () => evaluatePolicy,
-	inlinePolicyPart: () => inlinePolicyPart,
-	loadPolicyPath: () => loadPolicyPath,
-	policyPathPart: () => policyPathPart
-});
-var init_policy$1 = __esmMin((() => {
-	init_approval();
-	init_evaluate();
-	init_gate$1();
-	init_load$1();
-}));
-// src/cli/policy.ts
-/** The configured policy, validated (file:line:column errors), or undefined when none is configured. */
-async function cliPolicy(ctx, fromConfig) {
-	const flag = ctx.values.policy;
-	if (typeof flag !== "string") return fromConfig;
-	if (flag === "") throw new UsageError("--policy needs a policy file or folder");
-	if (fromConfig) throw new UsageError("--policy and the policy of --config: give one of them");
-	return (await Promise.resolve().then(() => (init_load$1(), load_exports))).loadPolicyPath(flag);
-}
-/** Digest of the manifests when a policy is configured (an approval binds them): taken before they are read for the plan. */
-async function policyDigest(policy, dir) {
-	return policy ? manifestsDigest(dir) : void 0;
-}
-/** What the policy says about the plan, with the approval checksum when an approval is required. */
-async function policyReport(policy, input) {
-	const { evaluatePolicy, approvalChecksum } = await Promise.resolve().then(() => (init_policy$1(), policy_exports));
-	const report = evaluatePolicy(policy, input.plan, { kinds: input.kinds.map((k) => k.kind) });
-	if (report.decision !== "require-approval") return report;
-	return {
-		...report,
-		approval: {
-			checksum: approvalChecksum(input),
-			...policy.approvers ? { approvers: policy.approvers } : {}
-		}
-	};
-}
-var POLICY_FLAG;
-var init_policy = __esmMin((() => {
-	init_errors$1();
-	init_digests();
-	POLICY_FLAG = {
-		type: "string",
-		value: "PATH",
-		description: "Policy rules over the plan: a policy file, or a folder of them (docs/policy.md)"
-	};
-}));
-// src/health/broken-links.ts
-/** Object keys sorted at every depth, so equal references give equal text. */
-function canonical(v) {
-	if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
-	if (isRecord$1(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(",")}}`;
-	return JSON.stringify(v ?? null);
-}
-/** The live space a Space document describes: by its pinned id, else by title (one live space with it). */
-function liveSpaceOf(e, live) {
-	const objects = live.get(liveKey(SPACE_KIND, e.org))?.objects.filter((o) => o.kind === SPACE_KIND) ?? [];
-	const hit = (e.id !== void 0 ? objects.find((o) => o.id === e.id) : void 0) ?? (objects.filter((o) => o.key === e.key).length === 1 ? objects.find((o) => o.key === e.key) : void 0);
-	return hit ? {
-		org: e.org,
-		id: hit.id,
-		title: hit.key
-	} : void 0;
-}
-/** The managed spaces that exist live (a space the plan creates has no links yet), each once, in manifest order. */
-function managedSpaces(desired, live) {
-	const seen = /* @__PURE__ */ new Set();
-	return (desired.get(SPACE_KIND) ?? []).flatMap((e) => {
-		const s = liveSpaceOf(e, live);
-		if (!s || seen.has(s.id)) return [];
-		seen.add(s.id);
-		return [s];
-	});
-}
-function spaceLinks(space, body) {
-	const b = isRecord$1(body) ? body : {};
-	const stats = isRecord$1(b["stats"]) ? b["stats"] : {};
-	const broken = isRecord$1(stats["broken"]) ? stats["broken"] : {};
-	const links = (Array.isArray(b["items"]) ? b["items"].filter(isRecord$1) : []).map((l) => ({
-		key: linkKey(l["targetReference"], l["locationReferences"]),
-		target: l["targetReference"] ?? null,
-		locations: l["locationReferences"] ?? []
-	}));
-	const count = (v, fallback) => typeof v === "number" ? v : fallback;
-	return {
-		...space,
-		broken: count(broken["total"], links.length),
-		inChangeRequests: count(broken["changeRequest"], 0),
-		links
-	};
-}
-/** One list request per space, a few at a time (the client paces them to the API's rate limit). */
-async function readBrokenLinks(client, spaces, concurrency = 4) {
-	const out = new Array(spaces.length);
-	let next = 0;
-	const worker = async () => {
-		while (next < spaces.length) {
-			const i = next++;
-			const space = spaces[i];
-			out[i] = spaceLinks(space, await client.get(`/spaces/${encodeURIComponent(space.id)}/links`, {
-				status: "broken",
-				limit: LINKS_PER_SPACE
-			}));
-		}
-	};
-	await Promise.all(Array.from({ length: Math.min(concurrency, spaces.length) }, worker));
-	return out;
-}
-function baselineOf(found) {
-	return {
-		version: 1,
-		spaces: Object.fromEntries(found.map((s) => [s.id, s.links.map((l) => l.key).sort()]))
-	};
-}
-/** A baseline file's content, or why it is none. */
-function parseBaseline(text) {
-	let v;
-	try {
-		v = JSON.parse(text);
-	} catch {
-		return "not JSON";
-	}
-	if (!isRecord$1(v) || v["version"] !== 1 || !isRecord$1(v["spaces"])) return "not a broken-links baseline (version 1, spaces)";
-	const spaces = {};
-	for (const [id, keys] of Object.entries(v["spaces"])) {
-		if (!Array.isArray(keys) || !keys.every((k) => typeof k === "string")) return `spaces.${id}: must be a list of link keys`;
-		spaces[id] = keys;
-	}
-	return {
-		version: 1,
-		spaces
-	};
-}
-/** Per space, the broken links the baseline does not hold (without a baseline: every one). */
-function newBrokenLinks(found, baseline) {
-	return found.flatMap((space) => {
-		const known = new Set(baseline?.spaces[space.id] ?? []);
-		const links = space.links.filter((l) => !known.has(l.key));
-		return links.length > 0 ? [{
-			space,
-			links
-		}] : [];
-	});
-}
-/** A link in one line: what it points to and where it is. */
-function describeLink(l) {
-	const t = isRecord$1(l.target) ? l.target : {};
-	const kind = t["kind"];
-	const what = typeof kind === "string" ? typeof t[kind] === "string" ? `${kind} ${String(t[kind])}` : kind : canonical(l.target);
-	const where = Array.isArray(l.locations) ? l.locations.flatMap((x) => isRecord$1(x) && typeof x["page"] === "string" ? [`page ${x["page"]}`] : []).join(", ") : "";
-	return where ? `${what} (in ${where})` : what;
-}
-var SPACE_KIND, LINKS_PER_SPACE, linkKey;
-var init_broken_links$1 = __esmMin((() => {
-	init_state$1();
-	init_common();
-	SPACE_KIND = "Space";
-	LINKS_PER_SPACE = 1e3;
-	linkKey = (target, locations) => canonical({
-		target,
-		locations
-	});
-}));
-// src/write-inside.ts
-/**
-* Writing files inside a directory docops was given — `init`'s and `export`'s target, `undo -o`, the journal
-* directory, the directory of a `--out` file — without following a symbolic link out of it (docs/reliability.md,
-* "Files are written where they are said to be"). A file docops writes that is a symbolic link is refused,
-* wherever it points (docops would write into the file it names, maybe far away); so is a directory on the way
-* that is a link out of the directory given (or a dangling one). Each refusal is a UsageError naming the link.
-*
-* Two layers: commands that write several files check them all first (refuseLinks), so a refused command
-* writes nothing; and every write opens its file with O_NOFOLLOW after checking its directories (openInside),
-* so a link that appears in between is refused too.
-*/
-var write_inside_exports = /* @__PURE__ */ __exportAll({
-	linkOnTheWay: () => linkOnTheWay,
-	openInside: () => openInside,
-	refuseLinks: () => refuseLinks,
-	writeInside: () => writeInside,
-	writeNamedFile: () => writeNamedFile
-});
-async function lstatOrNone(p) {
-	try {
-		return await (0, node_fs_promises.lstat)(p);
-	} catch (err) {
-		if (err.code === "ENOENT" || err.code === "ENOTDIR") return void 0;
-		throw err;
-	}
-}
-/** The parts of `dir`'s path below `root` ([] for root itself); an error (a bug of the caller) when it is not there. */
-function below(root, dir) {
-	const rel = node_path.default.relative(node_path.default.resolve(root), node_path.default.resolve(dir));
-	if (rel === "") return [];
-	if (rel.startsWith("..") || node_path.default.isAbsolute(rel)) throw new Error(`${dir} is not inside ${root}: docops writes only inside the directory it is given`);
-	return rel.split(node_path.default.sep);
-}
-/** The first directory on the way from `root` to `dir` (root excluded, dir included) that is a link out of root. */
-async function directoryLinkOut(root, dir) {
-	const parts = below(root, dir);
-	if (parts.length === 0) return void 0;
-	const realRoot = await (0, node_fs_promises.realpath)(root).catch(() => node_path.default.resolve(root));
-	let at = root;
-	for (const part of parts) {
-		at = node_path.default.join(at, part);
-		const st = await lstatOrNone(at);
-		if (!st) return void 0;
-		if (!st.isSymbolicLink()) continue;
-		const to = await (0, node_fs_promises.realpath)(at).catch(() => void 0);
-		if (to === void 0 || !within(realRoot, to)) return linkMessage(at, to ?? "(nothing)");
-	}
-}
-/**
-* What is wrong on the way from `root` to the file `target`: a directory that is a symbolic link out of `root`
-* (or a dangling one), or `target` itself being a symbolic link. Undefined when nothing is.
-*/
-async function linkOnTheWay(root, target) {
-	const out = await directoryLinkOut(root, node_path.default.dirname(target));
-	if (out !== void 0) return out;
-	if (!(await lstatOrNone(target))?.isSymbolicLink()) return void 0;
-	return linkMessage(target, await (0, node_fs_promises.realpath)(target).catch(() => "(nothing)"));
-}
-/** Refuse, before anything is written, every link on the way to any of `targets` (one UsageError naming them all). */
-async function refuseLinks(root, targets) {
-	const found = /* @__PURE__ */ new Set();
-	for (const t of targets) {
-		const problem = await linkOnTheWay(root, t);
-		if (problem !== void 0) found.add(problem);
-	}
-	if (found.size > 0) throw new UsageError([...found].join("\n"));
-}
-/**
-* Open `target` (below `root`) for writing: its directories checked and created, the file itself opened without
-* following a link (ELOOP: refused, naming it).
-*/
-async function openInside(root, target, flag, mode = 438) {
-	const problem = await directoryLinkOut(root, node_path.default.dirname(target));
-	if (problem !== void 0) throw new UsageError(problem);
-	await (0, node_fs_promises.mkdir)(node_path.default.dirname(target), { recursive: true });
-	try {
-		return await (0, node_fs_promises.open)(target, FLAGS[flag] | NOFOLLOW, mode);
-	} catch (err) {
-		if (err.code === "ELOOP") throw new UsageError(linkMessage(target));
-		throw err;
-	}
-}
-/** Write `content` to `target` (below `root`) through openInside. */
-async function writeInside(root, target, content, options = {}) {
-	const handle = await openInside(root, target, options.flag ?? "w", options.mode);
-	try {
-		await handle.writeFile(content, "utf8");
-	} finally {
-		await handle.close();
-	}
-}
-/** Write a file a command was given by name (`--out FILE`): inside its own directory, never through a link. */
-async function writeNamedFile(file, content, flag = "w") {
-	await writeInside(node_path.default.dirname(node_path.default.resolve(file)), node_path.default.resolve(file), content, { flag });
-}
-var FLAGS, NOFOLLOW, linkMessage, within;
-var init_write_inside = __esmMin((() => {
-	init_errors$1();
-	FLAGS = {
-		w: node_fs.constants.O_WRONLY | node_fs.constants.O_CREAT | node_fs.constants.O_TRUNC,
-		wx: node_fs.constants.O_WRONLY | node_fs.constants.O_CREAT | node_fs.constants.O_EXCL,
-		a: node_fs.constants.O_WRONLY | node_fs.constants.O_CREAT | node_fs.constants.O_APPEND
-	};
-	NOFOLLOW = node_fs.constants.O_NOFOLLOW ?? 0;
-	linkMessage = (link, to) => `${link} is a symbolic link${to === void 0 ? "" : ` to ${to}`}; docops writes no file through a link (remove it, or write into another directory)`;
-	within = (outer, inner) => {
-		const rel = node_path.default.relative(outer, inner);
-		return rel === "" || !rel.startsWith("..") && !node_path.default.isAbsolute(rel);
-	};
-}));
-// src/cli/broken-links.ts
-/**
-* `docops plan --fail-on broken-links` and `--broken-links-out`: after the plan, the broken links the API reports
-* in each managed space (src/health/broken-links.ts: one list request per space), printed after the plan (on
-* stderr for `--format json`, whose stdout is the plan alone). With `--fail-on broken-links` the run fails (exit 1)
-* when a space has a broken link that is new: not in the baseline `--broken-links-baseline FILE` (the links a
-* run on the main branch wrote with `--broken-links-out FILE`), or any at all without a baseline. Without these
-* flags, plan reads no links.
-*/
-function failOn(ctx) {
-	const v = ctx.values["fail-on"];
-	if (v === void 0) return false;
-	if (typeof v !== "string" || !FAIL_ON_CHECKS.includes(v)) throw new UsageError(`--fail-on must be one of ${FAIL_ON_CHECKS.join(", ")}, got "${String(v)}"`);
-	return true;
-}
-async function baseline(file) {
-	if (typeof file !== "string") return void 0;
-	let text;
-	try {
-		text = await (0, node_fs_promises.readFile)(file, "utf8");
-	} catch (err) {
-		throw new UsageError(`--broken-links-baseline: cannot read ${file}: ${err.code ?? err.message}`);
-	}
-	const parsed = parseBaseline(text);
-	if (typeof parsed === "string") throw new UsageError(`--broken-links-baseline: ${file} is ${parsed}`);
-	return parsed;
-}
-function report(found, fresh, markdown, compared) {
-	const total = found.reduce((n, s) => n + s.broken, 0);
-	const head = `Broken links in ${found.length} managed space(s): ${total}${compared ? `, ${[...fresh.values()].reduce((n, l) => n + l.length, 0)} new` : ""}`;
-	const lines = [markdown ? `### ${head}` : head];
-	for (const s of found) {
-		if (s.broken === 0) continue;
-		const mine = fresh.get(s.id) ?? [];
-		const cr = s.inChangeRequests > 0 ? `, ${s.inChangeRequests} in change requests` : "";
-		lines.push(`${markdown ? "- **" : "  "}${s.org}/${s.title}${markdown ? "**" : ""}: ${s.broken} broken${cr}${compared ? `, ${mine.length} new` : ""}`);
-		for (const l of mine.slice(0, SHOWN)) lines.push(`${markdown ? "  - " : "    - "}new: ${describeLink(l)}`);
-		if (mine.length > SHOWN) lines.push(`${markdown ? "  - " : "    - "}… and ${mine.length - SHOWN} more`);
-	}
-	return lines.join("\n") + "\n";
-}
-/** The flags' values, checked before anything is read (a typo is a usage error, not a failed check after the plan). */
-function checkBrokenLinksFlags(ctx) {
-	if (!failOn(ctx) && ctx.values["broken-links-baseline"] !== void 0) throw new UsageError("--broken-links-baseline needs --fail-on broken-links");
-}
-/** After the plan is printed: read, print, write the baseline, and fail on new broken links when asked. */
-async function brokenLinksCheck(ctx, run, format) {
-	const fail = failOn(ctx);
-	const out = ctx.values["broken-links-out"];
-	if (!fail && typeof out !== "string") return;
-	const known = await baseline(ctx.values["broken-links-baseline"]);
-	const found = await readBrokenLinks(run.client, managedSpaces(run.desired, run.live));
-	const fresh = new Map(newBrokenLinks(found, known).map((x) => [x.space.id, x.links]));
-	const text = report(found, fresh, format === "markdown", fail);
-	(format === "json" ? ctx.io.stderr : ctx.io.stdout).write(`\n${text}`);
-	if (typeof out === "string") {
-		const { writeNamedFile } = await Promise.resolve().then(() => (init_write_inside(), write_inside_exports));
-		await writeNamedFile(out, JSON.stringify(baselineOf(found), null, 2) + "\n");
-	}
-	if (fail && fresh.size > 0) {
-		const n = [...fresh.values()].reduce((a, l) => a + l.length, 0);
-		const where = [...fresh.keys()].map((id) => found.find((s) => s.id === id)).map((s) => `${s.org}/${s.title}`);
-		throw new DocopsError(`--fail-on broken-links: ${n} new broken link(s) in ${where.join(", ")}${known ? " (not in the baseline)" : " (no baseline given: every broken link counts)"}`);
-	}
-}
-var FAIL_ON_CHECKS, BROKEN_LINKS_FLAGS, SHOWN;
-var init_broken_links = __esmMin((() => {
-	init_errors$1();
-	init_broken_links$1();
-	FAIL_ON_CHECKS = ["broken-links"];
-	BROKEN_LINKS_FLAGS = {
-		"fail-on": {
-			type: "string",
-			value: "CHECK",
-			description: "Fail (exit 1) when a check of the docs finds a problem: broken-links — a managed space has a broken link not in the baseline"
-		},
-		"broken-links-baseline": {
-			type: "string",
-			value: "FILE",
-			description: "The broken links known already (written by --broken-links-out); only others count as new"
-		},
-		"broken-links-out": {
-			type: "string",
-			value: "FILE",
-			description: "Write the broken links of the managed spaces to FILE, as a baseline for --fail-on broken-links"
-		}
-	};
-	SHOWN = 20;
-}));
-// src/cli/commands/format-flag.ts
-function planFormat(ctx) {
-	const raw = ctx.values.format ?? "text";
-	if (typeof raw !== "string" || !isPlanFormat(raw)) throw new UsageError(`--format must be one of ${PLAN_FORMATS.join(", ")}, got "${String(raw)}"`);
-	return raw;
-}
-var FORMAT_FLAG;
-var init_format_flag = __esmMin((() => {
-	init_errors$1();
-	init_render();
-	FORMAT_FLAG = {
-		type: "string",
-		short: "f",
-		value: "FORMAT",
-		description: `Output format: ${PLAN_FORMATS.join("|")} (default text; markdown fits a PR comment)`
-	};
-}));
-// src/cli/commands/plan.ts
-var plan_exports = /* @__PURE__ */ __exportAll({ planCommand: () => planCommand });
-async function planOne(ctx, check) {
-	const format = planFormat(ctx);
-	checkBrokenLinksFlags(ctx);
-	const out = ctx.values.out;
-	requireCredentials(ctx);
-	const policy = await cliPolicy(ctx, (await configFromFlag(ctx))?.policy);
-	const manifests = typeof out === "string" ? await manifestsDigest(manifestDir(ctx)) : await policyDigest(policy, manifestDir(ctx));
-	const planned = await planFromManifests(ctx, check);
-	const { plan, live, reads, client, kinds, modes } = planned;
-	const cost = planCost(ctx, plan, client);
-	const scopes = planScopes(plan, reads);
-	const verdict = policy && manifests ? await policyReport(policy, {
-		plan,
-		live,
-		manifests,
-		manifestsDir: manifestDir(ctx),
-		kinds
-	}) : void 0;
-	ctx.io.stdout.write(renderPlanOutput(plan, format, {
-		color: shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env),
-		cost,
-		scopes,
-		...verdict ? { policy: verdict } : {}
-	}));
-	await stepSummary(ctx, () => markdownPlan(plan, cost, scopes, verdict));
-	if (typeof out === "string" && manifests) {
-		const saved = createSavedPlan({
-			plan,
-			live,
-			manifests,
-			inputs: inputsDigest(planned.inputs),
-			cost,
-			options: {
-				prune: ctx.global.prune,
-				invite: ctx.global.invite,
-				modes
-			}
-		});
-		const { writeNamedFile } = await Promise.resolve().then(() => (init_write_inside(), write_inside_exports));
-		await writeNamedFile(out, redactCredentials(renderSavedPlan(saved)));
-		ctx.logger.info({
-			file: out,
-			steps: plan.steps.length
-		}, "plan saved");
-	}
-	await brokenLinksCheck(ctx, planned, format);
-	if (plan.blocked.length > 0) throw new BlockedError(plan.blocked);
-	return ctx.values["detailed-exitcode"] === true && plan.steps.length > 0 ? EXIT.changesPending : EXIT.ok;
-}
-var planCommand;
-var init_plan = __esmMin((() => {
-	init_errors$1();
-	init_plan_file();
-	init_ansi();
-	init_needs();
-	init_secrets();
-	init_config_file();
-	init_organizations();
-	init_connect();
-	init_io();
-	init_plan_output();
-	init_pipeline();
-	init_plan_run();
-	init_policy();
-	init_broken_links();
-	init_format_flag();
-	planCommand = {
-		name: "plan",
-		usage: "docops plan -m DIR [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [--fail-on broken-links] [flags]",
-		description: "Loads the manifests, reads the live state through the API and prints the plan: what apply would create,\nupdate and delete, field by field, and its API cost (requests and an estimated duration). Nothing is\nwritten, so a read-only token is enough. With --out the plan is saved for `docops apply --plan FILE`,\nwhich applies exactly these steps, or refuses if the manifests or the live objects changed meanwhile.\nWith --detailed-exitcode the exit code is 2 when there are changes, so CI can tell \"in sync\" from\n\"drifted\". A plan that cannot reach some manifest objects (e.g. a reference that names nothing) lists\nthem as blocked and exits 1. In GitHub Actions the markdown plan is also appended to the job summary.\nWith --policy the plan also lists the policy rules that fired on which manifest lines, and for a plan that\nneeds approval its approval checksum and who may approve (docs/policy.md). --format json follows\nschemas/plan.schema.json.\nWith --fail-on broken-links it also reads the broken links of each managed space (one request per space),\nlists them after the plan and exits 1 when one is new: not in --broken-links-baseline FILE, which an earlier\nrun wrote with --broken-links-out FILE (without a baseline, every broken link is new).",
-		flags: {
-			manifests: MANIFESTS_FLAG,
-			"allow-env": ALLOW_ENV_FLAG,
-			format: FORMAT_FLAG,
-			"detailed-exitcode": {
-				type: "boolean",
-				description: "Exit 2 when the plan has changes (0 when none, 1 on error)"
-			},
-			out: {
-				type: "string",
-				value: "FILE",
-				description: "Save the plan (with checksums and cost) to FILE for `docops apply --plan FILE`"
-			},
-			config: {
-				...CONFIG_FLAG,
-				description: "A docops.yaml: its kinds' ownership modes (`kinds:`) and `policy:`; with organizations: plan each one (its manifests, its token) in a section of its own"
-			},
-			"latency-ms": LATENCY_FLAG,
-			policy: POLICY_FLAG,
-			...BROKEN_LINKS_FLAGS
-		},
-		examples: [
-			"docops plan -m manifests",
-			"DOCOPS_TOKEN=… docops plan -m manifests --format markdown > plan.md",
-			"docops plan -m manifests --out plan.json && docops apply -m manifests --plan plan.json",
-			"docops plan -m config.example/manifests --sandbox --detailed-exitcode",
-			"docops plan -m manifests --format json --prune Team | jq .steps",
-			"docops plan -m manifests --policy policies/ --format markdown   # with the rules a policy fired",
-			"docops plan --config docops.yaml --format markdown > plan.md     # organizations: one section each",
-			"docops plan -m manifests --broken-links-out links.json              # on main: the broken links known",
-			"docops plan -m manifests --fail-on broken-links --broken-links-baseline links.json   # on a PR"
+	PHASES = [
+		"load",
+		"scope",
+		"read",
+		"diff",
+		"annotate",
+		"gate",
+		"journal",
+		"apply",
+		"after"
+	];
+	writes = (run) => run.mode === "apply" && (run.plan?.steps.length ?? 0) > 0;
+	readStage = {
+		name: "read",
+		phase: "read",
+		reads: [
+			"client",
+			"desired",
+			"options"
 		],
-		async run(ctx) {
-			const fleet = await configOrganizations(ctx);
-			if (!fleet) return planOne(ctx);
-			return eachOrganization(ctx, fleet.config, fleet.orgs, planFormat(ctx), (orgCtx, org) => planOne(orgCtx, (d) => foreignDocuments(org, d.documents)));
+		writes: ["live"],
+		async run(run) {
+			run.live = (run.ahead ? await run.ahead.catch(() => void 0) : void 0) ?? await fetchLive(got(run, "client"), run.kinds, got(run, "desired"), run.options);
 		}
 	};
-}));
-// src/engine/apply-outcome.ts
-function incompleteCreates(steps, outputs, partial, failed, skipped) {
-	const byId = new Map(steps.map((s) => [s.id, s]));
-	const dependents = /* @__PURE__ */ new Map();
-	for (const s of steps) for (const d of s.dependsOn) dependents.set(d, [...dependents.get(d) ?? [], s.id]);
-	const out = [];
-	for (const s of steps) {
-		const id = outputs[s.id]?.["id"];
-		if (s.action !== "create" || id === void 0) continue;
-		const broken = partial.get(s.id);
-		const undone = transitive(s.id, dependents).filter((d) => failed.has(d) || skipped.has(d));
-		if (!broken && undone.length === 0) continue;
-		const full = {
-			stepId: s.id,
-			kind: s.kind,
-			key: s.key,
-			id,
-			notSet: broken ? fieldsOf(s, broken.failedAt) : [],
-			dependents: undone.map((d) => {
-				const dep = byId.get(d);
-				return {
-					stepId: d,
-					kind: dep.kind,
-					action: dep.action,
-					outcome: failed.has(d) ? "failed" : "not attempted"
-				};
-			}),
-			...broken ? { failedRequest: {
-				request: broken.request,
-				message: broken.message
-			} } : {},
-			summary: ""
-		};
-		full.summary = describeIncomplete(full);
-		out.push(full);
-	}
-	return out;
-}
-function transitive(start, dependents) {
-	const seen = /* @__PURE__ */ new Set();
-	const queue = [...dependents.get(start) ?? []];
-	while (queue.length > 0) {
-		const next = queue.shift();
-		if (seen.has(next)) continue;
-		seen.add(next);
-		queue.push(...dependents.get(next) ?? []);
-	}
-	return [...seen];
-}
-/** Top-level body keys of the step's requests from `from` on. */
-function fieldsOf(step, from) {
-	const keys = /* @__PURE__ */ new Set();
-	for (const r of step.requests.slice(from)) if (r.body && typeof r.body === "object" && !Array.isArray(r.body)) for (const k of Object.keys(r.body)) keys.add(k);
-	return [...keys];
-}
-/**
-* One sentence, e.g. "Site Acme Help Center was created (id site-12), but its PATCH /orgs/o/sites/site-12 failed:
-* …; left behind: the Site without basename, proxy set; not done because of it: 3 SiteSection create (not
-* attempted). The next plan completes it, or you can delete it."
-*/
-function describeIncomplete(x) {
-	const head = `${x.kind} ${x.key} was created (id ${x.id})`;
-	const deps = x.dependents.length > 0 ? countDependents(x.dependents) : void 0;
-	let text;
-	if (x.failedRequest) {
-		const left = x.notSet.length > 0 ? `the ${x.kind} without ${x.notSet.join(", ")} set` : `the ${x.kind} as first created`;
-		const { request, message } = x.failedRequest;
-		text = `${head}, but its ${request} failed${message.startsWith(`${request} failed`) ? message.slice(`${request} failed`.length) : `: ${message}`}; left behind: ${left}${deps ? `; not done because of it: ${deps}` : ""}`;
-	} else text = `${head}, but steps that depend on it did not complete: ${deps ?? "none"}; left behind: the ${x.kind} without them`;
-	return `${text}. The next plan completes it, or you can delete it.`;
-}
-/** `Team/o/x#members (not attempted)` for a lone step of its sort, `3 SiteSection create (not attempted)` for several. */
-function countDependents(ds) {
-	const groups = /* @__PURE__ */ new Map();
-	for (const d of ds) {
-		const label = `${d.kind} ${d.action} (${d.outcome})`;
-		groups.set(label, [...groups.get(label) ?? [], d]);
-	}
-	return [...groups].map(([label, g]) => g.length === 1 ? `${g[0].stepId} (${g[0].outcome})` : `${g.length} ${label}`).join(", ");
-}
-var init_apply_outcome = __esmMin((() => {}));
-// src/engine/merge.ts
-function valueAt(root, keys) {
-	let v = root;
-	for (const k of keys) v = isPlainObject$2(v) ? v[k] : void 0;
-	return v;
-}
-/** The parent object of `keys`' last member (made along the way when `make`), and that member's name. */
-function parentOf$1(root, keys, make) {
-	let node = root;
-	for (const k of keys.slice(0, -1)) {
-		const next = node[k];
-		if (isPlainObject$2(next)) node = next;
-		else if (make) node = node[k] = {};
-		else return void 0;
-	}
-	return node;
-}
-/** A `sets` delta `{add, remove}` applied to the list read: the removed items out, the added ones it lacks in. */
-function applySet(read, delta) {
-	const list = Array.isArray(read) ? read : [];
-	const add = isPlainObject$2(delta) && Array.isArray(delta["add"]) ? delta["add"] : [];
-	const remove = isPlainObject$2(delta) && Array.isArray(delta["remove"]) ? delta["remove"] : [];
-	const kept = list.filter((x) => !remove.some((r) => sameJson(r, x)));
-	return [...kept, ...add.filter((a) => !kept.some((x) => sameJson(a, x)))];
-}
-/**
-* `read` with `patch` laid over it: plain objects merge member by member (recursively), except at the `whole`
-* pointers (where only the members docops does not know, `known`, are kept from what was read); every other patch
-* value (list, scalar, null) replaces the value read; a `sets` list is the list read with the patch's delta applied.
-* Then the `remove` members are deleted, the top-level `omit` members dropped, and with `pick` only the patch's own
-* top-level members and the picked ones kept. Neither input is changed.
-*/
-function mergePatch(read, patch, spec = {}) {
-	const whole = new Set(spec.whole ?? []);
-	let laid = patch;
-	if (isPlainObject$2(patch) && (spec.sets ?? []).length > 0) {
-		const copy = structuredClone(patch);
-		for (const pointer of spec.sets ?? []) {
-			const keys = keysOf(pointer);
-			const parent = parentOf$1(copy, keys, true);
-			parent[keys[keys.length - 1]] = applySet(valueAt(read, keys), valueAt(patch, keys));
-		}
-		laid = copy;
-	}
-	const merged = mergeAt(read, laid, "", whole, new Set(spec.known ?? []));
-	if (!isPlainObject$2(merged)) return merged;
-	for (const pointer of spec.remove ?? []) {
-		const keys = keysOf(pointer);
-		const parent = parentOf$1(merged, keys, false);
-		if (parent) delete parent[keys[keys.length - 1]];
-	}
-	for (const k of spec.omit ?? []) delete merged[k];
-	if (spec.pick && isPlainObject$2(patch)) {
-		const keep = /* @__PURE__ */ new Set([...Object.keys(patch), ...spec.pick]);
-		for (const k of Object.keys(merged)) if (!keep.has(k)) delete merged[k];
-	}
-	return merged;
-}
-function mergeAt(read, patch, pointer, whole, known) {
-	if (!isPlainObject$2(patch)) return structuredClone(patch);
-	if (pointer !== "" && whole.has(pointer)) {
-		const out = structuredClone(patch);
-		if ([...known].some((p) => p.startsWith(`${pointer}/`)) && isPlainObject$2(read)) {
-			for (const [k, v] of Object.entries(read)) if (!(k in out) && !known.has(`${pointer}/${escapePointer(k)}`)) out[k] = structuredClone(v);
-		}
-		return out;
-	}
-	const out = isPlainObject$2(read) ? structuredClone(read) : {};
-	for (const [k, v] of Object.entries(patch)) out[k] = mergeAt(out[k], v, `${pointer}/${escapePointer(k)}`, whole, known);
-	return out;
-}
-var isPlainObject$2, escapePointer, keysOf, sameJson;
-var init_merge = __esmMin((() => {
-	isPlainObject$2 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
-	escapePointer = (k) => k.replace(/~/g, "~0").replace(/\//g, "~1");
-	keysOf = (pointer) => pointer.split("/").slice(1).map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"));
-	sameJson = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-}));
-// src/engine/send.ts
-/**
-* One request of a step; the response body. A request that keeps an id from its response, or says how to find
-* what it creates, creates an object: it is retried only like a POST (PUT /orgs/{id}/teams creates too) and,
-* when it may have reached the server, looked up rather than re-sent blindly.
-*/
-async function send(client, step, req, path, body, emit, write) {
-	const specs = recoverSpecs(req);
-	const idempotent = specs.length > 0 || req.capture !== void 0 && Object.keys(req.capture).length > 0 ? { idempotent: false } : req.idempotent === true ? { idempotent: true } : {};
-	const signal = write.signal;
-	let payload = body;
-	for (let round = 0;; round++) {
-		const stop = round > 0 ? write.gate() : void 0;
-		if (stop !== void 0) throw new WritesStoppedError(stop);
-		try {
-			return (await client.request(req.method, path, {
-				...payload === void 0 ? {} : { body: payload },
-				...req.joins ? { joins: req.joins } : {},
-				...idempotent,
-				...signal ? { signal } : {}
-			})).body;
-		} catch (err) {
-			if (!(err instanceof ApiError) || err.unreachable) throw err;
-			const mayHaveHappened = err.effect === "maybe" || err.effect === "pending";
-			if (req.method === "DELETE" && err.status === 404 && mayHaveHappened) return void 0;
-			if (specs.length === 0 || !mayHaveHappened || round >= MAX_RECOVERIES) throw err;
-			const what = `${req.method} ${path}`;
-			let found;
-			try {
-				found = await lookUp(client, specs, path, payload, write);
-			} catch (lookupErr) {
-				const why = lookupErr instanceof Error ? lookupErr.message : String(lookupErr);
-				throw new Error(`${err.message}; it may have been processed, and looking for what it creates failed: ${why} (the next plan will tell)`, { cause: lookupErr });
-			}
-			if (found.kind === "found") {
-				emit({
-					type: "recovered",
-					step,
-					request: what,
-					outcome: "found"
-				});
-				return found.item;
-			}
-			if (found.kind === "several") throw new Error(`${err.message}; it may have been processed, and ${found.ids.length} listed objects match what it creates (${found.ids.join(", ")}): not guessing which, resolve by hand`, { cause: err });
-			const left = found.kind === "batch" ? found.missing : void 0;
-			const missing = left?.reduce((n, m) => n + m.elements.length, 0);
-			if (missing === 0) {
-				emit({
-					type: "recovered",
-					step,
-					request: what,
-					outcome: "found"
-				});
-				return;
-			}
-			if (err.effect === "pending") throw new Error(`${err.message}; no answer in time, and what it creates is not listed yet: the server may still process it, so it was not sent again (the next plan will tell)`, { cause: err });
-			emit({
-				type: "recovered",
-				step,
-				request: what,
-				outcome: found.kind === "batch" && missing !== void 0 && missing < found.total ? "partly found" : "absent"
-			});
-			for (const m of left ?? []) payload = withElements(payload, m.each, m.elements);
-		}
-	}
-}
-/**
-* Find what a create that may have happened made. A list may show a change a while after it was made (lagging
-* lists, src/api/expectations.ts): "not listed" is an answer only once the list is newer than the create, so
-* while the client says lists may lag, the list is read again (0.25, 0.5, 1, 2, 4, 4 … s apart) until the object
-* shows or that lag has passed since the create failed.
-*/
-async function lookUp(client, specs, path, payload, write) {
-	const lag = client.listLag?.() ?? 0;
-	const wait = write.sleep ?? ((ms, signal) => (0, node_timers_promises.setTimeout)(ms, void 0, signal ? { signal } : {}));
-	let found = await findCreated(client, specs, path, payload);
-	for (let waited = 0, i = 0; waited < lag && notAllThere(found); i++) {
-		const ms = Math.min(LOOK_AGAIN_MS[Math.min(i, LOOK_AGAIN_MS.length - 1)], lag - waited);
-		await wait(ms, write.signal);
-		waited += ms;
-		found = await findCreated(client, specs, path, payload);
-	}
-	return found;
-}
-var MAX_RECOVERIES, WritesStoppedError, LOOK_AGAIN_MS, notAllThere;
-var init_send = __esmMin((() => {
-	init_errors$1();
-	init_plan$1();
-	init_recover();
-	MAX_RECOVERIES = 5;
-	WritesStoppedError = class extends Error {
-		reason;
-		constructor(reason) {
-			super(`writing stopped: ${reason}`);
-			this.reason = reason;
-			this.name = "WritesStoppedError";
+	diffStage = {
+		name: "diff",
+		phase: "diff",
+		reads: [
+			"desired",
+			"live",
+			"options"
+		],
+		writes: ["plan"],
+		run(run) {
+			run.plan = diffAll(run.kinds, got(run, "desired"), got(run, "live"), run.options);
 		}
 	};
-	LOOK_AGAIN_MS = [
-		250,
-		500,
-		1e3,
-		2e3,
-		4e3
-	];
-	notAllThere = (found) => found.kind === "absent" || found.kind === "batch" && found.missing.some((m) => m.elements.length > 0);
-}));
-// src/engine/settle.ts
-/**
-* Read `spec.path` until it settles; throws (failing the step) when it shows a failure field, never settles within
-* `spec.reads` reads, or apply is stopped. `after` names the write, for messages (`PUT /orgs/o/openapi/pets`).
-*/
-async function settle(client, spec, after, options = {}) {
-	const sleep = options.sleep ?? timer;
-	let last;
-	for (let read = 0; read < Math.max(1, spec.reads); read++) {
-		const delay = delayOf(read);
-		if (delay > 0) await sleep(delay, options.signal);
-		if (options.signal?.aborted) throw new Error(`${after} was sent, and apply was stopped before ${spec.path} showed ${conditions(spec)}: the next plan shows the outcome`);
-		last = await client.get(spec.path);
-		if (spec.until.every((c) => pick(last, c.field) === c.value)) {
-			failIfShown(spec, last, after);
-			return;
-		}
-	}
-	const seen = spec.until.map((c) => `${c.field} ${JSON.stringify(pick(last, c.field) ?? null)}`).join(", ");
-	throw new Error(`${after} was sent, and ${spec.path} still shows ${seen} after ${spec.reads} reads (waiting for ${conditions(spec)}): the next plan shows the outcome`);
-}
-function failIfShown(spec, body, after) {
-	for (const f of spec.failWhen ?? []) {
-		const value = pick(body, f.field);
-		if (!isSet(value)) continue;
-		const detail = f.detail === void 0 ? void 0 : pick(body, f.detail);
-		const shown = typeof value === "string" ? value : JSON.stringify(value);
-		throw new Error(`${f.message ?? `${after} did not succeed`}: ${f.field} ${oneLine(shown)}${typeof detail === "string" && detail !== "" ? ` (${oneLine(detail)})` : ""}`);
-	}
-}
-var SETTLE_DELAYS_MS, delayOf, timer, isSet, oneLine, conditions;
-var init_settle = __esmMin((() => {
-	init_recover();
-	SETTLE_DELAYS_MS = [
-		0,
-		250,
-		500,
-		1e3,
-		2e3,
-		4e3,
-		8e3
-	];
-	delayOf = (read) => SETTLE_DELAYS_MS[Math.min(read, SETTLE_DELAYS_MS.length - 1)];
-	timer = (ms, signal) => new Promise((resolve) => {
-		const done = () => {
-			clearTimeout(t);
-			signal?.removeEventListener("abort", done);
-			resolve();
-		};
-		const t = setTimeout(done, ms);
-		signal?.addEventListener("abort", done, { once: true });
-	});
-	isSet = (v) => v !== void 0 && v !== null && v !== "";
-	oneLine = (s) => {
-		const flat = s.replace(/\s+/g, " ").trim();
-		return flat.length > 300 ? `${flat.slice(0, 299)}…` : flat;
-	};
-	conditions = (spec) => spec.until.map((c) => `${c.field} ${c.value}`).join(", ");
-}));
-// src/engine/apply.ts
-async function applyPlan(client, plan, options = {}) {
-	const concurrency = Math.max(1, options.concurrency ?? 8);
-	const report = {
-		applied: [],
-		failed: [],
-		skipped: [],
-		skipReasons: {},
-		incomplete: [],
-		outputs: {}
-	};
-	const notOk = /* @__PURE__ */ new Set();
-	/** Per kind: why its writes stopped — the API refused one with 403, so the token may write none of that kind. */
-	const refused = /* @__PURE__ */ new Map();
-	const partial = /* @__PURE__ */ new Map();
-	const emit = options.onStep ?? (() => {});
-	/** The write gate's answer, kept once it said stop: no later check may reopen it within this apply. */
-	const gateClosed = () => {
-		if (report.stopped === void 0 && options.writeGate) {
-			const why = options.writeGate.check() ?? (options.writeGate.signal?.aborted === true ? "the write gate was closed" : void 0);
-			if (why !== void 0) report.stopped = why;
-		}
-		return report.stopped;
-	};
-	const skip = (step, reason) => {
-		notOk.add(step.id);
-		report.skipped.push(step.id);
-		report.skipReasons[step.id] = reason;
-		emit({
-			type: "skipped",
-			step,
-			reason
-		});
-	};
-	/** Why a step must not start (and skip it, saying so), or false when it may. */
-	const skipped = (step) => {
-		const blocker = step.dependsOn.find((d) => notOk.has(d));
-		const kindRefused = refused.get(step.kind);
-		const why = report.unreachable !== void 0 ? UNREACHABLE_REASON : gateClosed() !== void 0 ? `writing stopped: ${report.stopped}` : blocker !== void 0 ? `depends on ${blocker}, which did not succeed` : options.signal?.aborted ? "apply was stopped" : kindRefused;
-		if (why === void 0) return false;
-		skip(step, why);
-		return true;
-	};
-	const succeeded = (step, outputs, started) => {
-		report.outputs[step.id] = outputs;
-		report.applied.push(step.id);
-		emit({
-			type: "done",
-			step,
-			durationMs: performance.now() - started
-		});
-	};
-	/** A step failed at its request `at` (sent as `sent`), with the outputs it had kept. */
-	const failed = (step, err, started, outputs = {}, at = 0, sent = "") => {
-		const error = explainForbidden(err instanceof Error ? err : new Error(String(err)), options.scopesOf);
-		if (error instanceof ApiError && error.status === 403 && !refused.has(step.kind)) refused.set(step.kind, `the token may not write ${step.kind} (${error.method} ${error.path} was refused with 403${scopeHint(error, options.scopesOf)})`);
-		notOk.add(step.id);
-		report.failed.push({
-			stepId: step.id,
-			message: error.message
-		});
-		if (outputs["id"] !== void 0) {
-			report.outputs[step.id] = outputs;
-			partial.set(step.id, {
-				id: step.id,
-				failedAt: at,
-				request: sent,
-				message: error.message
-			});
-		}
-		if (options.writeGate?.signal?.aborted === true) gateClosed();
-		if (isUnreachable(error) && report.stopped === void 0) report.unreachable ??= error.message;
-		emit({
-			type: "failed",
-			step,
-			error,
-			durationMs: performance.now() - started
-		});
-	};
-	const runStep = async (step) => {
-		if (skipped(step)) return;
-		const started = performance.now();
-		emit({
-			type: "start",
-			step
-		});
-		const outputs = {};
-		let at = 0;
-		let sent = "";
-		try {
-			await options.beforeStep?.(step);
-			for (; at < step.requests.length; at++) {
-				const req = step.requests[at];
-				const lookup = (stepId, output) => {
-					const v = stepId === step.id ? outputs[output] : report.outputs[stepId]?.[output];
-					if (v === void 0) throw new Error(`reference ${stepId}.${output} has no value`);
-					return v;
-				};
-				const { path, body: planned } = resolveRequest(req, lookup);
-				const stop = gateClosed();
-				if (stop !== void 0) throw new WritesStoppedError(stop);
-				sent = `${req.method} ${path}`;
-				const answer = await send(client, step, req, path, req.merge ? mergePatch(await client.get(path), planned, req.merge) : planned, emit, {
-					gate: gateClosed,
-					signal: options.writeGate?.signal,
-					...options.sleep ? { sleep: options.sleep } : {}
-				});
-				const refused = refusal(req, answer);
-				if (refused !== void 0) throw new Error(refused);
-				for (const [name, where] of Object.entries(req.capture ?? {})) {
-					const value = pick(answer, where);
-					if (value === void 0) throw new Error(`response of ${req.method} ${path} has no "${where}" to keep as ${name}`);
-					outputs[name] = String(value);
-				}
-				if (req.settle) await settle(client, req.settle, sent, {
-					...options.sleep ? { sleep: options.sleep } : {},
-					...options.signal ? { signal: options.signal } : {}
-				});
-			}
-			succeeded(step, outputs, started);
-		} catch (err) {
-			failed(step, err, started, outputs, at, sent);
-		}
-	};
-	/**
-	* Steps whose batched requests go as one (BatchSpec): each is checked and journaled like a step alone, the rest
-	* is sent in one request, and each step succeeds or fails by its own results. A failure of the request itself
-	* fails every step in it.
-	*/
-	const runBatch = async (steps) => {
-		const ready = [];
-		for (const step of steps) {
-			if (skipped(step)) continue;
-			const started = performance.now();
-			emit({
-				type: "start",
-				step
-			});
-			try {
-				await options.beforeStep?.(step);
-				const req = step.requests[0];
-				const { path, body } = resolveRequest(req, (stepId, output) => {
-					const v = report.outputs[stepId]?.[output];
-					if (v === void 0) throw new Error(`reference ${stepId}.${output} has no value`);
-					return v;
-				});
-				ready.push({
-					step,
-					path,
-					body,
-					started
-				});
-			} catch (err) {
-				failed(step, err, started);
-			}
-		}
-		const first = ready[0];
-		if (!first) return;
-		const req = batchRequest(first.step);
-		const sent = `${req.method} ${first.path}`;
-		try {
-			const stop = gateClosed();
-			if (stop !== void 0) throw new WritesStoppedError(stop);
-			const body = batchBody(req.batch, ready.map((r) => r.body));
-			const answer = await send(client, first.step, req, first.path, body, emit, {
-				gate: gateClosed,
-				signal: options.writeGate?.signal,
-				...options.sleep ? { sleep: options.sleep } : {}
-			});
-			const outcomes = batchOutcomes(req.batch, ready.map((r) => elementCount(batchRequest(r.step))), answer, sent);
-			ready.forEach((r, i) => {
-				const why = outcomes[i];
-				if (why === void 0) succeeded(r.step, {}, r.started);
-				else failed(r.step, /* @__PURE__ */ new Error(`${sent}: ${why}`), r.started);
-			});
-		} catch (err) {
-			for (const r of ready) failed(r.step, err, r.started, {}, 0, sent);
-		}
-	};
-	for (const group of groups$1(plan.steps)) {
-		gateClosed();
-		await runBounded(applyUnits(group), concurrency, (unit) => Array.isArray(unit) ? runBatch(unit) : runStep(unit));
-	}
-	const failedIds = new Set(report.failed.map((f) => f.stepId));
-	report.incomplete = incompleteCreates(plan.steps, report.outputs, partial, failedIds, new Set(report.skipped));
-	return report;
-}
-/** The API did not answer at all (see ApiError.unreachable), also when a lookup after a failed create showed it. */
-function isUnreachable(err) {
-	for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) if (e instanceof ApiError && e.unreachable) return true;
-	return false;
-}
-/** `; it needs the scope site:write`, when the API names the request's scopes. */
-function scopeHint(err, scopesOf) {
-	const scopes = scopesOf?.(err.method, err.path) ?? [];
-	return scopes.length === 0 ? "" : `; it needs the scope ${scopes.join(" or ")}`;
-}
-/** A 403 on a write: the token may not change the organization. Say so whatever the server's wording is, with the scope it needs. */
-function explainForbidden(err, scopesOf) {
-	if (!(err instanceof ApiError) || err.status !== 403) return err;
-	const hint = `the token may lack permission for this change${scopeHint(err, scopesOf)}; apply usually needs a token with admin rights`;
-	return new ApiError(err.method, err.path, err.status, `${err.apiMessage} (${hint})`, {
-		cause: err,
-		...err.effect ? { effect: err.effect } : {},
-		unreachable: err.unreachable
-	});
-}
-async function runBounded(items, limit, fn) {
-	let next = 0;
-	const worker = async () => {
-		while (next < items.length) await fn(items[next++]);
-	};
-	await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-var UNREACHABLE_REASON;
-var init_apply$1 = __esmMin((() => {
-	init_apply_outcome();
-	init_batch();
-	init_errors$1();
-	init_merge();
-	init_order();
-	init_refs();
-	init_recover();
-	init_send();
-	init_settle();
-	UNREACHABLE_REASON = "API unreachable";
 }));
 // src/safety/config.ts
 /** The limits that apply to one step kind. */
@@ -69276,7 +76151,7 @@ function guardViolations(plan, live, kinds, whoami) {
 	}
 	return out;
 }
-var init_gate = __esmMin((() => {
+var init_gate$1 = __esmMin((() => {
 	init_errors$1();
 	init_state$1();
 	init_counts();
@@ -69315,6 +76190,117 @@ var init_redact = __esmMin((() => {
 	init_secrets();
 	SECRET_NAME = /token|secret|password|passwd|apikey|api_key|sharekey|share_key|credential|private_?key/i;
 	SECRET_PARAM = /([?&#](?:[a-z_]*(?:token|secret|sharekey|share_key|password|apikey|api_key)[a-z_]*)=)[^&#\s]*/gi;
+}));
+// src/write-inside.ts
+/**
+* Writing files inside a directory docops was given — `init`'s and `export`'s target, `undo -o`, the journal
+* directory, the directory of a `--out` file — without following a symbolic link out of it (docs/reliability.md,
+* "Files are written where they are said to be"). A file docops writes that is a symbolic link is refused,
+* wherever it points (docops would write into the file it names, maybe far away); so is a directory on the way
+* that is a link out of the directory given (or a dangling one). Each refusal is a UsageError naming the link.
+*
+* Two layers: commands that write several files check them all first (refuseLinks), so a refused command
+* writes nothing; and every write opens its file with O_NOFOLLOW after checking its directories (openInside),
+* so a link that appears in between is refused too.
+*/
+var write_inside_exports = /* @__PURE__ */ __exportAll({
+	linkOnTheWay: () => linkOnTheWay,
+	openInside: () => openInside,
+	refuseLinks: () => refuseLinks,
+	writeInside: () => writeInside,
+	writeNamedFile: () => writeNamedFile
+});
+async function lstatOrNone(p) {
+	try {
+		return await (0, node_fs_promises.lstat)(p);
+	} catch (err) {
+		if (err.code === "ENOENT" || err.code === "ENOTDIR") return void 0;
+		throw err;
+	}
+}
+/** The parts of `dir`'s path below `root` ([] for root itself); an error (a bug of the caller) when it is not there. */
+function below(root, dir) {
+	const rel = node_path.default.relative(node_path.default.resolve(root), node_path.default.resolve(dir));
+	if (rel === "") return [];
+	if (rel.startsWith("..") || node_path.default.isAbsolute(rel)) throw new Error(`${dir} is not inside ${root}: docops writes only inside the directory it is given`);
+	return rel.split(node_path.default.sep);
+}
+/** The first directory on the way from `root` to `dir` (root excluded, dir included) that is a link out of root. */
+async function directoryLinkOut(root, dir) {
+	const parts = below(root, dir);
+	if (parts.length === 0) return void 0;
+	const realRoot = await (0, node_fs_promises.realpath)(root).catch(() => node_path.default.resolve(root));
+	let at = root;
+	for (const part of parts) {
+		at = node_path.default.join(at, part);
+		const st = await lstatOrNone(at);
+		if (!st) return void 0;
+		if (!st.isSymbolicLink()) continue;
+		const to = await (0, node_fs_promises.realpath)(at).catch(() => void 0);
+		if (to === void 0 || !within(realRoot, to)) return linkMessage(at, to ?? "(nothing)");
+	}
+}
+/**
+* What is wrong on the way from `root` to the file `target`: a directory that is a symbolic link out of `root`
+* (or a dangling one), or `target` itself being a symbolic link. Undefined when nothing is.
+*/
+async function linkOnTheWay(root, target) {
+	const out = await directoryLinkOut(root, node_path.default.dirname(target));
+	if (out !== void 0) return out;
+	if (!(await lstatOrNone(target))?.isSymbolicLink()) return void 0;
+	return linkMessage(target, await (0, node_fs_promises.realpath)(target).catch(() => "(nothing)"));
+}
+/** Refuse, before anything is written, every link on the way to any of `targets` (one UsageError naming them all). */
+async function refuseLinks(root, targets) {
+	const found = /* @__PURE__ */ new Set();
+	for (const t of targets) {
+		const problem = await linkOnTheWay(root, t);
+		if (problem !== void 0) found.add(problem);
+	}
+	if (found.size > 0) throw new UsageError([...found].join("\n"));
+}
+/**
+* Open `target` (below `root`) for writing: its directories checked and created, the file itself opened without
+* following a link (ELOOP: refused, naming it).
+*/
+async function openInside(root, target, flag, mode = 438) {
+	const problem = await directoryLinkOut(root, node_path.default.dirname(target));
+	if (problem !== void 0) throw new UsageError(problem);
+	await (0, node_fs_promises.mkdir)(node_path.default.dirname(target), { recursive: true });
+	try {
+		return await (0, node_fs_promises.open)(target, FLAGS[flag] | NOFOLLOW, mode);
+	} catch (err) {
+		if (err.code === "ELOOP") throw new UsageError(linkMessage(target));
+		throw err;
+	}
+}
+/** Write `content` to `target` (below `root`) through openInside. */
+async function writeInside(root, target, content, options = {}) {
+	const handle = await openInside(root, target, options.flag ?? "w", options.mode);
+	try {
+		await handle.writeFile(content, "utf8");
+	} finally {
+		await handle.close();
+	}
+}
+/** Write a file a command was given by name (`--out FILE`): inside its own directory, never through a link. */
+async function writeNamedFile(file, content, flag = "w") {
+	await writeInside(node_path.default.dirname(node_path.default.resolve(file)), node_path.default.resolve(file), content, { flag });
+}
+var FLAGS, NOFOLLOW, linkMessage, within;
+var init_write_inside = __esmMin((() => {
+	init_errors$1();
+	FLAGS = {
+		w: node_fs.constants.O_WRONLY | node_fs.constants.O_CREAT | node_fs.constants.O_TRUNC,
+		wx: node_fs.constants.O_WRONLY | node_fs.constants.O_CREAT | node_fs.constants.O_EXCL,
+		a: node_fs.constants.O_WRONLY | node_fs.constants.O_CREAT | node_fs.constants.O_APPEND
+	};
+	NOFOLLOW = node_fs.constants.O_NOFOLLOW ?? 0;
+	linkMessage = (link, to) => `${link} is a symbolic link${to === void 0 ? "" : ` to ${to}`}; docops writes no file through a link (remove it, or write into another directory)`;
+	within = (outer, inner) => {
+		const rel = node_path.default.relative(outer, inner);
+		return rel === "" || !rel.startsWith("..") && !node_path.default.isAbsolute(rel);
+	};
 }));
 // src/safety/journal.ts
 /**
@@ -69458,20 +76444,6 @@ var init_journal = __esmMin((() => {
 	isDeleteStep = (step) => step.phase === "delete" || step.phase === "prune";
 	redacted = (dropped) => dropped.length > 0 ? { redacted: dropped } : {};
 }));
-// src/safety/journal-read.ts
-/**
-* `docops undo` reads the delete journal back (journal.ts writes it): one JSON line per record, each checked field
-* by field and built as a JournalRecord from what was checked — a journal is a file a person may have edited or
-* cut, and a malformed line is a UsageError naming its line, never a TypeError later in undo.
-*/
-var init_journal_read = __esmMin((() => {
-	init_plan$1();
-	init_journal();
-}));
-// src/safety/undo.ts
-var init_undo$1 = __esmMin((() => {
-	init_journal_read();
-}));
 // src/safety/whoami.ts
 async function fetchWhoami(client) {
 	const user = await client.get("/user");
@@ -69490,13 +76462,884 @@ var init_whoami = __esmMin((() => {
 // src/safety/index.ts
 var init_safety$1 = __esmMin((() => {
 	init_config();
-	init_gate();
+	init_gate$1();
 	init_journal();
-	init_redact();
-	init_undo$1();
 	init_whoami();
 }));
+// src/audit/targets.ts
+function singular(collection) {
+	if (collection === "orgs") return "organization";
+	if (collection.endsWith("ies")) return `${collection.slice(0, -3)}y`;
+	if (collection.endsWith("s")) return collection.slice(0, -1);
+	return collection;
+}
+function decode(s) {
+	try {
+		return decodeURIComponent(s);
+	} catch {
+		return s;
+	}
+}
+/** The organization prefix is dropped unless the path is the organization itself. */
+function pathTarget(path) {
+	const segs = path.split("?")[0].split("/").filter((s) => s !== "").map(decode);
+	if (segs[0] === "v1") segs.shift();
+	if (segs.length === 0) return void 0;
+	const [collection, id, ...rest] = segs[0] === "orgs" && segs.length > 2 ? segs.slice(2) : segs;
+	const part = [];
+	for (let i = 0; i < rest.length; i += 2) part.push(singular(rest[i]));
+	return {
+		type: singular(collection),
+		...id !== void 0 ? { id } : {},
+		part
+	};
+}
+var init_targets = __esmMin((() => {}));
+// src/audit/match.ts
+/** An audit event as the API sends it: when, what, and an actor and a target that each have a type and an id. */
+function isAuditEvent(v) {
+	const party = (x) => isRecord(x) && typeof x["type"] === "string" && typeof x["id"] === "string";
+	return isRecord(v) && typeof v["occurredAt"] === "string" && typeof v["action"] === "string" && party(v["actor"]) && party(v["target"]);
+}
+/**
+* The default: the objects a step's requests address. A create whose object is the one created (its path is the
+* collection) matches the delete of an object of its type and label; a create of a part (a team's member, a site's
+* section) names the object it is part of.
+*/
+function defaultTargets(step) {
+	const out = [];
+	for (const r of step.requests) {
+		if (hasRef(r.path)) continue;
+		const t = pathTarget(r.path);
+		if (!t) continue;
+		if (t.id !== void 0) out.push({
+			type: t.type,
+			id: t.id
+		});
+		else if (step.action === "create" && r.method !== "DELETE") out.push({
+			type: t.type,
+			label: step.key
+		});
+		if (step.action === "create") break;
+	}
+	return out;
+}
+function matches(e, m) {
+	if (e.target.type !== m.type) return false;
+	if (m.id !== void 0) return e.target.id === m.id;
+	return m.label !== void 0 && e.action.endsWith(".deleted") && e.target.label?.toLowerCase() === m.label.toLowerCase();
+}
+function matchEvents(steps, events, kinds) {
+	const byKind = new Map(kinds.map((k) => [k.kind, k]));
+	const out = [];
+	for (const step of steps) {
+		const kind = byKind.get(step.kind);
+		const targets = kind?.auditTargets ? kind.auditTargets(step) : defaultTargets(step);
+		if (targets.length === 0) continue;
+		const event = events.find((e) => targets.some((t) => matches(e, t)));
+		if (event) out.push({
+			step: step.id,
+			actor: event.actor.label ?? event.actor.id,
+			at: event.occurredAt,
+			action: event.action
+		});
+	}
+	return out;
+}
+var hasRef;
+var init_match = __esmMin((() => {
+	init_targets();
+	init_json$1();
+	hasRef = (path) => path.includes("<<ref:");
+}));
+// src/audit/attribute.ts
+var attribute_exports = /* @__PURE__ */ __exportAll({
+	AUDIT_PAGE_SIZE: () => 100,
+	LOOKBACK_MS: () => LOOKBACK_MS,
+	MAX_PAGES: () => 5,
+	attributeDrift: () => attributeDrift
+});
+async function attributeDrift(client, plan, kinds, options = {}) {
+	const drift = plan.steps.filter((s) => originOf(plan, s) !== "manifests");
+	if (drift.length === 0) return plan;
+	const now = options.now ?? /* @__PURE__ */ new Date();
+	const from = (/* @__PURE__ */ new Date(now.getTime() - LOOKBACK_MS)).toISOString();
+	const changes = [];
+	const problems = [];
+	for (const org of [...new Set(drift.map((s) => s.org))]) {
+		const steps = drift.filter((s) => s.org === org);
+		const events = [];
+		try {
+			let page;
+			for (let n = 0; n < (options.maxPages ?? 5); n++) {
+				const body = await client.get(`/orgs/${encodeURIComponent(org)}/audit-events`, {
+					limit: 100,
+					from,
+					...page !== void 0 ? { page } : {}
+				});
+				events.push(...Array.isArray(body?.items) ? body.items.filter(isAuditEvent) : []);
+				page = body?.next?.page;
+				if (page === void 0 || matchEvents(steps, events, kinds).length === steps.length) break;
+			}
+		} catch (err) {
+			problems.push(`${org}: ${whyUnreadable(err)}`);
+		}
+		changes.push(...matchEvents(steps, events, kinds));
+	}
+	const unavailable = problems.length > 0 ? `audit events could not be read (${problems.join("; ")}); the plan does not say who changed what` : void 0;
+	return {
+		...plan,
+		attribution: {
+			changes,
+			...unavailable !== void 0 ? { unavailable } : {}
+		}
+	};
+}
+function whyUnreadable(err) {
+	if (err instanceof ApiError && err.status !== void 0) {
+		if (err.status === 403 || err.status === 401) return `HTTP ${err.status}: the token may not read them (organization admins only, on a plan with audit logs)`;
+		if (err.status === 404) return "HTTP 404: the API does not serve them for this organization";
+		return `HTTP ${err.status}`;
+	}
+	return err instanceof Error ? err.name : "unknown error";
+}
+var LOOKBACK_MS;
+var init_attribute = __esmMin((() => {
+	init_errors$1();
+	init_plan$1();
+	init_match();
+	LOOKBACK_MS = 2592e6;
+}));
+// src/pipeline/stages.ts
+/** gate: the safety gate (SafetyError, exit 3), judging the plan against the live state it came from. */
+function safetyStage(options) {
+	return gateStage("safety", (plan, live, run) => {
+		const desired = got(run, "desired");
+		return safetyGate(run.kinds, {
+			...options,
+			desiredCount: countDesired(desired),
+			desired
+		})(plan, live);
+	});
+}
+/** journal: every delete is written to a journal before it is sent (snapshots from the live state planned from). */
+function journalStage(dir) {
+	return {
+		name: "journal",
+		phase: "journal",
+		reads: ["client", "live"],
+		writes: ["beforeStep", "journalFile"],
+		skip: (run) => !writes(run),
+		run(run) {
+			const journal = createJournal(dir, got(run, "live"), {
+				client: got(run, "client"),
+				kinds: run.kinds
+			});
+			run.beforeStep = journal.beforeStep;
+			run.journalFile = journal.file;
+		}
+	};
+}
+/** apply: the engine's, with the OAuth scopes of each request (a write refused with 403 names what is lacking). */
+function writeStage(options) {
+	return applyStage({
+		...options,
+		scopesOf: (method, path) => matchOperation(method, path)?.scopes
+	});
+}
+var attributionStage;
+var init_stages = __esmMin((() => {
+	init_run();
+	init_safety$1();
+	init_operations();
+	attributionStage = annotateStage("attribution", async (plan, run) => (await Promise.resolve().then(() => (init_attribute(), attribute_exports))).attributeDrift(got(run, "client"), plan, run.kinds));
+}));
+// src/pipeline/index.ts
+/** load → scope → read → diff → annotate. */
+function planningStages(s) {
+	return [
+		...s.load,
+		...s.scope ?? [],
+		...s.read ?? [],
+		readStage,
+		diffStage,
+		...s.annotate ?? []
+	];
+}
+/** gates → journal → apply → after: the gates, journal and apply are skipped when nothing is to be written. */
+function writingStages(s) {
+	return [
+		...s.gates,
+		journalStage(s.journalDir),
+		writeStage(s.apply),
+		...s.after ?? []
+	];
+}
+var init_pipeline = __esmMin((() => {
+	init_run();
+	init_stages();
+}));
+// src/cli/plan-run.ts
+function pruneOptions(kinds, prune, modes) {
+	const names = kinds.map((k) => k.kind);
+	const unknown = prune.filter((p) => !names.includes(p));
+	if (unknown.length > 0) throw new UsageError(`--prune: unknown kind ${unknown.join(", ")} (known: ${names.join(", ")})`);
+	const never = kinds.filter((k) => k.prunable === false && prune.includes(k.kind)).map((k) => k.kind);
+	if (never.length > 0) throw new UsageError(`--prune ${never.join(", ")}: docops never deletes these objects, so pruning them means nothing`);
+	const owned = prune.filter((p) => modes[p] === "additive" || modes[p] === "observe");
+	if (owned.length > 0) throw new UsageError(`--prune ${owned.join(", ")}: the config's mode for ${owned.map((k) => `${k} is ${modes[k]}`).join(", ")}, which never deletes what no manifest writes`);
+	return Object.fromEntries(prune.map((p) => [p, true]));
+}
+/** load: the manifests, validated (invalid manifests never reach the API, not even a read); then `check`. */
+function loadStage(ctx, check) {
+	return {
+		name: "manifests",
+		phase: "load",
+		reads: [],
+		writes: ["desired", "inputs"],
+		async run(run) {
+			const { desired, inputs } = await loadDesired(ctx);
+			run.desired = desired;
+			run.inputs = inputs;
+			check?.(desired);
+		}
+	};
+}
+/** scope: what the plan prunes and owns (--prune, the modes of --config), and the connection it reads through. */
+function connectStage(ctx, progress) {
+	return {
+		name: "connect",
+		phase: "scope",
+		reads: [],
+		writes: [
+			"options",
+			"modes",
+			"client",
+			"connected"
+		],
+		async run(run) {
+			const modes = await configuredModes(ctx);
+			const prune = pruneOptions(run.kinds, ctx.global.prune, modes);
+			const client = await connect(ctx);
+			run.modes = modes;
+			run.options = {
+				prune,
+				invite: ctx.global.invite,
+				modes
+			};
+			run.connected = client;
+			run.client = countingClient(recordingClient(client, run.reads), () => progress.tick());
+		}
+	};
+}
+/** load → connect → read → diff (progress counts the reads), then the annotation: who made the drift. */
+function cliPlanningStages(ctx, progress, check) {
+	return {
+		reading: planningStages({
+			load: [loadStage(ctx, check)],
+			scope: [connectStage(ctx, progress)]
+		}),
+		annotate: [attributionStage]
+	};
+}
+/** `check` judges the loaded manifests before anything is read (an organization's: src/cli/organizations.ts). */
+async function planFromManifests(ctx, check) {
+	requireCredentials(ctx);
+	const run = {
+		kinds: KINDS,
+		mode: "plan",
+		reads: []
+	};
+	const progress = createProgress(ctx.io.stderr, "Reading live state");
+	const stages = cliPlanningStages(ctx, progress, check);
+	try {
+		await runStages(run, stages.reading);
+	} finally {
+		progress.done();
+	}
+	await runStages(run, stages.annotate);
+	const plan = got(run, "plan");
+	ctx.logger.info({
+		steps: plan.steps.length,
+		unmanaged: plan.unmanaged.length,
+		warnings: plan.warnings.length
+	}, "plan computed");
+	return {
+		plan,
+		live: got(run, "live"),
+		desired: got(run, "desired"),
+		client: got(run, "connected"),
+		kinds: run.kinds,
+		reads: run.reads,
+		modes: got(run, "modes"),
+		inputs: got(run, "inputs")
+	};
+}
+var init_plan_run = __esmMin((() => {
+	init_errors$1();
+	init_needs();
+	init_config_file();
+	init_connect();
+	init_pipeline$1();
+	init_progress();
+	init_pipeline();
+	init_wiring();
+}));
+// src/policy/approval.ts
+/**
+* What an approval is bound to: one checksum over the plan's steps, the manifests it was made from and the live
+* objects its steps touch (the saved-plan machinery: src/plan-file/digests.ts). Any change to any of them gives
+* another checksum, so an approval never applies a plan other than the one approved. Step sources are taken
+* relative to the manifests directory, so a plan made in CI (`-m manifests`) and the daemon's plan of the same
+* files and live state (an absolute directory) have one checksum.
+*/
+function approvalChecksum(input) {
+	const base = node_path.default.resolve(input.manifestsDir);
+	const steps = input.plan.steps.map((s) => relativeSource(s, base));
+	return digest(canonicalJson({
+		version: 1,
+		steps,
+		manifests: input.manifests.checksum,
+		live: liveDigest(input.plan, input.live).fingerprint
+	}));
+}
+function relativeSource(step, base) {
+	if (!step.source) return step;
+	const rel = node_path.default.relative(base, node_path.default.resolve(step.source.file)).split(node_path.default.sep).join("/");
+	return {
+		...step,
+		source: {
+			...step.source,
+			file: rel
+		}
+	};
+}
+var init_approval = __esmMin((() => {
+	init_canonical();
+	init_digests();
+}));
+// src/policy/model.ts
+function decisionOf(fired) {
+	let d = "pass";
+	for (const f of fired) if (RANK[f.outcome] > RANK[d]) d = f.outcome;
+	return d;
+}
+var RANK;
+var init_model = __esmMin((() => {
+	RANK = {
+		pass: 0,
+		warn: 1,
+		"require-approval": 2,
+		deny: 3
+	};
+}));
+// src/policy/view.ts
+/** `kinds`: every kind name, so `plan.counts["Team"]` exists even when the plan has no Team change. */
+function planView(plan, kinds) {
+	const actors = new Map((plan.attribution?.changes ?? []).map((c) => [c.step, c.actor]));
+	const changes = plan.steps.map((s) => changeView(plan, s, actors.get(s.id)));
+	const counts = {};
+	const zero = () => ({
+		create: 0n,
+		update: 0n,
+		delete: 0n,
+		prune: 0n
+	});
+	for (const k of kinds) counts[k] = zero();
+	for (const s of plan.steps) {
+		const c = counts[s.kind] ??= zero();
+		c[s.action]++;
+		if (s.phase === "prune") c.prune++;
+	}
+	return {
+		changes,
+		counts
+	};
+}
+function changeView(plan, s, actor) {
+	const before = plainCopy(s.before ?? {});
+	const after = plainCopy(s.after ?? {});
+	return {
+		id: s.id,
+		action: s.action,
+		phase: s.phase,
+		kind: s.kind,
+		org: s.org,
+		key: s.key,
+		before,
+		after,
+		fields: changedFields(before, after),
+		file: s.source?.file ?? "",
+		line: BigInt(s.source?.line ?? 0),
+		note: s.note ?? "",
+		cascades: (s.cascades ?? []).map((c) => ({
+			kind: c.kind,
+			org: c.org,
+			key: c.key
+		})),
+		origin: originOf(plan, s),
+		actor: actor ?? ""
+	};
+}
+/** Top-level fields whose values differ between before and after (all of them for a create or a delete). */
+function changedFields(before, after) {
+	return [.../* @__PURE__ */ new Set([...Object.keys(before), ...Object.keys(after)])].filter((n) => JSON.stringify(before[n]) !== JSON.stringify(after[n])).sort();
+}
+/** A JSON copy: no shared objects with the plan, nothing but JSON values (CEL reads maps, lists and scalars). */
+function plainCopy(v) {
+	return JSON.parse(JSON.stringify(v));
+}
+var init_view = __esmMin((() => {
+	init_plan$1();
+}));
+// src/policy/evaluate.ts
+function evaluatePolicy(policy, plan, options) {
+	const view = planView(plan, options.kinds);
+	const fired = [];
+	let running;
+	try {
+		withDeadline(options.deadlineMs ?? Math.ceil(2e3 + .06 * policy.rules.length * plan.steps.length), () => {
+			for (const rule of policy.rules) {
+				running = rule;
+				view.changes.forEach((change, i) => {
+					const step = plan.steps[i];
+					const hit = (error) => {
+						fired.push({
+							rule: rule.name,
+							outcome: rule.outcome,
+							message: rule.message,
+							step: step.id,
+							object: `${step.kind} ${step.org}/${step.key}`,
+							...step.source ? { source: step.source } : {},
+							ruleSource: rule.source,
+							...error !== void 0 ? { error } : {}
+						});
+					};
+					let value;
+					try {
+						value = rule.compiled.evaluate({
+							change,
+							plan: view
+						});
+					} catch (err) {
+						return hit(`cannot be evaluated on this change: ${firstLine(err)}`);
+					}
+					if (value === true) hit();
+					else if (value !== false) hit(`gave ${typeof value === "bigint" ? "an int" : JSON.stringify(value) ?? typeof value}, not true or false`);
+				});
+			}
+		});
+	} catch (err) {
+		if (!(err instanceof DeadlineExceeded)) throw err;
+		const rule = running;
+		fired.push({
+			rule: rule.name,
+			outcome: "deny",
+			message: rule.message,
+			step: "",
+			object: "the plan",
+			ruleSource: rule.source,
+			error: `${err.message} (rule ${rule.name} was running): the plan is refused`
+		});
+	}
+	return {
+		rules: policy.rules.length,
+		fired,
+		decision: decisionOf(fired)
+	};
+}
+function firstLine(err) {
+	return String(err instanceof Error ? err.message : err).split("\n")[0].trim();
+}
+var init_evaluate = __esmMin((() => {
+	init_cel();
+	init_model();
+	init_view();
+}));
+// src/policy/index.ts
+var policy_exports = /* @__PURE__ */ __exportAll({
+	approvalChecksum: () => approvalChecksum,
+	evaluatePolicy: () => evaluatePolicy
+});
+var init_policy$1 = __esmMin((() => {
+	init_approval();
+	init_evaluate();
+}));
+// src/cli/policy.ts
+/** The configured policy, validated (file:line:column errors), or undefined when none is configured. */
+async function cliPolicy(ctx, fromConfig) {
+	const flag = ctx.values.policy;
+	if (typeof flag !== "string") return fromConfig;
+	if (flag === "") throw new UsageError("--policy needs a policy file or folder");
+	if (fromConfig) throw new UsageError("--policy and the policy of --config: give one of them");
+	return (await Promise.resolve().then(() => (init_load$2(), load_exports$1))).loadPolicyPath(flag);
+}
+/** Digest of the manifests when a policy is configured (an approval binds them): taken before they are read for the plan. */
+async function policyDigest(policy, dir) {
+	return policy ? manifestsDigest(dir) : void 0;
+}
+/** What the policy says about the plan, with the approval checksum when an approval is required. */
+async function policyReport(policy, input) {
+	const { evaluatePolicy, approvalChecksum } = await Promise.resolve().then(() => (init_policy$1(), policy_exports));
+	const report = evaluatePolicy(policy, input.plan, { kinds: input.kinds.map((k) => k.kind) });
+	if (report.decision !== "require-approval") return report;
+	return {
+		...report,
+		approval: {
+			checksum: approvalChecksum(input),
+			...policy.approvers ? { approvers: policy.approvers } : {}
+		}
+	};
+}
+var POLICY_FLAG;
+var init_policy = __esmMin((() => {
+	init_errors$1();
+	init_digests();
+	POLICY_FLAG = {
+		type: "string",
+		value: "PATH",
+		description: "Policy rules over the plan: a policy file, or a folder of them (docs/policy.md)"
+	};
+}));
+// src/health/broken-links.ts
+/** Object keys sorted at every depth, so equal references give equal text. */
+function canonical(v) {
+	if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+	if (isRecord(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(",")}}`;
+	return JSON.stringify(v ?? null);
+}
+/** The live space a Space document describes: by its pinned id, else by title (one live space with it). */
+function liveSpaceOf(e, live) {
+	const objects = live.get(liveKey(SPACE_KIND, e.org))?.objects.filter((o) => o.kind === SPACE_KIND) ?? [];
+	const hit = (e.id !== void 0 ? objects.find((o) => o.id === e.id) : void 0) ?? (objects.filter((o) => o.key === e.key).length === 1 ? objects.find((o) => o.key === e.key) : void 0);
+	return hit ? {
+		org: e.org,
+		id: hit.id,
+		title: hit.key
+	} : void 0;
+}
+/** The managed spaces that exist live (a space the plan creates has no links yet), each once, in manifest order. */
+function managedSpaces(desired, live) {
+	const seen = /* @__PURE__ */ new Set();
+	return (desired.get(SPACE_KIND) ?? []).flatMap((e) => {
+		const s = liveSpaceOf(e, live);
+		if (!s || seen.has(s.id)) return [];
+		seen.add(s.id);
+		return [s];
+	});
+}
+function spaceLinks(space, body) {
+	const b = isRecord(body) ? body : {};
+	const stats = isRecord(b["stats"]) ? b["stats"] : {};
+	const broken = isRecord(stats["broken"]) ? stats["broken"] : {};
+	const links = (Array.isArray(b["items"]) ? b["items"].filter(isRecord) : []).map((l) => ({
+		key: linkKey(l["targetReference"], l["locationReferences"]),
+		target: l["targetReference"] ?? null,
+		locations: l["locationReferences"] ?? []
+	}));
+	const count = (v, fallback) => typeof v === "number" ? v : fallback;
+	return {
+		...space,
+		broken: count(broken["total"], links.length),
+		inChangeRequests: count(broken["changeRequest"], 0),
+		links
+	};
+}
+/** One list request per space, a few at a time (the client paces them to the API's rate limit). */
+async function readBrokenLinks(client, spaces, concurrency = 4) {
+	const out = new Array(spaces.length);
+	let next = 0;
+	const worker = async () => {
+		while (next < spaces.length) {
+			const i = next++;
+			const space = spaces[i];
+			out[i] = spaceLinks(space, await client.get(`/spaces/${encodeURIComponent(space.id)}/links`, {
+				status: "broken",
+				limit: LINKS_PER_SPACE
+			}));
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(concurrency, spaces.length) }, worker));
+	return out;
+}
+function baselineOf(found) {
+	return {
+		version: 1,
+		spaces: Object.fromEntries(found.map((s) => [s.id, s.links.map((l) => l.key).sort()]))
+	};
+}
+/** A baseline file's content, or why it is none. */
+function parseBaseline(text) {
+	let v;
+	try {
+		v = JSON.parse(text);
+	} catch {
+		return "not JSON";
+	}
+	if (!isRecord(v) || v["version"] !== 1 || !isRecord(v["spaces"])) return "not a broken-links baseline (version 1, spaces)";
+	const spaces = {};
+	for (const [id, keys] of Object.entries(v["spaces"])) {
+		if (!Array.isArray(keys) || !keys.every((k) => typeof k === "string")) return `spaces.${id}: must be a list of link keys`;
+		spaces[id] = keys;
+	}
+	return {
+		version: 1,
+		spaces
+	};
+}
+/** Per space, the broken links the baseline does not hold (without a baseline: every one). */
+function newBrokenLinks(found, baseline) {
+	return found.flatMap((space) => {
+		const known = new Set(baseline?.spaces[space.id] ?? []);
+		const links = space.links.filter((l) => !known.has(l.key));
+		return links.length > 0 ? [{
+			space,
+			links
+		}] : [];
+	});
+}
+/** A link in one line: what it points to and where it is. */
+function describeLink(l) {
+	const t = isRecord(l.target) ? l.target : {};
+	const kind = t["kind"];
+	const what = typeof kind === "string" ? typeof t[kind] === "string" ? `${kind} ${String(t[kind])}` : kind : canonical(l.target);
+	const where = Array.isArray(l.locations) ? l.locations.flatMap((x) => isRecord(x) && typeof x["page"] === "string" ? [`page ${x["page"]}`] : []).join(", ") : "";
+	return where ? `${what} (in ${where})` : what;
+}
+var SPACE_KIND, LINKS_PER_SPACE, linkKey;
+var init_broken_links$1 = __esmMin((() => {
+	init_state$1();
+	init_json$1();
+	SPACE_KIND = "Space";
+	LINKS_PER_SPACE = 1e3;
+	linkKey = (target, locations) => canonical({
+		target,
+		locations
+	});
+}));
+// src/cli/broken-links.ts
+/**
+* `docops plan --fail-on broken-links` and `--broken-links-out`: after the plan, the broken links the API reports
+* in each managed space (src/health/broken-links.ts: one list request per space), printed after the plan (on
+* stderr for `--format json`, whose stdout is the plan alone). With `--fail-on broken-links` the run fails (exit 1)
+* when a space has a broken link that is new: not in the baseline `--broken-links-baseline FILE` (the links a
+* run on the main branch wrote with `--broken-links-out FILE`), or any at all without a baseline. Without these
+* flags, plan reads no links.
+*/
+function failOn(ctx) {
+	const v = ctx.values["fail-on"];
+	if (v === void 0) return false;
+	if (typeof v !== "string" || !FAIL_ON_CHECKS.includes(v)) throw new UsageError(`--fail-on must be one of ${FAIL_ON_CHECKS.join(", ")}, got "${String(v)}"`);
+	return true;
+}
+async function baseline(file) {
+	if (typeof file !== "string") return void 0;
+	let text;
+	try {
+		text = await (0, node_fs_promises.readFile)(file, "utf8");
+	} catch (err) {
+		throw new UsageError(`--broken-links-baseline: cannot read ${file}: ${err.code ?? err.message}`);
+	}
+	const parsed = parseBaseline(text);
+	if (typeof parsed === "string") throw new UsageError(`--broken-links-baseline: ${file} is ${parsed}`);
+	return parsed;
+}
+function report(found, fresh, markdown, compared) {
+	const total = found.reduce((n, s) => n + s.broken, 0);
+	const head = `Broken links in ${found.length} managed space(s): ${total}${compared ? `, ${[...fresh.values()].reduce((n, l) => n + l.length, 0)} new` : ""}`;
+	const lines = [markdown ? `### ${head}` : head];
+	for (const s of found) {
+		if (s.broken === 0) continue;
+		const mine = fresh.get(s.id) ?? [];
+		const cr = s.inChangeRequests > 0 ? `, ${s.inChangeRequests} in change requests` : "";
+		lines.push(`${markdown ? "- **" : "  "}${s.org}/${s.title}${markdown ? "**" : ""}: ${s.broken} broken${cr}${compared ? `, ${mine.length} new` : ""}`);
+		for (const l of mine.slice(0, SHOWN)) lines.push(`${markdown ? "  - " : "    - "}new: ${describeLink(l)}`);
+		if (mine.length > SHOWN) lines.push(`${markdown ? "  - " : "    - "}… and ${mine.length - SHOWN} more`);
+	}
+	return lines.join("\n") + "\n";
+}
+/** The flags' values, checked before anything is read (a typo is a usage error, not a failed check after the plan). */
+function checkBrokenLinksFlags(ctx) {
+	if (!failOn(ctx) && ctx.values["broken-links-baseline"] !== void 0) throw new UsageError("--broken-links-baseline needs --fail-on broken-links");
+}
+/** After the plan is printed: read, print, write the baseline, and fail on new broken links when asked. */
+async function brokenLinksCheck(ctx, run, format) {
+	const fail = failOn(ctx);
+	const out = ctx.values["broken-links-out"];
+	if (!fail && typeof out !== "string") return;
+	const known = await baseline(ctx.values["broken-links-baseline"]);
+	const found = await readBrokenLinks(run.client, managedSpaces(run.desired, run.live));
+	const fresh = new Map(newBrokenLinks(found, known).map((x) => [x.space.id, x.links]));
+	const text = report(found, fresh, format === "markdown", fail);
+	(format === "json" ? ctx.io.stderr : ctx.io.stdout).write(`\n${text}`);
+	if (typeof out === "string") {
+		const { writeNamedFile } = await Promise.resolve().then(() => (init_write_inside(), write_inside_exports));
+		await writeNamedFile(out, JSON.stringify(baselineOf(found), null, 2) + "\n");
+	}
+	if (fail && fresh.size > 0) {
+		const n = [...fresh.values()].reduce((a, l) => a + l.length, 0);
+		const where = [...fresh.keys()].map((id) => found.find((s) => s.id === id)).map((s) => `${s.org}/${s.title}`);
+		throw new DocopsError(`--fail-on broken-links: ${n} new broken link(s) in ${where.join(", ")}${known ? " (not in the baseline)" : " (no baseline given: every broken link counts)"}`);
+	}
+}
+var FAIL_ON_CHECKS, BROKEN_LINKS_FLAGS, SHOWN;
+var init_broken_links = __esmMin((() => {
+	init_errors$1();
+	init_broken_links$1();
+	FAIL_ON_CHECKS = ["broken-links"];
+	BROKEN_LINKS_FLAGS = {
+		"fail-on": {
+			type: "string",
+			value: "CHECK",
+			description: "Fail (exit 1) when a check of the docs finds a problem: broken-links — a managed space has a broken link not in the baseline"
+		},
+		"broken-links-baseline": {
+			type: "string",
+			value: "FILE",
+			description: "The broken links known already (written by --broken-links-out); only others count as new"
+		},
+		"broken-links-out": {
+			type: "string",
+			value: "FILE",
+			description: "Write the broken links of the managed spaces to FILE, as a baseline for --fail-on broken-links"
+		}
+	};
+	SHOWN = 20;
+}));
+// src/cli/commands/format-flag.ts
+function planFormat(ctx) {
+	const raw = ctx.values.format ?? "text";
+	if (typeof raw !== "string" || !isPlanFormat(raw)) throw new UsageError(`--format must be one of ${PLAN_FORMATS.join(", ")}, got "${String(raw)}"`);
+	return raw;
+}
+var FORMAT_FLAG;
+var init_format_flag = __esmMin((() => {
+	init_errors$1();
+	init_render();
+	FORMAT_FLAG = {
+		type: "string",
+		short: "f",
+		value: "FORMAT",
+		description: `Output format: ${PLAN_FORMATS.join("|")} (default text; markdown fits a PR comment)`
+	};
+}));
+// src/cli/commands/plan.ts
+var plan_exports = /* @__PURE__ */ __exportAll({ planCommand: () => planCommand });
+async function planOne(ctx, check) {
+	const format = planFormat(ctx);
+	checkBrokenLinksFlags(ctx);
+	const out = ctx.values.out;
+	requireCredentials(ctx);
+	const policy = await cliPolicy(ctx, (await configFromFlag(ctx))?.policy);
+	const manifests = typeof out === "string" ? await manifestsDigest(manifestDir(ctx)) : await policyDigest(policy, manifestDir(ctx));
+	const planned = await planFromManifests(ctx, check);
+	const { plan, live, reads, client, kinds, modes } = planned;
+	const cost = planCost(ctx, plan, client);
+	const scopes = planScopes(plan, reads);
+	const verdict = policy && manifests ? await policyReport(policy, {
+		plan,
+		live,
+		manifests,
+		manifestsDir: manifestDir(ctx),
+		kinds
+	}) : void 0;
+	ctx.io.stdout.write(renderPlanOutput(plan, format, {
+		color: shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env),
+		cost,
+		scopes,
+		...verdict ? { policy: verdict } : {}
+	}));
+	await stepSummary(ctx, () => markdownPlan(plan, cost, scopes, verdict));
+	if (typeof out === "string" && manifests) {
+		const saved = createSavedPlan({
+			plan,
+			live,
+			manifests,
+			inputs: inputsDigest(planned.inputs),
+			cost,
+			options: {
+				prune: ctx.global.prune,
+				invite: ctx.global.invite,
+				modes
+			}
+		});
+		const { writeNamedFile } = await Promise.resolve().then(() => (init_write_inside(), write_inside_exports));
+		await writeNamedFile(out, redactCredentials(renderSavedPlan(saved)));
+		ctx.logger.info({
+			file: out,
+			steps: plan.steps.length
+		}, "plan saved");
+	}
+	await brokenLinksCheck(ctx, planned, format);
+	if (plan.blocked.length > 0) throw new BlockedError(plan.blocked);
+	return ctx.values["detailed-exitcode"] === true && plan.steps.length > 0 ? EXIT.changesPending : EXIT.ok;
+}
+var planCommand;
+var init_plan = __esmMin((() => {
+	init_errors$1();
+	init_plan_file();
+	init_ansi();
+	init_needs();
+	init_secrets();
+	init_config_file();
+	init_organizations();
+	init_connect();
+	init_io();
+	init_plan_output();
+	init_pipeline$1();
+	init_plan_run();
+	init_policy();
+	init_broken_links();
+	init_format_flag();
+	planCommand = {
+		name: "plan",
+		usage: "docops plan -m DIR [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [--fail-on broken-links] [flags]",
+		description: "Loads the manifests, reads the live state through the API and prints the plan: what apply would create,\nupdate and delete, field by field, and its API cost (requests and an estimated duration). Nothing is\nwritten, so a read-only token is enough. With --out the plan is saved for `docops apply --plan FILE`,\nwhich applies exactly these steps, or refuses if the manifests or the live objects changed meanwhile.\nWith --detailed-exitcode the exit code is 2 when there are changes, so CI can tell \"in sync\" from\n\"drifted\". A plan that cannot reach some manifest objects (e.g. a reference that names nothing) lists\nthem as blocked and exits 1. In GitHub Actions the markdown plan is also appended to the job summary.\nWith --policy the plan also lists the policy rules that fired on which manifest lines, and for a plan that\nneeds approval its approval checksum and who may approve (docs/policy.md). --format json follows\nschemas/plan.schema.json.\nWith --fail-on broken-links it also reads the broken links of each managed space (one request per space),\nlists them after the plan and exits 1 when one is new: not in --broken-links-baseline FILE, which an earlier\nrun wrote with --broken-links-out FILE (without a baseline, every broken link is new).",
+		flags: {
+			manifests: MANIFESTS_FLAG,
+			"allow-env": ALLOW_ENV_FLAG,
+			format: FORMAT_FLAG,
+			"detailed-exitcode": {
+				type: "boolean",
+				description: "Exit 2 when the plan has changes (0 when none, 1 on error)"
+			},
+			out: {
+				type: "string",
+				value: "FILE",
+				description: "Save the plan (with checksums and cost) to FILE for `docops apply --plan FILE`"
+			},
+			config: {
+				...CONFIG_FLAG,
+				description: "A docops.yaml: its kinds' ownership modes (`kinds:`) and `policy:`; with organizations: plan each one (its manifests, its token) in a section of its own"
+			},
+			"latency-ms": LATENCY_FLAG,
+			policy: POLICY_FLAG,
+			...BROKEN_LINKS_FLAGS
+		},
+		examples: [
+			"docops plan -m manifests",
+			"DOCOPS_TOKEN=… docops plan -m manifests --format markdown > plan.md",
+			"docops plan -m manifests --out plan.json && docops apply -m manifests --plan plan.json",
+			"docops plan -m config.example/manifests --sandbox --detailed-exitcode",
+			"docops plan -m manifests --format json --prune Team | jq .steps",
+			"docops plan -m manifests --policy policies/ --format markdown   # with the rules a policy fired",
+			"docops plan --config docops.yaml --format markdown > plan.md     # organizations: one section each",
+			"docops plan -m manifests --broken-links-out links.json              # on main: the broken links known",
+			"docops plan -m manifests --fail-on broken-links --broken-links-baseline links.json   # on a PR"
+		],
+		async run(ctx) {
+			const fleet = await configOrganizations(ctx);
+			if (!fleet) return planOne(ctx);
+			return eachOrganization(ctx, fleet.config, fleet.orgs, planFormat(ctx), (orgCtx, org) => planOne(orgCtx, (d) => foreignDocuments(org, d.documents)));
+		}
+	};
+}));
 // src/cli/safety.ts
+/**
+* The safety layer as the CLI's apply uses it: the run's writing stages (src/pipeline: the safety gate, exit 3 on
+* refusal; the delete journal; the apply), and where their settings come from (--force, --config's `safety:` and
+* `journalDir`, --journal-dir).
+*/
 async function safetySettings(ctx) {
 	return settingsFrom(ctx, await configFromFlag(ctx) ?? {});
 }
@@ -69510,14 +77353,12 @@ function settingsFrom(ctx, fromFile) {
 		...fromFile.policy ? { policy: fromFile.policy } : {}
 	};
 }
-/** Gate (throws SafetyError, exit 3), then apply with every delete journaled first. */
-async function guardedApply(ctx, settings, input) {
-	await safetyGate(input.kinds, {
+/** safety → journal → apply: `--force` lifts the thresholds (said in a warning), `--journal-dir` places the journal. */
+function cliWritingStages(ctx, settings, client, onStep) {
+	const safety = safetyStage({
 		config: settings.config,
 		force: settings.force,
-		desiredCount: countDesired(input.desired),
-		desired: input.desired,
-		whoami: () => fetchWhoami(input.client),
+		whoami: () => fetchWhoami(client),
 		onOverridden: (violations) => {
 			for (const v of violations) ctx.logger.warn({
 				rule: v.rule,
@@ -69525,20 +77366,34 @@ async function guardedApply(ctx, settings, input) {
 				org: v.org
 			}, `--force overrides: ${v.message}`);
 		}
-	})(input.plan, input.live);
-	const journal = createJournal(settings.journalDir, input.live, {
-		client: input.client,
-		kinds: input.kinds
 	});
-	const report = await applyPlan(input.client, input.plan, {
+	const apply = {
 		concurrency: ctx.global.concurrency,
-		beforeStep: journal.beforeStep,
-		scopesOf: (method, path) => matchOperation(method, path)?.scopes,
-		...input.onStep ? { onStep: input.onStep } : {}
+		...onStep ? { onStep } : {}
+	};
+	return writingStages({
+		gates: [safety],
+		journalDir: settings.journalDir,
+		apply
 	});
-	return await exists(journal.file) ? {
+}
+/** The run's writing stages: gate (throws SafetyError, exit 3), then apply with every delete journaled first. */
+async function guardedApply(ctx, settings, input) {
+	const { client, kinds, plan, live, desired } = input;
+	const run = {
+		kinds,
+		mode: "apply",
+		client,
+		desired,
+		live,
+		plan
+	};
+	await runStages(run, cliWritingStages(ctx, settings, client, input.onStep));
+	const report = got(run, "report");
+	const file = run.journalFile;
+	return file !== void 0 && await exists(file) ? {
 		report,
-		journalFile: journal.file
+		journalFile: file
 	} : { report };
 }
 async function exists(file) {
@@ -69551,9 +77406,8 @@ async function exists(file) {
 }
 var SAFETY_FLAGS;
 var init_safety = __esmMin((() => {
-	init_operations();
-	init_apply$1();
 	init_safety$1();
+	init_pipeline();
 	init_config_file();
 	init_journal_dir();
 	SAFETY_FLAGS = {
@@ -69643,7 +77497,22 @@ var init_saved_run = __esmMin((() => {
 	init_needs();
 	init_config_file();
 	init_connect();
-	init_pipeline();
+	init_pipeline$1();
+}));
+// src/policy/gate.ts
+var gate_exports = /* @__PURE__ */ __exportAll({ enforcePolicy: () => enforcePolicy });
+function enforcePolicy(report, approved) {
+	const denied = report.fired.filter((f) => f.outcome === "deny");
+	if (denied.length > 0) throw new PolicyError(denied, `${new Set(denied.map((f) => f.rule)).size} deny rule(s) fired; change the manifests (or the policy) and plan again`);
+	if (report.decision !== "require-approval") return;
+	const needs = report.fired.filter((f) => f.outcome === "require-approval");
+	const checksum = report.approval?.checksum;
+	if (checksum !== void 0 && approved === checksum) return;
+	const given = approved === void 0 ? "" : ` (--approved ${approved} names another plan: the manifests or the live objects changed since it was approved)`;
+	throw new PolicyError(needs, `this plan needs an approval${given}. The daemon applies it once approved; to apply it here, pass --approved ${checksum ?? "CHECKSUM"} after it was approved (docs/policy.md)`);
+}
+var init_gate = __esmMin((() => {
+	init_errors$1();
 }));
 // src/cli/commands/apply.ts
 var apply_exports = /* @__PURE__ */ __exportAll({ applyCommand: () => applyCommand });
@@ -69704,7 +77573,7 @@ async function applyOne(ctx, settings, check) {
 		cost,
 		...verdict ? { policy: verdict } : {}
 	}));
-	if (verdict) (await Promise.resolve().then(() => (init_gate$1(), gate_exports))).enforcePolicy(verdict, typeof ctx.values.approved === "string" ? ctx.values.approved : void 0);
+	if (verdict) (await Promise.resolve().then(() => (init_gate(), gate_exports))).enforcePolicy(verdict, typeof ctx.values.approved === "string" ? ctx.values.approved : void 0);
 	if (plan.steps.length > 0 && typeof savedFile !== "string") await confirm(ctx);
 	const { report: result, journalFile } = plan.steps.length === 0 ? { report: {
 		applied: [],
@@ -69743,7 +77612,7 @@ var init_apply = __esmMin((() => {
 	init_step_line();
 	init_render();
 	init_io();
-	init_pipeline();
+	init_pipeline$1();
 	init_plan_run();
 	init_plan_output();
 	init_safety();
@@ -75235,15 +83104,11 @@ var require_pino = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 * pino-pretty is loaded only for the pretty format (docs/dev/benchmarks.md, "Start-up").
 */
 var log_exports = /* @__PURE__ */ __exportAll({
-	LOG_FORMATS: () => LOG_FORMATS,
-	LOG_LEVELS: () => LOG_LEVELS,
 	REDACTED: () => REDACTED$1,
 	REDACT_PATHS: () => REDACT_PATHS,
 	createLogger: () => createLogger,
 	fitWidth: () => fitWidth,
 	forPeople: () => forPeople,
-	isLogFormat: () => isLogFormat,
-	isLogLevel: () => isLogLevel,
 	redactSecrets: () => redactSecrets
 });
 function createLogger(options = {}) {

@@ -70,6 +70,8 @@ describe('the committed action bundle', () => {
       ),
     );
     expect(leftOut).toEqual([]);
-    expect(text.length).toBeLessThan(3 * 1024 * 1024);
+    // 3.5 MiB: since issue 35 `apply --plan` reads a saved plan with its schema's precompiled validator (~215 KB
+    // of the ~3.3 MiB); the bound still catches a module pulled in by mistake (the daemon alone is larger).
+    expect(text.length).toBeLessThan(3.5 * 1024 * 1024);
   });
 });

@@ -79,6 +79,18 @@ export function selfContained(options: SelfContainedOptions): Plugin {
       find: "existsSync(safetyUrl) ? (readJson(safetyUrl) as Record<string, unknown>) : { type: 'object' }",
       replace: () => `(JSON.parse(${JSON.stringify(text('schemas/safety.schema.json'))}) as Record<string, unknown>)`,
     },
+    // The plan's and the journal's schemas (their readers and the plan's printer walk them).
+    {
+      module: 'src/model/format-schemas.ts',
+      find: 'const url = new URL(`../../schemas/${name}.schema.json`, import.meta.url);',
+      replace: () => '',
+    },
+    {
+      module: 'src/model/format-schemas.ts',
+      find: "JSON.parse(readFileSync(url, 'utf8'))",
+      replace: () =>
+        `JSON.parse((${JSON.stringify({ plan: text('schemas/plan.schema.json'), journal: text('schemas/journal.schema.json') })} as Record<string, string>)[name]!)`,
+    },
   ];
 
   return {

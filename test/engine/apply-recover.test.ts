@@ -12,6 +12,7 @@ import { emptyPlan, type HttpMethod, type Plan, type Step } from '../../src/mode
 import { ref } from '../../src/model/refs.js';
 import { renderJson } from '../../src/render/json.js';
 import { parsePlanJson } from '../../src/plan-file/read-plan.js';
+import { planJsonProblems } from '../helpers/plan-json.js';
 import { step } from './helpers.js';
 
 const planOf = (steps: Step[]): Plan => ({ ...emptyPlan(), steps: orderSteps(steps) });
@@ -610,14 +611,7 @@ describe('the JSON plan', () => {
       match: [{ field: 'title' }, { field: 1, body: '/a', value: 'b' }],
       extra: true,
     };
-    const message = (() => {
-      try {
-        parsePlanJson(JSON.stringify(bad));
-        return '';
-      } catch (e) {
-        return (e as Error).message;
-      }
-    })();
+    const message = planJsonProblems(bad);
     expect(message).toContain('requests[0].recover.extra: unknown field');
     expect(message).toContain('requests[0].recover.match[0]: expected exactly one of body and value');
     expect(message).toContain('requests[0].recover.match[1].field: expected a string');
@@ -669,14 +663,7 @@ describe('the JSON plan', () => {
     ];
     bad.steps[1]!.requests[0]!['idempotent'] = false;
     bad.steps[1]!.requests[0]!['recover'] = { match: [{ field: 'updatedAt', value: 'T', not: false }] };
-    const message = (() => {
-      try {
-        parsePlanJson(JSON.stringify(bad));
-        return '';
-      } catch (e) {
-        return (e as Error).message;
-      }
-    })();
+    const message = planJsonProblems(bad);
     expect(message).toContain('recover[0].each: required when a request has several RecoverSpecs');
     expect(message).toContain('recover[1].suffix: expected a string starting with /');
     expect(message).toContain('requests[0].idempotent: expected true');

@@ -3,6 +3,7 @@ import { DocopsError } from '../../src/model/errors.js';
 import { emptyPlan } from '../../src/model/plan.js';
 import { renderJson } from '../../src/render/json.js';
 import { parsePlanJson } from '../../src/plan-file/read-plan.js';
+import { planJsonProblems } from '../helpers/plan-json.js';
 import { hugePlan, samplePlan } from './fixture.js';
 
 describe('renderJson / parsePlanJson', () => {
@@ -62,14 +63,7 @@ describe('renderJson / parsePlanJson', () => {
     const bad = JSON.parse(text) as { reported: Record<string, unknown>[] };
     bad.reported[0]!.mode = 'authoritative';
     bad.reported[0]!.requests = [];
-    const message = (() => {
-      try {
-        parsePlanJson(JSON.stringify(bad));
-        return '';
-      } catch (e) {
-        return (e as Error).message;
-      }
-    })();
+    const message = planJsonProblems(bad);
     expect(message).toContain('plan.reported[0].mode: expected one of additive, observe');
     expect(message).toContain('plan.reported[0].requests: unknown field');
   });
@@ -137,14 +131,7 @@ describe('renderJson / parsePlanJson', () => {
     const bad = JSON.parse(text) as { steps: Record<string, unknown>[] };
     delete bad.steps[0]!['wave'];
     delete bad.steps[1]!['requests'];
-    const message = (() => {
-      try {
-        parsePlanJson(JSON.stringify(bad));
-        return '';
-      } catch (e) {
-        return (e as Error).message;
-      }
-    })();
+    const message = planJsonProblems(bad);
     expect(message).toContain('plan.steps[0].wave: expected an integer ≥ 0 (missing)');
     expect(message).toContain('plan.steps[1].requests: expected an array (missing)');
   });
